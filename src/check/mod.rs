@@ -1,0 +1,1 @@
+//! The checker: parse tree to typed program.

@@ -1,0 +1,1 @@
+//! Rendering diagnostics with ariadne.

@@ -1,0 +1,15 @@
+//! cnpi: a compiler and runtime for the Combinatory Neural
+//! Programmer-Interpreter.
+//!
+//! The phases, in order: [`syntax`] (text to parse tree), [`check`] (parse
+//! tree to the typed [`program::Program`]), [`env`] (the environments), and
+//! [`symbolic`] (the exact reference interpreter). [`diagnostic`] carries
+//! every error as data and renders it.
+
+pub mod check;
+pub mod diagnostic;
+pub mod env;
+pub mod program;
+pub mod span;
+pub mod symbolic;
+pub mod syntax;

@@ -1,0 +1,2 @@
+//! `cnpic`: the command-line driver.
+fn main() {}

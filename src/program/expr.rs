@@ -1,0 +1,236 @@
+//! Typed expressions and their exact evaluation.
+//!
+//! The checker sorts every expression of the source into one of four types:
+//! positions ([`PosExpr`], signed integers), values ([`ValExpr`], an i64 or
+//! END), symbols ([`SymExpr`], a colour or END) and conditions
+//! ([`BoolExpr`]). Evaluation reads the environment through the [`World`]
+//! trait and implements the END rules of the language: a position outside
+//! `0..n-1` equals END, and every ordering comparison with END is false.
+
+use super::{Color, PointerId};
+use crate::syntax::ast::{ArithOp, CompareOp};
+
+use crate::span::Span;
+
+/// What an expression may read from a running environment.
+pub trait World {
+    /// n: the length of the array, the number of vertices or columns.
+    fn len(&self) -> i64;
+    fn pointer(&self, pointer: PointerId) -> i64;
+    /// A value observation at a position; `None` reads as END.
+    fn value(&self, observation: ValueObservation, at: i64) -> Option<i64>;
+    /// The colour of a vertex; `None` when `at` is not a vertex.
+    fn color(&self, at: i64) -> Option<Color>;
+    fn has_child(&self, at: i64) -> bool;
+    /// The vertex under the cursor of `at`; n (END) when exhausted or when
+    /// `at` is not a vertex.
+    fn child(&self, at: i64) -> i64;
+}
+
+/// Why an expression could not be evaluated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EvalError {
+    DivisionByZero(Span),
+    Overflow(Span),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PosExpr {
+    pub kind: PosKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PosKind {
+    Int(i64),
+    Pointer(PointerId),
+    /// n − 1
+    Last,
+    /// n, in arithmetic and in `SET`
+    End,
+    Child(Box<PosExpr>),
+    Neg(Box<PosExpr>),
+    Arith(ArithOp, Box<PosExpr>, Box<PosExpr>),
+}
+
+/// The value observations of all environments (`A[e]`, `sum(i)`, ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ValueObservation {
+    /// `A[e]` in `array`
+    Array,
+    /// `a(i)`, `b(i)`, `carry(i)`, `out(i)`, `sum(i)` in `addition`
+    DigitA,
+    DigitB,
+    Carry,
+    Out,
+    Sum,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValExpr {
+    pub observation: ValueObservation,
+    pub at: PosExpr,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SymExpr {
+    Literal(Color, Span),
+    ColorOf(PosExpr, Span),
+}
+
+/// One side of a comparison. Integer literals (after constant folding) and
+/// `END` compare with positions and values alike.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Operand {
+    Int(i64),
+    End,
+    Pos(PosExpr),
+    Val(ValExpr),
+    Sym(SymExpr),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BoolExpr {
+    Compare(CompareOp, Operand, Operand),
+    HasChild(PosExpr),
+    And(Box<BoolExpr>, Box<BoolExpr>),
+    Or(Box<BoolExpr>, Box<BoolExpr>),
+    Not(Box<BoolExpr>),
+}
+
+impl PosExpr {
+    pub fn eval(&self, world: &dyn World) -> Result<i64, EvalError> {
+        let overflow = EvalError::Overflow(self.span);
+        Ok(match &self.kind {
+            PosKind::Int(k) => *k,
+            PosKind::Pointer(p) => world.pointer(*p),
+            PosKind::Last => world.len() - 1,
+            PosKind::End => world.len(),
+            PosKind::Child(v) => world.child(v.eval(world)?),
+            PosKind::Neg(e) => e.eval(world)?.checked_neg().ok_or(overflow)?,
+            PosKind::Arith(op, lhs, rhs) => {
+                let (a, b) = (lhs.eval(world)?, rhs.eval(world)?);
+                let result = match op {
+                    ArithOp::Add => a.checked_add(b),
+                    ArithOp::Sub => a.checked_sub(b),
+                    ArithOp::Mul => a.checked_mul(b),
+                    ArithOp::Div | ArithOp::Rem if b == 0 => {
+                        return Err(EvalError::DivisionByZero(self.span));
+                    }
+                    ArithOp::Div => a.checked_div(b),
+                    ArithOp::Rem => a.checked_rem(b),
+                };
+                result.ok_or(overflow)?
+            }
+        })
+    }
+}
+
+/// A comparison operand after evaluation.
+enum Evaluated {
+    /// A position or an integer literal; equals END when outside `0..n-1`.
+    Position(i64),
+    /// The literal `END`.
+    End,
+    /// A value; `None` reads as END.
+    Value(Option<i64>),
+    /// A symbol; `None` (the colour of a non-vertex) reads as END.
+    Symbol(Option<Color>),
+}
+
+impl Operand {
+    fn eval(&self, world: &dyn World) -> Result<Evaluated, EvalError> {
+        Ok(match self {
+            Operand::Int(k) => Evaluated::Position(*k),
+            Operand::End => Evaluated::End,
+            Operand::Pos(e) => Evaluated::Position(e.eval(world)?),
+            Operand::Val(v) => Evaluated::Value(world.value(v.observation, v.at.eval(world)?)),
+            Operand::Sym(SymExpr::Literal(c, _)) => Evaluated::Symbol(Some(*c)),
+            Operand::Sym(SymExpr::ColorOf(at, _)) => {
+                Evaluated::Symbol(world.color(at.eval(world)?))
+            }
+        })
+    }
+}
+
+/// Equality and order of two evaluated operands, by the END rules: END
+/// equals exactly the things that read as END, and is never ordered.
+fn compare(op: CompareOp, lhs: Evaluated, rhs: Evaluated, n: i64) -> bool {
+    use Evaluated::*;
+    let reads_as_end = |e: &Evaluated| match e {
+        End | Value(None) | Symbol(None) => true,
+        Position(p) => *p < 0 || *p >= n,
+        Value(Some(_)) | Symbol(Some(_)) => false,
+    };
+    let ordered = |a: i64, b: i64| match op {
+        CompareOp::Eq => a == b,
+        CompareOp::Ne => a != b,
+        CompareOp::Lt => a < b,
+        CompareOp::Le => a <= b,
+        CompareOp::Gt => a > b,
+        CompareOp::Ge => a >= b,
+    };
+    let equal = match (&lhs, &rhs) {
+        (End, other) | (other, End) => reads_as_end(other),
+        (Value(None), Value(None)) => true,
+        (Value(None), _) | (_, Value(None)) => false,
+        (Symbol(a), Symbol(b)) => a == b,
+        (Position(a) | Value(Some(a)), Position(b) | Value(Some(b))) => return ordered(*a, *b),
+        // Symbols against numbers: the checker rejects these.
+        _ => false,
+    };
+    match op {
+        CompareOp::Eq => equal,
+        CompareOp::Ne => !equal,
+        // Any ordering comparison with END, or between symbols, is false.
+        _ => false,
+    }
+}
+
+impl BoolExpr {
+    pub fn eval(&self, world: &dyn World) -> Result<bool, EvalError> {
+        Ok(match self {
+            BoolExpr::Compare(op, lhs, rhs) => {
+                compare(*op, lhs.eval(world)?, rhs.eval(world)?, world.len())
+            }
+            BoolExpr::HasChild(v) => world.has_child(v.eval(world)?),
+            BoolExpr::And(a, b) => a.eval(world)? && b.eval(world)?,
+            BoolExpr::Or(a, b) => a.eval(world)? || b.eval(world)?,
+            BoolExpr::Not(a) => !a.eval(world)?,
+        })
+    }
+}
+
+/// What an `observe` declaration in the stdlib may name, and what the
+/// checker builds from an application of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ObservationKind {
+    /// A value at a position (`A[e]`, `sum(i)`).
+    Value(ValueObservation),
+    /// `color(v)`: a symbol.
+    Color,
+    /// `has_child(v)`: a bool.
+    HasChild,
+    /// `child(v)`: a position.
+    Child,
+}
+
+impl ObservationKind {
+    /// The Rust implementation of the observation called `name`.
+    pub fn from_name(name: &str) -> Option<ObservationKind> {
+        use ValueObservation as V;
+        Some(match name {
+            "A" => ObservationKind::Value(V::Array),
+            "a" => ObservationKind::Value(V::DigitA),
+            "b" => ObservationKind::Value(V::DigitB),
+            "carry" => ObservationKind::Value(V::Carry),
+            "out" => ObservationKind::Value(V::Out),
+            "sum" => ObservationKind::Value(V::Sum),
+            "color" => ObservationKind::Color,
+            "has_child" => ObservationKind::HasChild,
+            "child" => ObservationKind::Child,
+            _ => return None,
+        })
+    }
+}

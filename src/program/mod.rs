@@ -1,0 +1,320 @@
+//! The checked program: what the checker hands to the interpreters.
+//!
+//! Every name is resolved to an index, every expression is typed (position,
+//! value, symbol or bool), every ACT application is one variant of [`Act`],
+//! and the combinators carry the slot sequences read from their stdlib
+//! definitions. Nothing here can fail to make sense at run time except the
+//! runtime errors the environments define (SWAP at END, a zero divisor, ...).
+
+pub mod expr;
+
+pub use expr::{
+    BoolExpr, EvalError, ObservationKind, Operand, PosExpr, PosKind, SymExpr, ValExpr,
+    ValueObservation, World,
+};
+
+use crate::env::EnvKind;
+use crate::span::Span;
+
+/// Index of a pointer in [`Program::pointers`].
+pub type PointerId = usize;
+/// Index of a definition in [`Program::defs`].
+pub type DefId = usize;
+
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub env: EnvKind,
+    pub pointers: Vec<Pointer>,
+    /// The pointers a `treerec` state holds, from `state(...)`.
+    pub state: Option<Vec<PointerId>>,
+    pub defs: Vec<Def>,
+    /// The combinators' behaviour, read from `stdlib/core.cnpi`.
+    pub combinators: Combinators,
+    /// The definition `run` starts from (`--entry` or the unique root).
+    pub entry: DefId,
+}
+
+#[derive(Clone, Debug)]
+pub struct Pointer {
+    pub name: String,
+    pub init: PosExpr,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Def {
+    pub name: String,
+    /// The name in the `def` line.
+    pub span: Span,
+    pub body: Body,
+}
+
+#[derive(Clone, Debug)]
+pub enum Body {
+    Applier(Applier),
+    Normal(Vec<Stmt>),
+}
+
+#[derive(Clone, Debug)]
+pub enum Applier {
+    /// `COMB(c?; a1, a2, a3)`; `detector` is `None` for `seq`.
+    Combinator {
+        combinator: Combinator,
+        detector: Option<BoolExpr>,
+        args: [Callee; 3],
+        span: Span,
+    },
+    /// An applier that applies one ACT.
+    Act(ActApp),
+}
+
+/// A callable argument or call target.
+#[derive(Clone, Debug)]
+pub enum Callee {
+    /// Another definition (an applier or a normal program).
+    Def(DefId, Span),
+    /// An ACT (including `NOP` and `_push(...)`).
+    Act(ActApp),
+}
+
+/// An ACT applied to its arguments, with the source text that named it.
+#[derive(Clone, Debug)]
+pub struct ActApp {
+    pub act: Act,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    Left,
+    Right,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Color {
+    White,
+    Grey,
+    Black,
+}
+
+/// Every ACT of every environment. Which environment offers which ACT is
+/// declared in `stdlib/*.cnpi`; `env::act_signatures` must agree.
+#[derive(Clone, Debug)]
+pub enum Act {
+    Nop,
+    Move(PointerId, Direction),
+    Swap(PointerId, PointerId),
+    Set(PointerId, PosExpr),
+    Out(PointerId),
+    OutOk,
+    Clear(PointerId),
+    Color(PointerId, Color),
+    Emit(PointerId),
+    NextChild(PointerId),
+    WriteSum(PointerId),
+    Carry(PointerId),
+    /// `_push(e1, ..., ek)`: push a state onto the state stack.
+    Push(Vec<PosExpr>),
+}
+
+/// The user-visible combinators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Combinator {
+    Seq,
+    Cond,
+    Linrec,
+    Treerec,
+}
+
+/// A combinator as the machine sees it: the four of [`Combinator`] plus the
+/// built-in `_mapself`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CombinatorKind {
+    User(Combinator),
+    MapSelf,
+}
+
+/// A frame slot (the formal callable arguments of a combinator, `self` and
+/// the built-ins). Slot order is the order of the frame (K = 9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Slot {
+    SelfSlot,
+    A1,
+    A2,
+    A3,
+    PushSentinel,
+    MapSelf,
+    Pop,
+    LoadState,
+    Nop,
+}
+
+impl Slot {
+    pub const ALL: [Slot; 9] = [
+        Slot::SelfSlot,
+        Slot::A1,
+        Slot::A2,
+        Slot::A3,
+        Slot::PushSentinel,
+        Slot::MapSelf,
+        Slot::Pop,
+        Slot::LoadState,
+        Slot::Nop,
+    ];
+}
+
+/// What one combinator does: the slots it calls, one per core step, when
+/// its first condition bit is true or false.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Behaviour {
+    pub when_true: Vec<Slot>,
+    pub when_false: Vec<Slot>,
+}
+
+impl Behaviour {
+    pub fn slots(&self, bit: bool) -> &[Slot] {
+        if bit {
+            &self.when_true
+        } else {
+            &self.when_false
+        }
+    }
+}
+
+/// The behaviours of all five combinators, from `stdlib/core.cnpi`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Combinators {
+    pub seq: Behaviour,
+    pub cond: Behaviour,
+    pub linrec: Behaviour,
+    pub treerec: Behaviour,
+    pub mapself: Behaviour,
+}
+
+impl Combinators {
+    pub fn get(&self, kind: CombinatorKind) -> &Behaviour {
+        match kind {
+            CombinatorKind::User(Combinator::Seq) => &self.seq,
+            CombinatorKind::User(Combinator::Cond) => &self.cond,
+            CombinatorKind::User(Combinator::Linrec) => &self.linrec,
+            CombinatorKind::User(Combinator::Treerec) => &self.treerec,
+            CombinatorKind::MapSelf => &self.mapself,
+        }
+    }
+}
+
+/// A statement of a normal program.
+#[derive(Clone, Debug)]
+pub enum Stmt {
+    Act(ActApp),
+    /// `F()`: shares all pointers with the caller.
+    Call(DefId, Span),
+    /// `F(e1, ..., ek)`: saves all pointers, sets the state pointers, runs F,
+    /// restores all pointers.
+    StateCall(DefId, Vec<PosExpr>, Span),
+    If {
+        condition: BoolExpr,
+        then: Vec<Stmt>,
+        otherwise: Vec<Stmt>,
+        span: Span,
+    },
+    While {
+        condition: BoolExpr,
+        body: Vec<Stmt>,
+        span: Span,
+    },
+    Pass(Span),
+}
+
+/// The declared type of an ACT parameter in `stdlib/*.cnpi`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ParamType {
+    /// A pointer name: the place the ACT acts on.
+    Pointer,
+    /// A position expression (`lo`, `pivot - 1`, `child(v)`).
+    Position,
+    /// `LEFT` or `RIGHT`.
+    Direction,
+    /// `WHITE`, `GREY` or `BLACK`.
+    Color,
+    /// The literal word `OK` (as in `OUT(OK)`).
+    Ok,
+}
+
+impl ParamType {
+    /// The spelling used in stdlib declarations.
+    pub fn from_name(name: &str) -> Option<ParamType> {
+        Some(match name {
+            "pointer" => ParamType::Pointer,
+            "position" => ParamType::Position,
+            "direction" => ParamType::Direction,
+            "color" => ParamType::Color,
+            "OK" => ParamType::Ok,
+            _ => return None,
+        })
+    }
+}
+
+/// A checked ACT argument, of the type its declaration asks for.
+#[derive(Clone, Debug)]
+pub enum ActArg {
+    Pointer(PointerId),
+    Position(PosExpr),
+    Direction(Direction),
+    Color(Color),
+    Ok,
+}
+
+impl Act {
+    /// Builds the ACT `name` from arguments already checked against a
+    /// stdlib declaration; `None` when no Rust implementation has that
+    /// name and shape (a stdlib declaration the runtime does not know).
+    pub fn build(name: &str, args: Vec<ActArg>) -> Option<Act> {
+        use ActArg as A;
+        if name == "_push" {
+            return args
+                .into_iter()
+                .map(|a| match a {
+                    A::Position(e) => Some(e),
+                    _ => None,
+                })
+                .collect::<Option<Vec<_>>>()
+                .map(Act::Push);
+        }
+        let mut args = args.into_iter();
+        let act = match (name, args.next(), args.next()) {
+            ("NOP", None, None) => Act::Nop,
+            ("MOVE", Some(A::Pointer(p)), Some(A::Direction(d))) => Act::Move(p, d),
+            ("SWAP", Some(A::Pointer(p)), Some(A::Pointer(q))) => Act::Swap(p, q),
+            ("SET", Some(A::Pointer(p)), Some(A::Position(e))) => Act::Set(p, e),
+            ("OUT", Some(A::Pointer(p)), None) => Act::Out(p),
+            ("OUT", Some(A::Ok), None) => Act::OutOk,
+            ("CLEAR", Some(A::Pointer(p)), None) => Act::Clear(p),
+            ("COLOR", Some(A::Pointer(p)), Some(A::Color(c))) => Act::Color(p, c),
+            ("EMIT", Some(A::Pointer(p)), None) => Act::Emit(p),
+            ("NEXT_CHILD", Some(A::Pointer(p)), None) => Act::NextChild(p),
+            ("WRITE_SUM", Some(A::Pointer(p)), None) => Act::WriteSum(p),
+            ("CARRY", Some(A::Pointer(p)), None) => Act::Carry(p),
+            _ => return None,
+        };
+        args.next().is_none().then_some(act)
+    }
+
+    /// The ACT's name as written in programs.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Act::Nop => "NOP",
+            Act::Move(..) => "MOVE",
+            Act::Swap(..) => "SWAP",
+            Act::Set(..) => "SET",
+            Act::Out(_) | Act::OutOk => "OUT",
+            Act::Clear(_) => "CLEAR",
+            Act::Color(..) => "COLOR",
+            Act::Emit(_) => "EMIT",
+            Act::NextChild(_) => "NEXT_CHILD",
+            Act::WriteSum(_) => "WRITE_SUM",
+            Act::Carry(_) => "CARRY",
+            Act::Push(_) => "_push",
+        }
+    }
+}

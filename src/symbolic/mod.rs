@@ -1,0 +1,1 @@
+//! The exact reference interpreter.

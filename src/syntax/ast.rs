@@ -1,0 +1,197 @@
+//! The parse tree of a `.cnpi` file.
+//!
+//! The parser produces these types and nothing else; names are not resolved
+//! and kinds are not known yet (`seq`, `MOVE`, `LEFT` and a user definition
+//! are all just [`Ident`]s). The checker turns a [`File`] into a typed
+//! `program::Program`. Stdlib files use the same tree, with the extra items
+//! [`Item::Act`], [`Item::Observe`] and [`Item::Combinator`] that user files
+//! may not contain.
+
+use crate::span::Span;
+
+/// A name and where it was written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+/// A whole source file: its items in textual order.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct File {
+    pub items: Vec<Item>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Item {
+    /// `env KIND(P = INIT, ...)`
+    Env(EnvDecl),
+    /// `state(lo, hi)`
+    State(StateDecl),
+    /// `def NAME: APPLIER` or `def NAME(): BLOCK`
+    Def(Def),
+    /// Stdlib only: `act NAME` or `act NAME(TYPE, ...)`
+    Act(ActDecl),
+    /// Stdlib only: `observe NAME[TYPE] -> TYPE` or `observe NAME(TYPE) -> TYPE`
+    Observe(ObserveDecl),
+    /// Stdlib only: `combinator NAME(PARAMS) [detects COND]: BLOCK`
+    Combinator(CombinatorDecl),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EnvDecl {
+    pub kind: Ident,
+    pub pointers: Vec<PointerInit>,
+    pub span: Span,
+}
+
+/// `NAME = INIT` inside the `env` line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PointerInit {
+    pub name: Ident,
+    pub init: Expr,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StateDecl {
+    pub pointers: Vec<Ident>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Def {
+    pub name: Ident,
+    pub body: DefBody,
+    /// From `def` to the end of the body.
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DefBody {
+    /// `def NAME: APPLIER`
+    Applier(Applier),
+    /// `def NAME(): BLOCK`
+    Normal(Block),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Applier {
+    /// `COMB(DETECTOR? ; ARG, ARG, ...)`. The parser accepts any number of
+    /// arguments; the checker demands three.
+    Combinator {
+        combinator: Ident,
+        detector: Option<Expr>,
+        args: Vec<Call>,
+        span: Span,
+    },
+    /// `ACT` or `ACT(ARGS)`: an applier that applies an ACT.
+    Act(Call),
+}
+
+/// A name, optionally applied to arguments: `NOP`, `BSTEP`, `MOVE(P1, RIGHT)`,
+/// `_push(lo, pivot - 1)`, `F()`. Used for applier arguments and for call
+/// statements; the checker decides what the name is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Call {
+    pub name: Ident,
+    /// `None` for a bare name, `Some(vec![])` for `F()`.
+    pub args: Option<Vec<Expr>>,
+    pub span: Span,
+}
+
+/// The statements of an indented block (or of a same-line simple statement).
+pub type Block = Vec<Stmt>;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stmt {
+    /// `SWAP(P1, P2)`, `NOP`, `F()`, `F(lo, pivot - 1)`
+    Call(Call),
+    If {
+        condition: Expr,
+        then: Block,
+        otherwise: Option<Block>,
+        span: Span,
+    },
+    While {
+        condition: Expr,
+        body: Block,
+        span: Span,
+    },
+    Pass(Span),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ArithOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CompareOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExprKind {
+    /// An unsigned decimal literal that fits in an i64.
+    Int(i64),
+    /// Any name: a pointer, `END`, `LAST`, `LEFT`, `WHITE`, `OK`, `c` ...
+    Name(String),
+    /// `-e`
+    Neg(Box<Expr>),
+    Arith(ArithOp, Box<Expr>, Box<Expr>),
+    Compare(CompareOp, Box<Expr>, Box<Expr>),
+    And(Box<Expr>, Box<Expr>),
+    Or(Box<Expr>, Box<Expr>),
+    Not(Box<Expr>),
+    /// `NAME[e]`
+    Index(Ident, Box<Expr>),
+    /// `NAME(e, ...)` inside a condition or position expression.
+    Apply(Ident, Vec<Expr>),
+    /// Placeholder left by error recovery; never reaches the checker's output.
+    Error,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActDecl {
+    pub name: Ident,
+    /// Parameter types (`pointer`, `position`, `direction`, `color`) or a
+    /// literal word (`OK`); `None` for a bare `act NOP`.
+    pub params: Option<Vec<Ident>>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ObserveDecl {
+    pub name: Ident,
+    /// True for `NAME[TYPE]`, false for `NAME(TYPE, ...)`.
+    pub indexed: bool,
+    pub params: Vec<Ident>,
+    pub result: Ident,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CombinatorDecl {
+    pub name: Ident,
+    pub params: Vec<Ident>,
+    /// A built-in detector (`_mapself`'s `_top != SENTINEL`); `None` when the
+    /// combinator uses the detector its applier passes.
+    pub detector: Option<Expr>,
+    pub body: Block,
+    pub span: Span,
+}
