@@ -9,6 +9,8 @@
 
 mod render;
 
+pub use render::{Sources, render};
+
 use crate::span::Span;
 
 /// The generated code constants (`codes::E0101`) and their explanations.

@@ -1,0 +1,63 @@
+//! The subcommands of `cnpic` and what they share.
+//!
+//! [`Cli`] is the clap definition (its doc comments are the `--help` text);
+//! each subcommand lives in its own file and returns an exit code: 0 for
+//! success, 1 for a diagnosed error in the program or its input. clap itself
+//! exits with 2 on usage errors.
+
+mod check;
+mod explain;
+mod report;
+mod run;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// cnpic: compile and run Combinatory Neural Programmer-Interpreter programs.
+///
+/// Programs are `.cnpi` files: an `env` line, optional `state(...)`, and
+/// definitions written either as combinator appliers
+/// (`def BSTEP: linrec(A[P2] != END?; COMPSWAP, RSHIFT, NOP)`) or as normal
+/// programs (`def BSTEP():` followed by an indented block).
+#[derive(Parser)]
+#[command(name = "cnpic", version, about, long_about)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Parse and type-check a program; print diagnostics on stderr.
+    ///
+    /// Exits with 0 when the file is clean (warnings allowed), 1 on errors.
+    Check {
+        /// The `.cnpi` file to check.
+        file: PathBuf,
+        /// The definition to start from (default: the one no other
+        /// definition refers to). Reachability warnings are relative to it.
+        #[arg(long, value_name = "NAME")]
+        entry: Option<String>,
+    },
+    /// Run a program on an input and print the final environment.
+    Run(run::RunArgs),
+    /// Print the long explanation of a diagnostic code, e.g. `cnpic explain E0101`.
+    Explain {
+        /// A code such as E0101 or W0101 (case does not matter).
+        code: String,
+    },
+}
+
+pub fn parse_args() -> Cli {
+    Cli::parse()
+}
+
+pub fn execute(cli: Cli) -> ExitCode {
+    match cli.command {
+        Command::Check { file, entry } => check::check(&file, entry.as_deref()),
+        Command::Run(args) => run::run(&args),
+        Command::Explain { code } => explain::explain(&code),
+    }
+}

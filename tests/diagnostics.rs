@@ -1,0 +1,70 @@
+//! One fixture per diagnostic code, run through the real `cnpic` binary.
+//!
+//! Each `tests/diagnostics/CODE_name.cnpi` must make `cnpic` report CODE.
+//! Header comments choose the command: `# input: JSON` runs
+//! `cnpic run --symbolic --input JSON`, otherwise `cnpic check`;
+//! `# entry: NAME` adds `--entry NAME`. The rendered stderr (no colour, since
+//! it is not a terminal) and the exit status are snapshot-tested.
+
+use std::process::Command;
+
+fn header<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+    text.lines()
+        .filter_map(|line| line.strip_prefix('#'))
+        .find_map(|line| line.trim().strip_prefix(key))
+        .map(str::trim)
+}
+
+#[test]
+fn every_fixture_reports_its_code() {
+    insta::glob!("diagnostics/*.cnpi", |path| {
+        let text = std::fs::read_to_string(path).expect("fixture is readable");
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let code = name.split('_').next().unwrap().to_string();
+        let relative = format!("tests/diagnostics/{name}");
+        let mut command = Command::new(env!("CARGO_BIN_EXE_cnpic"));
+        match header(&text, "input:") {
+            Some(input) => command.args(["run", "--symbolic", &relative, "--input", input]),
+            None => command.args(["check", &relative]),
+        };
+        if let Some(entry) = header(&text, "entry:") {
+            command.args(["--entry", entry]);
+        }
+        let output = command
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .expect("cnpic runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let status = output.status.code();
+        assert!(
+            stderr.contains(&format!("[{code}]")),
+            "{name}: expected {code} in:\n{stderr}"
+        );
+        let expected = if code.starts_with('W') { 0 } else { 1 };
+        assert_eq!(status, Some(expected), "{name}: exit status\n{stderr}");
+        insta::assert_snapshot!(format!("exit: {status:?}\n{stderr}"));
+    });
+}
+
+#[test]
+fn every_code_has_a_fixture_and_an_explanation() {
+    let fixtures: Vec<String> = std::fs::read_dir("tests/diagnostics")
+        .expect("fixture folder exists")
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    for (code, explanation) in cnpi::diagnostic::codes::ALL {
+        assert!(
+            explanation.starts_with(&format!("# {code}: ")),
+            "{code}: explanation must start with its title"
+        );
+        // Codes for failures of the machine itself (unreadable files) have
+        // no source fixture.
+        if code.0.starts_with("E09") {
+            continue;
+        }
+        assert!(
+            fixtures.iter().any(|f| f.starts_with(&format!("{code}_"))),
+            "{code} has no fixture in tests/diagnostics"
+        );
+    }
+}

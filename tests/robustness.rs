@@ -1,0 +1,180 @@
+//! The front end never panics, and never fails silently.
+//!
+//! Random and mutated sources go through `compile`: each must give either a
+//! program or at least one error diagnostic. 10,000 cases per run by
+//! default; set `CNPI_FUZZ_CASES` for more. Deep nesting and very large
+//! files are compiled on a thread with the same large stack as `cnpic`.
+
+use cnpi::compile::compile;
+use cnpi::diagnostic::has_errors;
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+
+/// Fragments that make mutations land on interesting syntax.
+const FRAGMENTS: &[&str] = &[
+    "(", ")", "[", "]", ":", ";", "?", ",", "\n", "\n  ", "\t", "#", " ", "def ", "env ",
+    "state(", "seq(", "cond(", "linrec(", "treerec(", "_push(", "_pop", "NOP", "END", "LAST",
+    "A[", "==", "!=", "<=", "≠", "≤", "≥", "-", "*", "/ 0", "%", "and ", "or ", "not ", "if ",
+    "else:", "while ", "pass", "99999999999999999999", "0", "MOVE(P1, RIGHT)", "SWAP(", "é",
+    "color(v)", "WHITE", "child(", "has_child(", "F()", "act ", "observe ", "combinator ",
+];
+
+fn seeds() -> Vec<String> {
+    let dir = format!("{}/examples", env!("CARGO_MANIFEST_DIR"));
+    let mut sources: Vec<String> = std::fs::read_dir(dir)
+        .expect("examples exist")
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    sources.sort();
+    sources
+}
+
+#[derive(Debug, Clone)]
+enum Edit {
+    Delete(usize, usize),
+    Insert(usize, usize),
+    DuplicateLine(usize),
+}
+
+fn apply(source: &str, edits: &[Edit]) -> String {
+    let mut chars: Vec<char> = source.chars().collect();
+    for edit in edits {
+        let at = |i: usize, len: usize| if len == 0 { 0 } else { i % (len + 1) };
+        match *edit {
+            Edit::Delete(i, n) => {
+                let start = at(i, chars.len());
+                let end = (start + n % 8).min(chars.len());
+                chars.drain(start..end);
+            }
+            Edit::Insert(i, f) => {
+                let start = at(i, chars.len());
+                let fragment = FRAGMENTS[f % FRAGMENTS.len()];
+                chars.splice(start..start, fragment.chars());
+            }
+            Edit::DuplicateLine(i) => {
+                let text: String = chars.iter().collect();
+                let lines: Vec<&str> = text.lines().collect();
+                if !lines.is_empty() {
+                    let k = i % lines.len();
+                    let mut out = lines.clone();
+                    out.insert(k, lines[k]);
+                    chars = out.join("\n").chars().collect();
+                }
+            }
+        }
+    }
+    chars.into_iter().collect()
+}
+
+fn edits() -> impl Strategy<Value = Vec<Edit>> {
+    let edit = prop_oneof![
+        (any::<usize>(), any::<usize>()).prop_map(|(i, n)| Edit::Delete(i, n)),
+        (any::<usize>(), any::<usize>()).prop_map(|(i, f)| Edit::Insert(i, f)),
+        any::<usize>().prop_map(Edit::DuplicateLine),
+    ];
+    prop::collection::vec(edit, 1..6)
+}
+
+fn assert_clean_or_diagnosed(source: &str) {
+    let compilation = compile("fuzz.cnpi", source, None);
+    assert_eq!(
+        compilation.program.is_some(),
+        !has_errors(&compilation.diagnostics),
+        "a program iff no errors, for:\n{source}"
+    );
+}
+
+fn cases() -> u32 {
+    std::env::var("CNPI_FUZZ_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(10_000)
+}
+
+#[test]
+fn mutated_and_random_sources_never_panic() {
+    let seeds = seeds();
+    let config = Config {
+        cases: cases(),
+        failure_persistence: None,
+        ..Config::default()
+    };
+    let mut runner = TestRunner::new(config);
+    let strategy = prop_oneof![
+        3 => (0..seeds.len(), edits()).prop_map(move |(s, e)| apply(&seeds[s], &e)),
+        1 => prop::collection::vec(0..FRAGMENTS.len(), 0..40)
+            .prop_map(|ids| ids.into_iter().map(|i| FRAGMENTS[i]).collect::<String>()),
+        1 => any::<String>(),
+    ];
+    runner
+        .run(&strategy, |source| {
+            assert_clean_or_diagnosed(&source);
+            Ok(())
+        })
+        .expect("every source compiles or is diagnosed");
+}
+
+/// Runs `f` on a thread with the stack `cnpic` uses.
+fn on_big_stack(f: impl FnOnce() + Send + 'static) {
+    std::thread::Builder::new()
+        .stack_size(1 << 30)
+        .spawn(f)
+        .expect("thread starts")
+        .join()
+        .expect("no panic");
+}
+
+#[test]
+fn ten_thousand_nested_conditions_compile() {
+    on_big_stack(|| {
+        let depth = 10_000;
+        let nested = format!("{}P1 < 3{}", "(".repeat(depth), ")".repeat(depth));
+        let nots = "not ".repeat(depth);
+        let sum = vec!["P1"; depth].join(" + ");
+        let source = format!(
+            "env array(P1 = 0)\n\
+             def A1: cond({nested}?; NOP, NOP, NOP)\n\
+             def A2: cond({nots}P1 < 3?; A1, NOP, NOP)\n\
+             def MAIN: cond({sum} < 3?; A2, NOP, NOP)\n"
+        );
+        let compilation = compile("deep.cnpi", &source, None);
+        assert!(compilation.diagnostics.is_empty(), "{:?}", compilation.diagnostics);
+        assert!(compilation.program.is_some());
+    });
+}
+
+#[test]
+fn ten_thousand_nested_blocks_compile() {
+    on_big_stack(|| {
+        let depth = 10_000;
+        let mut source = String::from("env array(P1 = 0)\ndef MAIN():\n");
+        for level in 1..=depth {
+            source.push_str(&" ".repeat(level));
+            source.push_str("if P1 < 3:\n");
+        }
+        source.push_str(&" ".repeat(depth + 1));
+        source.push_str("MOVE(P1, RIGHT)\n");
+        let compilation = compile("deep.cnpi", &source, None);
+        assert!(compilation.diagnostics.is_empty(), "{:?}", compilation.diagnostics);
+    });
+}
+
+#[test]
+fn a_hundred_thousand_definitions_compile() {
+    on_big_stack(|| {
+        let count = 100_000;
+        let mut source = String::from("env array(P1 = 0, P2 = 1)\n");
+        source.push_str("def D0: MOVE(P1, RIGHT)\n");
+        for i in 1..count {
+            source.push_str(&format!(
+                "def D{i}: cond(A[P1] > A[P2]?; D{}, SWAP(P1, P2), NOP)\n",
+                i - 1
+            ));
+        }
+        let compilation = compile("big.cnpi", &source, None);
+        assert!(compilation.diagnostics.is_empty(), "{:?}", compilation.diagnostics[..1].to_vec());
+        let program = compilation.program.expect("no errors");
+        assert_eq!(program.defs.len(), count);
+        assert_eq!(program.defs[program.entry].name, format!("D{}", count - 1));
+    });
+}
