@@ -13,15 +13,15 @@ use serde_json::{Map, Value};
 
 use super::errors::{self, Extent};
 use super::input;
-use super::{ActContext, COMMON_ACTS, EnvKind, Signatures, index, len_i64, row};
+use super::{ActContext, EnvKind, MOVE, NOP, SET, Signatures, index, len_i64, row};
 use crate::diagnostic::{Diagnostic, codes};
 use crate::program::{Act, ObservationKind, ParamType, ValueObservation};
 
 pub(super) const SIGNATURES: Signatures = Signatures {
     acts: &[
-        COMMON_ACTS[0],
-        COMMON_ACTS[1],
-        COMMON_ACTS[2],
+        NOP,
+        MOVE,
+        SET,
         ("WRITE_SUM", &[ParamType::Pointer]),
         ("CARRY", &[ParamType::Pointer]),
     ],

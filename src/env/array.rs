@@ -8,16 +8,16 @@ use serde_json::{Map, Value};
 
 use super::errors::{self, Extent};
 use super::input::{self, integer, not_i64};
-use super::{ActContext, COMMON_ACTS, EnvKind, Signatures, index, len_i64, list, row};
+use super::{ActContext, EnvKind, MOVE, NOP, SET, Signatures, index, len_i64, list, row};
 use crate::diagnostic::Diagnostic;
 use crate::program::{Act, ObservationKind, ParamType, ValueObservation};
 
 pub(super) const SIGNATURES: Signatures = Signatures {
     acts: &[
-        COMMON_ACTS[0],
-        COMMON_ACTS[1],
-        COMMON_ACTS[2],
+        NOP,
+        MOVE,
         ("SWAP", &[ParamType::Pointer, ParamType::Pointer]),
+        SET,
         ("OUT", &[ParamType::Pointer]),
         ("OUT", &[ParamType::Ok]),
         ("CLEAR", &[ParamType::Pointer]),

@@ -11,15 +11,15 @@ use serde_json::{Map, Value};
 
 use super::errors::{self, Extent};
 use super::input::{self, NotI64, integer, not_i64};
-use super::{ActContext, COMMON_ACTS, EnvKind, Signatures, index, len_i64, list, row};
+use super::{ActContext, EnvKind, MOVE, NOP, SET, Signatures, index, len_i64, list, row};
 use crate::diagnostic::{Diagnostic, codes};
 use crate::program::{Act, Color, ObservationKind, ParamType};
 
 pub(super) const SIGNATURES: Signatures = Signatures {
     acts: &[
-        COMMON_ACTS[0],
-        COMMON_ACTS[1],
-        COMMON_ACTS[2],
+        NOP,
+        MOVE,
+        SET,
         ("COLOR", &[ParamType::Pointer, ParamType::Color]),
         ("EMIT", &[ParamType::Pointer]),
         ("NEXT_CHILD", &[ParamType::Pointer]),

@@ -55,7 +55,7 @@ impl EnvKind {
 /// and its observations. `stdlib/<env>.cnpi` must declare exactly these.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Signatures {
-    pub acts: &'static [(&'static str, &'static [ParamType])],
+    pub acts: &'static [ActSignature],
     pub observations: &'static [(&'static str, ObservationKind)],
 }
 
@@ -67,12 +67,13 @@ pub fn signatures(kind: EnvKind) -> Signatures {
     }
 }
 
-/// The ACTs every environment offers: `NOP`, `MOVE` and `SET`.
-const COMMON_ACTS: [(&str, &[ParamType]); 3] = [
-    ("NOP", &[]),
-    ("MOVE", &[ParamType::Pointer, ParamType::Direction]),
-    ("SET", &[ParamType::Pointer, ParamType::Position]),
-];
+/// The signature of an ACT: its name and parameter types.
+type ActSignature = (&'static str, &'static [ParamType]);
+
+// The ACTs every environment offers.
+const NOP: ActSignature = ("NOP", &[]);
+const MOVE: ActSignature = ("MOVE", &[ParamType::Pointer, ParamType::Direction]);
+const SET: ActSignature = ("SET", &[ParamType::Pointer, ParamType::Position]);
 
 /// The input `cnpic run` uses when none is given.
 pub fn empty_input(kind: EnvKind) -> &'static str {
