@@ -24,7 +24,6 @@ use crate::program::{
     Act, ActApp, Applier, Body, BoolExpr, Callee, Combinator, CombinatorKind, Def, DefId, Program,
     Slot, Stmt,
 };
-use crate::span::Span;
 
 mod normal;
 
@@ -66,13 +65,12 @@ struct Block<'p> {
     version: u64,
 }
 
-/// A running `while` statement.
+/// A running `while` statement (kept small: the stack may hold millions).
 #[derive(Clone, Copy)]
 struct Loop<'p> {
     def: DefId,
-    condition: &'p BoolExpr,
-    body: &'p [Stmt],
-    span: Span,
+    /// The `Stmt::While` itself.
+    stmt: &'p Stmt,
     depth: u32,
     /// The version when `def` was entered, handed to the body.
     version: u64,

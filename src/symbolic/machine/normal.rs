@@ -70,16 +70,10 @@ impl<'p> Machine<'p, '_> {
                 };
                 self.push(Task::Block(block), b.def)
             }
-            Stmt::While {
-                condition,
-                body,
-                span,
-            } => {
+            Stmt::While { .. } => {
                 let looping = Loop {
                     def: b.def,
-                    condition,
-                    body,
-                    span: *span,
+                    stmt,
                     depth: b.depth,
                     version: b.version,
                     tested: None,
@@ -95,8 +89,18 @@ impl<'p> Machine<'p, '_> {
 
     /// One test of a `while` condition, and a round of its body if it holds.
     pub(super) fn while_step(&mut self, mut l: Loop<'p>) -> Result<(), Diagnostic> {
+        let Stmt::While {
+            condition,
+            body,
+            span,
+        } = l.stmt
+        else {
+            return Err(internal(
+                "a loop task holds a statement that is not `while`",
+            ));
+        };
         self.count_step(l.def)?;
-        let c = self.eval(l.condition)?;
+        let c = self.eval(condition)?;
         if self.trace.is_some() {
             let line = format!("{}: while c={}", self.def(l.def).name, u8::from(c));
             self.write_trace(l.depth, &line);
@@ -106,13 +110,13 @@ impl<'p> Machine<'p, '_> {
         }
         if l.tested == Some(self.version) {
             let def = self.def(l.def);
-            return Err(errors::never_finishes(def, "its `while` loop", l.span));
+            return Err(errors::never_finishes(def, "its `while` loop", *span));
         }
         l.tested = Some(self.version);
         self.tasks.push(Task::While(l));
         let body = Block {
             def: l.def,
-            stmts: l.body,
+            stmts: body,
             next: 0,
             depth: l.depth,
             version: l.version,
