@@ -554,6 +554,36 @@ fn the_trace_shows_one_line_per_step_as_a_call_tree() {
     );
 }
 
+/// `def R(): if A[P1] != END: MOVE(P1, RIGHT); R(); TAIL...`
+fn walk(tail: Vec<Stmt>) -> Program {
+    let mut b = Builder::new(EnvKind::Array, &[("P1", int(0))]);
+    let (p1, me) = (b.p("P1"), b.next_id());
+    let condition = cmp(CompareOp::Ne, Operand::Pos(b.ptr("P1")), Operand::End);
+    let then = vec![Stmt::Act(app(right(p1))), Stmt::Call(me, Span::default())];
+    let body = [
+        vec![Stmt::If {
+            condition,
+            then,
+            otherwise: vec![],
+            span: Span::default(),
+        }],
+        tail,
+    ]
+    .concat();
+    let walk = b.normal("R", body);
+    b.finish(walk)
+}
+
+#[test]
+fn the_trace_nests_recursion_but_not_tail_calls() {
+    let (text, _) = trace(&walk(vec![]), "[5, 6]");
+    let lines = "R: if c=1\nR: MOVE(P1, RIGHT)\nR: R()\n";
+    assert_eq!(text, format!("{lines}{lines}R: if c=0\n"));
+    let (text, _) = trace(&walk(vec![Stmt::Pass(Span::default())]), "[5]");
+    let expected = "R: if c=1\nR: MOVE(P1, RIGHT)\nR: R()\n  R: if c=0\n  R: pass\nR: pass\n";
+    assert_eq!(text, expected);
+}
+
 #[test]
 fn outputs_read_well_as_text_and_json() {
     let outcome = run(&bubblesort(), "[3, 1, 2]");
@@ -611,4 +641,39 @@ fn speed() {
             steps as f64 / seconds
         );
     }
+}
+
+/// The E06xx fixtures of `tests/diagnostics` fail on their input alone, so
+/// their input is checked here without the front end.
+#[test]
+fn input_fixtures_report_their_codes() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/diagnostics");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(dir).expect("fixture folder") {
+        let path = entry.expect("readable entry").path();
+        let name = path
+            .file_name()
+            .expect("a file")
+            .to_string_lossy()
+            .into_owned();
+        if !name.starts_with("E06") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("readable fixture");
+        let input = text
+            .lines()
+            .find_map(|l| l.strip_prefix("# input:"))
+            .expect("an input header")
+            .trim();
+        let kind = text
+            .lines()
+            .find_map(|l| l.strip_prefix("env "))
+            .and_then(|l| l.split('(').next())
+            .and_then(EnvKind::from_name)
+            .expect("an env line");
+        let error = env::parse_input(kind, input).expect_err("the input is invalid");
+        assert_eq!(error.code.0, &name[..5], "{name}: {}", error.message);
+        checked += 1;
+    }
+    assert_eq!(checked, 6);
 }

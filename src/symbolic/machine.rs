@@ -63,6 +63,8 @@ struct Block<'p> {
     depth: u32,
     /// The machine's version when `def` was entered.
     version: u64,
+    /// True when nothing of this call of `def` runs after this block.
+    last: bool,
 }
 
 /// A running `while` statement (kept small: the stack may hold millions).
@@ -201,6 +203,7 @@ impl<'p, 'o> Machine<'p, 'o> {
                     next: 0,
                     depth,
                     version: self.version,
+                    last: true,
                 };
                 self.push(Task::Block(block), def)
             }

@@ -37,7 +37,8 @@ impl<'p> Machine<'p, '_> {
                     let def = self.def(b.def);
                     return Err(errors::never_finishes(def, "its call to itself", *span));
                 }
-                let depth = if tail && *id == b.def {
+                // A tail call to itself is a loop: the trace keeps its depth.
+                let depth = if b.last && tail && *id == b.def {
                     b.depth
                 } else {
                     deeper
@@ -66,6 +67,7 @@ impl<'p> Machine<'p, '_> {
                 let block = Block {
                     stmts: branch,
                     next: 0,
+                    last: b.last && tail,
                     ..b
                 };
                 self.push(Task::Block(block), b.def)
@@ -120,6 +122,7 @@ impl<'p> Machine<'p, '_> {
             next: 0,
             depth: l.depth,
             version: l.version,
+            last: false,
         };
         self.push(Task::Block(body), l.def)
     }
