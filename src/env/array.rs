@@ -179,6 +179,7 @@ mod tests {
         assert_eq!(e.code, codes::E0603);
         assert_eq!(e.message, "element 3 is 1.5, not an integer");
         assert_eq!(error("[2.0]").message, "element 0 is 2.0, not an integer");
+        assert_eq!(error("[9.1e18]").code, codes::E0603);
         assert_eq!(
             error(r#"[1, "7"]"#).message,
             r#"element 1 is "7", not an integer"#

@@ -146,7 +146,7 @@ pub(super) fn integer(value: &Value) -> Result<i64, NotI64> {
     match number.as_f64() {
         // Integer literals beyond u64 arrive as whole f64s of huge size;
         // whole f64s within i64 were written with a `.` or an exponent.
-        Some(x) if x.fract() == 0.0 && x.abs() >= 9.2e18 => Err(NotI64::OutOfRange),
+        Some(x) if x.fract() == 0.0 && x.abs() >= 2f64.powi(63) => Err(NotI64::OutOfRange),
         _ => Err(NotI64::NotInteger),
     }
 }

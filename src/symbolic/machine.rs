@@ -24,6 +24,7 @@ use crate::program::{
     Act, ActApp, Applier, Body, BoolExpr, Callee, Combinator, CombinatorKind, Def, DefId, Program,
     Slot, Stmt,
 };
+use crate::span::Span;
 
 mod normal;
 
@@ -164,6 +165,14 @@ impl<'p, 'o> Machine<'p, 'o> {
         Ok(())
     }
 
+    /// E0704 when the state stack is full; `span` is the push.
+    fn room_for_a_state(&self, span: Span) -> Result<(), Diagnostic> {
+        if self.states.len() >= MAX_TASKS {
+            return Err(errors::too_many_states(MAX_TASKS, span));
+        }
+        Ok(())
+    }
+
     fn count_step(&mut self, def: DefId) -> Result<(), Diagnostic> {
         self.steps += 1;
         if self.steps > self.max_steps {
@@ -233,9 +242,7 @@ impl<'p, 'o> Machine<'p, 'o> {
         match &app.act {
             Act::Nop => Ok(()),
             Act::Push(exprs) => {
-                if self.states.len() >= MAX_TASKS {
-                    return Err(errors::too_many_states(MAX_TASKS, app.span));
-                }
+                self.room_for_a_state(app.span)?;
                 self.version += 1;
                 let view = self.state.view(&self.pointers);
                 self.states
@@ -279,19 +286,17 @@ impl<'p, 'o> Machine<'p, 'o> {
             Slot::A2 => self.call(&a.frame.args[1], deeper),
             Slot::A3 => self.call(&a.frame.args[2], deeper),
             Slot::PushSentinel => {
-                if self.states.len() >= MAX_TASKS {
-                    let span = self.def(a.def).span;
-                    return Err(errors::too_many_states(MAX_TASKS, span));
-                }
+                self.room_for_a_state(self.def(a.def).span)?;
                 self.version += 1;
                 self.states.push_sentinel(&self.pointers);
                 Ok(())
             }
             Slot::Pop => {
                 self.version += 1;
-                match self.states.pop() {
-                    true => Ok(()),
-                    false => Err(internal("`_pop` found the state stack empty")),
+                if self.states.pop() {
+                    Ok(())
+                } else {
+                    Err(internal("`_pop` found the state stack empty"))
                 }
             }
             Slot::LoadState => self.load_state(),

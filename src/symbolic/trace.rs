@@ -4,7 +4,12 @@
 //! The checked program keeps spans, not text, so the trace rebuilds the
 //! source form from the IR with the pointers' names (`SWAP(P1, P2)`,
 //! `_push(pivot + 1, hi)`). The machine writes one line per core step (one
-//! per statement for normal programs), indented by call depth.
+//! per statement for normal programs), indented by call depth:
+//! `BSTEP linrec c=1 → a1 COMPSWAP`. `c` is the condition as the core sees
+//! it at that step; the branch (the slot sequence) was chosen by the first
+//! step's `c`, so a `linrec` may show `c=0 → self` after its `a2` moved the
+//! pointer off the array. Loops (`self` and `_mapself` as the last slot)
+//! stay at their depth instead of nesting.
 
 use crate::program::{
     Act, Callee, Color, Combinator, CombinatorKind, Direction, Pointer, PosExpr, PosKind, Program,
