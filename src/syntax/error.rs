@@ -13,12 +13,14 @@ use crate::diagnostic::{Diagnostic, codes};
 use crate::span::{SourceId, Span};
 use crate::syntax::lexer::Token;
 
+/// The item keywords only stdlib files use, left out of "expected" lists.
+const STDLIB_ITEMS: [&str; 3] = ["act", "observe", "combinator"];
 const OPERATORS: [&str; 13] = [
     "==", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "%", "and", "or",
 ];
 
-/// Words one parse error. `None` for an error at a `TooDeep` token, which
-/// the layout pass has already reported.
+/// Words one parse error; `None` for an error the layout pass has already
+/// reported.
 pub fn syntax_error(
     error: ParseError<usize, Token<'_>, Infallible>,
     id: SourceId,
@@ -41,7 +43,10 @@ pub fn syntax_error(
     };
     let expected: Vec<&str> = expected.iter().map(|name| name.trim_matches('"')).collect();
     match found {
+        // Already reported by the layout pass: a line nested too deeply, or
+        // a closing bracket it inserted (zero-width) after an unclosed one.
         Some(Token::TooDeep) => return None,
+        Some(Token::RParen | Token::RBracket) if span.start == span.end => return None,
         Some(Token::Elif) => {
             return Some(
                 Diagnostic::error(codes::E0009, "`elif` is not part of the language")
@@ -86,26 +91,42 @@ fn help(found: Option<Token<'_>>, expected: &[&str]) -> Option<&'static str> {
         }
         _ if expected == [")"] => "a normal program takes no parameters: write `def NAME():`",
         Some(If) if expected == [":"] => "write `else:` followed by an indented `if`",
+        Some(If | While) if expects("pass") => {
+            "`if` and `while` start a line of their own: put them in an indented block"
+        }
+        Some(Else) => "`else:` goes right after the block of its `if`, at the same indentation",
         Some(Newline) if expects(":") => "add `:` at the end of the line",
         Some(Indent) => "indent a line only to start a block, after a line ending with `:`",
+        _ if expected == ["Indent"] => {
+            "write the block on the next lines, indented deeper than the line ending with `:`"
+        }
+        _ if expected == ["Dedent"] => {
+            "a combinatory program is one applier: use `seq(; a, b, c)` to run several"
+        }
         _ => return None,
     })
 }
 
 /// The expected terminals in words: `a name`, `end of line`, `` `:` ``...
 /// Operators collapse into `an operator` (and then `(` and `[` after a name
-/// are left out); `Indent` is listed only when it is all that fits.
+/// are left out), the starts of an expression into `an expression`;
+/// `Indent` is listed only when it is all that fits, and the stdlib-only
+/// item keywords only when `def` cannot come.
 fn readable(expected: &[&str]) -> Option<String> {
-    let after_operand = expected.iter().any(|name| OPERATORS.contains(name));
+    // A binary operator can come next (`-` alone may be a unary minus).
+    let after_operand = expected
+        .iter()
+        .any(|&name| name != "-" && OPERATORS.contains(&name));
     let expression_start = ["Name", "Int", "("]
         .iter()
         .all(|name| expected.contains(name));
     let mut items: Vec<String> = Vec::new();
     for &name in expected {
-        let skip = OPERATORS.contains(&name)
+        let skip = (after_operand && OPERATORS.contains(&name))
             || (after_operand && (name == "(" || name == "["))
             || (expression_start && ["Name", "Int", "(", "-", "not"].contains(&name))
-            || (name == "Indent" && expected.len() > 1);
+            || (name == "Indent" && expected.len() > 1)
+            || (STDLIB_ITEMS.contains(&name) && expected.contains(&"def"));
         if !skip {
             items.push(match name {
                 "Name" => "a name".to_string(),
