@@ -122,8 +122,7 @@ fn readable(expected: &[&str]) -> Option<String> {
         .all(|name| expected.contains(name));
     let mut items: Vec<String> = Vec::new();
     for &name in expected {
-        let skip = (after_operand && OPERATORS.contains(&name))
-            || (after_operand && (name == "(" || name == "["))
+        let skip = (after_operand && (OPERATORS.contains(&name) || name == "(" || name == "["))
             || (expression_start && ["Name", "Int", "(", "-", "not"].contains(&name))
             || (name == "Indent" && expected.len() > 1)
             || (STDLIB_ITEMS.contains(&name) && expected.contains(&"def"));
