@@ -3,7 +3,7 @@
 
 use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::span::SourceId;
-use cnpi::syntax::ast::{DefBody, ExprKind, File, Item, Stmt};
+use cnpi::syntax::ast::{Applier, DefBody, ExprKind, File, Item, Stmt};
 use cnpi::syntax::{MAX_DEPTH, parse};
 use proptest::prelude::*;
 
@@ -40,17 +40,18 @@ fn with_stack(mib: usize, test: impl FnOnce() + Send + 'static) {
         .expect("the test thread does not panic");
 }
 
-/// The detector of `def DEEP: cond(DETECTOR?; NOP, NOP, NOP)`, parsed.
+/// Parses an `env` line and `def DEEP: cond(DETECTOR?; NOP, NOP, NOP)`.
 fn parse_detector(detector: &str) -> (File, Vec<Diagnostic>) {
     let source = format!("env array(P1 = 0)\ndef DEEP: cond({detector}?; NOP, NOP, NOP)\n");
     parse(&source, SourceId::USER)
 }
 
+/// How deep the left spine of the detector of `DEEP` goes (0 if none).
 fn detector_depth(file: &File) -> usize {
     let Some(Item::Def(def)) = file.items.get(1) else {
         return 0;
     };
-    let DefBody::Applier(cnpi::syntax::ast::Applier::Combinator {
+    let DefBody::Applier(Applier::Combinator {
         detector: Some(detector),
         ..
     }) = &def.body
@@ -227,5 +228,10 @@ proptest! {
     #[test]
     fn parse_never_panics_on_glued_text(pieces in proptest::collection::vec(proptest::sample::select(FRAGMENTS), 0..80)) {
         let _ = parse(&pieces.concat(), SourceId::USER);
+    }
+
+    #[test]
+    fn parse_never_panics_on_any_text(source in any::<String>()) {
+        let _ = parse(&source, SourceId::USER);
     }
 }

@@ -102,16 +102,24 @@ impl<'s> Layout<'_, 's> {
     }
 
     /// Emits `Indent`/`Dedent` for a logical line whose first token starts
-    /// at byte `start`.
+    /// at byte `start`. The indentation is the whitespace that begins the
+    /// physical line; its width counts spaces and tabs.
     fn indent(&mut self, start: usize) {
-        let text = self.source.get(self.line_start..start).unwrap_or_default();
-        if let Some(tab) = text.find('\t') {
+        let before = self.source.get(self.line_start..start).unwrap_or_default();
+        let indentation = before
+            .find(|c: char| !c.is_whitespace())
+            .map_or(before, |end| &before[..end]);
+        if let Some(tab) = indentation.find('\t') {
             self.tab_lines.push(self.line_start + tab);
         }
-        let width = text.chars().filter(|&c| c == ' ' || c == '\t').count();
+        let width = indentation
+            .chars()
+            .filter(|&c| c == ' ' || c == '\t')
+            .count();
         if self.indents.last().is_none_or(|&current| width > current) {
             self.indents.push(width);
-            self.out.push((self.line_start, Token::Indent, start));
+            let end = self.line_start + indentation.len();
+            self.out.push((self.line_start, Token::Indent, end));
             return;
         }
         // Close the blocks deeper than `width`. A width between two levels
@@ -164,17 +172,13 @@ impl<'s> Layout<'_, 's> {
 
     /// Ends the current logical line, if it has any token.
     fn end_line(&mut self) {
-        if self.line.is_empty() {
+        let Some(&(start, _, first_end)) = self.line.first() else {
             return;
-        }
+        };
         let at = self.last_end();
         let blocks = self.indents.len() - 1;
+        // A line has at least as many tokens as levels: count them first.
         if blocks + self.line.len() > MAX_DEPTH && blocks + depth(&self.line) > MAX_DEPTH {
-            let (start, _, first_end) =
-                self.line
-                    .first()
-                    .copied()
-                    .unwrap_or((at, Token::TooDeep, at));
             self.diagnostics.push(
                 Diagnostic::error(codes::E0008, "nesting too deep")
                     .with_label(
@@ -246,7 +250,7 @@ fn bad_dedent(span: Span, width: usize, [outer, inner]: [usize; 2]) -> Diagnosti
 /// An upper bound on the depth of the tree a logical line builds: within
 /// each bracket group, every operator of a comma-separated part adds one
 /// level, and a nested group adds its own depth plus one.
-pub fn depth(line: &[Spanned<'_>]) -> usize {
+fn depth(line: &[Spanned<'_>]) -> usize {
     let mut groups = vec![Group::default()];
     for &(_, token, _) in line {
         if token.closer().is_some() {
@@ -415,8 +419,8 @@ mod tests {
 
     #[test]
     fn stray_closer_is_reported_and_dropped() {
-        let (tokens, diagnostics) = run("f(a))\n  )\ng\n");
-        assert_eq!(codes_of(&diagnostics), vec!["E0007", "E0007"]);
+        let (tokens, diagnostics) = run("f(a))\n  )\n) g\n");
+        assert_eq!(codes_of(&diagnostics), vec!["E0007", "E0007", "E0007"]);
         assert_eq!(primary(&diagnostics[0]), 4..5);
         assert_eq!(tokens, "f ( a ) NL g NL");
     }
