@@ -13,6 +13,7 @@ use crate::syntax::ast::{ArithOp, CompareOp};
 use crate::span::Span;
 
 /// What an expression may read from a running environment.
+#[allow(clippy::len_without_is_empty)] // n is a size to compute with, not a container's.
 pub trait World {
     /// n: the length of the array, the number of vertices or columns.
     fn len(&self) -> i64;

@@ -50,12 +50,14 @@ pub struct Def {
 }
 
 #[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)] // built once per definition; boxing buys nothing.
 pub enum Body {
     Applier(Applier),
     Normal(Vec<Stmt>),
 }
 
 #[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)] // built once per definition; boxing buys nothing.
 pub enum Applier {
     /// `COMB(c?; a1, a2, a3)`; `detector` is `None` for `seq`.
     Combinator {
