@@ -1,27 +1,26 @@
 //! The standard library: the `stdlib/*.cnpi` files, read as source.
 //!
 //! `stdlib/core.cnpi` defines the combinators as bodies of slot calls; the
-//! loader turns them into [`Combinators`] (one [`Behaviour`] each) plus what
+//! loader turns them into [`Combinators`] (one `Behaviour` each) plus what
 //! the checker must know to apply them (whether they take a detector, whether
 //! they need a `state(...)`). The environment files declare each
 //! environment's ACTs and observations; the loader turns them into an
 //! [`EnvLibrary`] per [`EnvKind`], built from the Rust implementations
-//! ([`Act::build`], [`ObservationKind::from_name`]). The checker reads the
+//! (`Act::build`, `ObservationKind::from_name`). The checker reads the
 //! loaded [`Stdlib`], and the diagnostic renderer reads [`files`] to show
 //! stdlib spans. A file that fails to load is a bug in cnpi: it becomes an
 //! internal-error diagnostic, never a panic.
 
 use std::sync::OnceLock;
 
-use crate::check::item_span;
+mod combinators;
+mod envs;
+
 use crate::diagnostic::{Diagnostic, codes, has_errors};
 use crate::env::EnvKind;
-use crate::program::{
-    Act, ActArg, Behaviour, Color, Combinator, CombinatorKind, Combinators, Direction,
-    ObservationKind, ParamType, PosExpr, PosKind, Slot,
-};
+use crate::program::{Combinator, Combinators, ObservationKind, ParamType};
 use crate::span::{SourceId, Span};
-use crate::syntax::ast::{self, CompareOp, ExprKind, Item, Stmt};
+use crate::syntax::ast;
 
 /// One embedded stdlib source file.
 #[derive(Clone, Copy, Debug)]
@@ -165,9 +164,9 @@ pub fn load() -> Result<&'static Stdlib, &'static [Diagnostic]> {
 }
 
 fn load_uncached() -> Result<Stdlib, Vec<Diagnostic>> {
-    let (combinators, user_combinators) = load_core(&parse(&CORE)?).map_err(|d| vec![d])?;
+    let (combinators, user_combinators) = combinators::load_core(&parse(&CORE)?).map_err(|d| vec![d])?;
     let env = |file: &StdlibFile, kind: EnvKind| -> Result<EnvLibrary, Vec<Diagnostic>> {
-        load_env(&parse(file)?, kind, file).map_err(|d| vec![d])
+        envs::load_env(&parse(file)?, kind, file).map_err(|d| vec![d])
     };
     Ok(Stdlib {
         combinators,
@@ -197,309 +196,4 @@ fn parse(file: &StdlibFile) -> Result<ast::File, Vec<Diagnostic>> {
         return Err(diagnostics);
     }
     Ok(tree)
-}
-
-/// The names of the five combinators of core.cnpi, in its order.
-const COMBINATOR_NAMES: [(&str, CombinatorKind); 5] = [
-    ("seq", CombinatorKind::User(Combinator::Seq)),
-    ("cond", CombinatorKind::User(Combinator::Cond)),
-    ("linrec", CombinatorKind::User(Combinator::Linrec)),
-    ("treerec", CombinatorKind::User(Combinator::Treerec)),
-    ("_mapself", CombinatorKind::MapSelf),
-];
-
-fn load_core(file: &ast::File) -> Result<(Combinators, Vec<CombinatorInfo>), Diagnostic> {
-    let mut found: Vec<(CombinatorKind, Behaviour, bool, Span)> = Vec::new();
-    for item in &file.items {
-        let Item::Combinator(decl) = item else {
-            return Err(internal(
-                item_span(item),
-                "core.cnpi may only define combinators",
-            ));
-        };
-        let name = &decl.name.name;
-        let Some(&(_, kind)) = COMBINATOR_NAMES.iter().find(|(n, _)| n == name) else {
-            return Err(internal(
-                decl.name.span,
-                format!("unknown combinator `{name}`"),
-            ));
-        };
-        if found.iter().any(|(k, ..)| *k == kind) {
-            return Err(internal(
-                decl.name.span,
-                format!("`{name}` is defined twice"),
-            ));
-        }
-        let (behaviour, reads_c) = load_combinator(decl)?;
-        found.push((kind, behaviour, reads_c, decl.name.span));
-    }
-    let behaviour = |kind: CombinatorKind| {
-        found
-            .iter()
-            .find(|(k, ..)| *k == kind)
-            .map(|(_, b, ..)| b.clone())
-            .ok_or_else(|| internal(file_start(&CORE), format!("missing combinator {kind:?}")))
-    };
-    let combinators = Combinators {
-        seq: behaviour(CombinatorKind::User(Combinator::Seq))?,
-        cond: behaviour(CombinatorKind::User(Combinator::Cond))?,
-        linrec: behaviour(CombinatorKind::User(Combinator::Linrec))?,
-        treerec: behaviour(CombinatorKind::User(Combinator::Treerec))?,
-        mapself: behaviour(CombinatorKind::MapSelf)?,
-    };
-    let infos = found
-        .iter()
-        .filter_map(|(kind, behaviour, reads_c, _)| {
-            let CombinatorKind::User(combinator) = *kind else {
-                return None;
-            };
-            let name = COMBINATOR_NAMES.iter().find(|(_, k)| k == kind)?.0;
-            Some(CombinatorInfo {
-                name: name.to_string(),
-                combinator,
-                needs_detector: *reads_c,
-                needs_state: uses_state_stack(behaviour),
-            })
-        })
-        .collect();
-    Ok((combinators, infos))
-}
-
-fn uses_state_stack(behaviour: &Behaviour) -> bool {
-    let stack_slots = [
-        Slot::PushSentinel,
-        Slot::MapSelf,
-        Slot::Pop,
-        Slot::LoadState,
-    ];
-    [true, false]
-        .into_iter()
-        .flat_map(|bit| behaviour.slots(bit))
-        .any(|slot| stack_slots.contains(slot))
-}
-
-/// One combinator's behaviour, and whether its body branches on `c`.
-fn load_combinator(decl: &ast::CombinatorDecl) -> Result<(Behaviour, bool), Diagnostic> {
-    let is_mapself = decl.name.name == "_mapself";
-    match (&decl.detector, is_mapself) {
-        (Some(detector), true) if is_builtin_detector(detector) => {}
-        (Some(detector), _) => {
-            return Err(internal(
-                detector.span,
-                "the only built-in detector is `_top != SENTINEL`",
-            ));
-        }
-        (None, true) => return Err(internal(decl.name.span, "`_mapself` needs its detector")),
-        (None, false) => {}
-    }
-    if decl.params.len() > 3 {
-        return Err(internal(
-            decl.span,
-            "a combinator has at most three parameters",
-        ));
-    }
-    let slots = |block: &ast::Block| -> Result<Vec<Slot>, Diagnostic> {
-        block
-            .iter()
-            .map(|stmt| slot_of(stmt, &decl.params))
-            .collect()
-    };
-    if let [
-        Stmt::If {
-            condition,
-            then,
-            otherwise,
-            span,
-        },
-    ] = decl.body.as_slice()
-    {
-        if !matches!(&condition.kind, ExprKind::Name(c) if c == "c") {
-            return Err(internal(
-                condition.span,
-                "a combinator branches only on `c`",
-            ));
-        }
-        let Some(otherwise) = otherwise else {
-            return Err(internal(*span, "a combinator's `if c:` needs an `else:`"));
-        };
-        let behaviour = Behaviour {
-            when_true: slots(then)?,
-            when_false: slots(otherwise)?,
-        };
-        return Ok((behaviour, true));
-    }
-    if is_mapself {
-        return Err(internal(
-            decl.span,
-            "`_mapself` must branch on its detector",
-        ));
-    }
-    let sequence = slots(&decl.body)?;
-    Ok((
-        Behaviour {
-            when_true: sequence.clone(),
-            when_false: sequence,
-        },
-        false,
-    ))
-}
-
-/// `_top != SENTINEL`, exactly.
-fn is_builtin_detector(expr: &ast::Expr) -> bool {
-    let is_name = |e: &ast::Expr, name: &str| matches!(&e.kind, ExprKind::Name(n) if n == name);
-    matches!(&expr.kind, ExprKind::Compare(CompareOp::Ne, lhs, rhs)
-        if is_name(lhs, "_top") && is_name(rhs, "SENTINEL"))
-}
-
-/// The slot a line of a combinator body calls.
-fn slot_of(stmt: &Stmt, params: &[ast::Ident]) -> Result<Slot, Diagnostic> {
-    let Stmt::Call(ast::Call {
-        name, args: None, ..
-    }) = stmt
-    else {
-        return Err(internal(
-            stmt_span(stmt),
-            "a combinator body line names one slot",
-        ));
-    };
-    let arguments = [Slot::A1, Slot::A2, Slot::A3];
-    if let Some(i) = params.iter().position(|p| p.name == name.name) {
-        return arguments
-            .get(i)
-            .copied()
-            .ok_or_else(|| internal(name.span, "too many parameters"));
-    }
-    Ok(match name.name.as_str() {
-        "self" => Slot::SelfSlot,
-        "_push_sentinel" => Slot::PushSentinel,
-        "_mapself" => Slot::MapSelf,
-        "_pop" => Slot::Pop,
-        "_load_state" => Slot::LoadState,
-        "NOP" => Slot::Nop,
-        other => return Err(internal(name.span, format!("`{other}` is not a slot"))),
-    })
-}
-
-fn load_env(
-    file: &ast::File,
-    kind: EnvKind,
-    source: &StdlibFile,
-) -> Result<EnvLibrary, Diagnostic> {
-    let mut items = file.items.iter();
-    match items.next() {
-        Some(Item::Env(env)) if env.kind.name == kind.name() && env.pointers.is_empty() => {}
-        _ => {
-            let message = format!("`{}` must start with `env {}()`", source.name, kind.name());
-            return Err(internal(file_start(source), message));
-        }
-    }
-    let mut library = EnvLibrary {
-        kind,
-        acts: Vec::new(),
-        observations: Vec::new(),
-    };
-    for item in items {
-        match item {
-            Item::Act(decl) => {
-                let act = load_act(decl)?;
-                if library.acts.contains(&act) {
-                    return Err(internal(
-                        decl.span,
-                        format!("`{}` is declared twice", act.display()),
-                    ));
-                }
-                library.acts.push(act);
-            }
-            Item::Observe(decl) => {
-                let observation = load_observation(decl)?;
-                if library.observation(&observation.name).is_some() {
-                    return Err(internal(decl.span, "observation declared twice"));
-                }
-                library.observations.push(observation);
-            }
-            other => {
-                return Err(internal(
-                    item_span(other),
-                    "an environment file declares only ACTs and observations",
-                ));
-            }
-        }
-    }
-    Ok(library)
-}
-
-fn load_act(decl: &ast::ActDecl) -> Result<ActSignature, Diagnostic> {
-    let params = decl
-        .params
-        .iter()
-        .flatten()
-        .map(|p| {
-            ParamType::from_name(&p.name)
-                .ok_or_else(|| internal(p.span, format!("unknown parameter type `{}`", p.name)))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let signature = ActSignature {
-        name: decl.name.name.clone(),
-        params,
-    };
-    // Build it once with stand-in arguments: a declaration the runtime
-    // cannot build is caught here rather than in a user's program.
-    let stand_ins = signature.params.iter().map(|p| stand_in(*p)).collect();
-    match Act::build(&signature.name, stand_ins) {
-        Some(_) => Ok(signature),
-        None => Err(internal(
-            decl.span,
-            format!("the runtime has no ACT `{}`", signature.display()),
-        )),
-    }
-}
-
-fn stand_in(param: ParamType) -> ActArg {
-    match param {
-        ParamType::Pointer => ActArg::Pointer(0),
-        ParamType::Position => ActArg::Position(PosExpr {
-            kind: PosKind::Int(0),
-            span: Span::default(),
-        }),
-        ParamType::Direction => ActArg::Direction(Direction::Left),
-        ParamType::Color => ActArg::Color(Color::White),
-        ParamType::Ok => ActArg::Ok,
-    }
-}
-
-fn load_observation(decl: &ast::ObserveDecl) -> Result<ObservationSignature, Diagnostic> {
-    let name = &decl.name.name;
-    let kind = ObservationKind::from_name(name).ok_or_else(|| {
-        internal(
-            decl.name.span,
-            format!("the runtime has no observation `{name}`"),
-        )
-    })?;
-    if !matches!(decl.params.as_slice(), [p] if p.name == "position") {
-        return Err(internal(decl.span, "an observation takes one position"));
-    }
-    let result = match kind {
-        ObservationKind::Value(_) => "value",
-        ObservationKind::Color => "symbol",
-        ObservationKind::HasChild => "bool",
-        ObservationKind::Child => "position",
-    };
-    if decl.result.name != result {
-        return Err(internal(
-            decl.result.span,
-            format!("`{name}` gives a {result}"),
-        ));
-    }
-    Ok(ObservationSignature {
-        name: name.clone(),
-        indexed: decl.indexed,
-        kind,
-    })
-}
-
-fn stmt_span(stmt: &Stmt) -> Span {
-    match stmt {
-        Stmt::Call(call) => call.span,
-        Stmt::If { span, .. } | Stmt::While { span, .. } | Stmt::Pass(span) => *span,
-    }
 }

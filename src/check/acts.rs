@@ -117,7 +117,10 @@ impl<'a> Checker<'a> {
             return self.position(arg).map(ActArg::Position);
         }
         let name = match &arg.kind {
-            ExprKind::Error => return None,
+            ExprKind::Error => {
+                self.incomplete = true;
+                return None;
+            }
             ExprKind::Name(name) => Some(name.as_str()),
             _ => None,
         };

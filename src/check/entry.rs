@@ -3,9 +3,9 @@
 //! With `--entry NAME`, the entry is that definition. Otherwise it is the
 //! one definition no other definition refers to (a self-reference does not
 //! count); none or several is an error listing the candidates. Inference
-//! and reachability wait for an otherwise clean file, since a misspelt
-//! reference would make them report nonsense. A definition the entry never
-//! reaches earns a warning.
+//! and reachability wait for an otherwise clean, complete tree, since a
+//! misspelt or lost reference would make them report nonsense. A
+//! definition the entry never reaches earns a warning.
 
 use std::collections::VecDeque;
 
@@ -21,7 +21,7 @@ impl<'a> Checker<'a> {
         if let Some(name) = entry {
             return self.named_entry(name);
         }
-        if self.has_errors() {
+        if self.is_doubtful() {
             return None;
         }
         let mut referred = vec![false; self.defs.len()];
@@ -104,7 +104,7 @@ impl<'a> Checker<'a> {
 
     /// W0101 for every definition the entry never reaches.
     pub(super) fn warn_unreachable(&mut self, entry: DefId) {
-        if self.has_errors() {
+        if self.is_doubtful() {
             return;
         }
         let mut successors: Vec<Vec<DefId>> = vec![Vec::new(); self.defs.len()];

@@ -56,6 +56,7 @@ impl<'a> Checker<'a> {
             refs: Vec::new(),
             current: 0,
             env_span: env.span,
+            incomplete: false,
             pointers_allowed: true,
             diagnostics,
         };

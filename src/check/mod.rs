@@ -84,6 +84,9 @@ struct Checker<'a> {
     current: DefId,
     /// The `env` line: where file-wide errors point.
     env_span: Span,
+    /// Set on meeting a parser error node: the tree is incomplete, so entry
+    /// inference and reachability would report nonsense.
+    incomplete: bool,
     /// False while checking initial positions, which may not read pointers.
     pointers_allowed: bool,
     diagnostics: Vec<Diagnostic>,
@@ -96,6 +99,12 @@ impl<'a> Checker<'a> {
 
     fn has_errors(&self) -> bool {
         has_errors(&self.diagnostics)
+    }
+
+    /// Whether whole-file conclusions (the entry, unused definitions) would
+    /// be unreliable: an error was found or the tree has holes.
+    fn is_doubtful(&self) -> bool {
+        self.incomplete || self.has_errors()
     }
 
     fn is_applier(&self, id: DefId) -> bool {

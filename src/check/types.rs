@@ -106,7 +106,10 @@ impl<'a> Checker<'a> {
     fn typed(&mut self, expr: &Expr) -> Option<Typed> {
         let span = expr.span;
         match &expr.kind {
-            ExprKind::Error => None,
+            ExprKind::Error => {
+                self.incomplete = true;
+                None
+            }
             ExprKind::Int(k) => Some(Typed::Int(*k)),
             ExprKind::Name(name) => self.name_operand(name, span),
             ExprKind::Neg(e) => {
