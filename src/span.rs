@@ -17,7 +17,7 @@ impl SourceId {
 }
 
 /// A half-open byte range `start..end` inside the source `source`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Span {
     pub source: SourceId,
     pub start: usize,
@@ -40,6 +40,13 @@ impl Span {
 
     pub fn range(&self) -> Range<usize> {
         self.start..self.end
+    }
+}
+
+/// `start..end@source` on one line, so that snapshots of trees stay short.
+impl std::fmt::Debug for Span {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}..{}@{}", self.start, self.end, self.source.0)
     }
 }
 
