@@ -164,7 +164,8 @@ pub fn load() -> Result<&'static Stdlib, &'static [Diagnostic]> {
 }
 
 fn load_uncached() -> Result<Stdlib, Vec<Diagnostic>> {
-    let (combinators, user_combinators) = combinators::load_core(&parse(&CORE)?).map_err(|d| vec![d])?;
+    let (combinators, user_combinators) =
+        combinators::load_core(&parse(&CORE)?).map_err(|d| vec![d])?;
     let env = |file: &StdlibFile, kind: EnvKind| -> Result<EnvLibrary, Vec<Diagnostic>> {
         envs::load_env(&parse(file)?, kind, file).map_err(|d| vec![d])
     };

@@ -373,37 +373,38 @@ fn condition_type_errors() {
 fn cycles_name_the_whole_cycle() {
     let (_, diagnostics) = run(
         "env array(P1 = 0)\n\
-         def A: seq(; B, NOP, NOP)\n\
-         def B: seq(; C, NOP, NOP)\n\
-         def C: seq(; A, NOP, NOP)\n",
+         def F: seq(; G, NOP, NOP)\n\
+         def G: seq(; H, NOP, NOP)\n\
+         def H: seq(; F, NOP, NOP)\n",
         None,
     );
     assert_eq!(diagnostics.len(), 1);
     assert_eq!(
         diagnostics[0].message,
-        "cycle between appliers: `A → B → C → A`"
+        "cycle between appliers: `F → G → H → F`"
     );
     assert_eq!(diagnostics[0].labels.len(), 3);
     // Normal programs may recurse, and mix with appliers.
     let fine = "env array(P1 = 0)\n\
                 def STEP: seq(; MOVE(P1, RIGHT), WALK, NOP)\n\
-                def WALK():\n  if A[P1] != END:\n    STEP()\n";
+                def WALK():\n  if A[P1] != END:\n    STEP()\n\
+                def MAIN():\n  WALK()\n";
     assert_eq!(codes(fine), [] as [&str; 0]);
 }
 
 #[test]
 fn entry_choice() {
-    let two = "env array(P1 = 0)\ndef A: MOVE(P1, LEFT)\ndef B: MOVE(P1, RIGHT)\n";
+    let two = "env array(P1 = 0)\ndef F: MOVE(P1, LEFT)\ndef G: MOVE(P1, RIGHT)\n";
     assert_eq!(codes(two), ["E0504"]);
-    let (program, diagnostics) = run(two, Some("B"));
+    let (program, diagnostics) = run(two, Some("G"));
     assert_eq!(program.map(|p| p.entry), Some(1));
     assert_eq!(
         diagnostics.iter().map(|d| d.code.0).collect::<Vec<_>>(),
         ["W0101"]
     );
-    let (program, diagnostics) = run(two, Some("b"));
+    let (program, diagnostics) = run(two, Some("g"));
     assert!(program.is_none());
-    assert_eq!(diagnostics[0].help.as_deref(), Some("did you mean `B`?"));
+    assert_eq!(diagnostics[0].help.as_deref(), Some("did you mean `G`?"));
     // A self-reference does not make a definition used.
     let recursive =
         "env array(P1 = 0)\ndef WALK():\n  if A[P1] != END:\n    MOVE(P1, RIGHT)\n    WALK()\n";

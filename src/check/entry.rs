@@ -55,15 +55,17 @@ impl<'a> Checker<'a> {
                 self.report(diagnostic);
             }
             candidates => {
-                let names: Vec<String> = candidates
+                let mut names: Vec<String> = candidates
                     .iter()
                     .map(|id| format!("`{}`", self.def_name(*id)))
                     .collect();
+                let last = names.pop().unwrap_or_default();
+                let names = format!("{} and {last}", names.join(", "));
                 let mut diagnostic = Diagnostic::error(
                     codes::E0504,
                     format!(
                         "cannot tell which definition to run: {} are not used by any other",
-                        names.join(", ")
+                        names
                     ),
                 );
                 for id in candidates {
@@ -89,7 +91,7 @@ impl<'a> Checker<'a> {
                 if let Some(found) = found {
                     diagnostic = diagnostic.with_note(format!("`{name}` is {}", found.describe()));
                 }
-                let defs = self.defs.iter().map(|d| d.name.name.as_str());
+                let defs = self.defs.iter().map(|d| (d.name.name.as_str(), true));
                 diagnostic = match closest(name, defs) {
                     Some(suggestion) => {
                         diagnostic.with_help(format!("did you mean `{suggestion}`?"))

@@ -57,6 +57,7 @@ impl<'a> Checker<'a> {
             current: 0,
             env_span: env.span,
             incomplete: false,
+            suggestions_left: 50,
             pointers_allowed: true,
             diagnostics,
         };
@@ -76,55 +77,64 @@ impl<'a> Checker<'a> {
         Ok(checker)
     }
 
-    /// Whether `name` may be declared by the user; reports why not, with
-    /// `code` (E0104 for pointers, E0108 for definitions) for a name
-    /// declared twice.
-    fn declarable(&mut self, name: &ast::Ident, code: Code) -> bool {
-        if name.name.starts_with('_') {
-            self.report(reserved(&name.name, name.span));
+    /// Gives `name` the meaning `meaning`, reporting a reserved name, a
+    /// built-in's name, or (with `code`: E0104 for pointers, E0108 for
+    /// definitions) a name declared twice. A name taken from the language
+    /// still gets its new meaning, so that its uses raise no more errors;
+    /// a second declaration does not. Returns whether it was given.
+    fn register(&mut self, name: &'a ast::Ident, code: Code, meaning: Meaning) -> bool {
+        let first = match self.names.get(name.name.as_str()) {
+            Some(Meaning::Pointer(id)) => self.pointers.get(*id).map(|p| (p.name.span, "pointer")),
+            Some(Meaning::Def { id, .. }) => {
+                self.defs.get(*id).map(|d| (d.name.span, "definition"))
+            }
+            _ => None,
+        };
+        if let Some((first, kind)) = first {
+            self.report(redefined(code, name, first, kind));
             return false;
         }
-        match self.names.get(name.name.as_str()) {
-            None => true,
-            Some(Meaning::Pointer(id)) => {
-                let first = self.pointers.get(*id).map(|p| p.name.span);
-                self.report(redefined(code, name, first, "pointer"));
-                false
-            }
-            Some(Meaning::Def { id, .. }) => {
-                let first = self.defs.get(*id).map(|d| d.name.span);
-                self.report(redefined(code, name, first, "definition"));
-                false
-            }
-            Some(builtin) => {
-                let diagnostic = Diagnostic::error(
-                    codes::E0110,
-                    format!("`{}` is already {}", name.name, builtin.describe()),
-                )
-                .with_label(name.span, "this name is taken by the language")
-                .with_help("choose another name");
-                self.report(diagnostic);
-                false
-            }
+        if name.name.starts_with('_') {
+            self.report(reserved(&name.name, name.span));
+        } else if let Some(builtin) = self.names.get(name.name.as_str()) {
+            let owner = match builtin {
+                Meaning::Act | Meaning::Observation => {
+                    format!(" of the `{}` environment", self.env.kind.name())
+                }
+                _ => String::new(),
+            };
+            let diagnostic = Diagnostic::error(
+                codes::E0110,
+                format!("`{}` is already {}{owner}", name.name, builtin.describe()),
+            )
+            .with_label(name.span, "this name is taken by the language")
+            .with_help("choose another name");
+            self.report(diagnostic);
         }
+        self.names.insert(&name.name, meaning);
+        true
     }
 
     fn declare_pointers(&mut self, env: &'a ast::EnvDecl) {
         for pointer in &env.pointers {
-            if self.declarable(&pointer.name, codes::E0104) {
-                let id = self.pointers.len();
-                self.names.insert(&pointer.name.name, Meaning::Pointer(id));
-                self.pointers.push(PointerDecl {
+            let id = self.pointers.len();
+            if self.register(&pointer.name, codes::E0104, Meaning::Pointer(id)) {
+                let decl = PointerDecl {
                     name: &pointer.name,
+                    init_expr: &pointer.init,
                     init: None,
-                });
+                };
+                self.pointers.push(decl);
             }
         }
         // Initial positions are checked once every pointer is known, so
         // that naming one is reported as what it is.
         self.pointers_allowed = false;
-        for (id, pointer) in env.pointers.iter().enumerate() {
-            let init = self.position(&pointer.init);
+        for id in 0..self.pointers.len() {
+            let Some(expr) = self.pointers.get(id).map(|p| p.init_expr) else {
+                continue;
+            };
+            let init = self.position(expr);
             if let Some(decl) = self.pointers.get_mut(id) {
                 decl.init = init;
             }
@@ -170,11 +180,8 @@ impl<'a> Checker<'a> {
         let id = self.defs.len();
         // Every definition is checked, even a rejected one, for its errors.
         self.defs.push(def);
-        if self.declarable(&def.name, codes::E0108) {
-            let applier = matches!(def.body, ast::DefBody::Applier(_));
-            self.names
-                .insert(&def.name.name, Meaning::Def { id, applier });
-        }
+        let applier = matches!(def.body, ast::DefBody::Applier(_));
+        self.register(&def.name, codes::E0108, Meaning::Def { id, applier });
     }
 }
 
@@ -228,20 +235,23 @@ fn unknown_env(kind: &ast::Ident) -> Diagnostic {
     let diagnostic =
         Diagnostic::error(codes::E0103, format!("unknown environment `{}`", kind.name))
             .with_label(kind.span, "not an environment");
-    match closest(&kind.name, names) {
+    match closest(&kind.name, names.map(|n| (n, true))) {
         Some(name) => diagnostic.with_help(format!("did you mean `{name}`?")),
         None => diagnostic.with_help("the environments are `array`, `graph` and `addition`"),
     }
 }
 
-/// E0104 or E0108: `name` was declared before, at `first`.
-fn redefined(code: Code, name: &ast::Ident, first: Option<Span>, what: &str) -> Diagnostic {
-    let mut diagnostic = Diagnostic::error(code, format!("`{}` is defined twice", name.name))
-        .with_label(name.span, "defined again here");
-    if let Some(first) = first {
-        diagnostic = diagnostic.with_label(first, format!("first defined here, as a {what}"));
-    }
-    diagnostic.with_help("rename one of them")
+/// E0104 or E0108: `name` was declared before, at `first`, as a `kind`.
+fn redefined(code: Code, name: &ast::Ident, first: Span, kind: &str) -> Diagnostic {
+    let message = if code == codes::E0104 {
+        format!("the pointer `{}` is declared twice", name.name)
+    } else {
+        format!("`{}` is defined twice", name.name)
+    };
+    Diagnostic::error(code, message)
+        .with_label(name.span, "declared again here")
+        .with_label(first, format!("first declared here, as a {kind}"))
+        .with_help("rename one of them")
 }
 
 fn stdlib_only(span: Span) -> Diagnostic {

@@ -62,9 +62,11 @@ struct Reference {
     span: Span,
 }
 
-/// A pointer of the `env` line: its name and checked initial position.
+/// A pointer of the `env` line: its name, its initial position as written
+/// and as checked.
 struct PointerDecl<'a> {
     name: &'a ast::Ident,
+    init_expr: &'a ast::Expr,
     init: Option<PosExpr>,
 }
 
@@ -87,6 +89,8 @@ struct Checker<'a> {
     /// Set on meeting a parser error node: the tree is incomplete, so entry
     /// inference and reachability would report nonsense.
     incomplete: bool,
+    /// How many more unknown names get a "did you mean".
+    suggestions_left: usize,
     /// False while checking initial positions, which may not read pointers.
     pointers_allowed: bool,
     diagnostics: Vec<Diagnostic>,

@@ -108,6 +108,21 @@ impl Expect {
         }
     }
 
+    /// What may be written here instead, when that is worth saying.
+    fn help(self) -> Option<&'static str> {
+        Some(match self {
+            Expect::Callable => {
+                "a callable argument names an ACT (`NOP`, `MOVE(P1, RIGHT)`) or a `def`"
+            }
+            Expect::Statement => "a statement applies an ACT or calls a `def`, as in `STEP()`",
+            Expect::Combinator => "an applier with arguments after a `;` applies a combinator",
+            Expect::Operand => {
+                "conditions read pointers, integers, `END`, `LAST`, symbols and observations"
+            }
+            Expect::Applier | Expect::Pointer | Expect::Observation | Expect::Word => return None,
+        })
+    }
+
     /// Whether a name of this meaning may stand here: the candidates of
     /// "did you mean".
     fn fits(self, meaning: Meaning) -> bool {
@@ -151,12 +166,22 @@ impl<'a> Checker<'a> {
 
     /// E0101 for `name`, with the closest name that would fit (or, failing
     /// that, any close name) and a note when another environment has it.
-    fn unknown(&self, name: &str, span: Span, expect: Expect) -> Diagnostic {
+    fn unknown(&mut self, name: &str, span: Span, expect: Expect) -> Diagnostic {
         let env = self.env.kind.name();
-        let visible = || self.names.iter().filter(|(_, m)| **m != Meaning::Reserved);
-        let fitting = visible().filter(|(_, m)| expect.fits(**m)).map(|(n, _)| *n);
-        let suggestion =
-            closest(name, fitting).or_else(|| closest(name, visible().map(|(n, _)| *n)));
+        // Each suggestion scans every name; a file full of unknown names
+        // gets suggestions for its first few only.
+        let suggestion = match self.suggestions_left.checked_sub(1) {
+            Some(left) => {
+                self.suggestions_left = left;
+                let candidates = self
+                    .names
+                    .iter()
+                    .filter(|(_, m)| **m != Meaning::Reserved)
+                    .map(|(n, m)| (*n, expect.fits(*m)));
+                closest(name, candidates)
+            }
+            None => None,
+        };
         let mut diagnostic = Diagnostic::error(codes::E0101, format!("unknown name `{name}`"))
             .with_label(
                 span,
@@ -200,11 +225,15 @@ impl<'a> Checker<'a> {
 pub(super) fn kind_error(name: &str, span: Span, found: Meaning, expect: Expect) -> Diagnostic {
     let found = found.describe();
     let expected = expect.describe();
-    Diagnostic::error(
+    let diagnostic = Diagnostic::error(
         codes::E0201,
         format!("`{name}` is {found}, but {expected} is expected here"),
     )
-    .with_label(span, format!("this is {found}"))
+    .with_label(span, format!("this is {found}"));
+    match expect.help() {
+        Some(help) => diagnostic.with_help(help),
+        None => diagnostic,
+    }
 }
 
 /// E0109: a reserved built-in named by user code.

@@ -217,7 +217,8 @@ impl<'a> Checker<'a> {
         let divides = matches!(op, ArithOp::Div | ArithOp::Rem);
         if divides && matches!(b, Typed::Int(0)) {
             let diagnostic = Diagnostic::error(codes::E0307, "division by zero")
-                .with_label(rhs.span, "this divisor is always zero");
+                .with_label(rhs.span, "this divisor is always zero")
+                .with_help("divide by a nonzero number or by a position");
             self.report(diagnostic);
             return None;
         }
