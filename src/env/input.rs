@@ -1,0 +1,175 @@
+//! Reading JSON input: the checks every environment shares.
+//!
+//! Parses the text (E0601 with serde_json's line and column), describes
+//! JSON values for messages, reads integers (E0603 for non-integers, E0604
+//! outside i64) and the fields of an object (E0602 for a wrong shape). The
+//! environments build their states from what these return.
+
+use serde_json::{Map, Value};
+
+use super::EnvKind;
+use crate::diagnostic::{Diagnostic, codes};
+
+/// An example of a valid input, for help lines.
+fn example(kind: EnvKind) -> &'static str {
+    match kind {
+        EnvKind::Array => "[5, 3, 9, 1]",
+        EnvKind::Graph => r#"{"graph": [[1, 2], [3], [3], []]}"#,
+        EnvKind::Addition => r#"{"a": "1207", "b": "95"}"#,
+    }
+}
+
+/// What the input of `kind` must be, in words.
+fn expected(kind: EnvKind) -> &'static str {
+    match kind {
+        EnvKind::Array => "a JSON array of integers",
+        EnvKind::Graph => r#"a JSON object `{"graph": [...]}`"#,
+        EnvKind::Addition => r#"a JSON object `{"a": "...", "b": "..."}`"#,
+    }
+}
+
+/// The help line shared by shape errors: what a valid input looks like.
+pub(super) fn help(kind: EnvKind) -> String {
+    format!(
+        "the {} environment reads {}, such as `{}`",
+        kind.name(),
+        expected(kind),
+        example(kind)
+    )
+}
+
+pub(super) fn parse_json(kind: EnvKind, text: &str) -> Result<Value, Diagnostic> {
+    serde_json::from_str(text).map_err(|error| {
+        Diagnostic::error(
+            codes::E0601,
+            format!("the input is not valid JSON: {error}"),
+        )
+        .with_help(help(kind))
+    })
+}
+
+/// "an object", "a string", ...: the kind of a JSON value.
+pub(super) fn describe(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// A JSON value as it appears in messages: scalars as their JSON text
+/// (shortened when long), containers by kind.
+pub(super) fn show(value: &Value) -> String {
+    match value {
+        Value::Array(_) | Value::Object(_) => describe(value).to_string(),
+        _ => {
+            let text = value.to_string();
+            match text.char_indices().nth(40) {
+                Some((cut, _)) => format!("{}…", &text[..cut]),
+                None => text,
+            }
+        }
+    }
+}
+
+/// E0602: the input (or a part of it, `what`) has the wrong JSON type.
+pub(super) fn wrong_shape(kind: EnvKind, what: &str, found: &Value) -> Diagnostic {
+    Diagnostic::error(
+        codes::E0602,
+        format!("expected {what}, found {}", describe(found)),
+    )
+    .with_help(help(kind))
+}
+
+/// The input itself when it is an array; E0602 otherwise.
+pub(super) fn top_array(kind: EnvKind, value: Value) -> Result<Vec<Value>, Diagnostic> {
+    match value {
+        Value::Array(items) => Ok(items),
+        other => Err(wrong_shape(kind, expected(kind), &other)),
+    }
+}
+
+/// The fields of a top-level object with exactly the keys `keys`, in that
+/// order; E0602 for another type, a missing key or an unexpected one.
+pub(super) fn fields<const N: usize>(
+    kind: EnvKind,
+    value: Value,
+    keys: [&str; N],
+) -> Result<[Value; N], Diagnostic> {
+    let mut map: Map<String, Value> = match value {
+        Value::Object(map) => map,
+        other => return Err(wrong_shape(kind, expected(kind), &other)),
+    };
+    let shape_error =
+        |message: String| Diagnostic::error(codes::E0602, message).with_help(help(kind));
+    let found = keys.map(|key| map.remove(key));
+    if let Some((key, _)) = keys.iter().zip(&found).find(|(_, v)| v.is_none()) {
+        return Err(shape_error(format!(
+            "the {} input has no `{key}` field",
+            kind.name()
+        )));
+    }
+    if let Some(extra) = map.keys().next() {
+        return Err(shape_error(format!(
+            "the {} input has an unexpected field `{extra}`",
+            kind.name()
+        )));
+    }
+    // Every key was found just above, so no default is ever used.
+    Ok(found.map(Option::unwrap_or_default))
+}
+
+/// Why a JSON value is not an i64.
+pub(super) enum NotI64 {
+    /// Not a whole number (`1.5`, `"7"`, `null`, `2.0`).
+    NotInteger,
+    /// A whole number outside i64.
+    OutOfRange,
+}
+
+/// The value as an i64. serde_json parses every integer literal that fits
+/// in i64 or u64 exactly, and anything else (a fraction, an exponent, a
+/// larger integer) as an f64.
+pub(super) fn integer(value: &Value) -> Result<i64, NotI64> {
+    let Value::Number(number) = value else {
+        return Err(NotI64::NotInteger);
+    };
+    if let Some(k) = number.as_i64() {
+        return Ok(k);
+    }
+    if number.is_u64() {
+        return Err(NotI64::OutOfRange);
+    }
+    match number.as_f64() {
+        // Integer literals beyond u64 arrive as whole f64s of huge size;
+        // whole f64s within i64 were written with a `.` or an exponent.
+        Some(x) if x.fract() == 0.0 && x.abs() >= 2f64.powi(63) => Err(NotI64::OutOfRange),
+        _ => Err(NotI64::NotInteger),
+    }
+}
+
+/// E0603 or E0604 for `what` (e.g. "element 3") holding `value`.
+pub(super) fn not_i64(kind: EnvKind, what: &str, value: &Value, why: NotI64) -> Diagnostic {
+    match why {
+        NotI64::NotInteger => Diagnostic::error(
+            codes::E0603,
+            format!("{what} is {}, not an integer", show(value)),
+        )
+        .with_help(help(kind)),
+        NotI64::OutOfRange => Diagnostic::error(
+            codes::E0604,
+            format!(
+                "{what} is {}, outside the range of 64-bit integers",
+                show(value)
+            ),
+        )
+        .with_help(format!(
+            "integers must lie between {} and {}",
+            i64::MIN,
+            i64::MAX
+        )),
+    }
+}

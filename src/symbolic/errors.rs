@@ -1,0 +1,66 @@
+//! Runtime errors of the machine itself, as opposed to the environments':
+//! a run that does not finish (E0701: the step budget ran out, or the
+//! program provably repeats itself) and a run that nests too deep
+//! (E0704). The neural engine reports the same conditions the same way.
+
+use crate::diagnostic::{Diagnostic, codes};
+use crate::program::Def;
+use crate::span::Span;
+
+/// E0701: `max_steps` steps were taken and `def` was still running.
+pub fn out_of_steps(max_steps: u64, def: &Def) -> Diagnostic {
+    Diagnostic::error(
+        codes::E0701,
+        format!("the program did not finish within {max_steps} steps"),
+    )
+    .with_label(
+        def.span,
+        format!("`{}` was running when the budget ran out", def.name),
+    )
+    .with_help(
+        "if the program only needs longer, raise the limit with `--max-steps N`; otherwise \
+         look for a loop whose condition never becomes false",
+    )
+}
+
+/// E0701: `def` starts `what` over (the loop at `span`) with nothing
+/// changed since it last started it, so it would repeat forever.
+pub fn never_finishes(def: &Def, what: &str, span: Span) -> Diagnostic {
+    Diagnostic::error(
+        codes::E0701,
+        format!(
+            "`{}` never finishes: {what} starts over with nothing changed",
+            def.name
+        ),
+    )
+    .with_label(
+        span,
+        "this repeats without changing any pointer or any data",
+    )
+    .with_help(
+        "each round must change something its condition reads, such as moving a pointer, \
+         or the condition never becomes false",
+    )
+    .with_note("no step budget would be enough, so the run stopped early")
+}
+
+/// E0704: more than `limit` calls nested, entering `def`.
+pub fn too_deep(limit: usize, def: &Def) -> Diagnostic {
+    Diagnostic::error(
+        codes::E0704,
+        format!("the program nested more than {limit} calls without returning"),
+    )
+    .with_label(def.span, format!("`{}` was called here", def.name))
+    .with_help("check that every recursion reaches its base case")
+}
+
+/// E0704: the state stack grew past `limit` entries at the `_push` or
+/// `_push_sentinel` at `span`.
+pub fn too_many_states(limit: usize, span: Span) -> Diagnostic {
+    Diagnostic::error(
+        codes::E0704,
+        format!("the state stack grew past {limit} entries"),
+    )
+    .with_label(span, "pushing here")
+    .with_help("check that the states `_push` saves are taken off again by a `treerec`")
+}

@@ -1,0 +1,175 @@
+//! Normal programs on the machine: blocks of statements, `if`, `while`,
+//! plain calls (which share the pointers) and state calls (which save every
+//! pointer, set the state pointers, and put everything back afterwards).
+//!
+//! Each statement executed is one step, and a `while` one step per test of
+//! its condition. A block is popped before its last statement runs, so a
+//! tail call to the same definition loops in constant stack.
+
+use super::{Block, Loop, Machine, Task, errors, trace};
+use crate::diagnostic::Diagnostic;
+use crate::env::{eval_error, internal};
+use crate::program::{DefId, PosExpr, Program, Stmt};
+
+impl<'p> Machine<'p, '_> {
+    /// Runs the next statement of a block.
+    pub(super) fn block_step(&mut self, mut b: Block<'p>) -> Result<(), Diagnostic> {
+        let Some(stmt) = b.stmts.get(b.next) else {
+            return Ok(());
+        };
+        b.next += 1;
+        let tail = b.next == b.stmts.len();
+        if !tail {
+            self.tasks.push(Task::Block(b));
+        }
+        let deeper = b.depth.saturating_add(1);
+        if !matches!(stmt, Stmt::While { .. }) {
+            self.count_step(b.def)?;
+        }
+        match stmt {
+            Stmt::Act(app) => {
+                self.trace_stmt(&b, |program| trace::act(&app.act, &program.pointers));
+                self.apply(app)
+            }
+            Stmt::Call(id, span) => {
+                self.trace_stmt(&b, |program| format!("{}()", name(program, *id)));
+                if *id == b.def && self.version == b.version {
+                    let def = self.def(b.def);
+                    return Err(errors::never_finishes(def, "its call to itself", *span));
+                }
+                // A tail call to itself is a loop: the trace keeps its depth.
+                let depth = if b.last && tail && *id == b.def {
+                    b.depth
+                } else {
+                    deeper
+                };
+                self.enter(*id, depth)
+            }
+            Stmt::StateCall(id, args, _) => {
+                self.trace_stmt(&b, |program| {
+                    let args: Vec<String> = args
+                        .iter()
+                        .map(|e| trace::position(e, &program.pointers))
+                        .collect();
+                    format!("{}({})", name(program, *id), args.join(", "))
+                });
+                self.state_call(*id, args, deeper)
+            }
+            Stmt::If {
+                condition,
+                then,
+                otherwise,
+                ..
+            } => {
+                let c = self.eval(condition)?;
+                self.trace_stmt(&b, |_| format!("if c={}", u8::from(c)));
+                let branch = if c { then } else { otherwise };
+                let block = Block {
+                    stmts: branch,
+                    next: 0,
+                    last: b.last && tail,
+                    ..b
+                };
+                self.push(Task::Block(block), b.def)
+            }
+            Stmt::While { .. } => {
+                let looping = Loop {
+                    def: b.def,
+                    stmt,
+                    depth: b.depth,
+                    version: b.version,
+                    tested: None,
+                };
+                self.push(Task::While(looping), b.def)
+            }
+            Stmt::Pass(_) => {
+                self.trace_stmt(&b, |_| "pass".into());
+                Ok(())
+            }
+        }
+    }
+
+    /// One test of a `while` condition, and a round of its body if it holds.
+    pub(super) fn while_step(&mut self, mut l: Loop<'p>) -> Result<(), Diagnostic> {
+        let Stmt::While {
+            condition,
+            body,
+            span,
+        } = l.stmt
+        else {
+            return Err(internal(
+                "a loop task holds a statement that is not `while`",
+            ));
+        };
+        self.count_step(l.def)?;
+        let c = self.eval(condition)?;
+        if self.trace.is_some() {
+            let line = format!("{}: while c={}", self.def(l.def).name, u8::from(c));
+            self.write_trace(l.depth, &line);
+        }
+        if !c {
+            return Ok(());
+        }
+        if l.tested == Some(self.version) {
+            let def = self.def(l.def);
+            return Err(errors::never_finishes(def, "its `while` loop", *span));
+        }
+        l.tested = Some(self.version);
+        self.tasks.push(Task::While(l));
+        let body = Block {
+            def: l.def,
+            stmts: body,
+            next: 0,
+            depth: l.depth,
+            version: l.version,
+            last: false,
+        };
+        self.push(Task::Block(body), l.def)
+    }
+
+    /// `F(e1, ..., ek)`: evaluates the arguments, saves every pointer, sets
+    /// the state pointers and runs F; a `Restore` task undoes it after.
+    fn state_call(&mut self, id: DefId, args: &[PosExpr], depth: u32) -> Result<(), Diagnostic> {
+        let view = self.state.view(&self.pointers);
+        self.scratch.clear();
+        for arg in args {
+            self.scratch.push(arg.eval(&view).map_err(eval_error)?);
+        }
+        self.saved.extend_from_slice(&self.pointers);
+        self.version += 1;
+        let targets: &[usize] = self.program.state.as_deref().unwrap_or_default();
+        for (&p, &value) in targets.iter().zip(&self.scratch) {
+            self.pointers[p] = value;
+        }
+        self.push(Task::Restore, id)?;
+        self.enter(id, depth)
+    }
+
+    /// Puts back the pointers saved by the state call that just returned.
+    pub(super) fn restore(&mut self) -> Result<(), Diagnostic> {
+        let start = self
+            .saved
+            .len()
+            .checked_sub(self.pointers.len())
+            .ok_or_else(|| internal("a state call returned without saved pointers"))?;
+        // `saved[start..]` holds exactly one value per pointer.
+        self.pointers.copy_from_slice(&self.saved[start..]);
+        self.saved.truncate(start);
+        self.version += 1;
+        Ok(())
+    }
+
+    /// Writes `NAME: text` for a statement of block `b`, building the text
+    /// only when tracing.
+    fn trace_stmt(&mut self, b: &Block<'p>, text: impl FnOnce(&Program) -> String) {
+        if self.trace.is_some() {
+            let line = format!("{}: {}", self.def(b.def).name, text(self.program));
+            self.write_trace(b.depth, &line);
+        }
+    }
+}
+
+/// The name of definition `id`, for the trace.
+fn name(program: &Program, id: DefId) -> &str {
+    program.defs.get(id).map_or("?", |d| d.name.as_str())
+}

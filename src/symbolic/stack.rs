@@ -1,0 +1,110 @@
+//! The state stack of `treerec` (Appendix A of the paper).
+//!
+//! Entries are states (the values of the `state(...)` pointers, pushed by
+//! `_push`) and sentinels (every pointer, pushed by `_push_sentinel`). The
+//! values of all entries live in one flat vector, so pushing and popping
+//! never allocate once the stack has grown.
+
+/// Whether an entry is a state or a sentinel, and how many values it holds.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    sentinel: bool,
+    len: usize,
+}
+
+/// The top entry, with its values.
+pub(super) enum Top<'a> {
+    State(&'a [i64]),
+    Sentinel(&'a [i64]),
+}
+
+#[derive(Debug, Default)]
+pub(super) struct StateStack {
+    entries: Vec<Entry>,
+    values: Vec<i64>,
+}
+
+impl StateStack {
+    pub(super) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Pushes a state whose values `values` yields; on the first error
+    /// nothing is pushed.
+    pub(super) fn push_state<E>(
+        &mut self,
+        values: impl IntoIterator<Item = Result<i64, E>>,
+    ) -> Result<(), E> {
+        let start = self.values.len();
+        for value in values {
+            match value {
+                Ok(v) => self.values.push(v),
+                Err(error) => {
+                    self.values.truncate(start);
+                    return Err(error);
+                }
+            }
+        }
+        self.push_entry(false, start);
+        Ok(())
+    }
+
+    /// Pushes a sentinel remembering `pointers`.
+    pub(super) fn push_sentinel(&mut self, pointers: &[i64]) {
+        let start = self.values.len();
+        self.values.extend_from_slice(pointers);
+        self.push_entry(true, start);
+    }
+
+    fn push_entry(&mut self, sentinel: bool, start: usize) {
+        let len = self.values.len() - start;
+        self.entries.push(Entry { sentinel, len });
+    }
+
+    pub(super) fn top(&self) -> Option<Top<'_>> {
+        let entry = self.entries.last()?;
+        let values = self.values.get(self.values.len() - entry.len..)?;
+        Some(if entry.sentinel {
+            Top::Sentinel(values)
+        } else {
+            Top::State(values)
+        })
+    }
+
+    /// True when the top entry is a state: `_mapself`'s detector.
+    pub(super) fn top_is_state(&self) -> bool {
+        self.entries.last().is_some_and(|e| !e.sentinel)
+    }
+
+    /// Removes the top entry; false when the stack is empty.
+    pub(super) fn pop(&mut self) -> bool {
+        match self.entries.pop() {
+            Some(entry) => {
+                self.values.truncate(self.values.len() - entry.len);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_come_off_last_pushed_first() {
+        let mut stack = StateStack::default();
+        stack.push_sentinel(&[7, 8, 9]);
+        stack.push_state::<()>([Ok(1), Ok(2)]).expect("no error");
+        assert!(stack.push_state([Ok(5), Err("bad")]).is_err());
+        assert_eq!(stack.len(), 2);
+        assert!(stack.top_is_state());
+        assert!(matches!(stack.top(), Some(Top::State([1, 2]))));
+        assert!(stack.pop());
+        assert!(!stack.top_is_state());
+        assert!(matches!(stack.top(), Some(Top::Sentinel([7, 8, 9]))));
+        assert!(stack.pop());
+        assert!(stack.top().is_none() && !stack.pop());
+    }
+}

@@ -1,0 +1,213 @@
+//! Readable renderings for `--trace`: ACT applications, position
+//! expressions, combinators and slots, as a user would write them.
+//!
+//! The checked program keeps spans, not text, so the trace rebuilds the
+//! source form from the IR with the pointers' names (`SWAP(P1, P2)`,
+//! `_push(pivot + 1, hi)`). The machine writes one line per core step (one
+//! per statement for normal programs), indented by call depth:
+//! `BSTEP linrec c=1 → a1 COMPSWAP`. `c` is the condition as the core sees
+//! it at that step; the branch (the slot sequence) was chosen by the first
+//! step's `c`, so a `linrec` may show `c=0 → self` after its `a2` moved the
+//! pointer off the array. Loops (`self` and `_mapself` as the last slot)
+//! stay at their depth instead of nesting.
+
+use crate::program::{
+    Act, Callee, Color, Combinator, CombinatorKind, Direction, Pointer, PosExpr, PosKind, Program,
+    Slot,
+};
+use crate::syntax::ast::ArithOp;
+
+/// `SWAP(P1, P2)`, `OUT(OK)`, `NOP`, `_push(lo, pivot - 1)`.
+pub fn act(act: &Act, pointers: &[Pointer]) -> String {
+    let p = |id: &usize| {
+        pointers
+            .get(*id)
+            .map_or("?", |d| d.name.as_str())
+            .to_string()
+    };
+    let e = |expr: &PosExpr| position(expr, pointers);
+    let args: Vec<String> = match act {
+        Act::Nop => return "NOP".into(),
+        Act::Move(ptr, Direction::Left) => vec![p(ptr), "LEFT".into()],
+        Act::Move(ptr, Direction::Right) => vec![p(ptr), "RIGHT".into()],
+        Act::Swap(a, b) => vec![p(a), p(b)],
+        Act::Set(ptr, expr) => vec![p(ptr), e(expr)],
+        Act::OutOk => vec!["OK".into()],
+        Act::Color(ptr, color) => vec![p(ptr), color_name(*color).into()],
+        Act::Out(ptr)
+        | Act::Clear(ptr)
+        | Act::Emit(ptr)
+        | Act::NextChild(ptr)
+        | Act::WriteSum(ptr)
+        | Act::Carry(ptr) => vec![p(ptr)],
+        Act::Push(exprs) => exprs.iter().map(e).collect(),
+    };
+    format!("{}({})", act.name(), args.join(", "))
+}
+
+fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::White => "WHITE",
+        Color::Grey => "GREY",
+        Color::Black => "BLACK",
+    }
+}
+
+/// A position expression, parenthesized only where precedence needs it.
+pub fn position(expr: &PosExpr, pointers: &[Pointer]) -> String {
+    let mut out = String::new();
+    write_position(expr, pointers, 0, &mut out);
+    out
+}
+
+/// How tightly an operator binds: sums 1, products 2, negation 3.
+fn precedence(op: ArithOp) -> u8 {
+    match op {
+        ArithOp::Add | ArithOp::Sub => 1,
+        ArithOp::Mul | ArithOp::Div | ArithOp::Rem => 2,
+    }
+}
+
+fn symbol(op: ArithOp) -> &'static str {
+    match op {
+        ArithOp::Add => "+",
+        ArithOp::Sub => "-",
+        ArithOp::Mul => "*",
+        ArithOp::Div => "/",
+        ArithOp::Rem => "%",
+    }
+}
+
+/// Writes `expr`, in parentheses when it binds less tightly than `outer`.
+fn write_position(expr: &PosExpr, pointers: &[Pointer], outer: u8, out: &mut String) {
+    match &expr.kind {
+        PosKind::Int(k) if *k < 0 && outer >= 3 => out.push_str(&format!("({k})")),
+        PosKind::Int(k) => out.push_str(&k.to_string()),
+        PosKind::Pointer(p) => out.push_str(pointers.get(*p).map_or("?", |d| d.name.as_str())),
+        PosKind::Last => out.push_str("LAST"),
+        PosKind::End => out.push_str("END"),
+        PosKind::Child(v) => {
+            out.push_str("child(");
+            write_position(v, pointers, 0, out);
+            out.push(')');
+        }
+        PosKind::Neg(e) => {
+            out.push('-');
+            write_position(e, pointers, 3, out);
+        }
+        PosKind::Arith(op, lhs, rhs) => {
+            let own = precedence(*op);
+            let parens = own < outer;
+            if parens {
+                out.push('(');
+            }
+            write_position(lhs, pointers, own, out);
+            out.push_str(&format!(" {} ", symbol(*op)));
+            // Operators associate to the left: a right operand of the same
+            // precedence needs parentheses (`a - (b - c)`).
+            write_position(rhs, pointers, own + 1, out);
+            if parens {
+                out.push(')');
+            }
+        }
+    }
+}
+
+pub(super) fn combinator_name(kind: CombinatorKind) -> &'static str {
+    match kind {
+        CombinatorKind::User(Combinator::Seq) => "seq",
+        CombinatorKind::User(Combinator::Cond) => "cond",
+        CombinatorKind::User(Combinator::Linrec) => "linrec",
+        CombinatorKind::User(Combinator::Treerec) => "treerec",
+        CombinatorKind::MapSelf => "_mapself",
+    }
+}
+
+/// What a slot of the frame of definition `def` is bound to: `a1 COMPSWAP`,
+/// `a2 MOVE(P1, RIGHT)`, `self BSTEP`, `_push_sentinel`.
+pub(super) fn slot(program: &Program, def: &str, args: &[Callee; 3], slot: Slot) -> String {
+    let callee = |name: &str, callee: &Callee| match callee {
+        Callee::Def(id, _) => {
+            let target = program.defs.get(*id).map_or("?", |d| d.name.as_str());
+            format!("{name} {target}")
+        }
+        Callee::Act(app) => format!("{name} {}", act(&app.act, &program.pointers)),
+    };
+    match slot {
+        Slot::SelfSlot => format!("self {def}"),
+        Slot::A1 => callee("a1", &args[0]),
+        Slot::A2 => callee("a2", &args[1]),
+        Slot::A3 => callee("a3", &args[2]),
+        Slot::PushSentinel => "_push_sentinel".into(),
+        Slot::MapSelf => "_mapself".into(),
+        Slot::Pop => "_pop".into(),
+        Slot::LoadState => "_load_state".into(),
+        Slot::Nop => "NOP".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::PosExpr;
+    use crate::span::Span;
+
+    fn e(kind: PosKind) -> PosExpr {
+        PosExpr {
+            kind,
+            span: Span::default(),
+        }
+    }
+
+    fn arith(op: ArithOp, a: PosKind, b: PosKind) -> PosKind {
+        PosKind::Arith(op, Box::new(e(a)), Box::new(e(b)))
+    }
+
+    fn pointers() -> Vec<Pointer> {
+        ["lo", "pivot"]
+            .map(|name| Pointer {
+                name: name.into(),
+                init: e(PosKind::Int(0)),
+                span: Span::default(),
+            })
+            .into()
+    }
+
+    #[test]
+    fn acts_read_as_written() {
+        let names = pointers();
+        let push = Act::Push(vec![
+            e(arith(ArithOp::Add, PosKind::Pointer(1), PosKind::Int(1))),
+            e(PosKind::Last),
+        ]);
+        assert_eq!(act(&push, &names), "_push(pivot + 1, LAST)");
+        assert_eq!(
+            act(&Act::Move(0, Direction::Left), &names),
+            "MOVE(lo, LEFT)"
+        );
+        assert_eq!(act(&Act::OutOk, &names), "OUT(OK)");
+        assert_eq!(act(&Act::Nop, &names), "NOP");
+        assert_eq!(
+            act(&Act::Color(1, Color::Grey), &names),
+            "COLOR(pivot, GREY)"
+        );
+    }
+
+    #[test]
+    fn parentheses_only_where_needed() {
+        let names = pointers();
+        let sum = arith(ArithOp::Sub, PosKind::Pointer(0), PosKind::Int(1));
+        let nested = arith(ArithOp::Sub, PosKind::Pointer(1), sum.clone());
+        assert_eq!(position(&e(nested), &names), "pivot - (lo - 1)");
+        let product = arith(ArithOp::Mul, sum.clone(), PosKind::Int(2));
+        assert_eq!(position(&e(product), &names), "(lo - 1) * 2");
+        let left = arith(
+            ArithOp::Add,
+            sum,
+            PosKind::Child(Box::new(e(PosKind::Pointer(0)))),
+        );
+        assert_eq!(position(&e(left), &names), "lo - 1 + child(lo)");
+        let neg = PosKind::Neg(Box::new(e(PosKind::Int(-2))));
+        assert_eq!(position(&e(neg), &names), "-(-2)");
+    }
+}

@@ -1,0 +1,274 @@
+//! Runtime errors: each ACT off its environment, zero divisors, overflow,
+//! the step budget, loops that change nothing, runaway recursion, and the
+//! input errors of the E06xx fixtures.
+
+use super::*;
+
+/// A one-pointer-array program whose entry is `seq(; act1, act2, act3)`,
+/// each ACT with its own span (`span(1)`, `span(2)`, `span(3)`).
+fn acts(env: EnvKind, pointers: &[(&str, i64)], make: impl Fn(&Builder) -> [Act; 3]) -> Program {
+    let inits: Vec<(&str, _)> = pointers.iter().map(|&(n, k)| (n, int(k))).collect();
+    let mut b = Builder::new(env, &inits);
+    let [x, y, z] = make(&b);
+    let at = |act, k| Callee::Act(ActApp { act, span: span(k) });
+    let main = b.seq("MAIN", [at(x, 1), at(y, 2), at(z, 3)]);
+    b.finish(main)
+}
+
+fn assert_error(d: &Diagnostic, code: cnpi::diagnostic::Code, message: &str, at: Span) {
+    assert_eq!((d.code, d.message.as_str()), (code, message));
+    assert_eq!(d.span(), Some(at), "{d:?}");
+}
+
+#[test]
+fn array_acts_off_the_array_are_errors_naming_the_pointer() {
+    let swap = acts(EnvKind::Array, &[("P1", 0), ("P2", 5)], |b| {
+        [Act::Swap(b.p("P1"), b.p("P2")), Act::Nop, Act::Nop]
+    });
+    let e = fail(&swap, "[1, 2, 3, 4, 5]");
+    let message = "`SWAP` needs `P2` on the array, but `P2` = 5 reads as END (the array has 5 elements: 0..4)";
+    assert_error(&e, codes::E0702, message, span(1));
+    let out = acts(EnvKind::Array, &[("p", 0)], |b| {
+        [Act::Out(b.p("p")), left(b.p("p")), Act::Out(b.p("p"))]
+    });
+    let e = fail(&out, "[7]");
+    let message =
+        "`OUT` needs `p` on the array, but `p` = -1 reads as END (the array has 1 element: 0)";
+    assert_error(&e, codes::E0702, message, span(3));
+    let clear = acts(EnvKind::Array, &[("p", 0)], |b| {
+        [Act::Clear(b.p("p")), Act::Nop, Act::Nop]
+    });
+    let message =
+        "`CLEAR` needs `p` on the array, but `p` = 0 reads as END (the array has no elements)";
+    assert_error(&fail(&clear, "[]"), codes::E0702, message, span(1));
+    let fine = acts(EnvKind::Array, &[("p", 1)], |b| {
+        [Act::Clear(b.p("p")), Act::Out(b.p("p")), Act::OutOk]
+    });
+    let outcome = run(&fine, "[4, 5]");
+    assert_eq!(
+        outcome.to_json("symbolic"),
+        json!({"A": [4, -1], "output": [-1, "OK"], "steps": 3, "engine": "symbolic"})
+    );
+}
+
+#[test]
+fn graph_acts_at_a_non_vertex_are_errors() {
+    for (k, act) in [Act::Color(0, Color::Grey), Act::Emit(0), Act::NextChild(0)]
+        .into_iter()
+        .enumerate()
+    {
+        let name = act.name();
+        let program = acts(EnvKind::Graph, &[("v", 0)], |_| {
+            [
+                Act::NextChild(0),
+                Act::Set(0, int(2 + k as i64)),
+                act.clone(),
+            ]
+        });
+        let message = format!(
+            "`{name}` needs `v` on a vertex, but `v` = {} is not a vertex (the graph has 2 vertices: 0..1)",
+            2 + k
+        );
+        assert_error(
+            &fail(&program, r#"{"graph": [[1], []]}"#),
+            codes::E0702,
+            &message,
+            span(3),
+        );
+    }
+}
+
+#[test]
+fn addition_acts_off_the_pad_are_errors() {
+    let write = acts(EnvKind::Addition, &[("i", 3)], |b| {
+        [Act::WriteSum(b.p("i")), Act::Nop, Act::Nop]
+    });
+    let message = "`WRITE_SUM` needs `i` on a column, but `i` = 3 reads as END (the scratch pad has 3 columns: 0..2)";
+    assert_error(
+        &fail(&write, r#"{"a": "12", "b": "3"}"#),
+        codes::E0702,
+        message,
+        span(1),
+    );
+    let carry = acts(EnvKind::Addition, &[("i", 0)], |b| {
+        [Act::Carry(b.p("i")), Act::Nop, Act::Nop]
+    });
+    let e = fail(&carry, r#"{"a": "5", "b": "5"}"#);
+    assert_eq!((e.code, e.span()), (codes::E0702, Some(span(1))));
+    assert!(
+        e.message
+            .starts_with("`CARRY` writes into the column left of `i`, but `i` = 0"),
+        "{}",
+        e.message
+    );
+}
+
+#[test]
+fn a_condition_is_evaluated_at_every_step() {
+    // cond(A[P1 / P2] > 0?; SET(P2, 0), NOP, NOP): the first step decides
+    // (P2 = 1), the second divides by the new P2 = 0.
+    let mut b = Builder::new(EnvKind::Array, &[("P1", int(0)), ("P2", int(1))]);
+    let mut divided = arith(ArithOp::Div, b.ptr("P1"), b.ptr("P2"));
+    divided.span = span(5);
+    let c = cmp(
+        CompareOp::Gt,
+        val(ValueObservation::Array, divided),
+        Operand::Int(0),
+    );
+    let set = inline(Act::Set(b.p("P2"), int(0)));
+    let main = b.comb("MAIN", Combinator::Cond, Some(c), [set, nop(), nop()]);
+    let e = fail(&b.finish(main), "[4, 2]");
+    assert_error(&e, codes::E0705, "division by zero", span(5));
+}
+
+#[test]
+fn overflow_is_an_error() {
+    let program = acts(EnvKind::Array, &[("P1", i64::MAX)], |b| {
+        [Act::Nop, right(b.p("P1")), Act::Nop]
+    });
+    let e = fail(&program, "[]");
+    assert_eq!((e.code, e.span()), (codes::E0703, Some(span(2))));
+    let program = acts(EnvKind::Array, &[("P1", i64::MIN)], |b| {
+        let negated = pos(PosKind::Neg(Box::new(b.ptr("P1"))));
+        [Act::Set(b.p("P1"), negated), Act::Nop, Act::Nop]
+    });
+    assert_eq!(fail(&program, "[]").code, codes::E0703);
+}
+
+#[test]
+fn the_step_budget_is_exact() {
+    let program = bubblesort();
+    assert_eq!(try_run(&program, "[2, 1]", 51).map(|o| o.steps), Ok(51));
+    let e = try_run(&program, "[2, 1]", 50).expect_err("one step short");
+    assert_eq!(
+        (e.code, e.message.as_str()),
+        (codes::E0701, "the program did not finish within 50 steps")
+    );
+    assert!(e.help.as_deref().is_some_and(|h| h.contains("--max-steps")));
+    let e = try_run(&quicksort_normal(), "[2, 1]", 12).expect_err("normal steps count too");
+    assert_eq!(e.code, codes::E0701);
+}
+
+#[test]
+fn a_loop_that_changes_nothing_is_reported_at_once() {
+    // BSTEP without RSHIFT: after one swap, rounds repeat unchanged.
+    let mut b = Builder::new(EnvKind::Array, &[("P1", int(0)), ("P2", int(1))]);
+    let (p1, p2) = (b.p("P1"), b.p("P2"));
+    let c = cmp(
+        CompareOp::Gt,
+        val(ValueObservation::Array, b.ptr("P1")),
+        val(ValueObservation::Array, b.ptr("P2")),
+    );
+    let compswap = b.comb(
+        "COMPSWAP",
+        Combinator::Cond,
+        Some(c),
+        [inline(Act::Swap(p1, p2)), nop(), nop()],
+    );
+    let c = cmp(
+        CompareOp::Ne,
+        val(ValueObservation::Array, b.ptr("P2")),
+        Operand::End,
+    );
+    let bstep = b.comb(
+        "BSTEP",
+        Combinator::Linrec,
+        Some(c),
+        [call(compswap), nop(), nop()],
+    );
+    let e = fail(&b.finish(bstep), "[2, 1, 3]");
+    assert_eq!(
+        (e.code, e.message.as_str()),
+        (
+            codes::E0701,
+            "`BSTEP` never finishes: its `linrec` starts over with nothing changed"
+        )
+    );
+
+    // while P1 != END: pass
+    let mut b = Builder::new(EnvKind::Array, &[("P1", int(0))]);
+    let condition = cmp(CompareOp::Ne, Operand::Pos(b.ptr("P1")), Operand::End);
+    let spin = b.normal(
+        "SPIN",
+        vec![Stmt::While {
+            condition,
+            body: vec![Stmt::Pass(Span::default())],
+            span: span(9),
+        }],
+    );
+    let e = fail(&b.finish(spin), "[1]");
+    assert_error(
+        &e,
+        codes::E0701,
+        "`SPIN` never finishes: its `while` loop starts over with nothing changed",
+        span(9),
+    );
+
+    // def AGAIN(): AGAIN()
+    let mut b = Builder::new(EnvKind::Array, &[("P1", int(0))]);
+    let me = b.next_id();
+    let again = b.normal("AGAIN", vec![Stmt::Call(me, span(4))]);
+    let e = fail(&b.finish(again), "[]");
+    assert_error(
+        &e,
+        codes::E0701,
+        "`AGAIN` never finishes: its call to itself starts over with nothing changed",
+        span(4),
+    );
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "ten million calls: run with --release")]
+fn runaway_recursion_is_stopped() {
+    // def DIVE(): MOVE(P1, RIGHT); DIVE(); MOVE(P1, LEFT)
+    let mut b = Builder::new(EnvKind::Array, &[("P1", int(0))]);
+    let (p1, me) = (b.p("P1"), b.next_id());
+    let body = vec![
+        Stmt::Act(app(right(p1))),
+        Stmt::Call(me, Span::default()),
+        Stmt::Act(app(left(p1))),
+    ];
+    let dive = b.normal("DIVE", body);
+    let e = fail(&b.finish(dive), "[]");
+    assert_eq!(e.code, codes::E0704);
+    assert!(
+        e.message.contains(&symbolic::MAX_TASKS.to_string()),
+        "{}",
+        e.message
+    );
+}
+
+/// The E06xx fixtures of `tests/diagnostics` fail on their input alone, so
+/// their input is checked here without the front end.
+#[test]
+fn input_fixtures_report_their_codes() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/diagnostics");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(dir).expect("fixture folder") {
+        let path = entry.expect("readable entry").path();
+        let name = path
+            .file_name()
+            .expect("a file")
+            .to_string_lossy()
+            .into_owned();
+        if !name.starts_with("E06") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("readable fixture");
+        let input = text
+            .lines()
+            .find_map(|l| l.strip_prefix("# input:"))
+            .expect("an input header")
+            .trim();
+        let kind = text
+            .lines()
+            .find_map(|l| l.strip_prefix("env "))
+            .and_then(|l| l.split('(').next())
+            .and_then(EnvKind::from_name)
+            .expect("an env line");
+        let error = env::parse_input(kind, input).expect_err("the input is invalid");
+        assert_eq!(error.code.0, &name[..5], "{name}: {}", error.message);
+        checked += 1;
+    }
+    assert_eq!(checked, 6);
+}
