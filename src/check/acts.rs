@@ -231,7 +231,7 @@ pub(super) fn state_arity(span: Span, wanted: usize, given: usize, state: Span) 
 }
 
 /// "none was given", "1 was given", "3 were given".
-fn how_many_given(given: usize) -> String {
+pub(super) fn how_many_given(given: usize) -> String {
     match given {
         0 => "none was given".to_string(),
         1 => "1 was given".to_string(),

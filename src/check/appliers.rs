@@ -13,7 +13,7 @@ use crate::span::Span;
 use crate::syntax::ast::{self, Call, Expr};
 
 use super::Checker;
-use super::acts::missing_state;
+use super::acts::{how_many_given, missing_state};
 use super::names::{Expect, Meaning, kind_error};
 
 impl<'a> Checker<'a> {
@@ -112,12 +112,10 @@ impl<'a> Checker<'a> {
                     "group the extra steps in another `def` and pass its name",
                 )
             };
+            let given = how_many_given(callees.len());
             let diagnostic = Diagnostic::error(
                 codes::E0202,
-                format!(
-                    "`{name}` takes 3 callable arguments, but {} were given",
-                    callees.len()
-                ),
+                format!("`{name}` takes 3 callable arguments, but {given}"),
             )
             .with_label(span, label)
             .with_help(help);

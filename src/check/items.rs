@@ -27,7 +27,9 @@ impl<'a> Checker<'a> {
         stdlib: &'static Stdlib,
     ) -> Result<Checker<'a>, Vec<Diagnostic>> {
         let mut diagnostics = Vec::new();
-        let env = find_env(file, &mut diagnostics).ok_or_else(|| diagnostics.clone())?;
+        let Some(env) = find_env(file, &mut diagnostics) else {
+            return Err(diagnostics);
+        };
         let Some(kind) = EnvKind::from_name(&env.kind.name) else {
             diagnostics.push(unknown_env(&env.kind));
             return Err(diagnostics);
@@ -84,14 +86,18 @@ impl<'a> Checker<'a> {
     /// a second declaration does not. Returns whether it was given.
     fn register(&mut self, name: &'a ast::Ident, code: Code, meaning: Meaning) -> bool {
         let first = match self.names.get(name.name.as_str()) {
-            Some(Meaning::Pointer(id)) => self.pointers.get(*id).map(|p| (p.name.span, "pointer")),
-            Some(Meaning::Def { id, .. }) => {
-                self.defs.get(*id).map(|d| (d.name.span, "definition"))
-            }
+            Some(Meaning::Pointer(id)) => self
+                .pointers
+                .get(*id)
+                .map(|p| (p.name.span, "first declared here, as a pointer")),
+            Some(Meaning::Def { id, .. }) => self
+                .defs
+                .get(*id)
+                .map(|d| (d.name.span, "first defined here")),
             _ => None,
         };
-        if let Some((first, kind)) = first {
-            self.report(redefined(code, name, first, kind));
+        if let Some((first, label)) = first {
+            self.report(redefined(code, name, first, label));
             return false;
         }
         if name.name.starts_with('_') {
@@ -241,8 +247,8 @@ fn unknown_env(kind: &ast::Ident) -> Diagnostic {
     }
 }
 
-/// E0104 or E0108: `name` was declared before, at `first`, as a `kind`.
-fn redefined(code: Code, name: &ast::Ident, first: Span, kind: &str) -> Diagnostic {
+/// E0104 or E0108: `name` was declared before, at `first`.
+fn redefined(code: Code, name: &ast::Ident, first: Span, first_label: &str) -> Diagnostic {
     let message = if code == codes::E0104 {
         format!("the pointer `{}` is declared twice", name.name)
     } else {
@@ -250,7 +256,7 @@ fn redefined(code: Code, name: &ast::Ident, first: Span, kind: &str) -> Diagnost
     };
     Diagnostic::error(code, message)
         .with_label(name.span, "declared again here")
-        .with_label(first, format!("first declared here, as a {kind}"))
+        .with_label(first, first_label)
         .with_help("rename one of them")
 }
 
