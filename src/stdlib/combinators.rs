@@ -26,7 +26,8 @@ const COMBINATOR_NAMES: [(&str, CombinatorKind); 5] = [
 pub(super) fn load_core(
     file: &ast::File,
 ) -> Result<(Combinators, Vec<CombinatorInfo>), Diagnostic> {
-    let mut found: Vec<(CombinatorKind, Behaviour, bool, Span)> = Vec::new();
+    // Each combinator found: its kind, behaviour, and whether it reads `c`.
+    let mut found: Vec<(CombinatorKind, Behaviour, bool)> = Vec::new();
     for item in &file.items {
         let Item::Combinator(decl) = item else {
             return Err(internal(
@@ -48,7 +49,7 @@ pub(super) fn load_core(
             ));
         }
         let (behaviour, reads_c) = load_combinator(decl)?;
-        found.push((kind, behaviour, reads_c, decl.name.span));
+        found.push((kind, behaviour, reads_c));
     }
     let behaviour = |kind: CombinatorKind| {
         found
@@ -66,7 +67,7 @@ pub(super) fn load_core(
     };
     let infos = found
         .iter()
-        .filter_map(|(kind, behaviour, reads_c, _)| {
+        .filter_map(|(kind, behaviour, reads_c)| {
             let CombinatorKind::User(combinator) = *kind else {
                 return None;
             };
@@ -201,5 +202,48 @@ fn stmt_span(stmt: &Stmt) -> Span {
     match stmt {
         Stmt::Call(call) => call.span,
         Stmt::If { span, .. } | Stmt::While { span, .. } | Stmt::Pass(span) => *span,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::codes;
+    use crate::span::SourceId;
+
+    fn load(text: &str) -> Result<(Combinators, Vec<CombinatorInfo>), Diagnostic> {
+        let (file, diagnostics) = crate::syntax::parse(text, SourceId(1));
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        load_core(&file)
+    }
+
+    fn message(text: &str) -> String {
+        match load(text) {
+            Ok(_) => panic!("loads, but should not"),
+            Err(diagnostic) => {
+                assert_eq!(diagnostic.code, codes::E0100);
+                diagnostic.message
+            }
+        }
+    }
+
+    #[test]
+    fn the_core_file_loads() {
+        let (combinators, infos) = load(CORE.text).expect("core.cnpi loads");
+        assert_eq!(combinators.cond.when_false, [Slot::A3]);
+        assert_eq!(infos.len(), 4);
+    }
+
+    #[test]
+    fn malformed_combinators_are_internal_errors() {
+        assert!(
+            message("combinator seq(a1, a2, a3):\n    a1\n    a4\n").contains("`a4` is not a slot")
+        );
+        assert!(message("combinator zip(a1):\n    a1\n").contains("unknown combinator `zip`"));
+        let wrong_detector = "combinator _mapself() detects _top == SENTINEL:\n    if c:\n        self\n    else:\n        _pop\n";
+        assert!(message(wrong_detector).contains("built-in detector"));
+        let no_else = "combinator cond(a1, a2, a3):\n    if c:\n        a1\n";
+        assert!(message(no_else).contains("needs an `else:`"));
+        assert!(message("combinator seq(a1, a2, a3):\n    a1\n").contains("missing combinator"));
     }
 }

@@ -131,3 +131,49 @@ fn load_observation(decl: &ast::ObserveDecl) -> Result<ObservationSignature, Dia
         kind,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::codes;
+    use crate::span::SourceId;
+
+    fn load(text: &str) -> Result<EnvLibrary, Diagnostic> {
+        let (file, diagnostics) = crate::syntax::parse(text, SourceId(2));
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        load_env(&file, EnvKind::Array, &super::super::ARRAY)
+    }
+
+    fn message(text: &str) -> String {
+        match load(text) {
+            Ok(_) => panic!("loads, but should not"),
+            Err(diagnostic) => {
+                assert_eq!(diagnostic.code, codes::E0100);
+                diagnostic.message
+            }
+        }
+    }
+
+    #[test]
+    fn declarations_load() {
+        let library =
+            load("env array()\nact OUT(pointer)\nact OUT(OK)\nobserve A[position] -> value\n")
+                .expect("loads");
+        assert_eq!(library.overloads("OUT").count(), 2);
+        assert!(library.observation("A").is_some_and(|o| o.indexed));
+    }
+
+    #[test]
+    fn declarations_the_runtime_lacks_are_internal_errors() {
+        assert!(message("env graph()\n").contains("must start with `env array()`"));
+        assert!(message("env array()\nact JUMP(pointer)\n").contains("no ACT `JUMP(pointer)`"));
+        assert!(
+            message("env array()\nact MOVE(pointer, colour)\n").contains("unknown parameter type")
+        );
+        assert!(message("env array()\nobserve A[position] -> bool\n").contains("gives a value"));
+        assert!(
+            message("env array()\nobserve B(position) -> value\n").contains("no observation `B`")
+        );
+        assert!(message("env array()\nact NOP\nact NOP\n").contains("declared twice"));
+    }
+}
