@@ -11,5 +11,6 @@ pub mod diagnostic;
 pub mod env;
 pub mod program;
 pub mod span;
+pub mod stdlib;
 pub mod symbolic;
 pub mod syntax;

@@ -1,1 +1,192 @@
 //! The checker: parse tree to typed program.
+//!
+//! [`check`] reads the items of a file (the `env` line, `state(...)`, the
+//! definitions), resolves every name against the file and the stdlib of its
+//! environment, checks kinds, arities and condition types, rejects cycles
+//! between appliers, picks the entry, and hands a [`Program`] to the
+//! interpreters — or, when anything is wrong, only diagnostics. Each step
+//! lives in its own file: `items` (declarations), `names` (resolution and
+//! kind errors), `types` (conditions and positions), `acts` (ACT
+//! applications), `appliers`, `normal` (normal programs), `graph` (applier
+//! cycles), `entry` (entry and reachability), `suggest` (did you mean).
+
+mod acts;
+mod appliers;
+mod entry;
+mod graph;
+mod items;
+mod names;
+mod normal;
+mod suggest;
+mod types;
+
+use std::collections::HashMap;
+
+use crate::diagnostic::{Diagnostic, has_errors};
+use crate::program::{self, DefId, PointerId, PosExpr, Program};
+use crate::span::Span;
+use crate::stdlib::{self, EnvLibrary, Stdlib};
+use crate::syntax::ast;
+
+pub(crate) use items::item_span;
+use names::Meaning;
+
+/// Checks a parsed file. `entry` is the `--entry` name, if one was given.
+///
+/// Returns `Some(program)` exactly when no error was found (warnings may
+/// accompany it). `None` with no diagnostics happens only when the tree
+/// holds error nodes the parser has already reported.
+pub fn check(file: &ast::File, entry: Option<&str>) -> (Option<Program>, Vec<Diagnostic>) {
+    let stdlib = match stdlib::load() {
+        Ok(stdlib) => stdlib,
+        Err(diagnostics) => return (None, diagnostics.to_vec()),
+    };
+    let mut checker = match Checker::declare(file, stdlib) {
+        Ok(checker) => checker,
+        Err(diagnostics) => return (None, diagnostics),
+    };
+    let bodies = checker.check_bodies();
+    checker.check_cycles();
+    let entry = checker.choose_entry(entry);
+    if let Some(entry) = entry {
+        checker.warn_unreachable(entry);
+    }
+    checker.finish(bodies, entry)
+}
+
+/// A reference from one definition to another, where it is written.
+#[derive(Clone, Copy, Debug)]
+struct Reference {
+    from: DefId,
+    to: DefId,
+    span: Span,
+}
+
+/// A pointer of the `env` line: its name, its initial position as written
+/// and as checked.
+struct PointerDecl<'a> {
+    name: &'a ast::Ident,
+    init_expr: &'a ast::Expr,
+    init: Option<PosExpr>,
+}
+
+/// The state of one check: what the items declare, the references found so
+/// far, and the diagnostics.
+struct Checker<'a> {
+    stdlib: &'static Stdlib,
+    env: &'static EnvLibrary,
+    /// Every name visible in the file: built-ins, pointers, definitions.
+    names: HashMap<&'a str, Meaning>,
+    pointers: Vec<PointerDecl<'a>>,
+    /// The pointers of `state(...)` and where it is written.
+    state: Option<(Vec<PointerId>, Span)>,
+    defs: Vec<&'a ast::Def>,
+    refs: Vec<Reference>,
+    /// The definition whose body is being checked.
+    current: DefId,
+    /// The `env` line: where file-wide errors point.
+    env_span: Span,
+    /// Set on meeting a parser error node: the tree is incomplete, so entry
+    /// inference and reachability would report nonsense.
+    incomplete: bool,
+    /// How many more unknown names get a "did you mean".
+    suggestions_left: usize,
+    /// False while checking initial positions, which may not read pointers.
+    pointers_allowed: bool,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl<'a> Checker<'a> {
+    fn report(&mut self, diagnostic: Diagnostic) {
+        self.diagnostics.push(diagnostic);
+    }
+
+    fn has_errors(&self) -> bool {
+        has_errors(&self.diagnostics)
+    }
+
+    /// Whether whole-file conclusions (the entry, unused definitions) would
+    /// be unreliable: an error was found or the tree has holes.
+    fn is_doubtful(&self) -> bool {
+        self.incomplete || self.has_errors()
+    }
+
+    fn is_applier(&self, id: DefId) -> bool {
+        self.defs
+            .get(id)
+            .is_some_and(|def| matches!(def.body, ast::DefBody::Applier(_)))
+    }
+
+    fn def_name(&self, id: DefId) -> &'a str {
+        self.defs.get(id).map_or("?", |def| def.name.name.as_str())
+    }
+
+    /// Records that the current definition refers to `to` at `span`.
+    fn refer(&mut self, to: DefId, span: Span) {
+        let from = self.current;
+        self.refs.push(Reference { from, to, span });
+    }
+
+    /// Checks every definition's body, in order.
+    fn check_bodies(&mut self) -> Vec<Option<program::Body>> {
+        let defs = self.defs.clone();
+        defs.iter()
+            .enumerate()
+            .map(|(id, def)| {
+                self.current = id;
+                match &def.body {
+                    ast::DefBody::Applier(applier) => {
+                        self.applier(applier).map(program::Body::Applier)
+                    }
+                    ast::DefBody::Normal(block) => self.block(block).map(program::Body::Normal),
+                }
+            })
+            .collect()
+    }
+
+    /// Assembles the program when nothing went wrong.
+    fn finish(
+        self,
+        bodies: Vec<Option<program::Body>>,
+        entry: Option<DefId>,
+    ) -> (Option<Program>, Vec<Diagnostic>) {
+        if self.has_errors() {
+            return (None, self.diagnostics);
+        }
+        let pointers = self
+            .pointers
+            .into_iter()
+            .map(|p| {
+                Some(program::Pointer {
+                    name: p.name.name.clone(),
+                    init: p.init?,
+                    span: p.name.span,
+                })
+            })
+            .collect::<Option<Vec<_>>>();
+        let defs = self
+            .defs
+            .iter()
+            .zip(bodies)
+            .map(|(def, body)| {
+                Some(program::Def {
+                    name: def.name.name.clone(),
+                    span: def.name.span,
+                    body: body?,
+                })
+            })
+            .collect::<Option<Vec<_>>>();
+        let program = match (pointers, defs, entry) {
+            (Some(pointers), Some(defs), Some(entry)) => Some(Program {
+                env: self.env.kind,
+                pointers,
+                state: self.state.map(|(pointers, _)| pointers),
+                defs,
+                combinators: self.stdlib.combinators.clone(),
+                entry,
+            }),
+            _ => None,
+        };
+        (program, self.diagnostics)
+    }
+}

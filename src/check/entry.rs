@@ -1,0 +1,144 @@
+//! The entry definition and what it never reaches (language.md §7).
+//!
+//! With `--entry NAME`, the entry is that definition. Otherwise it is the
+//! one definition no other definition refers to (a self-reference does not
+//! count); none or several is an error listing the candidates. Inference
+//! and reachability wait for an otherwise clean, complete tree, since a
+//! misspelt or lost reference would make them report nonsense. A
+//! definition the entry never reaches earns a warning.
+
+use std::collections::VecDeque;
+
+use crate::diagnostic::{Diagnostic, codes};
+use crate::program::DefId;
+
+use super::Checker;
+use super::names::Meaning;
+use super::suggest::closest;
+
+impl<'a> Checker<'a> {
+    pub(super) fn choose_entry(&mut self, entry: Option<&str>) -> Option<DefId> {
+        if let Some(name) = entry {
+            return self.named_entry(name);
+        }
+        if self.is_doubtful() {
+            return None;
+        }
+        let mut referred = vec![false; self.defs.len()];
+        for reference in &self.refs {
+            if reference.from != reference.to
+                && let Some(flag) = referred.get_mut(reference.to)
+            {
+                *flag = true;
+            }
+        }
+        let roots: Vec<DefId> = (0..self.defs.len())
+            .filter(|id| referred.get(*id) == Some(&false))
+            .collect();
+        match roots.as_slice() {
+            [root] => return Some(*root),
+            [] if self.defs.is_empty() => {
+                let span = self.env_span;
+                let diagnostic = Diagnostic::error(codes::E0503, "the file defines nothing to run")
+                    .with_label(span, "no `def` follows")
+                    .with_help("add a definition, as in `def MAIN: seq(; NOP, NOP, NOP)`");
+                self.report(diagnostic);
+            }
+            [] => {
+                let span = self.defs.first().map_or(self.env_span, |d| d.name.span);
+                let diagnostic = Diagnostic::error(
+                    codes::E0503,
+                    "cannot tell which definition to run: every one is used by another",
+                )
+                .with_label(span, "used by another definition, like all the others")
+                .with_help("pick one with `--entry NAME`");
+                self.report(diagnostic);
+            }
+            candidates => {
+                let mut names: Vec<String> = candidates
+                    .iter()
+                    .map(|id| format!("`{}`", self.def_name(*id)))
+                    .collect();
+                let last = names.pop().unwrap_or_default();
+                let names = format!("{} and {last}", names.join(", "));
+                let mut diagnostic = Diagnostic::error(
+                    codes::E0504,
+                    format!(
+                        "cannot tell which definition to run: {} are not used by any other",
+                        names
+                    ),
+                );
+                for id in candidates {
+                    if let Some(def) = self.defs.get(*id) {
+                        diagnostic = diagnostic.with_label(def.name.span, "could be the entry");
+                    }
+                }
+                self.report(diagnostic.with_help("pick one with `--entry NAME`"));
+            }
+        }
+        None
+    }
+
+    /// `--entry NAME`: a definition of the file.
+    fn named_entry(&mut self, name: &str) -> Option<DefId> {
+        match self.names.get(name) {
+            Some(Meaning::Def { id, .. }) => Some(*id),
+            found => {
+                let mut diagnostic = Diagnostic::error(
+                    codes::E0502,
+                    format!("the entry `{name}` is not a definition of this file"),
+                );
+                if let Some(found) = found {
+                    diagnostic = diagnostic.with_note(format!("`{name}` is {}", found.describe()));
+                }
+                let defs = self.defs.iter().map(|d| (d.name.name.as_str(), true));
+                diagnostic = match closest(name, defs) {
+                    Some(suggestion) => {
+                        diagnostic.with_help(format!("did you mean `{suggestion}`?"))
+                    }
+                    None => diagnostic.with_help("`--entry` names a `def` of the file"),
+                };
+                self.report(diagnostic);
+                None
+            }
+        }
+    }
+
+    /// W0101 for every definition the entry never reaches.
+    pub(super) fn warn_unreachable(&mut self, entry: DefId) {
+        if self.is_doubtful() {
+            return;
+        }
+        let mut successors: Vec<Vec<DefId>> = vec![Vec::new(); self.defs.len()];
+        for reference in &self.refs {
+            if let Some(list) = successors.get_mut(reference.from) {
+                list.push(reference.to);
+            }
+        }
+        let mut reached = vec![false; self.defs.len()];
+        let mut queue = VecDeque::from([entry]);
+        while let Some(id) = queue.pop_front() {
+            match reached.get_mut(id) {
+                Some(seen) if !*seen => *seen = true,
+                _ => continue,
+            }
+            queue.extend(successors.get(id).into_iter().flatten());
+        }
+        let entry_name = self.def_name(entry);
+        for (id, def) in self.defs.clone().into_iter().enumerate() {
+            if reached.get(id) == Some(&false) {
+                let diagnostic =
+                    Diagnostic::warning(codes::W0101, format!("`{}` is never used", def.name.name))
+                        .with_label(
+                            def.name.span,
+                            format!("not reachable from the entry `{entry_name}`"),
+                        )
+                        .with_help(format!(
+                            "remove it, or run it with `--entry {}`",
+                            def.name.name
+                        ));
+                self.report(diagnostic);
+            }
+        }
+    }
+}

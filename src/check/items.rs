@@ -1,0 +1,284 @@
+//! The items of a file: the `env` line, its pointers, `state(...)` and the
+//! definitions.
+//!
+//! Builds the checker's name table (built-ins of the environment, pointers,
+//! definitions, each name once) and checks the rules that concern items
+//! alone: one `env` line, first; a known environment; unique names that do
+//! not take a built-in's or start with `_`; initial positions without
+//! pointers; a single, valid `state(...)`; no stdlib-only items.
+
+use std::collections::HashMap;
+
+use crate::diagnostic::{Code, Diagnostic, codes};
+use crate::env::EnvKind;
+use crate::span::{SourceId, Span};
+use crate::stdlib::Stdlib;
+use crate::syntax::ast::{self, Item};
+
+use super::names::{Expect, Meaning, RESERVED, WORDS, reserved};
+use super::suggest::closest;
+use super::{Checker, PointerDecl};
+
+impl<'a> Checker<'a> {
+    /// Reads the items of `file`. Fails, with its diagnostics, when there is
+    /// no usable `env` line: without an environment no name can be resolved.
+    pub(super) fn declare(
+        file: &'a ast::File,
+        stdlib: &'static Stdlib,
+    ) -> Result<Checker<'a>, Vec<Diagnostic>> {
+        let mut diagnostics = Vec::new();
+        let Some(env) = find_env(file, &mut diagnostics) else {
+            return Err(diagnostics);
+        };
+        let Some(kind) = EnvKind::from_name(&env.kind.name) else {
+            diagnostics.push(unknown_env(&env.kind));
+            return Err(diagnostics);
+        };
+        let library = stdlib.env(kind);
+        let mut names: HashMap<&'a str, Meaning> = HashMap::new();
+        names.extend(WORDS);
+        names.extend(RESERVED.map(|name| (name, Meaning::Reserved)));
+        names.insert("_push", Meaning::Push);
+        for info in &stdlib.user_combinators {
+            names.insert(&info.name, Meaning::Combinator(info.combinator));
+        }
+        for act in &library.acts {
+            names.insert(&act.name, Meaning::Act);
+        }
+        for observation in &library.observations {
+            names.insert(&observation.name, Meaning::Observation);
+        }
+        let mut checker = Checker {
+            stdlib,
+            env: library,
+            names,
+            pointers: Vec::new(),
+            state: None,
+            defs: Vec::new(),
+            refs: Vec::new(),
+            current: 0,
+            env_span: env.span,
+            incomplete: false,
+            suggestions_left: 50,
+            pointers_allowed: true,
+            diagnostics,
+        };
+        checker.declare_pointers(env);
+        for item in &file.items {
+            match item {
+                Item::Env(_) => {}
+                Item::State(state) => checker.declare_state(state),
+                Item::Def(def) => checker.declare_def(def),
+                Item::Act(ast::ActDecl { span, .. })
+                | Item::Observe(ast::ObserveDecl { span, .. })
+                | Item::Combinator(ast::CombinatorDecl { span, .. }) => {
+                    checker.report(stdlib_only(*span));
+                }
+            }
+        }
+        Ok(checker)
+    }
+
+    /// Gives `name` the meaning `meaning`, reporting a reserved name, a
+    /// built-in's name, or (with `code`: E0104 for pointers, E0108 for
+    /// definitions) a name declared twice. A name taken from the language
+    /// still gets its new meaning, so that its uses raise no more errors;
+    /// a second declaration does not. Returns whether it was given.
+    fn register(&mut self, name: &'a ast::Ident, code: Code, meaning: Meaning) -> bool {
+        let first = match self.names.get(name.name.as_str()) {
+            Some(Meaning::Pointer(id)) => self
+                .pointers
+                .get(*id)
+                .map(|p| (p.name.span, "first declared here, as a pointer")),
+            Some(Meaning::Def { id, .. }) => self
+                .defs
+                .get(*id)
+                .map(|d| (d.name.span, "first defined here")),
+            _ => None,
+        };
+        if let Some((first, label)) = first {
+            self.report(redefined(code, name, first, label));
+            return false;
+        }
+        if name.name.starts_with('_') {
+            self.report(reserved(&name.name, name.span));
+        } else if let Some(builtin) = self.names.get(name.name.as_str()) {
+            let owner = match builtin {
+                Meaning::Act | Meaning::Observation => {
+                    format!(" of the `{}` environment", self.env.kind.name())
+                }
+                _ => String::new(),
+            };
+            let diagnostic = Diagnostic::error(
+                codes::E0110,
+                format!("`{}` is already {}{owner}", name.name, builtin.describe()),
+            )
+            .with_label(name.span, "this name is taken by the language")
+            .with_help("choose another name");
+            self.report(diagnostic);
+        }
+        self.names.insert(&name.name, meaning);
+        true
+    }
+
+    fn declare_pointers(&mut self, env: &'a ast::EnvDecl) {
+        for pointer in &env.pointers {
+            let id = self.pointers.len();
+            if self.register(&pointer.name, codes::E0104, Meaning::Pointer(id)) {
+                let decl = PointerDecl {
+                    name: &pointer.name,
+                    init_expr: &pointer.init,
+                    init: None,
+                };
+                self.pointers.push(decl);
+            }
+        }
+        // Initial positions are checked once every pointer is known, so
+        // that naming one is reported as what it is.
+        self.pointers_allowed = false;
+        for id in 0..self.pointers.len() {
+            let Some(expr) = self.pointers.get(id).map(|p| p.init_expr) else {
+                continue;
+            };
+            let init = self.position(expr);
+            if let Some(decl) = self.pointers.get_mut(id) {
+                decl.init = init;
+            }
+        }
+        self.pointers_allowed = true;
+    }
+
+    fn declare_state(&mut self, state: &ast::StateDecl) {
+        if let Some((_, first)) = self.state {
+            let diagnostic = Diagnostic::error(codes::E0106, "a file has at most one `state(...)`")
+                .with_label(state.span, "second `state(...)`")
+                .with_label(first, "first declared here")
+                .with_help("list every state pointer in one declaration");
+            self.report(diagnostic);
+            return;
+        }
+        if state.pointers.is_empty() {
+            let diagnostic = Diagnostic::error(codes::E0106, "`state()` names no pointer")
+                .with_label(state.span, "empty state")
+                .with_help("list the pointers a recursive call gets, as in `state(lo, hi)`");
+            self.report(diagnostic);
+        }
+        let mut pointers = Vec::new();
+        for name in &state.pointers {
+            match self.lookup(&name.name, name.span, Expect::Pointer) {
+                Some(Meaning::Pointer(id)) if pointers.contains(&id) => {
+                    let diagnostic = Diagnostic::error(
+                        codes::E0106,
+                        format!("`{}` is listed twice in `state(...)`", name.name),
+                    )
+                    .with_label(name.span, "listed again here");
+                    self.report(diagnostic);
+                }
+                Some(Meaning::Pointer(id)) => pointers.push(id),
+                Some(other) => self.wrong_kind(&name.name, name.span, other, Expect::Pointer),
+                None => {}
+            }
+        }
+        self.state = Some((pointers, state.span));
+    }
+
+    fn declare_def(&mut self, def: &'a ast::Def) {
+        let id = self.defs.len();
+        // Every definition is checked, even a rejected one, for its errors.
+        self.defs.push(def);
+        let applier = matches!(def.body, ast::DefBody::Applier(_));
+        self.register(&def.name, codes::E0108, Meaning::Def { id, applier });
+    }
+}
+
+/// The first `env` line, reporting missing, misplaced and repeated ones.
+fn find_env<'a>(
+    file: &'a ast::File,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<&'a ast::EnvDecl> {
+    let mut envs = file.items.iter().filter_map(|item| match item {
+        Item::Env(env) => Some(env),
+        _ => None,
+    });
+    let Some(env) = envs.next() else {
+        let start = file.items.first().map_or(0, |item| item_span(item).start);
+        let source = file
+            .items
+            .first()
+            .map_or(SourceId::USER, |item| item_span(item).source);
+        diagnostics.push(
+            Diagnostic::error(codes::E0102, "missing `env` line")
+                .with_label(
+                    Span::new(source, start, start),
+                    "expected `env KIND(...)` here",
+                )
+                .with_help(
+                    "start the file with its environment and pointers, as in `env array(P1 = 0)`",
+                ),
+        );
+        return None;
+    };
+    if !matches!(file.items.first(), Some(Item::Env(_))) {
+        diagnostics.push(
+            Diagnostic::error(codes::E0102, "the `env` line must be the first item")
+                .with_label(env.span, "declared after other items")
+                .with_help("move it to the top of the file"),
+        );
+    }
+    for other in envs {
+        diagnostics.push(
+            Diagnostic::error(codes::E0102, "a file has exactly one `env` line")
+                .with_label(other.span, "second `env` line")
+                .with_label(env.span, "first declared here")
+                .with_help("declare every pointer in the first `env` line"),
+        );
+    }
+    Some(env)
+}
+
+fn unknown_env(kind: &ast::Ident) -> Diagnostic {
+    let names = EnvKind::ALL.map(EnvKind::name);
+    let diagnostic =
+        Diagnostic::error(codes::E0103, format!("unknown environment `{}`", kind.name))
+            .with_label(kind.span, "not an environment");
+    match closest(&kind.name, names.map(|n| (n, true))) {
+        Some(name) => diagnostic.with_help(format!("did you mean `{name}`?")),
+        None => diagnostic.with_help("the environments are `array`, `graph` and `addition`"),
+    }
+}
+
+/// E0104 or E0108: `name` was declared before, at `first`.
+fn redefined(code: Code, name: &ast::Ident, first: Span, first_label: &str) -> Diagnostic {
+    let message = if code == codes::E0104 {
+        format!("the pointer `{}` is declared twice", name.name)
+    } else {
+        format!("`{}` is defined twice", name.name)
+    };
+    Diagnostic::error(code, message)
+        .with_label(name.span, "declared again here")
+        .with_label(first, first_label)
+        .with_help("rename one of them")
+}
+
+fn stdlib_only(span: Span) -> Diagnostic {
+    Diagnostic::error(
+        codes::E0107,
+        "this item may only appear in the standard library",
+    )
+    .with_label(span, "`act`, `observe` and `combinator` declare the stdlib")
+    .with_help(
+        "a program uses `def`; the ACTs and combinators it may apply come with its environment",
+    )
+}
+
+/// Where an item is written.
+pub(crate) fn item_span(item: &Item) -> Span {
+    match item {
+        Item::Env(d) => d.span,
+        Item::State(d) => d.span,
+        Item::Def(d) => d.span,
+        Item::Act(d) => d.span,
+        Item::Observe(d) => d.span,
+        Item::Combinator(d) => d.span,
+    }
+}
