@@ -13,7 +13,9 @@ fn generated(count: usize) -> String {
     for i in 1..count {
         let prev = i - 1;
         let line = match i % 3 {
-            0 => format!("def D{i}: cond(A[P1] > A[P2] and P3 != END?; D{prev}, SWAP(P1, P2), NOP)\n"),
+            0 => format!(
+                "def D{i}: cond(A[P1] > A[P2] and P3 != END?; D{prev}, SWAP(P1, P2), NOP)\n"
+            ),
             1 => format!("def D{i}:\n  linrec(A[P2 + 1] != END?; D{prev}, MOVE(P2, RIGHT), NOP)\n"),
             _ => format!("def D{i}: seq(; SET(P4, P1 * 2 - 1), D{prev}, MOVE(P3, LEFT))\n"),
         };
@@ -31,7 +33,11 @@ fn check_throughput(c: &mut Criterion) {
     group.bench_function("20000 definitions", |b| {
         b.iter(|| {
             let compilation = cnpi::compile::compile("generated.cnpi", &source, None);
-            assert!(compilation.program.is_some(), "{:?}", compilation.diagnostics);
+            assert!(
+                compilation.program.is_some(),
+                "{:?}",
+                compilation.diagnostics
+            );
         })
     });
     group.finish();

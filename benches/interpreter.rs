@@ -23,9 +23,7 @@ fn steps(program: &Program, input: &str) -> u64 {
         max_steps: u64::MAX,
         trace: None,
     };
-    symbolic::run(program, state, options)
-        .expect("runs")
-        .steps
+    symbolic::run(program, state, options).expect("runs").steps
 }
 
 /// Deterministic pseudo-random integers (xorshift), so runs compare.
@@ -55,10 +53,22 @@ fn bench(c: &mut Criterion, name: &str, program: &Program, input: &str) {
 
 fn interpreter(c: &mut Criterion) {
     let n = 100_000;
-    bench(c, "quicksort 1e5 random", &compile("quicksort.cnpi"), &random_array(n));
-    let path: Vec<Vec<usize>> = (0..n).map(|v| if v + 1 < n { vec![v + 1] } else { vec![] }).collect();
+    bench(
+        c,
+        "quicksort 1e5 random",
+        &compile("quicksort.cnpi"),
+        &random_array(n),
+    );
+    let path: Vec<Vec<usize>> = (0..n)
+        .map(|v| if v + 1 < n { vec![v + 1] } else { vec![] })
+        .collect();
     let graph = serde_json::json!({ "graph": path }).to_string();
-    bench(c, "toposort path 1e5 deep", &compile("toposort.cnpi"), &graph);
+    bench(
+        c,
+        "toposort path 1e5 deep",
+        &compile("toposort.cnpi"),
+        &graph,
+    );
 }
 
 criterion_group!(benches, interpreter);

@@ -7,6 +7,7 @@
 //! every error as data and renders it.
 
 pub mod check;
+pub mod compile;
 pub mod diagnostic;
 pub mod env;
 pub mod program;

@@ -12,11 +12,62 @@ use proptest::test_runner::{Config, TestRunner};
 
 /// Fragments that make mutations land on interesting syntax.
 const FRAGMENTS: &[&str] = &[
-    "(", ")", "[", "]", ":", ";", "?", ",", "\n", "\n  ", "\t", "#", " ", "def ", "env ",
-    "state(", "seq(", "cond(", "linrec(", "treerec(", "_push(", "_pop", "NOP", "END", "LAST",
-    "A[", "==", "!=", "<=", "≠", "≤", "≥", "-", "*", "/ 0", "%", "and ", "or ", "not ", "if ",
-    "else:", "while ", "pass", "99999999999999999999", "0", "MOVE(P1, RIGHT)", "SWAP(", "é",
-    "color(v)", "WHITE", "child(", "has_child(", "F()", "act ", "observe ", "combinator ",
+    "(",
+    ")",
+    "[",
+    "]",
+    ":",
+    ";",
+    "?",
+    ",",
+    "\n",
+    "\n  ",
+    "\t",
+    "#",
+    " ",
+    "def ",
+    "env ",
+    "state(",
+    "seq(",
+    "cond(",
+    "linrec(",
+    "treerec(",
+    "_push(",
+    "_pop",
+    "NOP",
+    "END",
+    "LAST",
+    "A[",
+    "==",
+    "!=",
+    "<=",
+    "≠",
+    "≤",
+    "≥",
+    "-",
+    "*",
+    "/ 0",
+    "%",
+    "and ",
+    "or ",
+    "not ",
+    "if ",
+    "else:",
+    "while ",
+    "pass",
+    "99999999999999999999",
+    "0",
+    "MOVE(P1, RIGHT)",
+    "SWAP(",
+    "é",
+    "color(v)",
+    "WHITE",
+    "child(",
+    "has_child(",
+    "F()",
+    "act ",
+    "observe ",
+    "combinator ",
 ];
 
 fn seeds() -> Vec<String> {
@@ -138,7 +189,11 @@ fn ten_thousand_nested_conditions_compile() {
              def MAIN: cond({sum} < 3?; A2, NOP, NOP)\n"
         );
         let compilation = compile("deep.cnpi", &source, None);
-        assert!(compilation.diagnostics.is_empty(), "{:?}", compilation.diagnostics);
+        assert!(
+            compilation.diagnostics.is_empty(),
+            "{:?}",
+            compilation.diagnostics
+        );
         assert!(compilation.program.is_some());
     });
 }
@@ -155,7 +210,11 @@ fn ten_thousand_nested_blocks_compile() {
         source.push_str(&" ".repeat(depth + 1));
         source.push_str("MOVE(P1, RIGHT)\n");
         let compilation = compile("deep.cnpi", &source, None);
-        assert!(compilation.diagnostics.is_empty(), "{:?}", compilation.diagnostics);
+        assert!(
+            compilation.diagnostics.is_empty(),
+            "{:?}",
+            compilation.diagnostics
+        );
     });
 }
 
@@ -172,7 +231,11 @@ fn a_hundred_thousand_definitions_compile() {
             ));
         }
         let compilation = compile("big.cnpi", &source, None);
-        assert!(compilation.diagnostics.is_empty(), "{:?}", compilation.diagnostics[..1].to_vec());
+        assert!(
+            compilation.diagnostics.is_empty(),
+            "{:?}",
+            compilation.diagnostics[..1].to_vec()
+        );
         let program = compilation.program.expect("no errors");
         assert_eq!(program.defs.len(), count);
         assert_eq!(program.defs[program.entry].name, format!("D{}", count - 1));

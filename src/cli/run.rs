@@ -107,6 +107,8 @@ fn read_input_file(path: &Path) -> Result<String, Diagnostic> {
             codes::E0902,
             format!("cannot read the input file `{}`: {error}", path.display()),
         )
-        .with_help("`--input @PATH` reads JSON from PATH; without `@` the argument itself is the JSON")
+        .with_help(
+            "`--input @PATH` reads JSON from PATH; without `@` the argument itself is the JSON",
+        )
     })
 }
