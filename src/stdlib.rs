@@ -16,6 +16,32 @@ use std::sync::OnceLock;
 mod combinators;
 mod envs;
 
+/// Test helpers shared by the loaders' unit tests.
+#[cfg(test)]
+mod testing {
+    use crate::diagnostic::{Diagnostic, codes};
+    use crate::span::SourceId;
+    use crate::syntax::ast;
+
+    /// Parses stdlib text that must be free of syntax errors.
+    pub fn parse(text: &str, id: SourceId) -> ast::File {
+        let (file, diagnostics) = crate::syntax::parse(text, id);
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        file
+    }
+
+    /// The message of the internal error a broken stdlib must give.
+    pub fn internal_error<T>(result: Result<T, Diagnostic>) -> String {
+        match result {
+            Ok(_) => panic!("loads, but should not"),
+            Err(diagnostic) => {
+                assert_eq!(diagnostic.code, codes::E0100);
+                diagnostic.message
+            }
+        }
+    }
+}
+
 use crate::diagnostic::{Diagnostic, codes, has_errors};
 use crate::env::EnvKind;
 use crate::program::{Combinator, Combinators, ObservationKind, ParamType};

@@ -78,7 +78,12 @@ fn input_can_come_from_a_file() {
     assert_eq!(result["A"], serde_json::json!([-7, 2, 3]));
     std::fs::remove_dir_all(&dir).unwrap();
 
-    let missing = cnpic(&["run", "examples/bubblesort.cnpi", "--input", "@/no/such/file.json"]);
+    let missing = cnpic(&[
+        "run",
+        "examples/bubblesort.cnpi",
+        "--input",
+        "@/no/such/file.json",
+    ]);
     assert_eq!(missing.status.code(), Some(1));
     assert!(stderr(&missing).contains("[E0902]"), "{}", stderr(&missing));
 }
@@ -129,7 +134,11 @@ fn the_step_budget_stops_a_run_with_exit_1() {
     ]);
     assert_eq!(output.status.code(), Some(1));
     assert!(stderr(&output).contains("[E0701]"), "{}", stderr(&output));
-    assert!(stderr(&output).contains("--max-steps"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("--max-steps"),
+        "{}",
+        stderr(&output)
+    );
 }
 
 #[test]
@@ -174,9 +183,18 @@ fn check_is_silent_on_every_example() {
 
 #[test]
 fn trace_prints_the_call_tree_on_stderr() {
-    let output = cnpic(&["run", "examples/reverse.cnpi", "--input", "[1,2]", "--trace"]);
+    let output = cnpic(&[
+        "run",
+        "examples/reverse.cnpi",
+        "--input",
+        "[1,2]",
+        "--trace",
+    ]);
     assert_eq!(output.status.code(), Some(0));
     let trace = stderr(&output);
     assert!(trace.contains("REVERSE linrec c=1 → a1 STEP"), "{trace}");
-    assert!(trace.contains("  STEP seq c=1 → a1 SWAP(lo, hi)"), "{trace}");
+    assert!(
+        trace.contains("  STEP seq c=1 → a1 SWAP(lo, hi)"),
+        "{trace}"
+    );
 }

@@ -5,6 +5,9 @@
 //! does not depend on how the program works (the array is sorted, the
 //! output is a valid topological order, the sum is the sum ...).
 
+mod common;
+
+use common::add_decimal;
 use std::collections::HashSet;
 
 use cnpi::program::Program;
@@ -210,25 +213,6 @@ fn reachable_emits_exactly_the_vertices_reachable_from_zero() {
         prop_assert_eq!(emitted, seen);
         prop_assert_eq!(out.first().copied(), Some(0));
     });
-}
-
-/// Decimal addition of digit strings, by hand (no big-integer crate).
-fn add_decimal(a: &str, b: &str) -> String {
-    let (a, b): (Vec<u8>, Vec<u8>) = (a.bytes().rev().collect(), b.bytes().rev().collect());
-    let mut digits = Vec::new();
-    let mut carry = 0;
-    for i in 0..a.len().max(b.len()) {
-        let digit = |s: &[u8]| s.get(i).map_or(0, |c| c - b'0');
-        let sum = digit(&a) + digit(&b) + carry;
-        digits.push(b'0' + sum % 10);
-        carry = sum / 10;
-    }
-    digits.push(b'0' + carry);
-    while digits.len() > 1 && digits.last() == Some(&b'0') {
-        digits.pop();
-    }
-    digits.reverse();
-    String::from_utf8(digits).expect("ASCII digits")
 }
 
 #[test]

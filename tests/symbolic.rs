@@ -3,6 +3,9 @@
 //! programs against reference algorithms on random inputs, deep recursion,
 //! every runtime error, the step budget, traces and output formats.
 
+mod common;
+
+use common::add_decimal;
 #[path = "symbolic/programs.rs"]
 mod programs;
 
@@ -179,25 +182,6 @@ fn tree_recursion_goes_a_hundred_thousand_calls_deep() {
     let outcome = run(&toposort(), &json!({ "graph": path }).to_string());
     let expected: Vec<i64> = (0..n as i64).rev().collect();
     assert_eq!(tape(&outcome), expected);
-}
-
-/// Decimal addition of digit strings, by hand.
-fn add_decimal(a: &str, b: &str) -> String {
-    let (a, b): (Vec<u8>, Vec<u8>) = (a.bytes().rev().collect(), b.bytes().rev().collect());
-    let mut digits = Vec::new();
-    let mut carry = 0;
-    for i in 0..a.len().max(b.len()) {
-        let digit = |s: &[u8]| s.get(i).map_or(0, |c| c - b'0');
-        let sum = digit(&a) + digit(&b) + carry;
-        digits.push(b'0' + sum % 10);
-        carry = sum / 10;
-    }
-    digits.push(b'0' + carry);
-    while digits.len() > 1 && digits.last() == Some(&b'0') {
-        digits.pop();
-    }
-    digits.reverse();
-    String::from_utf8(digits).expect("ASCII digits")
 }
 
 fn sum(outcome: &Outcome) -> String {

@@ -8,7 +8,7 @@
 //! names pointers.
 
 use crate::diagnostic::{Diagnostic, codes};
-use crate::program::{Act, ActApp, ActArg, ParamType};
+use crate::program::{Act, ActApp, ActArg, ParamType, PosExpr};
 use crate::span::Span;
 use crate::stdlib::{ActSignature, param_name};
 use crate::syntax::ast::{Call, Expr, ExprKind};
@@ -32,9 +32,20 @@ impl<'a> Checker<'a> {
     }
 
     fn push(&mut self, call: &Call, args: &[Expr]) -> Option<Act> {
+        self.state_values(call, args, "`_push`").map(Act::Push)
+    }
+
+    /// The positions of a new treerec state (`_push(...)` or a state call
+    /// `F(...)`): one per pointer of `state(...)`, which must exist.
+    pub(super) fn state_values(
+        &mut self,
+        call: &Call,
+        args: &[Expr],
+        what: &str,
+    ) -> Option<Vec<PosExpr>> {
         let positions: Vec<_> = args.iter().map(|arg| self.position(arg)).collect();
         let Some((state, state_span)) = &self.state else {
-            self.report(missing_state(call.span, "`_push`"));
+            self.report(missing_state(call.span, what));
             return None;
         };
         if state.len() != args.len() {
@@ -42,8 +53,7 @@ impl<'a> Checker<'a> {
             self.report(diagnostic);
             return None;
         }
-        let positions = positions.into_iter().collect::<Option<Vec<_>>>()?;
-        Some(Act::Push(positions))
+        positions.into_iter().collect()
     }
 
     fn declared_act(&mut self, call: &Call, args: &[Expr]) -> Option<Act> {
@@ -218,7 +228,7 @@ pub(super) fn missing_state(span: Span, what: &str) -> Diagnostic {
 }
 
 /// E0402: `_push` or a state call with the wrong number of positions.
-pub(super) fn state_arity(span: Span, wanted: usize, given: usize, state: Span) -> Diagnostic {
+fn state_arity(span: Span, wanted: usize, given: usize, state: Span) -> Diagnostic {
     let plural = if wanted == 1 { "" } else { "s" };
     let given = how_many_given(given);
     Diagnostic::error(

@@ -10,7 +10,6 @@ use crate::program::Stmt;
 use crate::syntax::ast::{self, Call};
 
 use super::Checker;
-use super::acts::{missing_state, state_arity};
 use super::names::{Expect, Meaning};
 
 impl<'a> Checker<'a> {
@@ -95,7 +94,6 @@ impl<'a> Checker<'a> {
         applier: bool,
         args: &[ast::Expr],
     ) -> Option<Stmt> {
-        let positions: Vec<_> = args.iter().map(|arg| self.position(arg)).collect();
         let name = &call.name.name;
         if applier {
             let diagnostic = Diagnostic::error(
@@ -109,19 +107,8 @@ impl<'a> Checker<'a> {
             self.report(diagnostic);
             return None;
         }
-        let Some((state, state_span)) = &self.state else {
-            self.report(missing_state(
-                call.span,
-                &format!("the state call `{name}(...)`"),
-            ));
-            return None;
-        };
-        if state.len() != args.len() {
-            let diagnostic = state_arity(call.span, state.len(), args.len(), *state_span);
-            self.report(diagnostic);
-            return None;
-        }
-        let positions = positions.into_iter().collect::<Option<Vec<_>>>()?;
+        let what = format!("the state call `{name}(...)`");
+        let positions = self.state_values(call, args, &what)?;
         Some(Stmt::StateCall(id, positions, call.span))
     }
 }

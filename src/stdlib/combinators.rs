@@ -208,23 +208,15 @@ fn stmt_span(stmt: &Stmt) -> Span {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagnostic::codes;
     use crate::span::SourceId;
 
     fn load(text: &str) -> Result<(Combinators, Vec<CombinatorInfo>), Diagnostic> {
-        let (file, diagnostics) = crate::syntax::parse(text, SourceId(1));
-        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        let file = crate::stdlib::testing::parse(text, SourceId(1));
         load_core(&file)
     }
 
     fn message(text: &str) -> String {
-        match load(text) {
-            Ok(_) => panic!("loads, but should not"),
-            Err(diagnostic) => {
-                assert_eq!(diagnostic.code, codes::E0100);
-                diagnostic.message
-            }
-        }
+        crate::stdlib::testing::internal_error(load(text))
     }
 
     #[test]

@@ -135,23 +135,15 @@ fn load_observation(decl: &ast::ObserveDecl) -> Result<ObservationSignature, Dia
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagnostic::codes;
     use crate::span::SourceId;
 
     fn load(text: &str) -> Result<EnvLibrary, Diagnostic> {
-        let (file, diagnostics) = crate::syntax::parse(text, SourceId(2));
-        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        let file = crate::stdlib::testing::parse(text, SourceId(2));
         load_env(&file, EnvKind::Array, &super::super::ARRAY)
     }
 
     fn message(text: &str) -> String {
-        match load(text) {
-            Ok(_) => panic!("loads, but should not"),
-            Err(diagnostic) => {
-                assert_eq!(diagnostic.code, codes::E0100);
-                diagnostic.message
-            }
-        }
+        crate::stdlib::testing::internal_error(load(text))
     }
 
     #[test]
