@@ -14,6 +14,8 @@ mod machine;
 mod stack;
 pub mod trace;
 
+pub use stack::StateStack;
+
 pub use errors::{never_finishes, out_of_steps, too_deep, too_many_states};
 pub use machine::MAX_TASKS;
 
