@@ -21,8 +21,8 @@ use super::trace;
 use crate::diagnostic::Diagnostic;
 use crate::env::{State, eval_error, internal};
 use crate::program::{
-    Act, ActApp, Applier, Body, BoolExpr, Callee, Combinator, CombinatorKind, Def, DefId, Program,
-    Slot, Stmt,
+    Act, ActApp, Applier, Body, BoolExpr, Callee, Combinator, CombinatorKind, Def, DefId, Pointer,
+    Program, Slot, Stmt,
 };
 use crate::span::Span;
 
@@ -106,6 +106,20 @@ pub(super) struct Machine<'p, 'o> {
     trace: Option<&'o mut dyn Write>,
 }
 
+/// The pointers' initial values on `state`, each `init` evaluated in
+/// declaration order (an init may read the pointers declared before it).
+pub fn initial_pointers(pointers: &[Pointer], state: &State) -> Result<Vec<i64>, Diagnostic> {
+    let mut values = Vec::with_capacity(pointers.len());
+    for pointer in pointers {
+        let value = pointer
+            .init
+            .eval(&state.view(&values))
+            .map_err(eval_error)?;
+        values.push(value);
+    }
+    Ok(values)
+}
+
 impl<'p, 'o> Machine<'p, 'o> {
     /// A machine at the start of `program`, its pointers at their initial
     /// positions for `state`.
@@ -115,14 +129,7 @@ impl<'p, 'o> Machine<'p, 'o> {
         max_steps: u64,
         trace: Option<&'o mut dyn Write>,
     ) -> Result<Machine<'p, 'o>, Diagnostic> {
-        let mut pointers = Vec::with_capacity(program.pointers.len());
-        for pointer in &program.pointers {
-            let value = pointer
-                .init
-                .eval(&state.view(&pointers))
-                .map_err(eval_error)?;
-            pointers.push(value);
-        }
+        let pointers = initial_pointers(&program.pointers, &state)?;
         Ok(Machine {
             program,
             state,
