@@ -3,13 +3,14 @@
 //!
 //! The phases, in order: [`syntax`] (text to parse tree), [`check`] (parse
 //! tree to the typed [`program::Program`]), [`env`] (the environments), and
-//! [`symbolic`] (the exact reference interpreter). [`diagnostic`] carries
-//! every error as data and renders it.
+//! [`symbolic`] (the exact reference interpreter); [`neural`] runs programs
+//! on the network. [`diagnostic`] carries every error as data and renders it.
 
 pub mod check;
 pub mod compile;
 pub mod diagnostic;
 pub mod env;
+pub mod neural;
 pub mod program;
 pub mod span;
 pub mod stdlib;

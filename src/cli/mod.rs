@@ -9,6 +9,8 @@ mod check;
 mod explain;
 mod report;
 mod run;
+mod train_core;
+mod verify_core;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -43,6 +45,18 @@ enum Command {
     },
     /// Run a program on an input and print the final environment.
     Run(run::RunArgs),
+    /// Train a core (LSTM and combinator embeddings) on the combinators of
+    /// `stdlib/core.cnpi` and write it as safetensors.
+    ///
+    /// Training stops as soon as the core passes verification; the file
+    /// records the seed, cells and command line.
+    TrainCore(train_core::TrainCoreArgs),
+    /// Verify a core exhaustively against `stdlib/core.cnpi` and print the
+    /// table; exits with 1 on any mismatch.
+    VerifyCore {
+        /// The core file (default: the core shipped with cnpi).
+        path: Option<PathBuf>,
+    },
     /// Print the long explanation of a diagnostic code, e.g. `cnpic explain E0101`.
     Explain {
         /// A code such as E0101 or W0101 (case does not matter).
@@ -58,6 +72,8 @@ pub fn execute(cli: Cli) -> ExitCode {
     match cli.command {
         Command::Check { file, entry } => check::check(&file, entry.as_deref()),
         Command::Run(args) => run::run(&args),
+        Command::TrainCore(args) => train_core::train_core(&args),
+        Command::VerifyCore { path } => verify_core::verify_core(path.as_deref()),
         Command::Explain { code } => explain::explain(&code),
     }
 }
