@@ -11,3 +11,7 @@
 //! the core without ever changing it.
 
 pub mod core;
+pub mod cnpim;
+pub mod detector;
+pub mod memory;
+pub mod runtime;

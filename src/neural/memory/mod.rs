@@ -125,7 +125,7 @@ pub struct DetectorRow {
 }
 
 /// One program added to the memory: a source file.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Unit {
     /// The file's name as given when it was added.
     pub name: String,

@@ -1,0 +1,3 @@
+//! Program-memory files (`.cnpim`): a [`Memory`] as safetensors.
+
+pub mod tensors;
