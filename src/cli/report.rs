@@ -8,9 +8,17 @@ use cnpi::compile::compile;
 use cnpi::diagnostic::{Diagnostic, Sources, codes, render};
 use cnpi::program::Program;
 
-/// Compiles `path`, prints every diagnostic, and returns the program (with
-/// the sources, to report later errors against) when there were no errors.
-pub fn compile_file(path: &Path, entry: Option<&str>) -> Option<(Program, Sources)> {
+/// A program compiled from a file, with the sources to report later errors
+/// against and the file's text.
+pub struct Compiled {
+    pub program: Program,
+    pub sources: Sources,
+    pub text: String,
+}
+
+/// Compiles `path`, prints every diagnostic, and returns the program when
+/// there were no errors.
+pub fn compile_file(path: &Path, entry: Option<&str>) -> Option<Compiled> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(error) => {
@@ -24,7 +32,11 @@ pub fn compile_file(path: &Path, entry: Option<&str>) -> Option<(Program, Source
     };
     let compilation = compile(&path.display().to_string(), &text, entry);
     print_diagnostics(&compilation.diagnostics, &compilation.sources);
-    Some((compilation.program?, compilation.sources))
+    Some(Compiled {
+        program: compilation.program?,
+        sources: compilation.sources,
+        text,
+    })
 }
 
 /// Writes diagnostics to stderr, coloured when stderr is a terminal.

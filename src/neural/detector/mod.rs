@@ -15,7 +15,7 @@ pub mod classifier;
 mod encoder;
 mod text;
 
-pub use cache::Cache;
+pub use cache::{Cache, read_classifier, write_classifier};
 pub use classifier::{BETA, Classifier};
 pub use encoder::{Condition, Encoder, MAX_DOMAIN, TooLarge};
 pub use text::condition_text;

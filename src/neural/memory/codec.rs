@@ -16,6 +16,7 @@ use crate::program::{
 };
 use crate::span::Span;
 use crate::syntax::ast::{ArithOp, CompareOp};
+use crate::syntax::MAX_DEPTH;
 
 /// The kinds of ACT, one program-memory row each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -305,6 +306,8 @@ pub struct Decoder<'a> {
     span_at: usize,
     /// The number of pointers of the program: every pointer id is below.
     pointers: usize,
+    /// How deeply the node being read is nested.
+    depth: usize,
 }
 
 impl<'a> Decoder<'a> {
@@ -315,7 +318,23 @@ impl<'a> Decoder<'a> {
             spans,
             span_at: 0,
             pointers,
+            depth: 0,
         }
+    }
+
+    /// Reads one nested node with `read`, refusing nesting deeper than the
+    /// front end accepts.
+    fn nested<T>(
+        &mut self,
+        read: impl FnOnce(&mut Self) -> Result<T, CodeError>,
+    ) -> Result<T, CodeError> {
+        if self.depth >= MAX_DEPTH {
+            return Err(CodeError(format!("nodes nested deeper than {MAX_DEPTH}")));
+        }
+        self.depth += 1;
+        let node = read(self);
+        self.depth -= 1;
+        node
     }
 
     /// True when every span was used and only zeros are left.
@@ -373,6 +392,10 @@ impl<'a> Decoder<'a> {
     }
 
     pub fn position(&mut self) -> Result<PosExpr, CodeError> {
+        self.nested(Decoder::position_node)
+    }
+
+    fn position_node(&mut self) -> Result<PosExpr, CodeError> {
         let span = self.span()?;
         let tag = self.index(ARITH + ARITH_OPS.len() as u32, "position tag")?;
         let kind = match tag {
@@ -430,6 +453,10 @@ impl<'a> Decoder<'a> {
     }
 
     pub fn condition(&mut self) -> Result<BoolExpr, CodeError> {
+        self.nested(Decoder::condition_node)
+    }
+
+    fn condition_node(&mut self) -> Result<BoolExpr, CodeError> {
         let tag = self.index(NOT + 1, "condition tag")?;
         Ok(match tag {
             _ if (COMPARE..COMPARE + 6).contains(&tag) => {

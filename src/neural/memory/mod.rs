@@ -22,9 +22,10 @@ pub mod keys;
 pub use codec::ActKind;
 pub use keys::KEY_DIM;
 
-use crate::env::EnvKind;
+use crate::diagnostic::{Diagnostic, codes};
+use crate::env::{EnvKind, internal};
 use crate::neural::detector::{Cache, Condition, Detector};
-use crate::program::{ActApp, CombinatorKind, Pointer, PointerId, Slot};
+use crate::program::{ActApp, CombinatorKind, Pointer, PointerId, Program, Slot};
 use crate::span::Span;
 
 /// The length of a program embedding: five keys.
@@ -236,14 +237,71 @@ impl Memory {
         }
     }
 
+    /// Where `cnpic run MEM.cnpim --entry SPEC` starts: `(program, row)`.
+    /// `SPEC` is an applier's name, or `PROGRAM:NAME` with the program's
+    /// file name; without it, the first program's entry.
+    pub fn entry(&self, spec: Option<&str>) -> Result<(usize, RowId), Diagnostic> {
+        let Some(spec) = spec else {
+            return self
+                .units
+                .first()
+                .map(|unit| (0, unit.entry))
+                .ok_or_else(|| Diagnostic::error(codes::E1107, "the program memory holds no program"));
+        };
+        let (program, name) = match spec.rsplit_once(':') {
+            Some((program, name)) => (Some(program), name),
+            None => (None, spec),
+        };
+        let found: Vec<(usize, RowId)> = self
+            .rows
+            .iter()
+            .enumerate()
+            .filter(|(_, row)| row.kind == RowKind::Applier && row.name == name)
+            .filter_map(|(id, row)| Some((row.unit?, id)))
+            .filter(|&(unit, _)| program.is_none_or(|p| self.units[unit].name == p))
+            .collect();
+        match found.as_slice() {
+            [one] => Ok(*one),
+            [] => Err(Diagnostic::error(
+                codes::E1107,
+                format!("no program in the memory has an applier `{spec}`"),
+            )
+            .with_help(format!("the programs and their entries: {}", self.entries()))),
+            several => {
+                let names: Vec<String> = several
+                    .iter()
+                    .map(|&(unit, _)| format!("`{}:{name}`", self.units[unit].name))
+                    .collect();
+                Err(Diagnostic::error(
+                    codes::E1107,
+                    format!("several programs have an applier `{name}`"),
+                )
+                .with_help(format!("name one of them: {}", names.join(", "))))
+            }
+        }
+    }
+
+    /// `quicksort.cnpi:QUICKSORT, reverse.cnpi:REVERSE`
+    pub fn entries(&self) -> String {
+        let entries: Vec<String> = self
+            .units
+            .iter()
+            .map(|unit| {
+                let entry = self.rows.get(unit.entry).map_or("?", |r| r.name.as_str());
+                format!("`{}:{entry}`", unit.name)
+            })
+            .collect();
+        entries.join(", ")
+    }
+
     /// A memory with only the fixed rows and the built-in detectors, keys
     /// drawn from `seed`; the built-in detectors' classifiers come from
     /// `cache` or are trained.
-    pub fn new(seed: u64, cache: &Cache) -> Result<Memory, String> {
+    pub fn new(seed: u64, cache: &Cache) -> Result<Memory, Diagnostic> {
         let fixed = fixed_rows();
         let mut m_key = Vec::new();
         keys::draw(&mut m_key, fixed.len(), seed, keys::Table::Programs)
-            .map_err(|n| format!("no room for key {n}"))?;
+            .map_err(|n| internal(format!("no room for fixed key {n}")))?;
         let rows = fixed
             .iter()
             .map(|&(kind, name)| Row {
@@ -268,7 +326,7 @@ impl Memory {
             (Condition::StackTop, "_top != SENTINEL"),
         ] {
             let detector = Detector::train(condition, text, seed, cache)
-                .map_err(|e| format!("the built-in detector `{text}` failed: {e:?}"))?;
+                .map_err(|e| internal(format!("the built-in detector `{text}` failed: {e:?}")))?;
             memory.detectors.push(DetectorRow {
                 detector,
                 text: text.to_string(),
@@ -276,7 +334,21 @@ impl Memory {
             });
         }
         keys::draw(&mut memory.w_key, 2, seed, keys::Table::Detectors)
-            .map_err(|n| format!("no room for detector key {n}"))?;
+            .map_err(|n| internal(format!("no room for built-in detector key {n}")))?;
+        Ok(memory)
+    }
+
+    /// A new memory (keys from `seed`) holding `program`, the file `name`
+    /// with text `source`: what `cnpic build` writes and `cnpic run` runs.
+    pub fn with_program(
+        program: &Program,
+        name: &str,
+        source: &str,
+        seed: u64,
+        cache: &Cache,
+    ) -> Result<Memory, Diagnostic> {
+        let mut memory = Memory::new(seed, cache)?;
+        memory.add(program, name, source, cache)?;
         Ok(memory)
     }
 }

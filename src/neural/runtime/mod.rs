@@ -16,7 +16,7 @@ mod machine;
 
 use std::io::Write;
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, codes};
 use crate::env::{State, internal};
 use crate::neural::core::Core;
 use crate::neural::memory::{Memory, RowId};
@@ -59,4 +59,46 @@ pub fn run(
     let mut machine = machine::Machine::new(core, memory, info, &parses, state, options)?;
     machine.run(entry)?;
     Ok(machine.finish())
+}
+
+/// `--cross-check`: the network's run and the reference interpreter's must
+/// end the same way, with the same environment and step count, or with
+/// errors of the same code; E1106 says what differs.
+pub fn cross_check(
+    neural: &Result<Outcome, Diagnostic>,
+    reference: &Result<Outcome, Diagnostic>,
+) -> Result<(), Diagnostic> {
+    let differs = |what: String| {
+        Err(Diagnostic::error(
+            codes::E1106,
+            format!("the network and the reference interpreter disagree: {what}"),
+        )
+        .with_note("both the core and the detectors are verified, so this is a bug in cnpic")
+        .with_help("please report it with the program and the input"))
+    };
+    match (neural, reference) {
+        (Ok(n), Ok(r)) if n.steps != r.steps => differs(format!(
+            "the network took {} steps, the reference {}",
+            n.steps, r.steps
+        )),
+        (Ok(n), Ok(r)) if n.state != r.state => differs(format!(
+            "the final environments differ:\nnetwork:   {}reference: {}",
+            n.to_text("neural"),
+            r.to_text("symbolic")
+        )),
+        (Ok(_), Ok(_)) => Ok(()),
+        (Err(n), Err(r)) if n.code == r.code => Ok(()),
+        (Err(n), Err(r)) => differs(format!(
+            "the network stopped with {} ({}), the reference with {} ({})",
+            n.code, n.message, r.code, r.message
+        )),
+        (Ok(_), Err(r)) => differs(format!(
+            "the network finished, the reference stopped with {} ({})",
+            r.code, r.message
+        )),
+        (Err(n), Ok(_)) => differs(format!(
+            "the reference finished, the network stopped with {} ({})",
+            n.code, n.message
+        )),
+    }
 }
