@@ -1,38 +1,75 @@
-//! The neural engine agrees with the reference interpreter.
+//! The neural engine: agreement with the reference interpreter on every
+//! example and random inputs (cached and plain networks alike), program
+//! memory files, Theorem 1 bit for bit, detectors against their
+//! conditions, and the command line.
 
+mod common;
+
+#[path = "neural/agreement.rs"]
+mod agreement;
+#[path = "neural/cli.rs"]
+mod cli;
+#[path = "neural/detectors.rs"]
+mod detectors;
+#[path = "neural/files.rs"]
+mod files;
+
+use cnpi::diagnostic::Diagnostic;
 use cnpi::neural::core::Core;
 use cnpi::neural::detector::Cache;
 use cnpi::neural::memory::Memory;
 use cnpi::neural::runtime::{self, Options};
-use cnpi::symbolic::{self, RunOptions};
+use cnpi::program::Program;
+use cnpi::symbolic::{self, Outcome, RunOptions};
 
-fn example(file: &str) -> (cnpi::program::Program, String) {
+/// The seed every test memory uses.
+const SEED: u64 = 11;
+
+fn source(file: &str) -> String {
     let path = format!("{}/examples/{file}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).expect("example exists");
-    let program = cnpi::compile::compile(file, &text, None)
-        .program
-        .expect("example compiles");
-    (program, text)
+    std::fs::read_to_string(path).expect("example exists")
 }
 
-#[test]
-fn smoke() {
-    for (file, input) in [
-        ("bubblesort.cnpi", "[5,3,9,1,-4]"),
-        ("quicksort.cnpi", "[5,3,9,1,-4,7,7,0]"),
-        ("toposort.cnpi", r#"{"graph": [[1, 2], [3], [3], []]}"#),
-        ("addition.cnpi", r#"{"a": "1207", "b": "995"}"#),
-    ] {
-        let (program, text) = example(file);
-        let mut memory = Memory::new(7, &Cache::none()).expect("memory");
-        let unit = memory.add(&program, file, &text, &Cache::none()).expect("adds");
-        let core = Core::shipped().expect("core");
-        let state = cnpi::env::parse_input(program.env, input).unwrap();
-        let reference = symbolic::run(&program, state.clone(), RunOptions { max_steps: 1 << 40, trace: None }).unwrap();
-        for cached in [true, false] {
-            let entry = memory.units[unit].entry;
-            let outcome = runtime::run(core, &memory, unit, entry, state.clone(), Options { max_steps: 1 << 40, cached, trace: None }).unwrap();
-            assert_eq!(outcome, reference, "{file} cached={cached}");
-        }
-    }
+fn compile_text(file: &str, text: &str) -> Program {
+    let compilation = cnpi::compile::compile(file, text, None);
+    compilation.program.unwrap_or_else(|| {
+        panic!("{file} compiles: {:?}", compilation.diagnostics)
+    })
+}
+
+fn compile(file: &str) -> Program {
+    compile_text(file, &source(file))
+}
+
+/// A memory holding only `file`, built without a disk cache.
+fn memory_of(file: &str) -> (Program, Memory) {
+    let program = compile(file);
+    let memory = Memory::with_program(&program, file, &source(file), SEED, &Cache::none())
+        .expect("the example builds");
+    (program, memory)
+}
+
+fn core() -> &'static Core {
+    Core::shipped().expect("the shipped core loads")
+}
+
+/// Runs program `unit` of `memory` from its entry on the network.
+fn neural(memory: &Memory, unit: usize, input: &str, cached: bool) -> Result<Outcome, Diagnostic> {
+    let info = &memory.units[unit];
+    let state = cnpi::env::parse_input(info.env, input).expect("valid input");
+    let options = Options {
+        max_steps: 1 << 40,
+        cached,
+        trace: None,
+    };
+    runtime::run(core(), memory, unit, info.entry, state, options)
+}
+
+fn reference(program: &Program, input: &str) -> Result<Outcome, Diagnostic> {
+    let state = cnpi::env::parse_input(program.env, input).expect("valid input");
+    let options = RunOptions {
+        max_steps: 1 << 40,
+        trace: None,
+    };
+    symbolic::run(program, state, options)
 }

@@ -155,9 +155,7 @@ pub fn write(memory: &Memory, command: &str) -> Result<Vec<u8>, Diagnostic> {
     writer.metadata("memory", json);
     writer.metadata("command", command);
     writer.metadata("cnpi_version", env!("CARGO_PKG_VERSION"));
-    writer
-        .finish()
-        .map_err(|e| crate::env::internal(format!("cannot write the memory: {e}")))
+    Ok(writer.finish())
 }
 
 /// Reads and checks a `.cnpim` file's bytes; `name` is how diagnostics

@@ -10,7 +10,6 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use safetensors::tensor::TensorView;
 use safetensors::{Dtype, SafeTensors};
 
 const CHECKSUM: &str = "checksum";
@@ -40,8 +39,10 @@ impl Writer {
         self.metadata.insert(key.to_string(), value.into());
     }
 
-    /// The file's bytes, with its checksum.
-    pub fn finish(mut self) -> Result<Vec<u8>, String> {
+    /// The file's bytes, with its checksum. The header is written here
+    /// rather than by `safetensors::serialize`, whose metadata map has no
+    /// fixed order: the same memory must give the same bytes.
+    pub fn finish(mut self) -> Vec<u8> {
         let sum = checksum(
             self.tensors
                 .iter()
@@ -49,16 +50,28 @@ impl Writer {
             &self.metadata,
         );
         self.metadata.insert(CHECKSUM.into(), format!("{sum:016x}"));
-        let views = self
-            .tensors
-            .iter()
-            .map(|(name, (shape, bytes))| {
-                TensorView::new(Dtype::F32, shape.clone(), bytes).map(|view| (name.clone(), view))
-            })
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| e.to_string())?;
-        let metadata: HashMap<String, String> = self.metadata.into_iter().collect();
-        safetensors::serialize(views, Some(metadata)).map_err(|e| e.to_string())
+        // serde_json's map keeps keys sorted.
+        let mut header = serde_json::Map::new();
+        header.insert("__metadata__".into(), serde_json::json!(self.metadata));
+        let mut offset = 0;
+        for (name, (shape, bytes)) in &self.tensors {
+            let entry = serde_json::json!({
+                "dtype": "F32",
+                "shape": shape,
+                "data_offsets": [offset, offset + bytes.len()],
+            });
+            header.insert(name.clone(), entry);
+            offset += bytes.len();
+        }
+        let mut header = serde_json::Value::Object(header).to_string().into_bytes();
+        // safetensors pads the header with spaces to a multiple of 8 bytes.
+        header.resize(header.len().next_multiple_of(8), b' ');
+        let mut file = (header.len() as u64).to_le_bytes().to_vec();
+        file.extend(header);
+        for (_, bytes) in self.tensors.into_values() {
+            file.extend(bytes);
+        }
+        file
     }
 }
 
@@ -196,7 +209,7 @@ mod tests {
         let mut writer = Writer::new("test-1");
         writer.tensor("a", &[2, 2], &[1.0, -2.0, 3.5, 0.0]);
         writer.metadata("note", "hello");
-        writer.finish().expect("serialises")
+        writer.finish()
     }
 
     #[test]

@@ -74,9 +74,7 @@ impl Cache {
         writer.metadata("condition", text);
         writer.metadata("seed", seed.to_string());
         write_classifier(&mut writer, "", classifier);
-        let Ok(bytes) = writer.finish() else {
-            return;
-        };
+        let bytes = writer.finish();
         let temporary = path.with_extension(format!("tmp{}", std::process::id()));
         let written = path
             .parent()
