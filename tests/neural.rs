@@ -3,8 +3,6 @@
 //! memory files, Theorem 1 bit for bit, detectors against their
 //! conditions, and the command line.
 
-mod common;
-
 #[path = "neural/agreement.rs"]
 mod agreement;
 #[path = "neural/cli.rs"]
@@ -32,9 +30,9 @@ fn source(file: &str) -> String {
 
 fn compile_text(file: &str, text: &str) -> Program {
     let compilation = cnpi::compile::compile(file, text, None);
-    compilation.program.unwrap_or_else(|| {
-        panic!("{file} compiles: {:?}", compilation.diagnostics)
-    })
+    compilation
+        .program
+        .unwrap_or_else(|| panic!("{file} compiles: {:?}", compilation.diagnostics))
 }
 
 fn compile(file: &str) -> Program {

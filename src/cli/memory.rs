@@ -78,7 +78,10 @@ pub fn read_memory(path: &Path) -> Result<Memory, Diagnostic> {
     let bytes = std::fs::read(path).map_err(|error| {
         Diagnostic::error(
             codes::E1101,
-            format!("cannot read the program memory `{}`: {error}", path.display()),
+            format!(
+                "cannot read the program memory `{}`: {error}",
+                path.display()
+            ),
         )
         .with_help("build one with `cnpic build FILE.cnpi -o FILE.cnpim`")
     })?;
@@ -92,7 +95,10 @@ pub fn write_memory(path: &Path, memory: &Memory) -> Result<(), Diagnostic> {
     std::fs::write(path, bytes).map_err(|error| {
         Diagnostic::error(
             codes::E1101,
-            format!("cannot write the program memory `{}`: {error}", path.display()),
+            format!(
+                "cannot write the program memory `{}`: {error}",
+                path.display()
+            ),
         )
     })
 }
@@ -118,7 +124,12 @@ pub fn print_summary(memory: &Memory, unit: usize, path: &Path) {
         count(memory.detectors.len(), "detector"),
         memory.seed
     );
-    let width = detectors.iter().map(|d| d.text.len()).max().unwrap_or(0).max(9);
+    let width = detectors
+        .iter()
+        .map(|d| d.text.len())
+        .max()
+        .unwrap_or(0)
+        .max(9);
     println!("{:<width$}  {:>6}  verified", "condition", "domain");
     for row in detectors {
         println!("{:<width$}  {:>6}  yes", row.text, row.detector.domain());

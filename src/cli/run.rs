@@ -237,4 +237,3 @@ fn read_input_file(path: &Path) -> Result<String, Diagnostic> {
         )
     })
 }
-

@@ -92,7 +92,11 @@ pub fn write(memory: &Memory, command: &str) -> Result<Vec<u8>, Diagnostic> {
     writer.tensor("w_key", &[memory.detectors.len(), KEY_DIM], &memory.w_key);
     let mut detectors = Vec::new();
     for (i, row) in memory.detectors.iter().enumerate() {
-        write_classifier(&mut writer, &format!("detector.{i}."), row.detector.classifier());
+        write_classifier(
+            &mut writer,
+            &format!("detector.{i}."),
+            row.detector.classifier(),
+        );
         let (kind, code) = match row.detector.condition() {
             Condition::Blind => ("blind", Code::default()),
             Condition::StackTop => ("stack_top", Code::default()),
@@ -102,7 +106,11 @@ pub fn write(memory: &Memory, command: &str) -> Result<Vec<u8>, Diagnostic> {
                 ("source", code)
             }
         };
-        writer.tensor(format!("detector.{i}.condition"), &[code.values.len()], &code.values);
+        writer.tensor(
+            format!("detector.{i}.condition"),
+            &[code.values.len()],
+            &code.values,
+        );
         detectors.push(DetectorHeader {
             text: row.text.clone(),
             unit: row.unit,
@@ -117,7 +125,11 @@ pub fn write(memory: &Memory, command: &str) -> Result<Vec<u8>, Diagnostic> {
         for pointer in &unit.pointers {
             code.position(&pointer.init);
         }
-        writer.tensor(format!("unit.{u}.pointers"), &[code.values.len()], &code.values);
+        writer.tensor(
+            format!("unit.{u}.pointers"),
+            &[code.values.len()],
+            &code.values,
+        );
         units.push(UnitHeader {
             name: unit.name.clone(),
             env: unit.env.name().into(),
@@ -275,10 +287,15 @@ fn read_unit(reader: &Reader, u: usize, unit: &UnitHeader, rows: usize) -> Resul
     if let Some(state) = &unit.state
         && state.iter().any(|&p| p >= count)
     {
-        return Err(format!("program {u}'s state names a pointer it does not have"));
+        return Err(format!(
+            "program {u}'s state names a pointer it does not have"
+        ));
     }
     if unit.entry >= rows {
-        return Err(format!("program {u}'s entry is row {}, past the end", unit.entry));
+        return Err(format!(
+            "program {u}'s entry is row {}, past the end",
+            unit.entry
+        ));
     }
     Ok(Unit {
         name: unit.name.clone(),
@@ -308,7 +325,10 @@ fn read_detector(
         _ => "source",
     };
     if header.kind != expected {
-        return Err(format!("detector {i} is `{}`, expected `{expected}`", header.kind));
+        return Err(format!(
+            "detector {i} is `{}`, expected `{expected}`",
+            header.kind
+        ));
     }
     let condition = match (expected, unit) {
         ("blind", None) => Condition::Blind,
@@ -345,7 +365,10 @@ fn check_applier(memory: &Memory, row: usize) -> Result<(), String> {
     if info.kind != RowKind::Applier {
         return Ok(());
     }
-    match memory.parse(row).map_err(|e| format!("applier {row} does not parse: {e}"))? {
+    match memory
+        .parse(row)
+        .map_err(|e| format!("applier {row} does not parse: {e}"))?
+    {
         Parsed::Act(_) => Ok(()),
         Parsed::Combinator { detector, args, .. } => {
             let own = |r: &Row| r.unit == info.unit;
@@ -356,7 +379,11 @@ fn check_applier(memory: &Memory, row: usize) -> Result<(), String> {
                 && detector != crate::neural::memory::STACK_TOP;
             let nop = Memory::fixed(RowKind::Act(ActKind::Nop));
             let args_ok = args.iter().all(|&a| {
-                a == nop || memory.rows.get(a).is_some_and(|r| r.kind == RowKind::Applier && own(r))
+                a == nop
+                    || memory
+                        .rows
+                        .get(a)
+                        .is_some_and(|r| r.kind == RowKind::Applier && own(r))
             });
             if detector_ok && args_ok {
                 Ok(())

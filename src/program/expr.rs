@@ -174,13 +174,14 @@ impl Relation {
     /// ordering comparison of sides that are not both numbers is false.
     pub fn holds(self, op: CompareOp) -> bool {
         use Relation::*;
-        match (self, op) {
-            (Less, CompareOp::Lt | CompareOp::Le | CompareOp::Ne) => true,
-            (Equal, CompareOp::Eq | CompareOp::Le | CompareOp::Ge) => true,
-            (Greater, CompareOp::Gt | CompareOp::Ge | CompareOp::Ne) => true,
-            (Same, CompareOp::Eq) | (Different, CompareOp::Ne) => true,
-            _ => false,
-        }
+        matches!(
+            (self, op),
+            (Less, CompareOp::Lt | CompareOp::Le | CompareOp::Ne)
+                | (Equal, CompareOp::Eq | CompareOp::Le | CompareOp::Ge)
+                | (Greater, CompareOp::Gt | CompareOp::Ge | CompareOp::Ne)
+                | (Same, CompareOp::Eq)
+                | (Different, CompareOp::Ne)
+        )
     }
 }
 

@@ -37,10 +37,7 @@ impl StateStack {
 
     /// Pushes a state whose values `values` yields; on the first error
     /// nothing is pushed.
-    fn push_state<E>(
-        &mut self,
-        values: impl IntoIterator<Item = Result<i64, E>>,
-    ) -> Result<(), E> {
+    fn push_state<E>(&mut self, values: impl IntoIterator<Item = Result<i64, E>>) -> Result<(), E> {
         let start = self.values.len();
         for value in values {
             match value {

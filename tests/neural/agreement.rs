@@ -101,7 +101,10 @@ fn random_dag(n: usize, seed: u64) -> Vec<Vec<usize>> {
     let draws = random_array(6 * n, seed);
     let mut children = vec![Vec::new(); n];
     for pair in draws.chunks_exact(2) {
-        let (a, b) = (pair[0].unsigned_abs() as usize % n, pair[1].unsigned_abs() as usize % n);
+        let (a, b) = (
+            pair[0].unsigned_abs() as usize % n,
+            pair[1].unsigned_abs() as usize % n,
+        );
         if a < b && !children[a].contains(&b) {
             children[a].push(b);
         }
@@ -114,14 +117,28 @@ fn large_inputs_agree_with_the_reference() {
     let cases = [
         ("quicksort.cnpi", json!(random_array(10_000, 7)).to_string()),
         ("bubblesort.cnpi", json!(random_array(300, 8)).to_string()),
-        ("toposort.cnpi", json!({ "graph": random_dag(10_000, 9) }).to_string()),
-        ("quicksort.cnpi", json!((0..2_000).collect::<Vec<i64>>()).to_string()),
+        (
+            "toposort.cnpi",
+            json!({ "graph": random_dag(10_000, 9) }).to_string(),
+        ),
+        (
+            "quicksort.cnpi",
+            json!((0..2_000).collect::<Vec<i64>>()).to_string(),
+        ),
     ];
     for (file, input) in cases {
         let (program, memory) = memory_of(file);
         let expected = reference(&program, &input).expect("the reference runs");
-        assert_eq!(neural(&memory, 0, &input, true), Ok(expected.clone()), "{file} cached");
-        assert_eq!(neural(&memory, 0, &input, false), Ok(expected), "{file} plain");
+        assert_eq!(
+            neural(&memory, 0, &input, true),
+            Ok(expected.clone()),
+            "{file} cached"
+        );
+        assert_eq!(
+            neural(&memory, 0, &input, false),
+            Ok(expected),
+            "{file} plain"
+        );
     }
 }
 
@@ -131,7 +148,9 @@ fn recursion_10_5_deep_runs_on_the_heap() {
     // activations. The test thread's stack is small, so this only passes
     // because the call stack lives on the heap.
     let n = 100_000;
-    let path: Vec<Vec<usize>> = (0..n).map(|v| if v + 1 < n { vec![v + 1] } else { vec![] }).collect();
+    let path: Vec<Vec<usize>> = (0..n)
+        .map(|v| if v + 1 < n { vec![v + 1] } else { vec![] })
+        .collect();
     let input = json!({ "graph": path }).to_string();
     let (program, memory) = memory_of("toposort.cnpi");
     let expected = reference(&program, &input).expect("the reference runs");
@@ -146,7 +165,9 @@ fn recursion_10_5_deep_runs_on_the_heap() {
         .expect("thread starts")
         .join()
         .expect("no stack overflow");
-    let emitted = expected.state.to_json(0, "")["output"].as_array().map(Vec::len);
+    let emitted = expected.state.to_json(0, "")["output"]
+        .as_array()
+        .map(Vec::len);
     assert_eq!(emitted, Some(n));
     assert_eq!(run.0, Ok(expected.clone()));
     assert_eq!(run.1, Ok(expected));
@@ -157,14 +178,26 @@ fn runtime_errors_and_the_step_budget_match_the_reference() {
     let cases = [
         // SWAP off the array, division by zero in a condition, a loop
         // that never changes anything, overflow.
-        ("env array(i = 0, j = 5)\ndef MAIN: seq(; SWAP(i, j), NOP, NOP)", "[1, 2]"),
-        ("env array(p = 0, q = 0)\ndef MAIN: cond(A[p / q] > 0?; OUT(p), NOP, NOP)", "[4]"),
+        (
+            "env array(i = 0, j = 5)\ndef MAIN: seq(; SWAP(i, j), NOP, NOP)",
+            "[1, 2]",
+        ),
+        (
+            "env array(p = 0, q = 0)\ndef MAIN: cond(A[p / q] > 0?; OUT(p), NOP, NOP)",
+            "[4]",
+        ),
         (
             "env array(p = 0, q = 0)\ndef MAIN: cond(q != 0 and A[p / q] > 0?; OUT(p), NOP, NOP)",
             "[4]",
         ),
-        ("env array(i = 0)\ndef LOOP: linrec(A[i] != END?; NOP, NOP, NOP)", "[1]"),
-        ("env array(i = 9223372036854775807)\ndef MAIN: seq(; MOVE(i, RIGHT), NOP, NOP)", "[]"),
+        (
+            "env array(i = 0)\ndef LOOP: linrec(A[i] != END?; NOP, NOP, NOP)",
+            "[1]",
+        ),
+        (
+            "env array(i = 9223372036854775807)\ndef MAIN: seq(; MOVE(i, RIGHT), NOP, NOP)",
+            "[]",
+        ),
     ];
     for (text, input) in cases {
         let program = super::compile_text("error.cnpi", text);

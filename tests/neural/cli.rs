@@ -56,20 +56,45 @@ fn run_uses_the_network_and_agrees_in_every_mode() {
     assert_eq!(run(&["--no-cache"]), neural);
     assert_eq!(run(&["--cross-check"]), neural);
     assert_eq!(run(&["--cross-check", "--no-cache"]), neural);
-    let both = cnpic(&["run", "examples/quicksort.cnpi", "--symbolic", "--no-cache"], &dir);
-    assert_eq!(both.status.code(), Some(2), "conflicting flags are a usage error");
+    let both = cnpic(
+        &["run", "examples/quicksort.cnpi", "--symbolic", "--no-cache"],
+        &dir,
+    );
+    assert_eq!(
+        both.status.code(),
+        Some(2),
+        "conflicting flags are a usage error"
+    );
     std::fs::remove_dir_all(&dir).expect("removable");
 }
 
 #[test]
 fn trace_shows_bit_slot_program_and_return_flag() {
     let dir = scratch("trace");
-    let output = cnpic(&["run", "examples/reverse.cnpi", "--input", "[1,2]", "--trace"], &dir);
+    let output = cnpic(
+        &[
+            "run",
+            "examples/reverse.cnpi",
+            "--input",
+            "[1,2]",
+            "--trace",
+        ],
+        &dir,
+    );
     assert_eq!(output.status.code(), Some(0));
     let trace = stderr(&output);
-    assert!(trace.contains("REVERSE linrec c=1 → a1 STEP r=0"), "{trace}");
-    assert!(trace.contains("  STEP seq c=1 → a1 SWAP(lo, hi) r=0"), "{trace}");
-    assert!(trace.contains("  STEP seq c=1 → a3 MOVE(hi, LEFT) r=1"), "{trace}");
+    assert!(
+        trace.contains("REVERSE linrec c=1 → a1 STEP r=0"),
+        "{trace}"
+    );
+    assert!(
+        trace.contains("  STEP seq c=1 → a1 SWAP(lo, hi) r=0"),
+        "{trace}"
+    );
+    assert!(
+        trace.contains("  STEP seq c=1 → a3 MOVE(hi, LEFT) r=1"),
+        "{trace}"
+    );
     assert!(trace.contains("REVERSE linrec c=0 → a3 NOP r=1"), "{trace}");
     std::fs::remove_dir_all(&dir).expect("removable");
 }
@@ -82,7 +107,10 @@ fn build_run_and_add_program_memories() {
     let built = cnpic(&["build", "examples/quicksort.cnpi", "-o", memory], &dir);
     assert_eq!(built.status.code(), Some(0), "{}", stderr(&built));
     let summary = String::from_utf8_lossy(&built.stdout);
-    assert!(summary.contains("A[j] <= A[hi]") && summary.contains("yes"), "{summary}");
+    assert!(
+        summary.contains("A[j] <= A[hi]") && summary.contains("yes"),
+        "{summary}"
+    );
     let input = ["--input", "[3,1,2]", "--format", "json"];
     let run = |extra: &[&str]| {
         let mut args = vec!["run", memory];
@@ -94,7 +122,11 @@ fn build_run_and_add_program_memories() {
     assert_eq!(sorted["A"], serde_json::json!([1, 2, 3]));
     let added = cnpic(&["memory", "add", memory, "examples/reverse.cnpi"], &dir);
     assert_eq!(added.status.code(), Some(0), "{}", stderr(&added));
-    assert_eq!(json(&run(&[])), sorted, "the first program is still the default");
+    assert_eq!(
+        json(&run(&[])),
+        sorted,
+        "the first program is still the default"
+    );
     let reversed = json(&run(&["--entry", "REVERSE", "--cross-check"]));
     assert_eq!(reversed["A"], serde_json::json!([2, 1, 3]));
     let unknown = run(&["--entry", "NOPE"]);
@@ -120,7 +152,10 @@ fn missing_truncated_and_damaged_memories_exit_1() {
         damaged
     }] {
         std::fs::write(&path, bytes).expect("writable");
-        for command in [&["run", path_text][..], &["memory", "add", path_text, "examples/reverse.cnpi"]] {
+        for command in [
+            &["run", path_text][..],
+            &["memory", "add", path_text, "examples/reverse.cnpi"],
+        ] {
             let output = cnpic(command, &dir);
             assert_eq!(output.status.code(), Some(1), "{command:?}");
             assert!(stderr(&output).contains("[E1102]"), "{}", stderr(&output));

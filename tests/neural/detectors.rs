@@ -30,8 +30,8 @@ def G2: cond(not has_child(child(u)) or color(child(v)) != BLACK?; G1, NOP, NOP)
 /// states from `states` and random pointer values.
 fn check(text: &str, states: BoxedStrategy<String>, cases: u32) {
     let program = compile_text("detectors.cnpi", text);
-    let memory = Memory::with_program(&program, "d.cnpi", text, SEED, &Cache::none())
-        .expect("builds");
+    let memory =
+        Memory::with_program(&program, "d.cnpi", text, SEED, &Cache::none()).expect("builds");
     let pointer = prop_oneof![-3i64..70, any::<i64>(), Just(i64::MAX), Just(i64::MIN)];
     let pointers = prop::collection::vec(pointer, program.pointers.len());
     let mut runner = TestRunner::new(Config::with_cases(cases));
@@ -45,7 +45,14 @@ fn check(text: &str, states: BoxedStrategy<String>, cases: u32) {
             let expected = expr.eval(&world);
             for cached in [true, false] {
                 let bit = row.detector.detect(&world, false, cached);
-                prop_assert_eq!(bit, expected, "`{}` at {:?} on {}", row.text, pointers, input);
+                prop_assert_eq!(
+                    bit,
+                    expected,
+                    "`{}` at {:?} on {}",
+                    row.text,
+                    pointers,
+                    input
+                );
             }
         }
         Ok(())
@@ -73,8 +80,8 @@ fn graph_detectors_equal_their_conditions() {
 #[test]
 fn domains_have_one_feature_per_distinct_pair() {
     let program = compile_text("detectors.cnpi", ARRAY);
-    let memory = Memory::with_program(&program, "d.cnpi", ARRAY, SEED, &Cache::none())
-        .expect("builds");
+    let memory =
+        Memory::with_program(&program, "d.cnpi", ARRAY, SEED, &Cache::none()).expect("builds");
     let domains: Vec<(String, usize)> = memory
         .detectors
         .iter()
@@ -90,7 +97,10 @@ fn domains_have_one_feature_per_distinct_pair() {
     assert_eq!(domain("true"), 1);
     assert_eq!(domain("_top != SENTINEL"), 2);
     // (A[i], A[j]), (A[j], A[k]), (A[i], A[k]): three orders.
-    assert_eq!(domain("A[i] < A[j] and not A[j] <= A[k] or A[i] == A[k]"), 125);
+    assert_eq!(
+        domain("A[i] < A[j] and not A[j] <= A[k] or A[i] == A[k]"),
+        125
+    );
     // `A[i + 1] != END` can only be equal or not.
     assert_eq!(domain("i - j > k * 2 or A[i + 1] != END"), 10);
     // `<` and `>` on the same pair share one feature.

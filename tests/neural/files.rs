@@ -25,7 +25,10 @@ fn files_round_trip_and_run_the_same() {
     assert_eq!(read.m_prog, memory.m_prog);
     assert_eq!(read.w_key, memory.w_key);
     assert_eq!(read.rows, memory.rows);
-    assert!(bytes(&read) == file, "writing what was read gives the same file");
+    assert!(
+        bytes(&read) == file,
+        "writing what was read gives the same file"
+    );
     for cached in [true, false] {
         assert_eq!(
             neural(&read, 0, QUICKSORT_INPUT, cached),
@@ -45,7 +48,12 @@ fn the_same_source_gives_the_same_memory() {
     let fresh = build(&Cache::none());
     // Trained, then stored; then read from the cache: the same bytes.
     assert!(build(&Cache::at(&dir)) == fresh);
-    assert!(std::fs::read_dir(dir.join("detectors")).expect("cache written").count() >= 3);
+    assert!(
+        std::fs::read_dir(dir.join("detectors"))
+            .expect("cache written")
+            .count()
+            >= 3
+    );
     assert!(build(&Cache::at(&dir)) == fresh);
     // A damaged cache entry is only a miss.
     for entry in std::fs::read_dir(dir.join("detectors")).expect("cache") {
@@ -100,13 +108,16 @@ fn rewrite(file: &[u8], name: &str, change: impl Fn(&mut Vec<f32>)) -> Vec<u8> {
     writer.finish()
 }
 
+/// A change to a tensor's values.
+type Change = Box<dyn Fn(&mut Vec<f32>)>;
+
 #[test]
 fn consistent_but_wrong_memories_are_refused() {
     let (_, memory) = memory_of("quicksort.cnpi");
     let file = bytes(&memory);
     assert!(cnpim::read(&rewrite(&file, "m_key", |_| ()), "same").is_ok());
     let last = memory.detectors.len() - 1;
-    let cases: [(&str, Box<dyn Fn(&mut Vec<f32>)>, &str); 4] = [
+    let cases: [(&str, Change, &str); 4] = [
         (
             &format!("detector.{last}.b2"),
             Box::new(|b: &mut Vec<f32>| b[0] = -b[0] - 100.0),
@@ -129,7 +140,11 @@ fn consistent_but_wrong_memories_are_refused() {
             }),
             "does not parse",
         ),
-        ("m_kind", Box::new(|k: &mut Vec<f32>| k[0] = 7.5), "no valid kind"),
+        (
+            "m_kind",
+            Box::new(|k: &mut Vec<f32>| k[0] = 7.5),
+            "no valid kind",
+        ),
     ];
     for (tensor, change, why) in cases {
         let error = cnpim::read(&rewrite(&file, tensor, change), "t.cnpim").expect_err(why);
@@ -147,7 +162,12 @@ fn adding_programs_changes_nothing_that_was_there() {
     let (_, first) = memory_of("quicksort.cnpi");
     let before = cnpim::read(&bytes(&first), "before.cnpim").expect("reads");
     let mut grown = before.clone();
-    for file in ["bubblesort.cnpi", "toposort.cnpi", "addition.cnpi", "reverse.cnpi"] {
+    for file in [
+        "bubblesort.cnpi",
+        "toposort.cnpi",
+        "addition.cnpi",
+        "reverse.cnpi",
+    ] {
         grown
             .add(&compile(file), file, &source(file), &Cache::none())
             .expect("adds");
@@ -157,22 +177,36 @@ fn adding_programs_changes_nothing_that_was_there() {
     let rows = before.rows.len();
     assert!(grown.rows.len() > rows + 20);
     assert_eq!(bits(&grown.m_key[..rows * KEY_DIM]), bits(&before.m_key));
-    assert_eq!(bits(&grown.m_prog[..before.m_prog.len()]), bits(&before.m_prog));
+    assert_eq!(
+        bits(&grown.m_prog[..before.m_prog.len()]),
+        bits(&before.m_prog)
+    );
     assert_eq!(grown.rows[..rows], before.rows[..]);
     let detectors = before.detectors.len();
-    assert_eq!(bits(&grown.w_key[..detectors * KEY_DIM]), bits(&before.w_key));
+    assert_eq!(
+        bits(&grown.w_key[..detectors * KEY_DIM]),
+        bits(&before.w_key)
+    );
     for (old, new) in before.detectors.iter().zip(&grown.detectors) {
         assert_eq!(new.detector.classifier(), old.detector.classifier());
         assert_eq!(new.text, old.text);
     }
     assert_eq!(core().network().weights(), &core_before);
-    for input in ["[]", "[1]", QUICKSORT_INPUT, "[3, 3, 3, -9223372036854775808]"] {
+    for input in [
+        "[]",
+        "[1]",
+        QUICKSORT_INPUT,
+        "[3, 3, 3, -9223372036854775808]",
+    ] {
         for cached in [true, false] {
             let old = neural(&before, 0, input, cached).expect("runs");
             assert_eq!(neural(&grown, 0, input, cached), Ok(old), "{input}");
         }
     }
-    assert_eq!(grown.entry(Some("BUBBLESORT")), Ok((1, grown.units[1].entry)));
+    assert_eq!(
+        grown.entry(Some("BUBBLESORT")),
+        Ok((1, grown.units[1].entry))
+    );
     let sum = neural(&grown, 3, r#"{"a": "95", "b": "1207"}"#, true).expect("adds");
     assert_eq!(sum.state.to_json(0, "")["sum"], "1302");
 }

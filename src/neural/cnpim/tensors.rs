@@ -85,9 +85,8 @@ impl<'a> Reader<'a> {
     /// Parses `bytes` as a safetensors file of format `format` and checks
     /// its checksum.
     pub fn open(bytes: &'a [u8], format: &str) -> Result<Reader<'a>, String> {
-        let file = SafeTensors::deserialize(bytes).map_err(|e| {
-            format!("it is not a safetensors file, or it is truncated ({e})")
-        })?;
+        let file = SafeTensors::deserialize(bytes)
+            .map_err(|e| format!("it is not a safetensors file, or it is truncated ({e})"))?;
         let (_, header) = SafeTensors::read_metadata(bytes).map_err(|e| e.to_string())?;
         let mut metadata = header.metadata().clone().unwrap_or_default();
         match metadata.get(FORMAT) {
@@ -107,8 +106,9 @@ impl<'a> Reader<'a> {
             &sorted,
         );
         if stored != format!("{actual:016x}") {
-            return Err("its checksum does not match its contents: it was modified or damaged"
-                .to_string());
+            return Err(
+                "its checksum does not match its contents: it was modified or damaged".to_string(),
+            );
         }
         Ok(Reader { file, metadata })
     }
@@ -227,7 +227,10 @@ mod tests {
     fn damage_is_detected() {
         let bytes = sample();
         for cut in [0, 7, bytes.len() / 2, bytes.len() - 1] {
-            assert!(Reader::open(&bytes[..cut], "test-1").is_err(), "cut at {cut}");
+            assert!(
+                Reader::open(&bytes[..cut], "test-1").is_err(),
+                "cut at {cut}"
+            );
         }
         let mut flipped = bytes.clone();
         let last = flipped.len() - 1;

@@ -58,8 +58,8 @@ impl Detector {
         {
             return Ok(detector);
         }
-        let classifier = classifier::train(&encoder, seed)
-            .ok_or(Failure::Untrainable(encoder.domain()))?;
+        let classifier =
+            classifier::train(&encoder, seed).ok_or(Failure::Untrainable(encoder.domain()))?;
         let detector = Detector::verified(encoder, classifier)?;
         cache.store(text, seed, &detector.classifier);
         Ok(detector)

@@ -193,10 +193,10 @@ fn normal_program(program: &Program, id: DefId, span: Span) -> Diagnostic {
         format!("`{name}` is a normal program, which the network cannot run as written"),
     )
     .with_label(span, "the network would run this")
-    .with_help(format!(
+    .with_help(
         "combinatorize it first (`cnpic combinatorize`), or run on the reference interpreter \
-         with `--symbolic`"
-    ))
+         with `--symbolic`",
+    )
 }
 
 /// E1103: no verified detector for a condition.

@@ -15,8 +15,8 @@ use crate::program::{
     ValExpr, ValueObservation,
 };
 use crate::span::Span;
-use crate::syntax::ast::{ArithOp, CompareOp};
 use crate::syntax::MAX_DEPTH;
+use crate::syntax::ast::{ArithOp, CompareOp};
 
 /// The kinds of ACT, one program-memory row each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -535,10 +535,7 @@ mod tests {
                 PosKind::Arith(
                     ArithOp::Sub,
                     Box::new(e(PosKind::Pointer(2), 1)),
-                    Box::new(e(
-                        PosKind::Neg(Box::new(e(PosKind::Int(k), 3))),
-                        2,
-                    )),
+                    Box::new(e(PosKind::Neg(Box::new(e(PosKind::Int(k), 3))), 2)),
                 ),
                 0,
             );
@@ -571,7 +568,11 @@ mod tests {
         assert_eq!(decoder.condition(), Ok(condition));
 
         let push = Act::Push(vec![at(1), e(PosKind::Child(Box::new(at(0))), 7)]);
-        for act in [push, Act::Color(1, Color::Black), Act::Move(0, Direction::Right)] {
+        for act in [
+            push,
+            Act::Color(1, Color::Black),
+            Act::Move(0, Direction::Right),
+        ] {
             let mut code = Code::default();
             code.act_arguments(&act);
             let mut decoder = Decoder::new(&code.values, &code.spans, 2);
@@ -584,7 +585,10 @@ mod tests {
     fn bad_codes_are_errors_not_panics() {
         let spans = [span(0); 4];
         for values in [&[99.0][..], &[3.0, 5.0], &[1.0, 0.5], &[8.0, 3.0], &[]] {
-            assert!(Decoder::new(values, &spans, 2).position().is_err(), "{values:?}");
+            assert!(
+                Decoder::new(values, &spans, 2).position().is_err(),
+                "{values:?}"
+            );
         }
         assert!(Decoder::new(&[3.0, 1.0], &[], 2).position().is_err());
         assert!(Decoder::new(&[f32::NAN], &spans, 2).condition().is_err());

@@ -226,7 +226,8 @@ impl Memory {
                     .unit
                     .and_then(|u| self.units.get(u))
                     .map_or(0, |u| u.pointers.len());
-                let mut decoder = codec::Decoder::new(&embedding[2 * KEY_DIM..], &info.spans, pointers);
+                let mut decoder =
+                    codec::Decoder::new(&embedding[2 * KEY_DIM..], &info.spans, pointers);
                 let app = decoder.act(kind, info.span).map_err(|e| e.0)?;
                 if !decoder.finished() {
                     return Err("its arguments have trailing numbers or spans".into());
@@ -246,7 +247,9 @@ impl Memory {
                 .units
                 .first()
                 .map(|unit| (0, unit.entry))
-                .ok_or_else(|| Diagnostic::error(codes::E1107, "the program memory holds no program"));
+                .ok_or_else(|| {
+                    Diagnostic::error(codes::E1107, "the program memory holds no program")
+                });
         };
         let (program, name) = match spec.rsplit_once(':') {
             Some((program, name)) => (Some(program), name),
@@ -266,7 +269,10 @@ impl Memory {
                 codes::E1107,
                 format!("no program in the memory has an applier `{spec}`"),
             )
-            .with_help(format!("the programs and their entries: {}", self.entries()))),
+            .with_help(format!(
+                "the programs and their entries: {}",
+                self.entries()
+            ))),
             several => {
                 let names: Vec<String> = several
                     .iter()

@@ -128,7 +128,10 @@ impl<'m, 'o> Machine<'m, 'o> {
     }
 
     fn span(&self, row: RowId) -> Span {
-        self.memory.rows.get(row).map_or(Span::default(), |r| r.span)
+        self.memory
+            .rows
+            .get(row)
+            .map_or(Span::default(), |r| r.span)
     }
 
     /// Runs applier `row`: parse, then start its combinator with a new
@@ -196,7 +199,11 @@ impl<'m, 'o> Machine<'m, 'o> {
         let decision = self.decide(&mut a, c)?;
         self.steps += 1;
         if self.steps > self.max_steps {
-            return Err(out_of_steps(self.max_steps, self.name(a.owner), self.span(a.owner)));
+            return Err(out_of_steps(
+                self.max_steps,
+                self.name(a.owner),
+                self.span(a.owner),
+            ));
         }
         let target = match decision.slot {
             Slot::SelfSlot => a.frame.slots[0],
@@ -332,7 +339,9 @@ impl<'m, 'o> Machine<'m, 'o> {
         if done {
             Ok(())
         } else {
-            Err(internal(format!("`{builtin:?}` found the state stack empty")))
+            Err(internal(format!(
+                "`{builtin:?}` found the state stack empty"
+            )))
         }
     }
 
@@ -373,7 +382,11 @@ pub(super) fn parse_all(memory: &Memory, unit: usize) -> Result<Vec<Option<Parse
     let mut parses = Vec::with_capacity(memory.rows.len());
     for (row, data) in memory.rows.iter().enumerate() {
         let mine = data.kind == RowKind::Applier && data.unit == Some(unit);
-        parses.push(if mine { Some(parse(memory, row)?) } else { None });
+        parses.push(if mine {
+            Some(parse(memory, row)?)
+        } else {
+            None
+        });
     }
     Ok(parses)
 }

@@ -35,7 +35,11 @@ impl<'p> Machine<'p, '_> {
                 self.trace_stmt(&b, |program| format!("{}()", name(program, *id)));
                 if *id == b.def && self.version == b.version {
                     let def = self.def(b.def);
-                    return Err(errors::never_finishes(&def.name, "its call to itself", *span));
+                    return Err(errors::never_finishes(
+                        &def.name,
+                        "its call to itself",
+                        *span,
+                    ));
                 }
                 // A tail call to itself is a loop: the trace keeps its depth.
                 let depth = if b.last && tail && *id == b.def {
