@@ -194,3 +194,34 @@ pub fn verify(encoder: &Encoder, classifier: &Classifier) -> Result<Vec<bool>, u
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::neural::detector::encoder::tests::condition;
+
+    #[test]
+    fn classifiers_learn_functions_no_line_separates() {
+        // Exclusive or of two comparisons, and a three-way function.
+        for text in [
+            "A[i] < A[j] and not A[j] < A[k] or not A[i] < A[j] and A[j] < A[k]",
+            "(A[i] == A[j]) and (i < k or A[k] == END) or not (j >= k)",
+        ] {
+            let encoder = Encoder::new(condition(text)).expect("small");
+            let classifier = train(&encoder, 5).expect("trains");
+            let table = verify(&encoder, &classifier).expect("verified");
+            assert_eq!(table.len(), encoder.domain());
+            assert_eq!(train(&encoder, 5), Some(classifier), "reproducible");
+        }
+    }
+
+    #[test]
+    fn verification_finds_a_wrong_point() {
+        let encoder = Encoder::new(condition("i < j")).expect("small");
+        let mut classifier = train(&encoder, 1).expect("trains");
+        classifier.b2 += 1000.0;
+        assert_eq!(verify(&encoder, &classifier), Err(1), "Equal now reads true");
+        classifier.w1.pop();
+        assert_eq!(verify(&encoder, &classifier), Err(0), "malformed");
+    }
+}

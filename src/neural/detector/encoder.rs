@@ -252,3 +252,62 @@ impl Encoder {
         }
     }
 }
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::program::{Applier, Body};
+
+    /// The condition of the first applier of `env array(i = 0, j = 1, k = 2)`
+    /// followed by `def X: cond(CONDITION?; NOP, NOP, NOP)`.
+    pub(crate) fn condition(text: &str) -> Condition {
+        let source = format!("env array(i = 0, j = 1, k = 2)\ndef X: cond({text}?; NOP, NOP, NOP)\n");
+        let program = crate::compile::compile("t.cnpi", &source, None)
+            .program
+            .expect("compiles");
+        match &program.defs[0].body {
+            Body::Applier(Applier::Combinator {
+                detector: Some(expr),
+                ..
+            }) => Condition::Source(expr.clone()),
+            _ => panic!("a cond applier"),
+        }
+    }
+
+    fn labels(encoder: &Encoder) -> Vec<bool> {
+        (0..encoder.domain()).map(|p| encoder.label(p)).collect()
+    }
+
+    #[test]
+    fn comparisons_read_the_relation_of_their_sides() {
+        // Less, Equal, Greater, Same, Different.
+        let less = Encoder::new(condition("i < j")).expect("small");
+        assert_eq!(labels(&less), [true, false, false, false, false]);
+        let not_equal = Encoder::new(condition("A[i] != A[j]")).expect("small");
+        assert_eq!(labels(&not_equal), [true, false, true, false, true]);
+        let end = Encoder::new(condition("A[i] == END")).expect("small");
+        assert_eq!(labels(&end), [true, false]);
+        assert_eq!(labels(&Encoder::new(Condition::Blind).expect("small")), [true]);
+        let top = Encoder::new(Condition::StackTop).expect("small");
+        assert_eq!(labels(&top), [false, true]);
+    }
+
+    #[test]
+    fn features_are_shared_and_points_are_mixed_radix() {
+        let encoder = Encoder::new(condition("A[i] < A[j] or A[i] > A[j] and A[k] == END"))
+            .expect("small");
+        assert_eq!((encoder.domain(), encoder.width()), (10, 7));
+        // Point 7 = (Different, END): the or fails, and so does the and.
+        assert_eq!(encoder.active(7), [3, 6]);
+        assert!(!encoder.label(7));
+        assert!(encoder.label(2 * 2), "(Greater, END)");
+        assert!(!encoder.label(2 * 2 + 1), "(Greater, not END)");
+    }
+
+    #[test]
+    fn too_many_comparisons_are_refused() {
+        let pairs: Vec<String> = (0..7).map(|n| format!("A[i + {n}] < A[j]")).collect();
+        let error = Encoder::new(condition(&pairs.join(" and "))).expect_err("5^7 points");
+        assert_eq!(error.domain, 78_125);
+    }
+}

@@ -203,6 +203,9 @@ impl Memory {
     /// machine can run.
     pub fn parse(&self, row: RowId) -> Result<Parsed, String> {
         let info = self.rows.get(row).ok_or_else(|| format!("no row {row}"))?;
+        if info.kind != RowKind::Applier {
+            return Err(format!("row {row} is a {:?}, not an applier", info.kind));
+        }
         let embedding = self.embedding(row);
         let part = |i: usize| &embedding[i * KEY_DIM..(i + 1) * KEY_DIM];
         let program = keys::argmax(&self.m_key, part(0)).ok_or("the memory is empty")?;
@@ -356,5 +359,67 @@ impl Memory {
         let mut memory = Memory::new(seed, cache)?;
         memory.add(program, name, source, cache)?;
         Ok(memory)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixed_rows_are_numbered_by_their_codes() {
+        for (row, &(kind, _)) in fixed_rows().iter().enumerate() {
+            assert_eq!(kind.code(), row, "{kind:?}");
+            assert_eq!(RowKind::from_code(row), Some(kind));
+        }
+        let appliers = RowKind::Applier.code();
+        assert_eq!(appliers, fixed_rows().len());
+        assert_eq!(RowKind::from_code(appliers), Some(RowKind::Applier));
+        assert_eq!(RowKind::from_code(appliers + 1), None);
+    }
+
+    #[test]
+    fn builtin_slots_are_bound_to_their_rows() {
+        let names = fixed_rows();
+        let name = |slot| Memory::builtin_slot(slot).map(|row| names[row].1);
+        assert_eq!(name(Slot::PushSentinel), Some("_push_sentinel"));
+        assert_eq!(name(Slot::MapSelf), Some("_mapself"));
+        assert_eq!(name(Slot::Pop), Some("_pop"));
+        assert_eq!(name(Slot::LoadState), Some("_load_state"));
+        assert_eq!(name(Slot::Nop), Some("NOP"));
+        assert_eq!(name(Slot::A2), None);
+    }
+
+    #[test]
+    fn the_parser_reads_back_what_was_written() {
+        let text = "env array(i = 0, j = 1)\n\
+                    def STEP: seq(; SWAP(i, j), MOVE(i, RIGHT), NOP)\n\
+                    def LOOP: linrec(A[j] != END?; STEP, SET(j, i + 2), NOP)\n";
+        let program = crate::compile::compile("t.cnpi", text, None)
+            .program
+            .expect("compiles");
+        let memory =
+            Memory::with_program(&program, "t.cnpi", text, 3, &Cache::none()).expect("builds");
+        let row = |name: &str| memory.rows.iter().position(|r| r.name == name).expect(name);
+        let Ok(Parsed::Combinator {
+            kind,
+            detector,
+            args,
+            ..
+        }) = memory.parse(row("LOOP"))
+        else {
+            panic!("LOOP is a combinator applier");
+        };
+        assert_eq!(kind, CombinatorKind::User(crate::program::Combinator::Linrec));
+        assert_eq!(memory.detectors[detector].text, "A[j] != END");
+        let nop = Memory::fixed(RowKind::Act(ActKind::Nop));
+        assert_eq!(args, [row("STEP"), row("SET(j, i + 2)"), nop]);
+        let Ok(Parsed::Act(app)) = memory.parse(row("SET(j, i + 2)")) else {
+            panic!("an ACT applier");
+        };
+        let names = &memory.units[0].pointers;
+        assert_eq!(crate::symbolic::trace::act(&app.act, names), "SET(j, i + 2)");
+        assert_eq!(&text[app.span.range()], "SET(j, i + 2)");
+        assert!(memory.parse(0).is_err(), "a combinator row is no applier");
     }
 }
