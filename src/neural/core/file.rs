@@ -209,3 +209,77 @@ impl Fnv {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn metadata(combinators: usize) -> Metadata {
+        Metadata {
+            combinators: (0..combinators).map(|i| format!("c{i}")).collect(),
+            seed: 7,
+            epochs: 3,
+            command: "cnpic train-core --seed 7".to_string(),
+            version: "0.1.0".to_string(),
+            verification: "passed".to_string(),
+        }
+    }
+
+    fn weights() -> Weights {
+        let mut weights = Weights::zeros(3, 2);
+        for (i, (_, values)) in weights.tensors_mut().enumerate() {
+            for (j, value) in values.iter_mut().enumerate() {
+                *value = (i * 100 + j) as f32 / 7.0;
+            }
+        }
+        weights
+    }
+
+    fn error_code(result: Result<(Weights, Metadata), Diagnostic>) -> &'static str {
+        match result {
+            Ok(_) => panic!("the file was accepted"),
+            Err(diagnostic) => diagnostic.code.0,
+        }
+    }
+
+    #[test]
+    fn a_written_core_reads_back_identically_and_deterministically() {
+        let bytes = write(&weights(), &metadata(2));
+        assert_eq!(bytes, write(&weights(), &metadata(2)));
+        let (read_weights, read_metadata) = read(&bytes, "core").expect("a fresh file reads");
+        assert_eq!(read_weights, weights());
+        assert_eq!(read_metadata, metadata(2));
+    }
+
+    #[test]
+    fn every_flipped_byte_and_every_truncation_is_refused() {
+        let bytes = write(&weights(), &metadata(2));
+        for at in (0..bytes.len()).step_by(7) {
+            let mut tampered = bytes.clone();
+            tampered[at] ^= 0x10;
+            let code = error_code(read(&tampered, "core"));
+            assert!(code == "E1002" || code == "E1003", "byte {at}: {code}");
+        }
+        let data_byte = bytes.len() - 5;
+        let mut tampered = bytes.clone();
+        tampered[data_byte] ^= 1;
+        assert_eq!(error_code(read(&tampered, "core")), "E1003");
+        for length in [0, 5, 8, 100, bytes.len() - 1] {
+            assert_eq!(error_code(read(&bytes[..length], "core")), "E1002");
+        }
+    }
+
+    #[test]
+    fn wrong_shapes_and_non_finite_weights_are_refused() {
+        // Two embeddings in the tensors, three combinators in the metadata.
+        let wrong_shape = write(&weights(), &metadata(3));
+        let error = read(&wrong_shape, "core").err().map(|d| d.message);
+        assert!(error.is_some_and(|m| m.contains("embedding")));
+        for bad in [f32::NAN, f32::INFINITY] {
+            let mut weights = weights();
+            weights.w_prog[4] = bad;
+            let bytes = write(&weights, &metadata(2));
+            assert_eq!(error_code(read(&bytes, "core")), "E1002");
+        }
+    }
+}

@@ -210,3 +210,87 @@ fn read_file(path: &Path) -> Result<Vec<u8>, Diagnostic> {
         .with_help("without a path, `cnpic verify-core` checks the shipped core")
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::Slot;
+
+    fn shipped() -> &'static Core {
+        match Core::shipped() {
+            Ok(core) => core,
+            Err(diagnostic) => panic!("the shipped core is refused: {diagnostic:?}"),
+        }
+    }
+
+    #[test]
+    fn the_shipped_core_passes_verification_against_the_stdlib() {
+        let core = shipped();
+        assert_eq!(core.cells(), DEFAULT_CELLS);
+        let verification = verify(core, stdlib_combinators().expect("the stdlib loads"));
+        assert!(verification.passed(), "{verification}");
+        assert_eq!(verification.rows.len(), 5);
+        // treerec: all sequences of 1 to 5 bits.
+        assert_eq!(verification.rows[3].sequences, 62);
+    }
+
+    #[test]
+    fn the_decision_table_is_what_stepping_the_core_gives() {
+        let core = shipped();
+        let table = core.decision_table();
+        for (kind, _) in COMBINATORS {
+            let mut state = core.start(kind);
+            // One longest path per combinator: alternating bits.
+            let depth = table.depth_at(index(kind));
+            assert_eq!(depth, longest(core.combinators.get(kind)));
+            for length in 1..=depth {
+                let bits: Vec<bool> = (0..length).map(|i| i % 2 == 0).collect();
+                let decision = core.step(&mut state, bits[length - 1]);
+                assert_eq!(table.decision(kind, &bits), Some(decision));
+            }
+        }
+        let linrec = CombinatorKind::User(Combinator::Linrec);
+        assert_eq!(table.decision(linrec, &[true; 4]), None);
+        let first = table.decision(linrec, &[false]);
+        assert_eq!(
+            first,
+            Some(Decision {
+                slot: Slot::A3,
+                ret: true
+            })
+        );
+    }
+
+    #[test]
+    fn verification_catches_a_core_that_does_something_else() {
+        let mut swapped = stdlib_combinators().expect("the stdlib loads").clone();
+        std::mem::swap(&mut swapped.cond.when_true, &mut swapped.cond.when_false);
+        let verification = verify(shipped(), &swapped);
+        assert!(!verification.passed());
+        assert_eq!(verification.rows[1].failed_sequences, 6);
+        assert!(
+            verification
+                .rows
+                .iter()
+                .filter(|r| r.wrong_steps > 0)
+                .count()
+                == 1
+        );
+    }
+
+    #[test]
+    fn an_untrained_core_is_refused_at_load_time() {
+        let metadata = Metadata {
+            combinators: COMBINATORS.iter().map(|(_, n)| n.to_string()).collect(),
+            seed: 0,
+            epochs: 0,
+            command: String::new(),
+            version: String::new(),
+            verification: String::new(),
+        };
+        let bytes = write(&Weights::zeros(4, 5), &metadata);
+        let error = Core::from_bytes(&bytes, "zero.safetensors").err();
+        assert_eq!(error.map(|d| d.code), Some(codes::E1004));
+        assert!(Core::from_bytes_unverified(&bytes, "zero.safetensors").is_ok());
+    }
+}
