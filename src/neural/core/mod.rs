@@ -3,7 +3,7 @@
 //! A [`Core`] is a one-layer LSTM whose only input is the binary condition,
 //! with one embedding per combinator as its initial state (Emb-as-State0)
 //! and the decoders `f_end` (return when `r ≥ α`) and `f_prog` (argmax over
-//! the K = 9 frame slots of [`Slot::ALL`]). The pieces:
+//! the K = 9 frame slots of `Slot::ALL`). The pieces:
 //!
 //! - `network`: the weights and the plain-`f32` step (the inference path);
 //! - `traces`: what the definitions in `stdlib/core.cnpi` require;
@@ -158,7 +158,9 @@ impl Core {
     }
 
     /// One LSTM step on the condition bit, then `f_end` (return iff
-    /// `r ≥ α`) and argmax `f_prog` over [`Slot::ALL`]. Runs the network.
+    /// `r ≥ α`) and argmax `f_prog` over [`Slot::ALL`](crate::program::Slot::ALL).
+    /// `seq` has no detector; verification covers both bits for it, so any
+    /// fixed bit is right.
     pub fn step(&self, state: &mut CoreState, bit: bool) -> Decision {
         self.network.step(state, bit)
     }

@@ -9,6 +9,15 @@
 //! cross-entropy of `f_end` against the return flag (written as a two-way
 //! softmax over `[0, logit]`, which candle computes stably).
 //!
+//! One deviation, measured to matter: a step's loss is divided by the
+//! number of traces that share its bit prefix, so that every distinct
+//! decision weighs the same in an epoch. Unweighted, the one trace of
+//! `treerec`'s false branch is outweighed 16 to 1 by the true branch's, the
+//! accuracy plateaus at 97% (the first step of `linrec` and `treerec` on a
+//! false bit wrong), the schedule decays the rate to nothing, and seed 1
+//! fails after 1000 epochs; weighted, seeds 1-8 all verify within 10-24
+//! epochs.
+//!
 //! After every epoch the weights are copied into a [`Network`] and verified
 //! exhaustively on the inference path; training stops as soon as that
 //! passes, or after `max_epochs`. Everything random (initial weights and
