@@ -239,6 +239,38 @@ impl Model {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::program::Slot;
+
+    /// Two made-up combinators, to show the trainer is not tied to the
+    /// stdlib: one ignores its bit, one loops on it.
+    fn made_up() -> [Behaviour; 2] {
+        [
+            Behaviour {
+                when_true: vec![Slot::A2, Slot::A1, Slot::A3],
+                when_false: vec![Slot::A2, Slot::A1, Slot::A3],
+            },
+            Behaviour {
+                when_true: vec![Slot::PushSentinel, Slot::SelfSlot],
+                when_false: vec![Slot::Nop],
+            },
+        ]
+    }
+
+    #[test]
+    fn any_behaviours_train_to_a_verified_core_reproducibly() {
+        let behaviours = made_up();
+        let named = [("first", &behaviours[0]), ("second", &behaviours[1])];
+        let options = TrainOptions::new(6, 3, 300);
+        let mut epochs = 0;
+        let trained = train(&named, &options, &mut |report| epochs = report.epoch)
+            .unwrap_or_else(|d| panic!("{d:?}"));
+        assert!(trained.verification.passed(), "{}", trained.verification);
+        assert_eq!(trained.epochs, epochs);
+        assert_eq!(trained.weights.cells, 6);
+        assert_eq!(trained.weights.combinators(), 2);
+        let again = train(&named, &options, &mut |_| {}).unwrap_or_else(|d| panic!("{d:?}"));
+        assert_eq!(again.weights, trained.weights);
+    }
 
     #[test]
     fn a_seed_gives_the_same_initial_weights_and_another_seed_others() {
