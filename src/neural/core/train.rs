@@ -142,7 +142,7 @@ pub fn train(
 /// `±1` for the embeddings, drawn tensor by tensor in file order.
 fn initial_weights(cells: usize, combinators: usize, rng: &mut ChaCha8Rng) -> Weights {
     let mut weights = Weights::zeros(cells, combinators);
-    let bound = 1.0 / (cells as f32).sqrt();
+    let bound = 1.0 / (cells.max(1) as f32).sqrt();
     for (name, values) in weights.tensors_mut() {
         let range = if name.starts_with("embedding") {
             1.0
