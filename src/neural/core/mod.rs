@@ -52,7 +52,7 @@ pub const COMBINATORS: [(CombinatorKind, &str); 5] = [
     (CombinatorKind::MapSelf, "_mapself"),
 ];
 
-/// The embedding index of a combinator.
+/// The embedding index of a combinator (its position in [`COMBINATORS`]).
 pub fn index(kind: CombinatorKind) -> usize {
     match kind {
         CombinatorKind::User(Combinator::Seq) => 0,
@@ -222,6 +222,13 @@ mod tests {
         match Core::shipped() {
             Ok(core) => core,
             Err(diagnostic) => panic!("the shipped core is refused: {diagnostic:?}"),
+        }
+    }
+
+    #[test]
+    fn embedding_indices_follow_the_combinator_list() {
+        for (i, (kind, _)) in COMBINATORS.iter().enumerate() {
+            assert_eq!(index(*kind), i);
         }
     }
 
