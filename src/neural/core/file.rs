@@ -19,6 +19,8 @@ use crate::diagnostic::{Diagnostic, codes};
 /// The value of the `format` metadata entry.
 const FORMAT: &str = "cnpi-core-1";
 const CHECKSUM: &str = "checksum";
+/// More cells than any core needs; the bound keeps shape arithmetic small.
+const MAX_CELLS: usize = 1 << 16;
 
 /// What a core file says about its origin.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,7 +42,7 @@ pub struct Metadata {
 /// out in a different order every run: with sorted keys, the same weights
 /// and metadata always give the same bytes.
 pub fn write(weights: &Weights, metadata: &Metadata) -> Vec<u8> {
-    let mut info = BTreeMap::from([
+    let info = BTreeMap::from([
         ("format".to_string(), FORMAT.to_string()),
         ("combinators".to_string(), metadata.combinators.join(",")),
         ("cells".to_string(), weights.cells.to_string()),
@@ -50,10 +52,19 @@ pub fn write(weights: &Weights, metadata: &Metadata) -> Vec<u8> {
         ("cnpi_version".to_string(), metadata.version.clone()),
         ("verification".to_string(), metadata.verification.clone()),
     ]);
-    let mut tensors: Vec<(&str, Vec<usize>, Vec<u8>)> = weights
+    let tensors = weights
         .tensors()
         .map(|(name, shape, values)| (name, shape, to_bytes(values)))
         .collect();
+    encode(tensors, info)
+}
+
+/// The safetensors bytes of `tensors` with the metadata `info` plus its
+/// checksum.
+fn encode(
+    mut tensors: Vec<(&str, Vec<usize>, Vec<u8>)>,
+    mut info: BTreeMap<String, String>,
+) -> Vec<u8> {
     tensors.sort_by_key(|(name, ..)| *name);
     let fields: Vec<Field> = tensors
         .iter()
@@ -138,11 +149,16 @@ pub fn read(bytes: &[u8], name: &str) -> Result<(Weights, Metadata), Diagnostic>
         verification: entry("verification")?.clone(),
     };
     let cells = usize::try_from(number("cells")?).map_err(|e| malformed(e.to_string()))?;
-    if cells == 0 {
-        return Err(malformed("it has 0 cells".to_string()));
+    if !(1..=MAX_CELLS).contains(&cells) {
+        return Err(malformed(format!(
+            "it has {cells} cells (1 to {MAX_CELLS} are possible)"
+        )));
     }
-    let mut weights = Weights::zeros(cells, metadata.combinators.len());
-    for (tensor, shape, _) in weights.tensors() {
+    // Shapes are checked before anything is allocated: safetensors has
+    // already checked that each tensor's data is in the file.
+    let shapes = Weights::shapes(cells, metadata.combinators.len());
+    let mut weights = Weights::empty(cells);
+    for ((tensor, values), shape) in weights.tensors_mut().zip(shapes) {
         let view = file
             .tensor(tensor)
             .map_err(|_| malformed(format!("it has no tensor `{tensor}`")))?;
@@ -153,11 +169,6 @@ pub fn read(bytes: &[u8], name: &str) -> Result<(Weights, Metadata), Diagnostic>
                 view.shape()
             )));
         }
-    }
-    for (tensor, values) in weights.tensors_mut() {
-        let view = file
-            .tensor(tensor)
-            .map_err(|_| malformed(format!("it has no tensor `{tensor}`")))?;
         *values = from_bytes(view.data());
         if values.iter().any(|v| !v.is_finite()) {
             return Err(malformed(format!(
@@ -206,6 +217,97 @@ impl Fnv {
     fn field(&mut self, bytes: &[u8]) {
         for &byte in bytes.iter().chain(&(bytes.len() as u64).to_le_bytes()) {
             self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn metadata(combinators: usize) -> Metadata {
+        Metadata {
+            combinators: (0..combinators).map(|i| format!("c{i}")).collect(),
+            seed: 7,
+            epochs: 3,
+            command: "cnpic train-core --seed 7".to_string(),
+            version: "0.1.0".to_string(),
+            verification: "passed".to_string(),
+        }
+    }
+
+    fn weights() -> Weights {
+        let mut weights = Weights::zeros(3, 2);
+        for (i, (_, values)) in weights.tensors_mut().enumerate() {
+            for (j, value) in values.iter_mut().enumerate() {
+                *value = (i * 100 + j) as f32 / 7.0;
+            }
+        }
+        weights
+    }
+
+    fn error_code(result: Result<(Weights, Metadata), Diagnostic>) -> &'static str {
+        match result {
+            Ok(_) => panic!("the file was accepted"),
+            Err(diagnostic) => diagnostic.code.0,
+        }
+    }
+
+    #[test]
+    fn a_written_core_reads_back_identically_and_deterministically() {
+        let bytes = write(&weights(), &metadata(2));
+        assert_eq!(bytes, write(&weights(), &metadata(2)));
+        let (read_weights, read_metadata) = read(&bytes, "core").expect("a fresh file reads");
+        assert_eq!(read_weights, weights());
+        assert_eq!(read_metadata, metadata(2));
+    }
+
+    #[test]
+    fn every_flipped_byte_and_every_truncation_is_refused() {
+        let bytes = write(&weights(), &metadata(2));
+        for at in (0..bytes.len()).step_by(7) {
+            let mut tampered = bytes.clone();
+            tampered[at] ^= 0x10;
+            let code = error_code(read(&tampered, "core"));
+            assert!(code == "E1002" || code == "E1003", "byte {at}: {code}");
+        }
+        let data_byte = bytes.len() - 5;
+        let mut tampered = bytes.clone();
+        tampered[data_byte] ^= 1;
+        assert_eq!(error_code(read(&tampered, "core")), "E1003");
+        for length in [0, 5, 8, 100, bytes.len() - 1] {
+            assert_eq!(error_code(read(&bytes[..length], "core")), "E1002");
+        }
+    }
+
+    #[test]
+    fn an_absurd_cell_count_is_refused_before_anything_is_allocated() {
+        let info = BTreeMap::from([
+            ("format".to_string(), FORMAT.to_string()),
+            ("combinators".to_string(), "c0,c1".to_string()),
+            ("cells".to_string(), (1u64 << 40).to_string()),
+            ("seed".to_string(), "1".to_string()),
+            ("epochs".to_string(), "1".to_string()),
+            ("command".to_string(), String::new()),
+            ("cnpi_version".to_string(), String::new()),
+            ("verification".to_string(), String::new()),
+        ]);
+        let bytes = encode(vec![("end.bias", vec![1], vec![0; 4])], info);
+        let error = read(&bytes, "core").err().map(|d| d.message);
+        assert!(error.is_some_and(|m| m.contains("cells")));
+    }
+
+    #[test]
+    fn wrong_shapes_and_non_finite_weights_are_refused() {
+        // Two embeddings in the tensors, three combinators in the metadata.
+        let wrong_shape = write(&weights(), &metadata(3));
+        let error = read(&wrong_shape, "core").err().map(|d| d.message);
+        assert!(error.is_some_and(|m| m.contains("embedding")));
+        for bad in [f32::NAN, f32::INFINITY] {
+            let mut weights = weights();
+            weights.w_prog[4] = bad;
+            let bytes = write(&weights, &metadata(2));
+            assert_eq!(error_code(read(&bytes, "core")), "E1002");
         }
     }
 }

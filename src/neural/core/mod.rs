@@ -3,7 +3,7 @@
 //! A [`Core`] is a one-layer LSTM whose only input is the binary condition,
 //! with one embedding per combinator as its initial state (Emb-as-State0)
 //! and the decoders `f_end` (return when `r ≥ α`) and `f_prog` (argmax over
-//! the K = 9 frame slots of [`Slot::ALL`]). The pieces:
+//! the K = 9 frame slots of `Slot::ALL`). The pieces:
 //!
 //! - `network`: the weights and the plain-`f32` step (the inference path);
 //! - `traces`: what the definitions in `stdlib/core.cnpi` require;
@@ -52,7 +52,7 @@ pub const COMBINATORS: [(CombinatorKind, &str); 5] = [
     (CombinatorKind::MapSelf, "_mapself"),
 ];
 
-/// The embedding index of a combinator.
+/// The embedding index of a combinator (its position in [`COMBINATORS`]).
 pub fn index(kind: CombinatorKind) -> usize {
     match kind {
         CombinatorKind::User(Combinator::Seq) => 0,
@@ -158,7 +158,9 @@ impl Core {
     }
 
     /// One LSTM step on the condition bit, then `f_end` (return iff
-    /// `r ≥ α`) and argmax `f_prog` over [`Slot::ALL`]. Runs the network.
+    /// `r ≥ α`) and argmax `f_prog` over [`Slot::ALL`](crate::program::Slot::ALL).
+    /// `seq` has no detector; verification covers both bits for it, so any
+    /// fixed bit is right.
     pub fn step(&self, state: &mut CoreState, bit: bool) -> Decision {
         self.network.step(state, bit)
     }
@@ -209,4 +211,95 @@ fn read_file(path: &Path) -> Result<Vec<u8>, Diagnostic> {
         )
         .with_help("without a path, `cnpic verify-core` checks the shipped core")
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::Slot;
+
+    fn shipped() -> &'static Core {
+        match Core::shipped() {
+            Ok(core) => core,
+            Err(diagnostic) => panic!("the shipped core is refused: {diagnostic:?}"),
+        }
+    }
+
+    #[test]
+    fn embedding_indices_follow_the_combinator_list() {
+        for (i, (kind, _)) in COMBINATORS.iter().enumerate() {
+            assert_eq!(index(*kind), i);
+        }
+    }
+
+    #[test]
+    fn the_shipped_core_passes_verification_against_the_stdlib() {
+        let core = shipped();
+        assert_eq!(core.cells(), DEFAULT_CELLS);
+        let verification = verify(core, stdlib_combinators().expect("the stdlib loads"));
+        assert!(verification.passed(), "{verification}");
+        assert_eq!(verification.rows.len(), 5);
+        // treerec: all sequences of 1 to 5 bits.
+        assert_eq!(verification.rows[3].sequences, 62);
+    }
+
+    #[test]
+    fn the_decision_table_is_what_stepping_the_core_gives() {
+        let core = shipped();
+        let table = core.decision_table();
+        for (kind, _) in COMBINATORS {
+            let mut state = core.start(kind);
+            // One longest path per combinator: alternating bits.
+            let depth = table.depth_at(index(kind));
+            assert_eq!(depth, longest(core.combinators.get(kind)));
+            for length in 1..=depth {
+                let bits: Vec<bool> = (0..length).map(|i| i % 2 == 0).collect();
+                let decision = core.step(&mut state, bits[length - 1]);
+                assert_eq!(table.decision(kind, &bits), Some(decision));
+            }
+        }
+        let linrec = CombinatorKind::User(Combinator::Linrec);
+        assert_eq!(table.decision(linrec, &[true; 4]), None);
+        let first = table.decision(linrec, &[false]);
+        assert_eq!(
+            first,
+            Some(Decision {
+                slot: Slot::A3,
+                ret: true
+            })
+        );
+    }
+
+    #[test]
+    fn verification_catches_a_core_that_does_something_else() {
+        let mut swapped = stdlib_combinators().expect("the stdlib loads").clone();
+        std::mem::swap(&mut swapped.cond.when_true, &mut swapped.cond.when_false);
+        let verification = verify(shipped(), &swapped);
+        assert!(!verification.passed());
+        assert_eq!(verification.rows[1].failed_sequences, 6);
+        assert!(
+            verification
+                .rows
+                .iter()
+                .filter(|r| r.wrong_steps > 0)
+                .count()
+                == 1
+        );
+    }
+
+    #[test]
+    fn an_untrained_core_is_refused_at_load_time() {
+        let metadata = Metadata {
+            combinators: COMBINATORS.iter().map(|(_, n)| n.to_string()).collect(),
+            seed: 0,
+            epochs: 0,
+            command: String::new(),
+            version: String::new(),
+            verification: String::new(),
+        };
+        let bytes = write(&Weights::zeros(4, 5), &metadata);
+        let error = Core::from_bytes(&bytes, "zero.safetensors").err();
+        assert_eq!(error.map(|d| d.code), Some(codes::E1004));
+        assert!(Core::from_bytes_unverified(&bytes, "zero.safetensors").is_ok());
+    }
 }

@@ -66,7 +66,17 @@ const NAMES: [&str; 9] = [
 impl Weights {
     /// All-zero weights of the right shapes.
     pub fn zeros(cells: usize, combinators: usize) -> Weights {
-        let mut weights = Weights {
+        let mut weights = Weights::empty(cells);
+        let shapes = Weights::shapes(cells, combinators);
+        for ((_, values), shape) in weights.tensors_mut().zip(shapes) {
+            *values = vec![0.0; shape.iter().product()];
+        }
+        weights
+    }
+
+    /// Weights with no values yet, to fill through [`Weights::tensors_mut`].
+    pub fn empty(cells: usize) -> Weights {
+        Weights {
             cells,
             w_ih: Vec::new(),
             w_hh: Vec::new(),
@@ -77,12 +87,7 @@ impl Weights {
             b_prog: Vec::new(),
             emb_h: Vec::new(),
             emb_c: Vec::new(),
-        };
-        let shapes = weights.shapes(combinators);
-        for ((_, values), shape) in weights.tensors_mut().zip(shapes) {
-            *values = vec![0.0; shape.iter().product()];
         }
-        weights
     }
 
     /// The number of combinator embeddings.
@@ -90,9 +95,10 @@ impl Weights {
         self.emb_h.len() / self.cells.max(1)
     }
 
-    /// The tensor shapes for `combinators` embeddings (PyTorch layout).
-    fn shapes(&self, combinators: usize) -> [Vec<usize>; 9] {
-        let h = self.cells;
+    /// The tensor shapes (PyTorch layout), in the order of
+    /// [`Weights::tensors`].
+    pub fn shapes(cells: usize, combinators: usize) -> [Vec<usize>; 9] {
+        let h = cells;
         [
             vec![4 * h, 1],
             vec![4 * h, h],
@@ -119,7 +125,7 @@ impl Weights {
             &self.emb_h,
             &self.emb_c,
         ];
-        let shapes = self.shapes(self.combinators());
+        let shapes = Weights::shapes(self.cells, self.combinators());
         NAMES
             .into_iter()
             .zip(shapes)

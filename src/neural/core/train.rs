@@ -9,6 +9,15 @@
 //! cross-entropy of `f_end` against the return flag (written as a two-way
 //! softmax over `[0, logit]`, which candle computes stably).
 //!
+//! One deviation, measured to matter: a step's loss is divided by the
+//! number of traces that share its bit prefix, so that every distinct
+//! decision weighs the same in an epoch. Unweighted, the one trace of
+//! `treerec`'s false branch is outweighed 16 to 1 by the true branch's, the
+//! accuracy plateaus at 97% (the first step of `linrec` and `treerec` on a
+//! false bit wrong), the schedule decays the rate to nothing, and seed 1
+//! fails after 1000 epochs; weighted, seeds 1-8 all verify within 10-24
+//! epochs.
+//!
 //! After every epoch the weights are copied into a [`Network`] and verified
 //! exhaustively on the inference path; training stops as soon as that
 //! passes, or after `max_epochs`. Everything random (initial weights and
@@ -133,7 +142,7 @@ pub fn train(
 /// `±1` for the embeddings, drawn tensor by tensor in file order.
 fn initial_weights(cells: usize, combinators: usize, rng: &mut ChaCha8Rng) -> Weights {
     let mut weights = Weights::zeros(cells, combinators);
-    let bound = 1.0 / (cells as f32).sqrt();
+    let bound = 1.0 / (cells.max(1) as f32).sqrt();
     for (name, values) in weights.tensors_mut() {
         let range = if name.starts_with("embedding") {
             1.0
@@ -230,6 +239,38 @@ impl Model {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::program::Slot;
+
+    /// Two made-up combinators, to show the trainer is not tied to the
+    /// stdlib: one ignores its bit, one loops on it.
+    fn made_up() -> [Behaviour; 2] {
+        [
+            Behaviour {
+                when_true: vec![Slot::A2, Slot::A1, Slot::A3],
+                when_false: vec![Slot::A2, Slot::A1, Slot::A3],
+            },
+            Behaviour {
+                when_true: vec![Slot::PushSentinel, Slot::SelfSlot],
+                when_false: vec![Slot::Nop],
+            },
+        ]
+    }
+
+    #[test]
+    fn any_behaviours_train_to_a_verified_core_reproducibly() {
+        let behaviours = made_up();
+        let named = [("first", &behaviours[0]), ("second", &behaviours[1])];
+        let options = TrainOptions::new(6, 3, 300);
+        let mut epochs = 0;
+        let trained = train(&named, &options, &mut |report| epochs = report.epoch)
+            .unwrap_or_else(|d| panic!("{d:?}"));
+        assert!(trained.verification.passed(), "{}", trained.verification);
+        assert_eq!(trained.epochs, epochs);
+        assert_eq!(trained.weights.cells, 6);
+        assert_eq!(trained.weights.combinators(), 2);
+        let again = train(&named, &options, &mut |_| {}).unwrap_or_else(|d| panic!("{d:?}"));
+        assert_eq!(again.weights, trained.weights);
+    }
 
     #[test]
     fn a_seed_gives_the_same_initial_weights_and_another_seed_others() {
