@@ -21,8 +21,7 @@ fn compile(file: &str) -> (Program, Memory) {
     let program = cnpi::compile::compile(file, &text, None)
         .program
         .expect("example compiles");
-    let memory =
-        Memory::with_program(&program, file, &text, 2018, &Cache::none()).expect("builds");
+    let memory = Memory::with_program(&program, file, &text, 2018, &Cache::none()).expect("builds");
     (program, memory)
 }
 

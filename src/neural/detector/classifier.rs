@@ -220,7 +220,11 @@ mod tests {
         let encoder = Encoder::new(condition("i < j")).expect("small");
         let mut classifier = train(&encoder, 1).expect("trains");
         classifier.b2 += 1000.0;
-        assert_eq!(verify(&encoder, &classifier), Err(1), "Equal now reads true");
+        assert_eq!(
+            verify(&encoder, &classifier),
+            Err(1),
+            "Equal now reads true"
+        );
         classifier.w1.pop();
         assert_eq!(verify(&encoder, &classifier), Err(0), "malformed");
     }

@@ -261,7 +261,8 @@ pub(crate) mod tests {
     /// The condition of the first applier of `env array(i = 0, j = 1, k = 2)`
     /// followed by `def X: cond(CONDITION?; NOP, NOP, NOP)`.
     pub(crate) fn condition(text: &str) -> Condition {
-        let source = format!("env array(i = 0, j = 1, k = 2)\ndef X: cond({text}?; NOP, NOP, NOP)\n");
+        let source =
+            format!("env array(i = 0, j = 1, k = 2)\ndef X: cond({text}?; NOP, NOP, NOP)\n");
         let program = crate::compile::compile("t.cnpi", &source, None)
             .program
             .expect("compiles");
@@ -287,15 +288,18 @@ pub(crate) mod tests {
         assert_eq!(labels(&not_equal), [true, false, true, false, true]);
         let end = Encoder::new(condition("A[i] == END")).expect("small");
         assert_eq!(labels(&end), [true, false]);
-        assert_eq!(labels(&Encoder::new(Condition::Blind).expect("small")), [true]);
+        assert_eq!(
+            labels(&Encoder::new(Condition::Blind).expect("small")),
+            [true]
+        );
         let top = Encoder::new(Condition::StackTop).expect("small");
         assert_eq!(labels(&top), [false, true]);
     }
 
     #[test]
     fn features_are_shared_and_points_are_mixed_radix() {
-        let encoder = Encoder::new(condition("A[i] < A[j] or A[i] > A[j] and A[k] == END"))
-            .expect("small");
+        let encoder =
+            Encoder::new(condition("A[i] < A[j] or A[i] > A[j] and A[k] == END")).expect("small");
         assert_eq!((encoder.domain(), encoder.width()), (10, 7));
         // Point 7 = (Different, END): the or fails, and so does the and.
         assert_eq!(encoder.active(7), [3, 6]);

@@ -410,7 +410,10 @@ mod tests {
         else {
             panic!("LOOP is a combinator applier");
         };
-        assert_eq!(kind, CombinatorKind::User(crate::program::Combinator::Linrec));
+        assert_eq!(
+            kind,
+            CombinatorKind::User(crate::program::Combinator::Linrec)
+        );
         assert_eq!(memory.detectors[detector].text, "A[j] != END");
         let nop = Memory::fixed(RowKind::Act(ActKind::Nop));
         assert_eq!(args, [row("STEP"), row("SET(j, i + 2)"), nop]);
@@ -418,7 +421,10 @@ mod tests {
             panic!("an ACT applier");
         };
         let names = &memory.units[0].pointers;
-        assert_eq!(crate::symbolic::trace::act(&app.act, names), "SET(j, i + 2)");
+        assert_eq!(
+            crate::symbolic::trace::act(&app.act, names),
+            "SET(j, i + 2)"
+        );
         assert_eq!(&text[app.span.range()], "SET(j, i + 2)");
         assert!(memory.parse(0).is_err(), "a combinator row is no applier");
     }
