@@ -84,7 +84,7 @@ impl Memory {
                     let detector = match detector {
                         None => BLIND,
                         Some(condition) => {
-                            conditions.push((condition, *span));
+                            conditions.push((condition, condition_span(condition, *span)));
                             self.detectors.len() + conditions.len() - 1
                         }
                     };
@@ -118,7 +118,7 @@ impl Memory {
             let text = condition_text(condition, &program.pointers);
             let source = Condition::Source(condition.clone());
             let detector = Detector::train(source, &text, self.seed, cache)
-                .map_err(|failure| no_detector(&text, failure, span))?;
+                .map_err(|failure| no_detector(failure, span))?;
             detectors.push((detector, text));
         }
 
@@ -185,6 +185,18 @@ impl Memory {
     }
 }
 
+/// The source text of `condition`: from its first to its last expression
+/// node, or `applier` when it has none.
+fn condition_span(condition: &crate::program::BoolExpr, applier: Span) -> Span {
+    let mut code = Code::default();
+    code.condition(condition);
+    let mut spans = code.spans.into_iter();
+    match spans.next() {
+        Some(first) => spans.fold(first, Span::to),
+        None => applier,
+    }
+}
+
 /// E1105: an applier refers to a normal program, which has no row.
 fn normal_program(program: &Program, id: DefId, span: Span) -> Diagnostic {
     let name = program.defs.get(id).map_or("?", |d| d.name.as_str());
@@ -199,20 +211,20 @@ fn normal_program(program: &Program, id: DefId, span: Span) -> Diagnostic {
     )
 }
 
-/// E1103: no verified detector for a condition.
-fn no_detector(text: &str, failure: Failure, span: Span) -> Diagnostic {
+/// E1103: no verified detector for the condition at `span`.
+fn no_detector(failure: Failure, span: Span) -> Diagnostic {
     let (message, help) = match failure {
         Failure::TooLarge(domain) => (
             format!(
-                "the condition `{text}` is too large for a detector: its encoder has {domain} \
-                 feature vectors, more than {MAX_DOMAIN}"
+                "this condition is too large for a detector: its encoder has {domain} feature \
+                 vectors, more than {MAX_DOMAIN}"
             ),
             "split it: test part of it in an outer `cond` and the rest inside",
         ),
         Failure::Untrainable(domain) | Failure::Refuted(domain) => (
             format!(
-                "no classifier for the condition `{text}` passed verification on its \
-                 {domain} feature vectors"
+                "no classifier for this condition passed verification on its {domain} feature \
+                 vectors"
             ),
             "this is a bug in cnpic's detector training; please report it with the program",
         ),
