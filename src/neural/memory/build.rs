@@ -16,7 +16,9 @@ use super::{
 };
 use crate::diagnostic::{Diagnostic, codes};
 use crate::neural::detector::{Cache, Condition, Detector, Failure, MAX_DOMAIN, condition_text};
-use crate::program::{Act, ActApp, Applier, Body, Callee, CombinatorKind, DefId, Program};
+use crate::program::{
+    Act, ActApp, Applier, Body, BoolExpr, Callee, CombinatorKind, DefId, Program,
+};
 use crate::span::Span;
 use crate::symbolic::trace;
 
@@ -30,10 +32,18 @@ enum Plan<'p> {
     Act(&'p ActApp),
 }
 
+/// The rows and detectors a program adds, numbered but not yet keyed.
+struct Planned<'p> {
+    rows: Vec<(Row, Plan<'p>)>,
+    /// Each condition with the span diagnostics point at.
+    conditions: Vec<(&'p BoolExpr, Span)>,
+    entry: RowId,
+}
+
 impl Memory {
     /// Adds the appliers of `program`, read from the file `name` with text
     /// `source`; returns the new unit's index. Detectors are trained with
-    /// the memory's seed, through `cache`.
+    /// the memory's seed, through `cache`. On an error nothing is added.
     pub fn add(
         &mut self,
         program: &Program,
@@ -42,17 +52,64 @@ impl Memory {
         cache: &Cache,
     ) -> Result<usize, Diagnostic> {
         let unit = self.units.len();
-        let first = self.rows.len();
-        // Every applier definition gets a row, in definition order.
-        let mut def_rows: Vec<Option<RowId>> = Vec::with_capacity(program.defs.len());
-        let mut next = first;
-        for def in &program.defs {
-            let is_applier = matches!(def.body, Body::Applier(_));
-            def_rows.push(is_applier.then(|| {
-                next += 1;
-                next - 1
-            }));
+        let planned = self.plan(program, unit)?;
+        let mut detectors = Vec::with_capacity(planned.conditions.len());
+        for &(condition, span) in &planned.conditions {
+            let text = condition_text(condition, &program.pointers);
+            let source = Condition::Source(condition.clone());
+            let detector = Detector::train(source, &text, self.seed, cache)
+                .map_err(|failure| no_detector(failure, span))?;
+            detectors.push(DetectorRow {
+                detector,
+                text,
+                unit: Some(unit),
+            });
         }
+        let (mut m_key, mut w_key) = (self.m_key.clone(), self.w_key.clone());
+        keys::draw(&mut m_key, planned.rows.len(), self.seed, Table::Programs)
+            .map_err(|n| full(n, "program"))?;
+        keys::draw(&mut w_key, detectors.len(), self.seed, Table::Detectors)
+            .map_err(|n| full(n, "detector"))?;
+        let mut m_prog = self.m_prog.clone();
+        let mut rows = Vec::with_capacity(planned.rows.len());
+        for (mut row, plan) in planned.rows {
+            let (embedding, spans) = embed(&plan, &m_key, &w_key)?;
+            m_prog.extend(embedding);
+            row.spans = spans;
+            rows.push(row);
+        }
+        // Nothing can fail any more: append.
+        self.m_key = m_key;
+        self.w_key = w_key;
+        self.m_prog = m_prog;
+        self.rows.extend(rows);
+        self.detectors.extend(detectors);
+        self.units.push(Unit {
+            name: name.to_string(),
+            env: program.env,
+            source: source.to_string(),
+            pointers: program.pointers.clone(),
+            state: program.state.clone(),
+            entry: planned.entry,
+        });
+        Ok(unit)
+    }
+
+    /// Numbers the rows of `program` (its applier definitions in order,
+    /// then its inline ACT arguments) and its detectors (one per
+    /// condition), after the existing ones.
+    fn plan<'p>(&self, program: &'p Program, unit: usize) -> Result<Planned<'p>, Diagnostic> {
+        let mut next = self.rows.len();
+        let def_rows: Vec<Option<RowId>> = program
+            .defs
+            .iter()
+            .map(|def| {
+                matches!(def.body, Body::Applier(_)).then(|| {
+                    next += 1;
+                    next - 1
+                })
+            })
+            .collect();
         let row_of = |id: DefId, span: Span| {
             def_rows
                 .get(id)
@@ -60,10 +117,11 @@ impl Memory {
                 .flatten()
                 .ok_or_else(|| normal_program(program, id, span))
         };
-        let entry = row_of(program.entry, program.defs[program.entry].span)?;
-        let mut new_rows: Vec<(Row, Plan)> = Vec::new();
-        let mut inline: Vec<(Row, Plan)> = Vec::new();
-        let mut conditions = Vec::new();
+        let entry_span = program
+            .defs
+            .get(program.entry)
+            .map_or(Span::default(), |d| d.span);
+        let entry = row_of(program.entry, entry_span)?;
         let row = |name: String, span: Span| Row {
             kind: RowKind::Applier,
             name,
@@ -71,6 +129,7 @@ impl Memory {
             span,
             spans: Vec::new(),
         };
+        let (mut rows, mut inline, mut conditions) = (Vec::new(), Vec::new(), Vec::new());
         for def in &program.defs {
             let plan = match &def.body {
                 Body::Normal(_) => continue,
@@ -109,85 +168,55 @@ impl Memory {
                     }
                 }
             };
-            new_rows.push((row(def.name.clone(), def.span), plan));
+            rows.push((row(def.name.clone(), def.span), plan));
         }
-        new_rows.extend(inline);
-
-        let mut detectors = Vec::with_capacity(conditions.len());
-        for (condition, span) in conditions {
-            let text = condition_text(condition, &program.pointers);
-            let source = Condition::Source(condition.clone());
-            let detector = Detector::train(source, &text, self.seed, cache)
-                .map_err(|failure| no_detector(failure, span))?;
-            detectors.push((detector, text));
-        }
-
-        let (mut m_key, mut w_key) = (self.m_key.clone(), self.w_key.clone());
-        keys::draw(&mut m_key, new_rows.len(), self.seed, Table::Programs)
-            .map_err(|n| full(n, "program"))?;
-        keys::draw(&mut w_key, detectors.len(), self.seed, Table::Detectors)
-            .map_err(|n| full(n, "detector"))?;
-        let key = |table: &[f32], row: usize| table[row * KEY_DIM..(row + 1) * KEY_DIM].to_vec();
-        let mut m_prog = self.m_prog.clone();
-        let mut rows = Vec::with_capacity(new_rows.len());
-        for (mut info, plan) in new_rows {
-            let mut embedding = Vec::with_capacity(EMBED_DIM);
-            match plan {
-                Plan::Combinator {
-                    kind,
-                    detector,
-                    args,
-                } => {
-                    embedding.extend(key(&m_key, Memory::fixed(RowKind::Combinator(kind))));
-                    embedding.extend(key(&w_key, detector));
-                    for arg in args {
-                        embedding.extend(key(&m_key, arg));
-                    }
-                }
-                Plan::Act(app) => {
-                    let act = RowKind::Act(ActKind::of(&app.act));
-                    embedding.extend(key(&m_key, Memory::fixed(act)));
-                    embedding.extend(key(&w_key, BLIND));
-                    let mut code = Code::default();
-                    code.act_arguments(&app.act);
-                    if code.values.len() > ARGUMENT_DIM {
-                        return Err(too_long(app, code.values.len()));
-                    }
-                    embedding.extend(code.values);
-                    info.spans = code.spans;
-                }
-            }
-            embedding.resize(EMBED_DIM, 0.0);
-            m_prog.extend(embedding);
-            rows.push(info);
-        }
-
-        // Nothing can fail any more: append.
-        self.m_key = m_key;
-        self.w_key = w_key;
-        self.m_prog = m_prog;
-        self.rows.extend(rows);
-        self.detectors
-            .extend(detectors.into_iter().map(|(detector, text)| DetectorRow {
-                detector,
-                text,
-                unit: Some(unit),
-            }));
-        self.units.push(Unit {
-            name: name.to_string(),
-            env: program.env,
-            source: source.to_string(),
-            pointers: program.pointers.clone(),
-            state: program.state.clone(),
+        rows.extend(inline);
+        Ok(Planned {
+            rows,
+            conditions,
             entry,
-        });
-        Ok(unit)
+        })
     }
+}
+
+/// The embedding of a planned row per equation 1, with the source spans of
+/// an ACT's argument expressions.
+fn embed(plan: &Plan, m_key: &[f32], w_key: &[f32]) -> Result<(Vec<f32>, Vec<Span>), Diagnostic> {
+    let key = |table: &[f32], row: usize| table[row * KEY_DIM..(row + 1) * KEY_DIM].to_vec();
+    let mut embedding = Vec::with_capacity(EMBED_DIM);
+    let mut spans = Vec::new();
+    match plan {
+        Plan::Combinator {
+            kind,
+            detector,
+            args,
+        } => {
+            embedding.extend(key(m_key, Memory::fixed(RowKind::Combinator(*kind))));
+            embedding.extend(key(w_key, *detector));
+            for &arg in args {
+                embedding.extend(key(m_key, arg));
+            }
+        }
+        Plan::Act(app) => {
+            let act = RowKind::Act(ActKind::of(&app.act));
+            embedding.extend(key(m_key, Memory::fixed(act)));
+            embedding.extend(key(w_key, BLIND));
+            let mut code = Code::default();
+            code.act_arguments(&app.act);
+            if code.values.len() > ARGUMENT_DIM {
+                return Err(too_long(app, code.values.len()));
+            }
+            embedding.extend(code.values);
+            spans = code.spans;
+        }
+    }
+    embedding.resize(EMBED_DIM, 0.0);
+    Ok((embedding, spans))
 }
 
 /// The source text of `condition`: from its first to its last expression
 /// node, or `applier` when it has none.
-fn condition_span(condition: &crate::program::BoolExpr, applier: Span) -> Span {
+fn condition_span(condition: &BoolExpr, applier: Span) -> Span {
     let mut code = Code::default();
     code.condition(condition);
     let mut spans = code.spans.into_iter();
