@@ -11,6 +11,8 @@ mod cli;
 mod detectors;
 #[path = "neural/files.rs"]
 mod files;
+#[path = "neural/random_programs.rs"]
+mod random_programs;
 
 use cnpi::diagnostic::Diagnostic;
 use cnpi::neural::core::Core;
