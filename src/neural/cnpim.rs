@@ -209,14 +209,14 @@ fn load(bytes: &[u8]) -> Result<Memory, String> {
         if kind != expected {
             return Err(format!("row {i} is a {kind:?}, expected a {expected:?}"));
         }
-        let source = row
-            .unit
-            .map(|u| units.get(u).map(|unit| unit.source.len()))
-            .ok_or_else(|| format!("row {i} belongs to no program"));
         let spans: Vec<Span> = row.spans.iter().copied().map(span).collect();
         if kind == RowKind::Applier {
-            let length = source?.ok_or_else(|| format!("row {i} names a missing program"))?;
-            check_spans(std::iter::once(span(row.span)).chain(spans.clone()), length)?;
+            let unit = row
+                .unit
+                .and_then(|u| units.get(u))
+                .ok_or_else(|| format!("applier row {i} belongs to no program"))?;
+            let all = std::iter::once(span(row.span)).chain(spans.iter().copied());
+            check_spans(all, unit.source.len())?;
         }
         rows.push(Row {
             kind,
