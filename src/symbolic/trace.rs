@@ -45,7 +45,7 @@ pub fn act(act: &Act, pointers: &[Pointer]) -> String {
     format!("{}({})", act.name(), args.join(", "))
 }
 
-fn color_name(color: Color) -> &'static str {
+pub fn color_name(color: Color) -> &'static str {
     match color {
         Color::White => "WHITE",
         Color::Grey => "GREY",
