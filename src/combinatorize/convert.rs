@@ -152,13 +152,14 @@ impl Converter<'_, '_> {
             }
             other => effects.stmt(other, Some(self.def)),
         };
+        let at = self.emit.first_line(span(stmt));
         let leaf = matches!(stmt, Stmt::Call(..) | Stmt::StateCall(..));
         if flow.effect.env_write || leaf {
-            let diagnostic = errors::moved_statement(span(stmt), call, flow.effect.env_write);
+            let diagnostic = errors::moved_statement(at, call, flow.effect.env_write);
             self.diagnostics.push(diagnostic);
             return None;
         }
-        self.refuse_env(flow.effect.env_read, span(stmt), call)
+        self.refuse_env(flow.effect.env_read, at, call)
     }
 
     /// E0804 when code moved before the children of `call` reads the
@@ -252,8 +253,10 @@ impl Converter<'_, '_> {
             ..
         } = if_stmt
         else {
-            self.diagnostics
-                .push(errors::unconditional(&name, span(if_stmt)));
+            self.diagnostics.push(errors::unconditional(
+                &name,
+                self.emit.first_line(span(if_stmt)),
+            ));
             return None;
         };
         let ends = |block: &[Stmt]| matches!(meaningful(block).last(), Some(Stmt::Call(id, _)) if *id == def);
@@ -261,13 +264,17 @@ impl Converter<'_, '_> {
             (true, false) => (condition.clone(), then, otherwise),
             (false, true) => (BoolExpr::Not(Box::new(condition.clone())), otherwise, then),
             (true, true) => {
-                self.diagnostics
-                    .push(errors::no_way_out(&name, span(if_stmt)));
+                self.diagnostics.push(errors::no_way_out(
+                    &name,
+                    self.emit.first_line(span(if_stmt)),
+                ));
                 return None;
             }
             (false, false) => {
-                self.diagnostics
-                    .push(errors::nested_tail_call(&name, span(if_stmt)));
+                self.diagnostics.push(errors::nested_tail_call(
+                    &name,
+                    self.emit.first_line(span(if_stmt)),
+                ));
                 return None;
             }
         };

@@ -13,6 +13,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::print;
 use crate::program::{Act, BoolExpr, Combinator, Program};
+use crate::span::Span;
 
 /// A callable argument of an output applier.
 #[derive(Clone, Debug)]
@@ -145,6 +146,19 @@ impl<'s> Lines<'s> {
         text.strip_suffix(':').unwrap_or(text).trim_end()
     }
 
+    /// The first line of `span` without its comment and trailing `:`,
+    /// for labels on `if` and `while`.
+    pub fn first_line(&self, span: Span) -> Span {
+        let text = self.text.get(span.start..span.end).unwrap_or_default();
+        let line = text.split('\n').next().unwrap_or_default();
+        let line = line.split('#').next().unwrap_or_default().trim_end();
+        let line = line.strip_suffix(':').unwrap_or(line).trim_end();
+        Span {
+            end: span.start + line.len(),
+            ..span
+        }
+    }
+
     /// `from lines 4-7: while j != hi`
     pub fn comment(&self, extent: Extent) -> String {
         let (first, last) = (self.line(extent.start), self.line(extent.end.max(1) - 1));
@@ -189,6 +203,11 @@ impl<'a> Emitter<'a> {
 
     pub fn comment(&self, extent: Extent) -> String {
         self.lines.comment(extent)
+    }
+
+    /// The first line of a statement's span, for labels.
+    pub fn first_line(&self, span: Span) -> Span {
+        self.lines.first_line(span)
     }
 
     /// The piece as an argument: a combinator application becomes a

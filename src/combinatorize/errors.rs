@@ -212,11 +212,11 @@ pub fn undone_changes(def: &str, at: Span, names: &str) -> Diagnostic {
 pub fn not_restored(callee: &str, at: Span, names: &str) -> Diagnostic {
     Diagnostic::warning(
         codes::W0803,
-        format!("after this call, {names} keep the values `{callee}` left instead of being restored"),
+        format!("in the combinatory form, this call to `{callee}` does not restore {names}, which later code reads"),
     )
     .with_label(at, "becomes `SET`s of the state and a plain call")
     .with_help(
-        "only a program's state calls to itself restore pointers in the combinatory form; save the values in other pointers, or do not read them after the call",
+        "only a program's state calls to itself restore pointers in the combinatory form; keep the values you need in other pointers, or set them again after the call",
     )
 }
 

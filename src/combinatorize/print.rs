@@ -91,7 +91,8 @@ pub fn condition(expr: &BoolExpr, pointers: &[Pointer]) -> String {
     out
 }
 
-/// Binding strength: `or` 1, `and` 2, `not` 3, comparisons 4.
+/// Binding strength: `or` 1, `and` 2, `not` 3, comparisons 4; `outer` is
+/// what the context needs (5 puts anything in parentheses).
 fn write_condition(expr: &BoolExpr, pointers: &[Pointer], outer: u8, out: &mut String) {
     let (own, text) = match expr {
         BoolExpr::Or(a, b) | BoolExpr::And(a, b) => {
@@ -105,9 +106,15 @@ fn write_condition(expr: &BoolExpr, pointers: &[Pointer], outer: u8, out: &mut S
             write_condition(b, pointers, own + 1, &mut text);
             (own, text)
         }
+        // `not (lo >= hi)`: the parentheses are not needed, but read better.
         BoolExpr::Not(a) => {
             let mut text = "not ".to_string();
-            write_condition(a, pointers, 3, &mut text);
+            let inner = if matches!(**a, BoolExpr::Compare(..)) {
+                5
+            } else {
+                3
+            };
+            write_condition(a, pointers, inner, &mut text);
             (3, text)
         }
         BoolExpr::HasChild(v) => (4, format!("has_child({})", position(v, pointers))),

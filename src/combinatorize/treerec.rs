@@ -252,7 +252,8 @@ impl Converter<'_, '_> {
                 span,
             } => {
                 let name = self.ctx.name(self.def).to_string();
-                self.diagnostics.push(errors::calls_in_loop(&name, *span));
+                let at = self.emit.first_line(*span);
+                self.diagnostics.push(errors::calls_in_loop(&name, at));
                 self.condition_after(condition, *span, after)?;
                 let outer = std::mem::replace(&mut self.after_call, after);
                 let body = self.block(body);
@@ -279,6 +280,7 @@ impl Converter<'_, '_> {
     ) -> Option<()> {
         let flow = self.ctx.effects.condition(condition);
         if let (true, Some(call)) = (flow.effect.env_read, after) {
+            let at = self.emit.first_line(at);
             self.diagnostics.push(errors::reads_environment(at, call));
             return None;
         }
