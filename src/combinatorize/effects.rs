@@ -10,6 +10,7 @@
 //! the liveness of pointers after every call (which pointers code after the
 //! call may read before writing them).
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use super::set::Pointers;
@@ -195,6 +196,9 @@ pub struct Effects<'p> {
     live_at_end: Vec<Pointers>,
     /// What a definition id outside the program answers (none exists).
     nothing: (Flow, Pointers),
+    /// The flows of compound statements, once the summaries are final:
+    /// deeply nested code would otherwise be summarized once per level.
+    flows: RefCell<Option<HashMap<(usize, Option<DefId>), Flow>>>,
 }
 
 impl<'p> Effects<'p> {
@@ -218,8 +222,10 @@ impl<'p> Effects<'p> {
             live_after: HashMap::new(),
             live_at_end: vec![Pointers::default(); program.defs.len()],
             nothing: Default::default(),
+            flows: RefCell::new(None),
         };
         effects.summarize();
+        effects.flows.replace(Some(HashMap::new()));
         effects.liveness(&all);
         effects
     }
@@ -291,6 +297,21 @@ impl<'p> Effects<'p> {
     }
 
     pub fn stmt(&self, stmt: &Stmt, local: Option<DefId>) -> Flow {
+        if !matches!(stmt, Stmt::If { .. } | Stmt::While { .. }) {
+            return self.stmt_flow(stmt, local);
+        }
+        let key = (address(stmt), local);
+        if let Some(flow) = self.flows.borrow().as_ref().and_then(|f| f.get(&key)) {
+            return flow.clone();
+        }
+        let flow = self.stmt_flow(stmt, local);
+        if let Some(flows) = self.flows.borrow_mut().as_mut() {
+            flows.insert(key, flow.clone());
+        }
+        flow
+    }
+
+    fn stmt_flow(&self, stmt: &Stmt, local: Option<DefId>) -> Flow {
         match stmt {
             Stmt::Act(app) => act_flow(&app.act),
             Stmt::Call(id, _) => self.summary(*id).clone(),
