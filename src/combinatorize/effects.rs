@@ -182,6 +182,10 @@ pub fn act_flow(act: &Act) -> Flow {
     }
 }
 
+/// Flows by statement address and the program whose state calls count
+/// only their arguments (see [`Effects::block`]).
+type FlowCache = HashMap<(usize, Option<DefId>), Flow>;
+
 /// The summaries of every definition, and the pointers live after every
 /// call of the converted normal programs.
 pub struct Effects<'p> {
@@ -198,7 +202,7 @@ pub struct Effects<'p> {
     nothing: (Flow, Pointers),
     /// The flows of compound statements, once the summaries are final:
     /// deeply nested code would otherwise be summarized once per level.
-    flows: RefCell<Option<HashMap<(usize, Option<DefId>), Flow>>>,
+    flows: RefCell<Option<FlowCache>>,
 }
 
 impl<'p> Effects<'p> {
