@@ -58,16 +58,21 @@ impl Converter<'_, '_> {
         let first = block.iter().position(is_call)?;
         let last = block.iter().rposition(is_call)?;
         let (before, rest) = block.split_at(first);
-        let (divide, post) = rest.split_at(last - first + 1);
+        let (divide_stmts, post) = rest.split_at(last - first + 1);
         let pre = self.block(before.iter().copied());
-        let divided = self.divide(divide, None);
+        let divided = self.divide(divide_stmts, None);
         let post_pieces = self.block(post.iter().copied());
         let (pre, (divide_pieces, written), post_pieces) = (pre?, divided?, post_pieces?);
-        self.check_pointers(post, &written, divide);
+        self.check_pointers(post, &written, divide_stmts);
         let mut pre = self.emit.seq(pre, "PRE");
         pre.kind = "PRE";
         let mut divide = self.emit.seq(divide_pieces, "DIVIDE");
         divide.kind = "DIVIDE";
+        // Named and described after the first call in the source, though
+        // it pushes the last call first.
+        if let Some(whole) = divide_stmts.iter().map(|s| extent(s)).reduce(Extent::to) {
+            divide.extent = whole;
+        }
         let mut post = self.emit.seq(post_pieces, "POST");
         post.kind = "POST";
         let extent = stmts
