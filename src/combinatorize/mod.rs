@@ -4,17 +4,18 @@
 //! [`combinatorize`] takes a checked [`Program`] and the text it was
 //! compiled from, and hands back the text of an equivalent `.cnpi` file
 //! made only of appliers, which `compile` accepts without diagnostics, or
-//! the diagnostics that say why it cannot. The phases: `work` decides which
-//! definitions the output holds and inlines mutual recursion; `effects`
-//! summarizes what code reads and writes; `convert` and `treerec` turn
-//! each normal program into appliers (`emit` names and groups them);
-//! `print` writes the file. `docs/combinatorize.md` describes the rules and
-//! their guarantees.
+//! the diagnostics that say why it cannot. The phases: `work` decides
+//! which definitions the output holds and inlines mutual recursion; `flow`
+//! and `effects` summarize what code reads and writes; `convert` and
+//! `treerec` turn each normal program into appliers (`emit` names and
+//! groups them); `print` writes the file. `docs/combinatorize.md` describes
+//! the rules and their guarantees.
 
 mod convert;
 mod effects;
 mod emit;
 mod errors;
+mod flow;
 mod print;
 mod set;
 mod treerec;
@@ -131,7 +132,7 @@ fn applier_node(program: &Program, applier: &Applier) -> Node {
         } => Node::Comb(Box::new(Comb {
             combinator: *combinator,
             detector: detector.clone(),
-            args: [arg(&args[0]), arg(&args[1]), arg(&args[2])],
+            args: args.each_ref().map(arg),
         })),
     }
 }
