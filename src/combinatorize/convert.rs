@@ -67,7 +67,11 @@ impl Converter<'_, '_> {
             }
             self.treerec(body)
         } else if !plain.is_empty() {
-            let non_tail: Vec<Span> = plain.iter().filter(|(_, t)| !t).map(|(c, _)| *c).collect();
+            let non_tail: Vec<Span> = plain
+                .iter()
+                .filter(|(_, tail)| !tail)
+                .map(|(call, _)| *call)
+                .collect();
             for call in &non_tail {
                 self.diagnostics.push(errors::non_tail(&name, *call));
             }
