@@ -415,3 +415,28 @@ fn command_keeps_what_the_entry_reaches() {
     assert!(text.contains("def PARTITION:"), "{text}");
     assert!(!text.contains("QUICKSORT"), "{text}");
 }
+
+/// Files of appliers only come out as the same program.
+#[test]
+fn appliers_are_kept() {
+    for name in [
+        "bubblesort",
+        "quicksort",
+        "toposort",
+        "addition",
+        "reachable",
+    ] {
+        let path = format!("examples/{name}.cnpi");
+        let pair = convert(&path);
+        assert_eq!(
+            entry_shape(&pair.normal, false),
+            entry_shape(&pair.combinatory, false),
+            "{path}"
+        );
+        assert_eq!(
+            pair.normal.defs.len(),
+            pair.combinatory.defs.len(),
+            "{path}"
+        );
+    }
+}

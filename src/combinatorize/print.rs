@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 
 use super::emit::{Arg, Node, OutDef};
 use crate::program::{BoolExpr, Combinator, Operand, Pointer, Program, SymExpr, ValueObservation};
-use crate::symbolic::trace::{act, color_name, position};
+use crate::symbolic::trace::{act, color_name, integer, position};
 use crate::syntax::ast::CompareOp;
 
 /// Lines longer than this put the applier on the next line, indented.
@@ -140,7 +140,7 @@ fn write_condition(expr: &BoolExpr, pointers: &[Pointer], outer: u8, out: &mut S
 
 fn operand(operand: &Operand, pointers: &[Pointer]) -> String {
     match operand {
-        Operand::Int(k) => k.to_string(),
+        Operand::Int(k) => integer(*k),
         Operand::End => "END".into(),
         Operand::Pos(e) => position(e, pointers),
         Operand::Val(v) => {
