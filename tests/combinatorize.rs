@@ -165,6 +165,19 @@ fn every_corpus_program_is_tested() {
         count += 1;
     }
     assert!(count >= 15, "the corpus has {count} programs");
+    let examples = std::fs::read_dir(format!("{}/examples", env!("CARGO_MANIFEST_DIR")))
+        .expect("examples folder");
+    for entry in examples {
+        let path = entry.expect("entry").path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let has_normal = std::fs::read_to_string(&path).is_ok_and(|text| text.contains("():"));
+        if has_normal {
+            assert!(
+                tested.contains(&format!("examples/{name}")),
+                "{name} is not tested"
+            );
+        }
+    }
 }
 
 /// The emitted vertices, as a list.
