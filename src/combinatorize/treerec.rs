@@ -147,25 +147,21 @@ impl Converter<'_, '_> {
         if !ok {
             return None;
         }
-        let order = [Group::Before, Group::Moved];
-        let mut placed: Vec<usize> = vec![0; groups.len()];
-        let mut next = 0;
-        for group in order {
-            for (i, (g, _, _)) in groups.iter().enumerate() {
-                if *g == group {
-                    if let Some(p) = placed.get_mut(i) {
-                        *p = next;
-                    }
-                    next += 1;
-                }
-            }
-        }
-        for (i, (g, _, _)) in groups.iter().enumerate().rev() {
-            if *g == Group::Call {
-                if let Some(p) = placed.get_mut(i) {
-                    *p = next;
-                }
-                next += 1;
+        // The output order: statements before the first call, moved
+        // statements, then the calls from the last to the first.
+        let of = |group: Group| {
+            let groups = &groups;
+            move |i: &usize| groups.get(*i).is_some_and(|(g, _, _)| *g == group)
+        };
+        let output: Vec<usize> = (0..groups.len())
+            .filter(of(Group::Before))
+            .chain((0..groups.len()).filter(of(Group::Moved)))
+            .chain((0..groups.len()).rev().filter(of(Group::Call)))
+            .collect();
+        let mut placed = vec![0; groups.len()];
+        for (position, &i) in output.iter().enumerate() {
+            if let Some(p) = placed.get_mut(i) {
+                *p = position;
             }
         }
         let elements: Vec<Element> = groups
