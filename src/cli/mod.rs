@@ -6,6 +6,7 @@
 //! exits with 2 on usage errors.
 
 mod check;
+mod combinatorize;
 mod explain;
 mod report;
 mod run;
@@ -43,6 +44,20 @@ enum Command {
     },
     /// Run a program on an input and print the final environment.
     Run(run::RunArgs),
+    /// Turn normal programs into appliers; print the combinatory file.
+    ///
+    /// Exits with 1, and says why, when a program cannot be converted.
+    Combinatorize {
+        /// The `.cnpi` file to convert.
+        file: PathBuf,
+        /// Write the result to OUT instead of stdout.
+        #[arg(short, long, value_name = "OUT")]
+        output: Option<PathBuf>,
+        /// The definition to start from (default: the one no other
+        /// definition refers to). The output holds what it reaches.
+        #[arg(long, value_name = "NAME")]
+        entry: Option<String>,
+    },
     /// Print the long explanation of a diagnostic code, e.g. `cnpic explain E0101`.
     Explain {
         /// A code such as E0101 or W0101 (case does not matter).
@@ -58,6 +73,11 @@ pub fn execute(cli: Cli) -> ExitCode {
     match cli.command {
         Command::Check { file, entry } => check::check(&file, entry.as_deref()),
         Command::Run(args) => run::run(&args),
+        Command::Combinatorize {
+            file,
+            output,
+            entry,
+        } => combinatorize::combinatorize(&file, output.as_deref(), entry.as_deref()),
         Command::Explain { code } => explain::explain(&code),
     }
 }

@@ -11,18 +11,27 @@ use cnpi::program::Program;
 /// Compiles `path`, prints every diagnostic, and returns the program (with
 /// the sources, to report later errors against) when there were no errors.
 pub fn compile_file(path: &Path, entry: Option<&str>) -> Option<(Program, Sources)> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
+    compile_source(path, &read_source(path)?, entry)
+}
+
+/// The text of `path`; E0901 (printed) when it cannot be read.
+pub fn read_source(path: &Path) -> Option<String> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Some(text),
         Err(error) => {
             let diagnostic = Diagnostic::error(
                 codes::E0901,
                 format!("cannot read `{}`: {error}", path.display()),
             );
             print_diagnostics(&[diagnostic], &Sources::new());
-            return None;
+            None
         }
-    };
-    let compilation = compile(&path.display().to_string(), &text, entry);
+    }
+}
+
+/// Compiles `text`, read from `path`, printing every diagnostic.
+pub fn compile_source(path: &Path, text: &str, entry: Option<&str>) -> Option<(Program, Sources)> {
+    let compilation = compile(&path.display().to_string(), text, entry);
     print_diagnostics(&compilation.diagnostics, &compilation.sources);
     Some((compilation.program?, compilation.sources))
 }
