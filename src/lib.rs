@@ -4,14 +4,15 @@
 //! The phases, in order: [`syntax`] (text to parse tree), [`check`] (parse
 //! tree to the typed [`program::Program`]), [`combinatorize`] (normal
 //! programs to appliers), [`env`] (the environments), and [`symbolic`] (the
-//! exact reference interpreter). [`diagnostic`] carries every error as data
-//! and renders it.
+//! exact reference interpreter); [`neural`] runs programs on the network.
+//! [`diagnostic`] carries every error as data and renders it.
 
 pub mod check;
 pub mod combinatorize;
 pub mod compile;
 pub mod diagnostic;
 pub mod env;
+pub mod neural;
 pub mod program;
 pub mod span;
 pub mod stdlib;

@@ -9,11 +9,21 @@ mod cli;
 
 use std::process::ExitCode;
 
+/// candle sizes gemm's thread pool by `RAYON_NUM_THREADS`. For the core (a
+/// batch-1 LSTM of 16 cells) the pool costs ten times what it saves, and a
+/// fixed thread count keeps training bit-reproducible, so it is always 1.
+fn one_tensor_thread() {
+    // SAFETY: no other thread exists yet, so nothing reads or writes the
+    // environment concurrently.
+    unsafe { std::env::set_var("RAYON_NUM_THREADS", "1") };
+}
+
 /// Stack for the compiler thread: syntax trees up to ~10^5 levels deep are
 /// walked recursively. Only touched pages are ever allocated.
 const STACK_BYTES: usize = 1 << 30;
 
 fn main() -> ExitCode {
+    one_tensor_thread();
     let args = cli::parse_args();
     let worker = std::thread::Builder::new()
         .name("cnpic".into())

@@ -10,6 +10,8 @@ mod combinatorize;
 mod explain;
 mod report;
 mod run;
+mod train_core;
+mod verify_core;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -58,6 +60,18 @@ enum Command {
         #[arg(long, value_name = "NAME")]
         entry: Option<String>,
     },
+    /// Train a core (LSTM and combinator embeddings) on the combinators of
+    /// `stdlib/core.cnpi` and write it as safetensors.
+    ///
+    /// Training stops as soon as the core passes verification; the file
+    /// records the seed, cells and command line.
+    TrainCore(train_core::TrainCoreArgs),
+    /// Verify a core exhaustively against `stdlib/core.cnpi` and print the
+    /// table; exits with 1 on any mismatch.
+    VerifyCore {
+        /// The core file (default: the core shipped with cnpi).
+        path: Option<PathBuf>,
+    },
     /// Print the long explanation of a diagnostic code, e.g. `cnpic explain E0101`.
     Explain {
         /// A code such as E0101 or W0101 (case does not matter).
@@ -78,6 +92,8 @@ pub fn execute(cli: Cli) -> ExitCode {
             output,
             entry,
         } => combinatorize::combinatorize(&file, output.as_deref(), entry.as_deref()),
+        Command::TrainCore(args) => train_core::train_core(&args),
+        Command::VerifyCore { path } => verify_core::verify_core(path.as_deref()),
         Command::Explain { code } => explain::explain(&code),
     }
 }

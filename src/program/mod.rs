@@ -163,6 +163,21 @@ impl Slot {
         Slot::LoadState,
         Slot::Nop,
     ];
+
+    /// The slot's name as `stdlib/core.cnpi` writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Slot::SelfSlot => "self",
+            Slot::A1 => "a1",
+            Slot::A2 => "a2",
+            Slot::A3 => "a3",
+            Slot::PushSentinel => "_push_sentinel",
+            Slot::MapSelf => "_mapself",
+            Slot::Pop => "_pop",
+            Slot::LoadState => "_load_state",
+            Slot::Nop => "NOP",
+        }
+    }
 }
 
 /// What one combinator does: the slots it calls, one per core step, when
