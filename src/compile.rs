@@ -22,14 +22,21 @@ pub struct Compilation {
     pub program: Option<Program>,
 }
 
-/// Parses and checks `text` (shown as `name`), starting from `entry` or the
-/// file's unique root definition.
-pub fn compile(name: &str, text: &str, entry: Option<&str>) -> Compilation {
+/// The user's file `name` with text `text`, and the stdlib files: what
+/// diagnostics about a program are drawn against.
+pub fn sources(name: &str, text: &str) -> Sources {
     let mut sources = Sources::new();
     sources.add(SourceId::USER, name, text);
     for file in stdlib::files() {
         sources.add(file.id, file.name, file.text);
     }
+    sources
+}
+
+/// Parses and checks `text` (shown as `name`), starting from `entry` or the
+/// file's unique root definition.
+pub fn compile(name: &str, text: &str, entry: Option<&str>) -> Compilation {
+    let sources = sources(name, text);
     let (tree, mut diagnostics) = syntax::parse(text, SourceId::USER);
     let mut program = None;
     if !has_errors(&diagnostics) {

@@ -11,13 +11,15 @@ use cnpi::combinatorize::{combinatorize as convert, internal};
 use cnpi::compile::compile;
 use cnpi::diagnostic::{Diagnostic, Sources, codes};
 
-use super::report::{compile_source, exit_code, print_diagnostics, read_source};
+use super::report::{Compiled, compile_file, exit_code, print_diagnostics};
 
 pub fn combinatorize(file: &Path, output: Option<&Path>, entry: Option<&str>) -> ExitCode {
-    let Some(text) = read_source(file) else {
-        return exit_code(false);
-    };
-    let Some((program, sources)) = compile_source(file, &text, entry) else {
+    let Some(Compiled {
+        program,
+        sources,
+        text,
+    }) = compile_file(file, entry)
+    else {
         return exit_code(false);
     };
     let name = file.display().to_string();

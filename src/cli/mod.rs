@@ -5,9 +5,11 @@
 //! success, 1 for a diagnosed error in the program or its input. clap itself
 //! exits with 2 on usage errors.
 
+mod build;
 mod check;
 mod combinatorize;
 mod explain;
+mod memory;
 mod report;
 mod run;
 mod train_core;
@@ -45,6 +47,9 @@ enum Command {
         entry: Option<String>,
     },
     /// Run a program on an input and print the final environment.
+    ///
+    /// Runs on the network by default; `--symbolic` runs the exact
+    /// reference interpreter instead.
     Run(run::RunArgs),
     /// Turn normal programs into appliers; print the combinatory file.
     ///
@@ -60,6 +65,12 @@ enum Command {
         #[arg(long, value_name = "NAME")]
         entry: Option<String>,
     },
+    /// Compile a program into a program memory (`.cnpim`): keys, applier
+    /// embeddings and verified detectors.
+    Build(build::BuildArgs),
+    /// Work with program-memory files.
+    #[command(subcommand)]
+    Memory(memory::MemoryCommand),
     /// Train a core (LSTM and combinator embeddings) on the combinators of
     /// `stdlib/core.cnpi` and write it as safetensors.
     ///
@@ -92,6 +103,8 @@ pub fn execute(cli: Cli) -> ExitCode {
             output,
             entry,
         } => combinatorize::combinatorize(&file, output.as_deref(), entry.as_deref()),
+        Command::Build(args) => build::build(&args),
+        Command::Memory(command) => memory::memory(&command),
         Command::TrainCore(args) => train_core::train_core(&args),
         Command::VerifyCore { path } => verify_core::verify_core(path.as_deref()),
         Command::Explain { code } => explain::explain(&code),

@@ -8,32 +8,35 @@ use cnpi::compile::compile;
 use cnpi::diagnostic::{Diagnostic, Sources, codes, render};
 use cnpi::program::Program;
 
-/// Compiles `path`, prints every diagnostic, and returns the program (with
-/// the sources, to report later errors against) when there were no errors.
-pub fn compile_file(path: &Path, entry: Option<&str>) -> Option<(Program, Sources)> {
-    compile_source(path, &read_source(path)?, entry)
+/// A program compiled from a file, with the sources to report later errors
+/// against and the file's text.
+pub struct Compiled {
+    pub program: Program,
+    pub sources: Sources,
+    pub text: String,
 }
 
-/// The text of `path`; E0901 (printed) when it cannot be read.
-pub fn read_source(path: &Path) -> Option<String> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => Some(text),
+/// Compiles `path`, prints every diagnostic, and returns the program when
+/// there were no errors.
+pub fn compile_file(path: &Path, entry: Option<&str>) -> Option<Compiled> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
         Err(error) => {
             let diagnostic = Diagnostic::error(
                 codes::E0901,
                 format!("cannot read `{}`: {error}", path.display()),
             );
             print_diagnostics(&[diagnostic], &Sources::new());
-            None
+            return None;
         }
-    }
-}
-
-/// Compiles `text`, read from `path`, printing every diagnostic.
-pub fn compile_source(path: &Path, text: &str, entry: Option<&str>) -> Option<(Program, Sources)> {
-    let compilation = compile(&path.display().to_string(), text, entry);
+    };
+    let compilation = compile(&path.display().to_string(), &text, entry);
     print_diagnostics(&compilation.diagnostics, &compilation.sources);
-    Some((compilation.program?, compilation.sources))
+    Some(Compiled {
+        program: compilation.program?,
+        sources: compilation.sources,
+        text,
+    })
 }
 
 /// Writes diagnostics to stderr, coloured when stderr is a terminal.

@@ -1,19 +1,28 @@
-//! `cnpic run FILE`: compile, read the input, execute, print the result.
+//! `cnpic run FILE`: compile (or load a `.cnpim`), read the input, execute
+//! on the network (or with `--symbolic` on the reference interpreter, or
+//! both with `--cross-check`), print the result.
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
+use cnpi::compile::{compile, sources};
 use cnpi::diagnostic::{Diagnostic, Sources, codes};
 use cnpi::env::{self, EnvKind};
-use cnpi::symbolic::{self, RunOptions};
+use cnpi::neural::core::Core;
+use cnpi::neural::detector::Cache;
+use cnpi::neural::memory::{DEFAULT_SEED, Memory, RowId};
+use cnpi::neural::runtime::{self, Options, cross_check};
+use cnpi::program::Program;
+use cnpi::symbolic::{self, Outcome, RunOptions};
 
+use super::memory::{is_memory_file, read_memory};
 use super::report::{compile_file, exit_code, print_diagnostics};
 
 #[derive(Args)]
 pub struct RunArgs {
-    /// The `.cnpi` file to run.
+    /// The `.cnpi` file to run, or a program memory built by `cnpic build`
+    /// (`.cnpim`).
     file: PathBuf,
     /// The input as JSON, or `@PATH` to read it from a file. array:
     /// `[5,3,9,1]`; graph: `{"graph": [[1], []]}`; addition:
@@ -21,22 +30,34 @@ pub struct RunArgs {
     #[arg(long, value_name = "JSON|@PATH", allow_hyphen_values = true)]
     input: Option<String>,
     /// The definition to start from (default: the one no other definition
-    /// refers to).
+    /// refers to). For a `.cnpim`: NAME or PROGRAM:NAME (default: the first
+    /// program's entry).
     #[arg(long, value_name = "NAME")]
     entry: Option<String>,
-    /// Run on the exact reference interpreter. (The neural engine is not
-    /// built yet, so this is also what happens without the flag.)
-    #[arg(long)]
+    /// Run on the exact reference interpreter instead of the network.
+    #[arg(long, conflicts_with_all = ["cross_check", "no_cache"])]
     symbolic: bool,
+    /// Run on the network and on the reference interpreter, and fail
+    /// (E1106) unless the final environments and step counts agree.
+    #[arg(long)]
+    cross_check: bool,
+    /// Run the plain networks at every step instead of their exact caches.
+    #[arg(long)]
+    no_cache: bool,
     /// Output format on stdout.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
     /// Stop with an error after this many steps.
     #[arg(long, value_name = "N", default_value_t = 1_000_000_000)]
     max_steps: u64,
-    /// Print the call tree (one line per step) on stderr.
+    /// Print one line per step on stderr (on the network: combinator,
+    /// condition bit, slot, the program bound to it, return flag).
     #[arg(long)]
     trace: bool,
+    /// Seed of the program memory's keys and of detector training, for a
+    /// `.cnpi` file.
+    #[arg(long, value_name = "S", default_value_t = DEFAULT_SEED)]
+    seed: u64,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -45,41 +66,145 @@ enum Format {
     Json,
 }
 
-/// The engine that produced the result, as named in the JSON output.
-const ENGINE: &str = "symbolic";
+/// What runs: the memory (with the program and applier to start from) and
+/// the reference program when the reference interpreter runs too.
+struct Loaded {
+    memory: Option<(Memory, usize, RowId)>,
+    reference: Option<Program>,
+    env: EnvKind,
+    sources: Sources,
+}
 
 pub fn run(args: &RunArgs) -> ExitCode {
-    let Some((program, sources)) = compile_file(&args.file, args.entry.as_deref()) else {
+    let loaded = if is_memory_file(&args.file) {
+        load_memory(args)
+    } else {
+        load_source(args)
+    };
+    let Some(loaded) = loaded else {
         return exit_code(false);
     };
-    let state = match read_input(args.input.as_deref(), program.env) {
-        Ok(state) => state,
-        Err(diagnostic) => return fail(diagnostic, &sources),
-    };
-    let stderr = std::io::stderr();
-    let mut trace = std::io::BufWriter::new(stderr.lock());
-    let options = RunOptions {
-        max_steps: args.max_steps,
-        trace: if args.trace { Some(&mut trace) } else { None },
-    };
-    let result = symbolic::run(&program, state, options);
-    let _ = trace.flush();
-    drop(trace);
-    match result {
+    match execute(args, &loaded) {
         Ok(outcome) => {
+            let engine = if args.symbolic { "symbolic" } else { "neural" };
             match args.format {
-                Format::Text => print!("{}", outcome.to_text(ENGINE)),
-                Format::Json => println!("{}", outcome.to_json(ENGINE)),
+                Format::Text => print!("{}", outcome.to_text(engine)),
+                Format::Json => println!("{}", outcome.to_json(engine)),
             }
             ExitCode::SUCCESS
         }
-        Err(diagnostic) => fail(diagnostic, &sources),
+        Err(diagnostic) => {
+            print_diagnostics(&[diagnostic], &loaded.sources);
+            exit_code(false)
+        }
     }
 }
 
-fn fail(diagnostic: Diagnostic, sources: &Sources) -> ExitCode {
-    print_diagnostics(&[diagnostic], sources);
-    exit_code(false)
+/// A `.cnpi` file: compiled, and unless `--symbolic`, added to a new memory.
+fn load_source(args: &RunArgs) -> Option<Loaded> {
+    let compiled = compile_file(&args.file, args.entry.as_deref())?;
+    let (program, sources) = (compiled.program, compiled.sources);
+    let memory = if args.symbolic {
+        None
+    } else {
+        let (name, text) = (args.file.display().to_string(), compiled.text);
+        let cache = Cache::from_env();
+        match Memory::with_program(&program, &name, &text, args.seed, &cache) {
+            Ok(memory) => {
+                let entry = memory.units[0].entry;
+                Some((memory, 0, entry))
+            }
+            Err(diagnostic) => {
+                print_diagnostics(&[diagnostic], &sources);
+                return None;
+            }
+        }
+    };
+    let env = program.env;
+    let reference = (args.symbolic || args.cross_check).then_some(program);
+    Some(Loaded {
+        memory,
+        reference,
+        env,
+        sources,
+    })
+}
+
+/// A `.cnpim` file: loaded and checked; its program's source is compiled
+/// only when the reference interpreter runs.
+fn load_memory(args: &RunArgs) -> Option<Loaded> {
+    let fail = |diagnostic: Diagnostic| {
+        print_diagnostics(&[diagnostic], &Sources::new());
+        None
+    };
+    let memory = match read_memory(&args.file) {
+        Ok(memory) => memory,
+        Err(diagnostic) => return fail(diagnostic),
+    };
+    let (unit, entry) = match memory.entry(args.entry.as_deref()) {
+        Ok(found) => found,
+        Err(diagnostic) => return fail(diagnostic),
+    };
+    let info = &memory.units[unit];
+    let sources = sources(&info.name, &info.source);
+    let env = info.env;
+    let reference = if args.symbolic || args.cross_check {
+        let compilation = compile(&info.name, &info.source, Some(&memory.rows[entry].name));
+        let Some(program) = compilation.program else {
+            print_diagnostics(&compilation.diagnostics, &compilation.sources);
+            return None;
+        };
+        Some(program)
+    } else {
+        None
+    };
+    Some(Loaded {
+        memory: (!args.symbolic).then_some((memory, unit, entry)),
+        reference,
+        env,
+        sources,
+    })
+}
+
+/// Runs the engines `args` ask for and returns the result to print.
+fn execute(args: &RunArgs, loaded: &Loaded) -> Result<Outcome, Diagnostic> {
+    let state = read_input(args.input.as_deref(), loaded.env)?;
+    let stderr = std::io::stderr();
+    let mut trace = std::io::BufWriter::new(stderr.lock());
+    let mut trace = args.trace.then_some(&mut trace as &mut dyn std::io::Write);
+    let neural = match &loaded.memory {
+        Some((memory, unit, entry)) => {
+            let options = Options {
+                max_steps: args.max_steps,
+                cached: !args.no_cache,
+                trace: trace.take(),
+            };
+            Some(runtime::run(
+                Core::shipped()?,
+                memory,
+                *unit,
+                *entry,
+                state.clone(),
+                options,
+            ))
+        }
+        None => None,
+    };
+    let reference = loaded.reference.as_ref().map(|program| {
+        let options = RunOptions {
+            max_steps: args.max_steps,
+            trace: trace.take(),
+        };
+        symbolic::run(program, state, options)
+    });
+    match (neural, reference) {
+        (Some(neural), Some(reference)) => {
+            cross_check(&neural, &reference)?;
+            neural
+        }
+        (Some(result), None) | (None, Some(result)) => result,
+        (None, None) => Err(env::internal("nothing to run")),
+    }
 }
 
 /// The input text from `--input` (inline or `@PATH`), parsed for `kind`;

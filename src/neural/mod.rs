@@ -10,4 +10,8 @@
 //! detectors, the runtime that binds slots to programs) is built on top of
 //! the core without ever changing it.
 
+pub mod cnpim;
 pub mod core;
+pub mod detector;
+pub mod memory;
+pub mod runtime;

@@ -155,50 +155,107 @@ impl Operand {
     }
 }
 
-/// Equality and order of two evaluated operands, by the END rules: END
-/// equals exactly the things that read as END, and is never ordered.
-fn compare(op: CompareOp, lhs: Evaluated, rhs: Evaluated, n: i64) -> bool {
+/// How the two sides of a comparison relate, which is all a comparison
+/// operator needs: two numbers (positions, integers, values that are not
+/// END) are ordered; any other pair is only equal or not, by the END rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Relation {
+    Less,
+    Equal,
+    Greater,
+    /// Not both numbers, and equal (`A[9] == END` off the array, `WHITE == WHITE`).
+    Same,
+    /// Not both numbers, and not equal.
+    Different,
+}
+
+impl Relation {
+    /// Whether `lhs op rhs` holds when the sides relate as `self`. Any
+    /// ordering comparison of sides that are not both numbers is false.
+    pub fn holds(self, op: CompareOp) -> bool {
+        use Relation::*;
+        matches!(
+            (self, op),
+            (Less, CompareOp::Lt | CompareOp::Le | CompareOp::Ne)
+                | (Equal, CompareOp::Eq | CompareOp::Le | CompareOp::Ge)
+                | (Greater, CompareOp::Gt | CompareOp::Ge | CompareOp::Ne)
+                | (Same, CompareOp::Eq)
+                | (Different, CompareOp::Ne)
+        )
+    }
+}
+
+/// The relation of two evaluated operands, by the END rules: END equals
+/// exactly the things that read as END, and is never ordered.
+fn relate(lhs: Evaluated, rhs: Evaluated, n: i64) -> Relation {
     use Evaluated::*;
     let reads_as_end = |e: &Evaluated| match e {
         End | Value(None) | Symbol(None) => true,
         Position(p) => *p < 0 || *p >= n,
         Value(Some(_)) | Symbol(Some(_)) => false,
     };
-    let ordered = |a: i64, b: i64| match op {
-        CompareOp::Eq => a == b,
-        CompareOp::Ne => a != b,
-        CompareOp::Lt => a < b,
-        CompareOp::Le => a <= b,
-        CompareOp::Gt => a > b,
-        CompareOp::Ge => a >= b,
-    };
     let equal = match (&lhs, &rhs) {
         (End, other) | (other, End) => reads_as_end(other),
         (Value(None), Value(None)) => true,
         (Value(None), _) | (_, Value(None)) => false,
         (Symbol(a), Symbol(b)) => a == b,
-        (Position(a) | Value(Some(a)), Position(b) | Value(Some(b))) => return ordered(*a, *b),
+        (Position(a) | Value(Some(a)), Position(b) | Value(Some(b))) => {
+            return match a.cmp(b) {
+                std::cmp::Ordering::Less => Relation::Less,
+                std::cmp::Ordering::Equal => Relation::Equal,
+                std::cmp::Ordering::Greater => Relation::Greater,
+            };
+        }
         // Symbols against numbers: the checker rejects these.
         _ => false,
     };
-    match op {
-        CompareOp::Eq => equal,
-        CompareOp::Ne => !equal,
-        // Any ordering comparison with END, or between symbols, is false.
-        _ => false,
+    if equal {
+        Relation::Same
+    } else {
+        Relation::Different
     }
+}
+
+impl Operand {
+    /// True for the operands that may be numbers (integers, positions and
+    /// values): only two of these can relate as less, equal or greater.
+    pub fn may_be_number(&self) -> bool {
+        matches!(self, Operand::Int(_) | Operand::Pos(_) | Operand::Val(_))
+    }
+}
+
+/// How `lhs` and `rhs` relate in `world`.
+pub fn relation(lhs: &Operand, rhs: &Operand, world: &dyn World) -> Result<Relation, EvalError> {
+    Ok(relate(lhs.eval(world)?, rhs.eval(world)?, world.len()))
+}
+
+/// A condition's leaf: what `and`, `or` and `not` combine.
+#[derive(Clone, Copy, Debug)]
+pub enum Leaf<'a> {
+    Compare(CompareOp, &'a Operand, &'a Operand),
+    HasChild(&'a PosExpr),
 }
 
 impl BoolExpr {
     pub fn eval(&self, world: &dyn World) -> Result<bool, EvalError> {
+        self.eval_with(&mut |leaf| match leaf {
+            Leaf::Compare(op, lhs, rhs) => Ok(relation(lhs, rhs, world)?.holds(op)),
+            Leaf::HasChild(v) => Ok(world.has_child(v.eval(world)?)),
+        })
+    }
+
+    /// Evaluates `and`, `or` and `not` left to right with short circuit,
+    /// asking `leaf` for the value of each leaf it reaches.
+    pub fn eval_with<E>(
+        &self,
+        leaf: &mut impl FnMut(Leaf<'_>) -> Result<bool, E>,
+    ) -> Result<bool, E> {
         Ok(match self {
-            BoolExpr::Compare(op, lhs, rhs) => {
-                compare(*op, lhs.eval(world)?, rhs.eval(world)?, world.len())
-            }
-            BoolExpr::HasChild(v) => world.has_child(v.eval(world)?),
-            BoolExpr::And(a, b) => a.eval(world)? && b.eval(world)?,
-            BoolExpr::Or(a, b) => a.eval(world)? || b.eval(world)?,
-            BoolExpr::Not(a) => !a.eval(world)?,
+            BoolExpr::Compare(op, lhs, rhs) => leaf(Leaf::Compare(*op, lhs, rhs))?,
+            BoolExpr::HasChild(v) => leaf(Leaf::HasChild(v))?,
+            BoolExpr::And(a, b) => a.eval_with(leaf)? && b.eval_with(leaf)?,
+            BoolExpr::Or(a, b) => a.eval_with(leaf)? || b.eval_with(leaf)?,
+            BoolExpr::Not(a) => !a.eval_with(leaf)?,
         })
     }
 }

@@ -9,8 +9,8 @@
 pub mod expr;
 
 pub use expr::{
-    BoolExpr, EvalError, ObservationKind, Operand, PosExpr, PosKind, SymExpr, ValExpr,
-    ValueObservation, World,
+    BoolExpr, EvalError, Leaf, ObservationKind, Operand, PosExpr, PosKind, Relation, SymExpr,
+    ValExpr, ValueObservation, World, relation,
 };
 
 use crate::env::EnvKind;

@@ -4,34 +4,29 @@
 //! (E0704). The neural engine reports the same conditions the same way.
 
 use crate::diagnostic::{Diagnostic, codes};
-use crate::program::Def;
 use crate::span::Span;
 
-/// E0701: `max_steps` steps were taken and `def` was still running.
-pub fn out_of_steps(max_steps: u64, def: &Def) -> Diagnostic {
+/// E0701: `max_steps` steps were taken and the definition `name` (declared
+/// at `at`) was still running.
+pub fn out_of_steps(max_steps: u64, name: &str, at: Span) -> Diagnostic {
     Diagnostic::error(
         codes::E0701,
         format!("the program did not finish within {max_steps} steps"),
     )
-    .with_label(
-        def.span,
-        format!("`{}` was running when the budget ran out", def.name),
-    )
+    .with_label(at, format!("`{name}` was running when the budget ran out"))
     .with_help(
         "if the program only needs longer, raise the limit with `--max-steps N`; otherwise \
          look for a loop whose condition never becomes false",
     )
 }
 
-/// E0701: `def` starts `what` over (the loop at `span`) with nothing
-/// changed since it last started it, so it would repeat forever.
-pub fn never_finishes(def: &Def, what: &str, span: Span) -> Diagnostic {
+/// E0701: the definition `name` starts `what` over (the loop at `span`)
+/// with nothing changed since it last started it, so it would repeat
+/// forever.
+pub fn never_finishes(name: &str, what: &str, span: Span) -> Diagnostic {
     Diagnostic::error(
         codes::E0701,
-        format!(
-            "`{}` never finishes: {what} starts over with nothing changed",
-            def.name
-        ),
+        format!("`{name}` never finishes: {what} starts over with nothing changed"),
     )
     .with_label(
         span,
@@ -44,13 +39,14 @@ pub fn never_finishes(def: &Def, what: &str, span: Span) -> Diagnostic {
     .with_note("no step budget would be enough, so the run stopped early")
 }
 
-/// E0704: more than `limit` calls nested, entering `def`.
-pub fn too_deep(limit: usize, def: &Def) -> Diagnostic {
+/// E0704: more than `limit` calls nested, entering the definition `name`
+/// (declared at `at`).
+pub fn too_deep(limit: usize, name: &str, at: Span) -> Diagnostic {
     Diagnostic::error(
         codes::E0704,
         format!("the program nested more than {limit} calls without returning"),
     )
-    .with_label(def.span, format!("`{}` was called here", def.name))
+    .with_label(at, format!("`{name}` was called here"))
     .with_help("check that every recursion reaches its base case")
 }
 

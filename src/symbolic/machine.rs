@@ -16,13 +16,13 @@
 use std::io::Write;
 
 use super::errors;
-use super::stack::{StateStack, Top};
+use super::stack::StateStack;
 use super::trace;
 use crate::diagnostic::Diagnostic;
 use crate::env::{State, eval_error, internal};
 use crate::program::{
-    Act, ActApp, Applier, Body, BoolExpr, Callee, Combinator, CombinatorKind, Def, DefId, Program,
-    Slot, Stmt,
+    Act, ActApp, Applier, Body, BoolExpr, Callee, Combinator, CombinatorKind, Def, DefId, Pointer,
+    Program, Slot, Stmt,
 };
 use crate::span::Span;
 
@@ -106,6 +106,20 @@ pub(super) struct Machine<'p, 'o> {
     trace: Option<&'o mut dyn Write>,
 }
 
+/// The pointers' initial values on `state`, each `init` evaluated in
+/// declaration order (an init may read the pointers declared before it).
+pub fn initial_pointers(pointers: &[Pointer], state: &State) -> Result<Vec<i64>, Diagnostic> {
+    let mut values = Vec::with_capacity(pointers.len());
+    for pointer in pointers {
+        let value = pointer
+            .init
+            .eval(&state.view(&values))
+            .map_err(eval_error)?;
+        values.push(value);
+    }
+    Ok(values)
+}
+
 impl<'p, 'o> Machine<'p, 'o> {
     /// A machine at the start of `program`, its pointers at their initial
     /// positions for `state`.
@@ -115,14 +129,7 @@ impl<'p, 'o> Machine<'p, 'o> {
         max_steps: u64,
         trace: Option<&'o mut dyn Write>,
     ) -> Result<Machine<'p, 'o>, Diagnostic> {
-        let mut pointers = Vec::with_capacity(program.pointers.len());
-        for pointer in &program.pointers {
-            let value = pointer
-                .init
-                .eval(&state.view(&pointers))
-                .map_err(eval_error)?;
-            pointers.push(value);
-        }
+        let pointers = initial_pointers(&program.pointers, &state)?;
         Ok(Machine {
             program,
             state,
@@ -159,7 +166,8 @@ impl<'p, 'o> Machine<'p, 'o> {
 
     fn push(&mut self, task: Task<'p>, def: DefId) -> Result<(), Diagnostic> {
         if self.tasks.len() >= MAX_TASKS {
-            return Err(errors::too_deep(MAX_TASKS, self.def(def)));
+            let def = self.def(def);
+            return Err(errors::too_deep(MAX_TASKS, &def.name, def.span));
         }
         self.tasks.push(task);
         Ok(())
@@ -176,7 +184,8 @@ impl<'p, 'o> Machine<'p, 'o> {
     fn count_step(&mut self, def: DefId) -> Result<(), Diagnostic> {
         self.steps += 1;
         if self.steps > self.max_steps {
-            return Err(errors::out_of_steps(self.max_steps, self.def(def)));
+            let def = self.def(def);
+            return Err(errors::out_of_steps(self.max_steps, &def.name, def.span));
         }
         Ok(())
     }
@@ -245,9 +254,7 @@ impl<'p, 'o> Machine<'p, 'o> {
                 self.room_for_a_state(app.span)?;
                 self.version += 1;
                 let view = self.state.view(&self.pointers);
-                self.states
-                    .push_state(exprs.iter().map(|e| e.eval(&view)))
-                    .map_err(eval_error)
+                self.states.push_exprs(exprs, &view).map_err(eval_error)
             }
             _ => {
                 self.version += 1;
@@ -314,7 +321,7 @@ impl<'p, 'o> Machine<'p, 'o> {
         if kind == a.kind && self.version == a.version {
             let what = format!("its `{}`", trace::combinator_name(kind));
             let def = self.def(a.def);
-            return Err(errors::never_finishes(def, &what, def.span));
+            return Err(errors::never_finishes(&def.name, &what, def.span));
         }
         // A loop (a tail call of the same kind) stays at its depth.
         let depth = if tail && kind == a.kind {
@@ -337,20 +344,11 @@ impl<'p, 'o> Machine<'p, 'o> {
     fn load_state(&mut self) -> Result<(), Diagnostic> {
         self.version += 1;
         let targets: &[usize] = self.program.state.as_deref().unwrap_or_default();
-        match self.states.top() {
-            Some(Top::State(values)) => {
-                for (&p, &value) in targets.iter().zip(values) {
-                    self.pointers[p] = value;
-                }
-            }
-            Some(Top::Sentinel(values)) => {
-                for (pointer, &value) in self.pointers.iter_mut().zip(values) {
-                    *pointer = value;
-                }
-            }
-            None => return Err(internal("`_load_state` found the state stack empty")),
+        if self.states.load(&mut self.pointers, targets) {
+            Ok(())
+        } else {
+            Err(internal("`_load_state` found the state stack empty"))
         }
-        Ok(())
     }
 
     fn trace_slot(&mut self, a: &Activation<'p>, c: bool, slot: Slot) {

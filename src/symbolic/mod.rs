@@ -14,8 +14,10 @@ mod machine;
 mod stack;
 pub mod trace;
 
+pub use stack::StateStack;
+
 pub use errors::{never_finishes, out_of_steps, too_deep, too_many_states};
-pub use machine::MAX_TASKS;
+pub use machine::{MAX_TASKS, initial_pointers};
 
 use crate::diagnostic::Diagnostic;
 use crate::env::{State, internal};

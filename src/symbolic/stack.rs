@@ -3,7 +3,9 @@
 //! Entries are states (the values of the `state(...)` pointers, pushed by
 //! `_push`) and sentinels (every pointer, pushed by `_push_sentinel`). The
 //! values of all entries live in one flat vector, so pushing and popping
-//! never allocate once the stack has grown.
+//! never allocate once the stack has grown. Both engines use it.
+
+use crate::program::{EvalError, PosExpr, World};
 
 /// Whether an entry is a state or a sentinel, and how many values it holds.
 #[derive(Clone, Copy, Debug)]
@@ -13,28 +15,29 @@ struct Entry {
 }
 
 /// The top entry, with its values.
-pub(super) enum Top<'a> {
+enum Top<'a> {
     State(&'a [i64]),
     Sentinel(&'a [i64]),
 }
 
 #[derive(Debug, Default)]
-pub(super) struct StateStack {
+pub struct StateStack {
     entries: Vec<Entry>,
     values: Vec<i64>,
 }
 
 impl StateStack {
-    pub(super) fn len(&self) -> usize {
+    pub fn len(&self) -> usize {
         self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
     }
 
     /// Pushes a state whose values `values` yields; on the first error
     /// nothing is pushed.
-    pub(super) fn push_state<E>(
-        &mut self,
-        values: impl IntoIterator<Item = Result<i64, E>>,
-    ) -> Result<(), E> {
+    fn push_state<E>(&mut self, values: impl IntoIterator<Item = Result<i64, E>>) -> Result<(), E> {
         let start = self.values.len();
         for value in values {
             match value {
@@ -49,8 +52,14 @@ impl StateStack {
         Ok(())
     }
 
+    /// `_push(e1, ..., ek)`: pushes the values of `exprs` in `world`; on
+    /// the first error nothing is pushed.
+    pub fn push_exprs(&mut self, exprs: &[PosExpr], world: &dyn World) -> Result<(), EvalError> {
+        self.push_state(exprs.iter().map(|e| e.eval(world)))
+    }
+
     /// Pushes a sentinel remembering `pointers`.
-    pub(super) fn push_sentinel(&mut self, pointers: &[i64]) {
+    pub fn push_sentinel(&mut self, pointers: &[i64]) {
         let start = self.values.len();
         self.values.extend_from_slice(pointers);
         self.push_entry(true, start);
@@ -61,7 +70,7 @@ impl StateStack {
         self.entries.push(Entry { sentinel, len });
     }
 
-    pub(super) fn top(&self) -> Option<Top<'_>> {
+    fn top(&self) -> Option<Top<'_>> {
         let entry = self.entries.last()?;
         let values = self.values.get(self.values.len() - entry.len..)?;
         Some(if entry.sentinel {
@@ -71,13 +80,33 @@ impl StateStack {
         })
     }
 
+    /// `_load_state`: writes the top state into the pointers `targets`
+    /// (the `state(...)` pointers), or puts back every pointer a sentinel
+    /// remembered; false when the stack is empty.
+    pub fn load(&self, pointers: &mut [i64], targets: &[usize]) -> bool {
+        match self.top() {
+            Some(Top::State(values)) => {
+                for (&p, &value) in targets.iter().zip(values) {
+                    pointers[p] = value;
+                }
+            }
+            Some(Top::Sentinel(values)) => {
+                for (pointer, &value) in pointers.iter_mut().zip(values) {
+                    *pointer = value;
+                }
+            }
+            None => return false,
+        }
+        true
+    }
+
     /// True when the top entry is a state: `_mapself`'s detector.
-    pub(super) fn top_is_state(&self) -> bool {
+    pub fn top_is_state(&self) -> bool {
         self.entries.last().is_some_and(|e| !e.sentinel)
     }
 
     /// Removes the top entry; false when the stack is empty.
-    pub(super) fn pop(&mut self) -> bool {
+    pub fn pop(&mut self) -> bool {
         match self.entries.pop() {
             Some(entry) => {
                 self.values.truncate(self.values.len() - entry.len);

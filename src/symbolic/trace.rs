@@ -125,7 +125,7 @@ fn write_position(expr: &PosExpr, pointers: &[Pointer], outer: u8, out: &mut Str
     }
 }
 
-pub(super) fn combinator_name(kind: CombinatorKind) -> &'static str {
+pub fn combinator_name(kind: CombinatorKind) -> &'static str {
     match kind {
         CombinatorKind::User(Combinator::Seq) => "seq",
         CombinatorKind::User(Combinator::Cond) => "cond",

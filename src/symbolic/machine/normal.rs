@@ -35,7 +35,11 @@ impl<'p> Machine<'p, '_> {
                 self.trace_stmt(&b, |program| format!("{}()", name(program, *id)));
                 if *id == b.def && self.version == b.version {
                     let def = self.def(b.def);
-                    return Err(errors::never_finishes(def, "its call to itself", *span));
+                    return Err(errors::never_finishes(
+                        &def.name,
+                        "its call to itself",
+                        *span,
+                    ));
                 }
                 // A tail call to itself is a loop: the trace keeps its depth.
                 let depth = if b.last && tail && *id == b.def {
@@ -112,7 +116,7 @@ impl<'p> Machine<'p, '_> {
         }
         if l.tested == Some(self.version) {
             let def = self.def(l.def);
-            return Err(errors::never_finishes(def, "its `while` loop", *span));
+            return Err(errors::never_finishes(&def.name, "its `while` loop", *span));
         }
         l.tested = Some(self.version);
         self.tasks.push(Task::While(l));
