@@ -2,11 +2,13 @@
 //! Programmer-Interpreter.
 //!
 //! The phases, in order: [`syntax`] (text to parse tree), [`check`] (parse
-//! tree to the typed [`program::Program`]), [`env`] (the environments), and
-//! [`symbolic`] (the exact reference interpreter); [`neural`] runs programs
-//! on the network. [`diagnostic`] carries every error as data and renders it.
+//! tree to the typed [`program::Program`]), [`combinatorize`] (normal
+//! programs to appliers), [`env`] (the environments), and [`symbolic`] (the
+//! exact reference interpreter); [`neural`] runs programs on the network.
+//! [`diagnostic`] carries every error as data and renders it.
 
 pub mod check;
+pub mod combinatorize;
 pub mod compile;
 pub mod diagnostic;
 pub mod env;

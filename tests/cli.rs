@@ -173,8 +173,15 @@ fn explain_prints_the_long_form_or_fails() {
 #[test]
 fn check_is_silent_on_every_example() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let mut paths = Vec::new();
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
+        match std::fs::read_dir(&path) {
+            Ok(folder) => paths.extend(folder.map(|e| e.unwrap().path())),
+            Err(_) => paths.push(path),
+        }
+    }
+    for path in paths {
         let output = cnpic(&["check", path.to_str().unwrap()]);
         assert_eq!(output.status.code(), Some(0), "{}", path.display());
         assert_eq!(stderr(&output), "", "{}", path.display());

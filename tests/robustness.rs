@@ -1,10 +1,12 @@
 //! The front end never panics, and never fails silently.
 //!
 //! Random and mutated sources go through `compile`: each must give either a
-//! program or at least one error diagnostic. 10,000 cases per run by
+//! program or at least one error diagnostic, and a program goes through
+//! `combinatorize`, whose output must compile cleanly. 10,000 cases per run by
 //! default; set `CNPI_FUZZ_CASES` for more. Deep nesting and very large
 //! files are compiled on a thread with the same large stack as `cnpic`.
 
+use cnpi::combinatorize::combinatorize;
 use cnpi::compile::compile;
 use cnpi::diagnostic::has_errors;
 use proptest::prelude::*;
@@ -74,7 +76,14 @@ fn seeds() -> Vec<String> {
     let dir = format!("{}/examples", env!("CARGO_MANIFEST_DIR"));
     let mut sources: Vec<String> = std::fs::read_dir(dir)
         .expect("examples exist")
-        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .flat_map(|e| {
+            let path = e.unwrap().path();
+            match std::fs::read_dir(&path) {
+                Ok(folder) => folder.map(|e| e.unwrap().path()).collect(),
+                Err(_) => vec![path],
+            }
+        })
+        .map(|path| std::fs::read_to_string(path).unwrap())
         .collect();
     sources.sort();
     sources
@@ -126,6 +135,8 @@ fn edits() -> impl Strategy<Value = Vec<Edit>> {
     prop::collection::vec(edit, 1..6)
 }
 
+/// Compiles, and combinatorizes what compiles: the output of a conversion
+/// must compile without diagnostics, a refusal must be an error.
 fn assert_clean_or_diagnosed(source: &str) {
     let compilation = compile("fuzz.cnpi", source, None);
     assert_eq!(
@@ -133,6 +144,19 @@ fn assert_clean_or_diagnosed(source: &str) {
         !has_errors(&compilation.diagnostics),
         "a program iff no errors, for:\n{source}"
     );
+    if let Some(program) = compilation.program {
+        match combinatorize(&program, source, "fuzz.cnpi") {
+            Ok(converted) => {
+                let output = compile("out.cnpi", &converted.text, None);
+                assert!(
+                    output.diagnostics.is_empty(),
+                    "{source}\n{}",
+                    converted.text
+                );
+            }
+            Err(diagnostics) => assert!(has_errors(&diagnostics), "{source}"),
+        }
+    }
 }
 
 fn cases() -> u32 {

@@ -7,6 +7,7 @@
 
 mod build;
 mod check;
+mod combinatorize;
 mod explain;
 mod memory;
 mod report;
@@ -50,6 +51,20 @@ enum Command {
     /// Runs on the network by default; `--symbolic` runs the exact
     /// reference interpreter instead.
     Run(run::RunArgs),
+    /// Turn normal programs into appliers; print the combinatory file.
+    ///
+    /// Exits with 1, and says why, when a program cannot be converted.
+    Combinatorize {
+        /// The `.cnpi` file to convert.
+        file: PathBuf,
+        /// Write the result to OUT instead of stdout.
+        #[arg(short, long, value_name = "OUT")]
+        output: Option<PathBuf>,
+        /// The definition to start from (default: the one no other
+        /// definition refers to). The output holds what it reaches.
+        #[arg(long, value_name = "NAME")]
+        entry: Option<String>,
+    },
     /// Compile a program into a program memory (`.cnpim`): keys, applier
     /// embeddings and verified detectors.
     Build(build::BuildArgs),
@@ -83,6 +98,11 @@ pub fn execute(cli: Cli) -> ExitCode {
     match cli.command {
         Command::Check { file, entry } => check::check(&file, entry.as_deref()),
         Command::Run(args) => run::run(&args),
+        Command::Combinatorize {
+            file,
+            output,
+            entry,
+        } => combinatorize::combinatorize(&file, output.as_deref(), entry.as_deref()),
         Command::Build(args) => build::build(&args),
         Command::Memory(command) => memory::memory(&command),
         Command::TrainCore(args) => train_core::train_core(&args),

@@ -60,6 +60,16 @@ pub fn position(expr: &PosExpr, pointers: &[Pointer]) -> String {
     out
 }
 
+/// An integer as source text. i64::MIN has no literal (its magnitude does
+/// not fit in an i64), so it is written as a difference.
+pub fn integer(k: i64) -> String {
+    if k == i64::MIN {
+        format!("({} - 1)", i64::MIN + 1)
+    } else {
+        k.to_string()
+    }
+}
+
 /// How tightly an operator binds: sums 1, products 2, negation 3.
 fn precedence(op: ArithOp) -> u8 {
     match op {
@@ -81,8 +91,10 @@ fn symbol(op: ArithOp) -> &'static str {
 /// Writes `expr`, in parentheses when it binds less tightly than `outer`.
 fn write_position(expr: &PosExpr, pointers: &[Pointer], outer: u8, out: &mut String) {
     match &expr.kind {
-        PosKind::Int(k) if *k < 0 && outer >= 3 => out.push_str(&format!("({k})")),
-        PosKind::Int(k) => out.push_str(&k.to_string()),
+        PosKind::Int(k) if *k < 0 && outer >= 3 && *k != i64::MIN => {
+            out.push_str(&format!("({k})"))
+        }
+        PosKind::Int(k) => out.push_str(&integer(*k)),
         PosKind::Pointer(p) => out.push_str(pointers.get(*p).map_or("?", |d| d.name.as_str())),
         PosKind::Last => out.push_str("LAST"),
         PosKind::End => out.push_str("END"),
@@ -209,5 +221,7 @@ mod tests {
         assert_eq!(position(&e(left), &names), "lo - 1 + child(lo)");
         let neg = PosKind::Neg(Box::new(e(PosKind::Int(-2))));
         assert_eq!(position(&e(neg), &names), "-(-2)");
+        let min = PosKind::Neg(Box::new(e(PosKind::Int(i64::MIN))));
+        assert_eq!(position(&e(min), &names), "-(-9223372036854775807 - 1)");
     }
 }

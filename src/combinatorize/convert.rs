@@ -1,0 +1,380 @@
+//! Normal programs to appliers: statements, loops and tail recursion.
+//!
+//! A program without recursion becomes one applier per compound
+//! statement: `if` becomes `cond`, `while` becomes `linrec`, a run of
+//! statements becomes `seq`. A program that calls itself with a plain call
+//! as its last step (`if c: ...; F()`) is a loop too, and becomes
+//! `linrec`. A program that calls itself with state calls becomes a
+//! `treerec` (see `treerec`). The shapes that cannot be converted get
+//! E0801 (a plain recursive call that is not the last step) or E0805.
+
+use super::effects::{Effects, calls};
+use super::emit::{Arg, Emitter, Extent, OutDef, Piece};
+use super::errors;
+use super::flow::positions_reads;
+use super::set::Pointers;
+use crate::diagnostic::Diagnostic;
+use crate::program::{Act, BoolExpr, Combinator, DefId, PosExpr, PosKind, Program, Stmt};
+use crate::span::Span;
+
+/// What every conversion reads.
+pub struct Context<'a> {
+    pub program: &'a Program,
+    pub effects: &'a Effects<'a>,
+}
+
+impl Context<'_> {
+    pub fn name(&self, id: DefId) -> &str {
+        self.program.defs.get(id).map_or("?", |d| d.name.as_str())
+    }
+
+    pub fn pointer(&self, id: usize) -> &str {
+        self.program
+            .pointers
+            .get(id)
+            .map_or("?", |p| p.name.as_str())
+    }
+}
+
+/// Converts one normal program (its working body) into its helpers and
+/// itself, or reports why it cannot.
+pub struct Converter<'c, 'e> {
+    pub ctx: &'c Context<'c>,
+    pub emit: Emitter<'e>,
+    pub def: DefId,
+    pub diagnostics: &'c mut Vec<Diagnostic>,
+    /// Set while converting code that runs after a recursive call in the
+    /// source but before the calls' children in the `treerec`: the span of
+    /// that call. Such code may only move pointers (E0803) and may not
+    /// read the environment (E0804).
+    pub after_call: Option<Span>,
+}
+
+impl Converter<'_, '_> {
+    /// The output definitions of the program: helpers, then itself.
+    pub fn convert(mut self, body: &[Stmt], extent: Extent) -> Option<Vec<OutDef>> {
+        let def = self.def;
+        let name = self.ctx.name(def).to_string();
+        let mut plain = Vec::new();
+        self_calls(body, def, true, &mut plain);
+        let top = if contains_state_call(body, def) {
+            for (call, _) in &plain {
+                self.diagnostics
+                    .push(errors::plain_with_state(&name, *call));
+            }
+            if !plain.is_empty() {
+                return None;
+            }
+            self.treerec(body)
+        } else if !plain.is_empty() {
+            let non_tail: Vec<Span> = plain
+                .iter()
+                .filter(|(_, tail)| !tail)
+                .map(|(call, _)| *call)
+                .collect();
+            for call in &non_tail {
+                self.diagnostics.push(errors::non_tail(&name, *call));
+            }
+            if !non_tail.is_empty() {
+                return None;
+            }
+            self.tail_recursion(body)
+        } else {
+            let pieces = self.block(body)?;
+            Some(self.emit.seq(pieces, "SEQ"))
+        }?;
+        let comment = self.emit.comment(extent);
+        let mut defs = self.emit.helpers;
+        defs.push(OutDef {
+            name,
+            comment: Some(comment),
+            node: top.node,
+        });
+        Some(defs)
+    }
+
+    /// Every statement of a block, converted; all are tried, so that one
+    /// run reports every problem.
+    pub fn block<'s>(&mut self, stmts: impl IntoIterator<Item = &'s Stmt>) -> Option<Vec<Piece>> {
+        let pieces: Vec<Option<Piece>> = stmts.into_iter().map(|s| self.stmt(s)).collect();
+        pieces.into_iter().collect()
+    }
+
+    pub fn stmt(&mut self, stmt: &Stmt) -> Option<Piece> {
+        let extent = extent(stmt);
+        if let Some(call) = self.after_call {
+            self.check_movable(stmt, call)?;
+        }
+        Some(match stmt {
+            Stmt::Act(app) if matches!(app.act, Act::Nop) => Piece::arg(Arg::Nop, extent),
+            Stmt::Act(app) => Piece::arg(Arg::Act(app.act.clone()), extent),
+            Stmt::Pass(_) => Piece::arg(Arg::Nop, extent),
+            Stmt::Call(id, _) => Piece::arg(Arg::Def(self.ctx.name(*id).to_string()), extent),
+            // Only the divide part of a `treerec` holds the program's own
+            // state calls: each pushes its state.
+            Stmt::StateCall(id, args, _) if *id == self.def => {
+                Piece::arg(Arg::Act(Act::Push(args.clone())), extent)
+            }
+            Stmt::StateCall(id, args, span) => return self.state_call(stmt, *id, args, *span),
+            Stmt::If {
+                condition,
+                then,
+                otherwise,
+                ..
+            } => {
+                let (then, otherwise) = (self.block(then), self.block(otherwise));
+                let [a1, a2] = self.emit.split(then?);
+                let a3 = self.emit.seq(otherwise?, "SEQ");
+                let detector = Some(condition.clone());
+                self.emit
+                    .comb(Combinator::Cond, detector, [a1, a2, a3], extent, "IF")
+            }
+            Stmt::While {
+                condition, body, ..
+            } => {
+                let body = self.block(body)?;
+                let [a1, a2] = self.emit.split(body);
+                let a3 = Piece::arg(Arg::Nop, extent);
+                let detector = Some(condition.clone());
+                self.emit
+                    .comb(Combinator::Linrec, detector, [a1, a2, a3], extent, "LOOP")
+            }
+        })
+    }
+
+    /// Code that runs before the children of an earlier recursive call
+    /// (`call`) in the output, though after them in the source: it may
+    /// move pointers, and nothing it reads may depend on the environment.
+    fn check_movable(&mut self, stmt: &Stmt, call: Span) -> Option<()> {
+        let effects = self.ctx.effects;
+        let flow = match stmt {
+            Stmt::If { condition, .. } | Stmt::While { condition, .. } => {
+                effects.condition(condition)
+            }
+            Stmt::StateCall(id, args, _) if *id == self.def => {
+                let (_, env) = positions_reads(args);
+                return self.refuse_env(env, span(stmt), call);
+            }
+            other => effects.stmt(other, Some(self.def)),
+        };
+        let at = self.emit.first_line(span(stmt));
+        let leaf = matches!(stmt, Stmt::Call(..) | Stmt::StateCall(..));
+        if flow.effect.env_write || leaf {
+            let diagnostic = errors::moved_statement(at, call, flow.effect.env_write);
+            self.diagnostics.push(diagnostic);
+            return None;
+        }
+        self.refuse_env(flow.effect.env_read, at, call)
+    }
+
+    /// E0804 when code moved before the children of `call` reads the
+    /// environment.
+    fn refuse_env(&mut self, env: bool, span: Span, call: Span) -> Option<()> {
+        if env {
+            self.diagnostics.push(errors::reads_environment(span, call));
+            return None;
+        }
+        Some(())
+    }
+
+    /// `G(e1, ..., ek)` to another program: set the state pointers and call
+    /// G. The source also puts every pointer back afterwards, which the
+    /// output cannot do: W0803 when later code may notice.
+    fn state_call(
+        &mut self,
+        stmt: &Stmt,
+        id: DefId,
+        args: &[PosExpr],
+        span: Span,
+    ) -> Option<Piece> {
+        let state = self.ctx.program.state.as_deref().unwrap_or_default();
+        let mut pending: Vec<(usize, &PosExpr, Pointers)> = state
+            .iter()
+            .zip(args)
+            .filter(|(p, e)| e.kind != PosKind::Pointer(**p))
+            .map(|(p, e)| (*p, e, positions_reads(std::slice::from_ref(e)).0))
+            .collect();
+        let mut changed: Pointers = pending.iter().map(|(p, _, _)| *p).collect();
+        let extent = extent(stmt);
+        let mut pieces = Vec::new();
+        // A parallel assignment: set a pointer once no other pending
+        // position reads it.
+        while !pending.is_empty() {
+            let unread = |p: usize, i: usize| {
+                pending
+                    .iter()
+                    .enumerate()
+                    .all(|(j, (_, _, reads))| i == j || !reads.contains(p))
+            };
+            let Some(i) =
+                (0..pending.len()).find(|&i| pending.get(i).is_some_and(|t| unread(t.0, i)))
+            else {
+                let name = self.ctx.name(id);
+                self.diagnostics
+                    .push(errors::circular_state_arguments(name, span));
+                return None;
+            };
+            let (pointer, position, _) = pending.remove(i);
+            let set = Act::Set(pointer, position.clone());
+            pieces.push(Piece::arg(Arg::Act(set), extent));
+        }
+        pieces.push(Piece::arg(Arg::Def(self.ctx.name(id).to_string()), extent));
+        let effects = self.ctx.effects;
+        changed.union_with(&effects.summary(id).effect.writes);
+        let noticed = changed.intersection(&effects.live_after(stmt));
+        if !noticed.is_empty() {
+            let names = self.names(&noticed);
+            let warning = errors::not_restored(self.ctx.name(id), span, &names);
+            self.diagnostics.push(warning);
+        }
+        let mut piece = self.emit.seq(pieces, "CALL");
+        piece.extent = extent;
+        Some(piece)
+    }
+
+    /// Pointer names, for messages: "`lo`, `hi`".
+    pub fn names(&self, set: &Pointers) -> String {
+        let names: Vec<String> = set
+            .iter()
+            .map(|p| format!("`{}`", self.ctx.pointer(p)))
+            .collect();
+        names.join(", ")
+    }
+
+    /// `PRE; if c: BODY; F() else: BASE` (the call may also end `else`):
+    /// `seq(; PRE, linrec(c?; BODY + PRE, BASE), NOP)`, without the `seq`
+    /// when PRE is empty.
+    fn tail_recursion(&mut self, body: &[Stmt]) -> Option<Piece> {
+        let def = self.def;
+        let name = self.ctx.name(def).to_string();
+        let stmts = meaningful(body);
+        let (if_stmt, pre) = stmts.split_last()?;
+        let Stmt::If {
+            condition,
+            then,
+            otherwise,
+            ..
+        } = if_stmt
+        else {
+            self.diagnostics.push(errors::unconditional(
+                &name,
+                self.emit.first_line(span(if_stmt)),
+            ));
+            return None;
+        };
+        let ends = |block: &[Stmt]| matches!(meaningful(block).last(), Some(Stmt::Call(id, _)) if *id == def);
+        let (detector, recursive, base) = match (ends(then), ends(otherwise)) {
+            (true, false) => (condition.clone(), then, otherwise),
+            (false, true) => (BoolExpr::Not(Box::new(condition.clone())), otherwise, then),
+            (true, true) => {
+                self.diagnostics.push(errors::no_way_out(
+                    &name,
+                    self.emit.first_line(span(if_stmt)),
+                ));
+                return None;
+            }
+            (false, false) => {
+                self.diagnostics.push(errors::nested_tail_call(
+                    &name,
+                    self.emit.first_line(span(if_stmt)),
+                ));
+                return None;
+            }
+        };
+        let mut in_base = Vec::new();
+        self_calls(base, def, false, &mut in_base);
+        if let Some((call, _)) = in_base.first() {
+            self.diagnostics
+                .push(errors::nested_tail_call(&name, *call));
+            return None;
+        }
+        let recursive = meaningful(recursive);
+        let (_, body) = recursive.split_last()?;
+        let pre_pieces = self.block(pre.iter().copied());
+        let body_pieces = self.block(body.iter().copied());
+        let base = self.block(base);
+        let (pre_pieces, mut body_pieces, base) = (pre_pieces?, body_pieces?, base?);
+        let pre = self.emit.seq(pre_pieces, "SEQ");
+        let pre_extent = pre.extent;
+        let pre = self.emit.arg(pre);
+        body_pieces.push(Piece::arg(pre.clone(), pre_extent));
+        let [a1, a2] = self.emit.split(body_pieces);
+        let a3 = self.emit.seq(base, "SEQ");
+        let rec = self.emit.comb(
+            Combinator::Linrec,
+            Some(detector),
+            [a1, a2, a3],
+            extent(if_stmt),
+            "REC",
+        );
+        Some(self.emit.seq(vec![Piece::arg(pre, pre_extent), rec], "SEQ"))
+    }
+}
+
+/// Whether a block makes a state call to `def`, at any depth.
+pub fn contains_state_call(stmts: &[Stmt], def: DefId) -> bool {
+    calls(stmts)
+        .into_iter()
+        .any(|s| matches!(s, Stmt::StateCall(id, _, _) if *id == def))
+}
+
+/// The statements that do something (`pass` and `NOP` do not).
+pub fn meaningful(stmts: &[Stmt]) -> Vec<&Stmt> {
+    stmts
+        .iter()
+        .filter(|s| !matches!(s, Stmt::Pass(_)))
+        .filter(|s| !matches!(s, Stmt::Act(app) if matches!(app.act, Act::Nop)))
+        .collect()
+}
+
+/// The plain calls of `def` to itself, and whether each is the last thing
+/// the program does (`tail`: the block is in tail position).
+fn self_calls(stmts: &[Stmt], def: DefId, tail: bool, out: &mut Vec<(Span, bool)>) {
+    let stmts = meaningful(stmts);
+    let last = stmts.len().saturating_sub(1);
+    for (i, stmt) in stmts.into_iter().enumerate() {
+        let tail = tail && i == last;
+        match stmt {
+            Stmt::Call(id, span) if *id == def => out.push((*span, tail)),
+            Stmt::If {
+                then, otherwise, ..
+            } => {
+                self_calls(then, def, tail, out);
+                self_calls(otherwise, def, tail, out);
+            }
+            Stmt::While { body, .. } => self_calls(body, def, false, out),
+            _ => {}
+        }
+    }
+}
+
+/// Where a statement starts.
+pub fn span(stmt: &Stmt) -> Span {
+    match stmt {
+        Stmt::Act(app) => app.span,
+        Stmt::Call(_, span) | Stmt::StateCall(_, _, span) | Stmt::Pass(span) => *span,
+        Stmt::If { span, .. } | Stmt::While { span, .. } => *span,
+    }
+}
+
+/// The source range of a statement: from its start to the end of its last
+/// nested statement (a block's span would also cover the blank and comment
+/// lines after it).
+pub fn extent(stmt: &Stmt) -> Extent {
+    let start = span(stmt).start;
+    let mut last = stmt;
+    loop {
+        let next = match last {
+            Stmt::If {
+                then, otherwise, ..
+            } => otherwise.last().or(then.last()),
+            Stmt::While { body, .. } => body.last(),
+            _ => None,
+        };
+        match next {
+            Some(next) => last = next,
+            None => break,
+        }
+    }
+    Extent::new(start, span(last).end)
+}

@@ -1,0 +1,138 @@
+//! The combinatorizer: normal programs to combinatory form (Algorithm 3 of
+//! the paper, language.md §5).
+//!
+//! [`combinatorize`] takes a checked [`Program`] and the text it was
+//! compiled from, and hands back the text of an equivalent `.cnpi` file
+//! made only of appliers, which `compile` accepts without diagnostics, or
+//! the diagnostics that say why it cannot. The phases: `work` decides
+//! which definitions the output holds and inlines mutual recursion; `flow`
+//! and `effects` summarize what code reads and writes; `convert` and
+//! `treerec` turn each normal program into appliers (`emit` names and
+//! groups them); `print` writes the file. `docs/combinatorize.md` describes
+//! the rules and their guarantees.
+
+mod convert;
+mod effects;
+mod emit;
+mod errors;
+mod flow;
+mod print;
+mod set;
+mod treerec;
+mod work;
+
+use crate::diagnostic::{Diagnostic, has_errors};
+use crate::program::{Applier, Body, Callee, Program};
+
+pub use errors::internal;
+
+use convert::{Context, Converter, extent};
+use effects::Effects;
+use emit::{Arg, Comb, Emitter, Extent, Lines, Names, Node, OutDef};
+
+/// A converted file.
+#[derive(Clone, Debug)]
+pub struct Combinatorized {
+    /// The `.cnpi` text of the combinatory program.
+    pub text: String,
+    /// Where the output may behave differently from the source (W08xx).
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Converts the normal programs of `program` (compiled from `source`,
+/// named `name` in the output's header) into appliers. The output holds
+/// the definitions the entry reaches; appliers are kept as they are.
+pub fn combinatorize(
+    program: &Program,
+    source: &str,
+    name: &str,
+) -> Result<Combinatorized, Vec<Diagnostic>> {
+    let mut diagnostics = Vec::new();
+    let work = work::plan(program, &mut diagnostics);
+    if has_errors(&diagnostics) {
+        return Err(diagnostics);
+    }
+    let effects = Effects::new(program, &work);
+    let ctx = Context {
+        program,
+        effects: &effects,
+    };
+    let lines = Lines::new(source);
+    let mut names = Names::default();
+    for taken in program.defs.iter().map(|d| &d.name) {
+        names.take(taken);
+    }
+    for taken in program.pointers.iter().map(|p| &p.name) {
+        names.take(taken);
+    }
+    let mut out = Vec::new();
+    for &id in &work.emitted {
+        let Some(def) = program.defs.get(id) else {
+            continue;
+        };
+        let body = match (&def.body, work.body(id)) {
+            (Body::Applier(applier), _) => {
+                out.push(OutDef {
+                    name: def.name.clone(),
+                    comment: None,
+                    node: applier_node(program, applier),
+                });
+                continue;
+            }
+            (Body::Normal(original), Some(body)) => (original, body),
+            (Body::Normal(_), None) => continue,
+        };
+        let (original, body) = body;
+        let last = original.last().map_or(def.span.end, |s| extent(s).end);
+        let whole = Extent::new(def.span.start, last);
+        let errors_before = diagnostics.iter().filter(|d| d.is_error()).count();
+        let converter = Converter {
+            ctx: &ctx,
+            emit: Emitter::new(program, &lines, &mut names, &def.name),
+            def: id,
+            diagnostics: &mut diagnostics,
+            after_call: None,
+        };
+        match converter.convert(body, whole) {
+            Some(defs) => out.extend(defs),
+            None if diagnostics.iter().filter(|d| d.is_error()).count() == errors_before => {
+                let detail = format!(
+                    "`{}` could not be converted, and no reason was given",
+                    def.name
+                );
+                diagnostics.push(internal(detail));
+            }
+            None => {}
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    diagnostics.retain(|d| seen.insert((d.code, d.message.clone(), d.span())));
+    if has_errors(&diagnostics) {
+        return Err(diagnostics);
+    }
+    Ok(Combinatorized {
+        text: print::file(program, name, &out),
+        warnings: diagnostics,
+    })
+}
+
+/// An applier of the input, as output.
+fn applier_node(program: &Program, applier: &Applier) -> Node {
+    let arg = |callee: &Callee| match callee {
+        Callee::Def(id, _) => Arg::Def(program.defs.get(*id).map_or("?", |d| &d.name).to_string()),
+        Callee::Act(app) => Arg::Act(app.act.clone()),
+    };
+    match applier {
+        Applier::Act(app) => Node::Arg(Arg::Act(app.act.clone())),
+        Applier::Combinator {
+            combinator,
+            detector,
+            args,
+            ..
+        } => Node::Comb(Box::new(Comb {
+            combinator: *combinator,
+            detector: detector.clone(),
+            args: args.each_ref().map(arg),
+        })),
+    }
+}

@@ -1,0 +1,455 @@
+//! The combinatorizer, tested against the reference interpreter.
+//!
+//! Every normal program of `examples/` and `examples/normal/` is converted,
+//! the output must compile without diagnostics, and on random inputs
+//! (arrays of length 0-64, DAGs, graphs, numbers) the normal program and
+//! its combinatory form must end in the same environment and tape
+//! (`steps` aside). Programs whose recursive calls sit in a loop run them in
+//! reverse order (W0801): for those, the property that still holds is
+//! tested. The outputs for the paper's three programs are snapshot-tested
+//! and compared with the shape of its appendix listings; `random` converts
+//! random programs.
+
+mod inputs;
+#[path = "combinatorize/random.rs"]
+mod random;
+
+use std::collections::HashSet;
+
+use cnpi::combinatorize::{Combinatorized, combinatorize};
+use cnpi::diagnostic::Diagnostic;
+use cnpi::program::{Applier, Body, Callee, Combinator, Program};
+use cnpi::symbolic::{self, RunOptions, trace};
+use inputs::{dags, graphs, values};
+use proptest::prelude::*;
+use serde_json::{Value, json};
+
+fn read(path: &str) -> String {
+    let path = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).expect("example exists")
+}
+
+/// Compiles text that must be free of diagnostics.
+fn compile(name: &str, text: &str) -> Program {
+    let compilation = cnpi::compile::compile(name, text, None);
+    assert!(
+        compilation.diagnostics.is_empty(),
+        "{name}: {:?}\n{text}",
+        compilation.diagnostics
+    );
+    compilation.program.expect("no errors")
+}
+
+/// The normal program at `path`, and its combinatory form.
+struct Pair {
+    normal: Program,
+    combinatory: Program,
+    converted: Combinatorized,
+}
+
+fn convert(path: &str) -> Pair {
+    let text = read(path);
+    let normal = compile(path, &text);
+    let converted = combinatorize(&normal, &text, path)
+        .unwrap_or_else(|errors| panic!("{path} does not convert: {errors:?}"));
+    let combinatory = compile(&format!("{path} (combinatory)"), &converted.text);
+    for def in &combinatory.defs {
+        assert!(
+            matches!(def.body, Body::Applier(_)),
+            "{path}: `{}` is not an applier",
+            def.name
+        );
+    }
+    Pair {
+        normal,
+        combinatory,
+        converted,
+    }
+}
+
+fn codes(diagnostics: &[Diagnostic]) -> Vec<&str> {
+    diagnostics.iter().map(|d| d.code.0).collect()
+}
+
+/// The final environment and tape; `steps` differ between the forms.
+fn run(program: &Program, input: &Value) -> Value {
+    let state = cnpi::env::parse_input(program.env, &input.to_string()).expect("valid input");
+    let options = RunOptions {
+        max_steps: 1_000_000_000,
+        trace: None,
+    };
+    let mut result = symbolic::run(program, state, options)
+        .expect("runs without error")
+        .to_json("symbolic");
+    if let Some(object) = result.as_object_mut() {
+        object.remove("steps");
+    }
+    result
+}
+
+/// Programs converted exactly: no warnings, and the same result on every
+/// input.
+fn check_exact(path: &str, inputs: impl Strategy<Value = Value>) {
+    let pair = convert(path);
+    assert_eq!(
+        codes(&pair.converted.warnings),
+        Vec::<&str>::new(),
+        "{path}"
+    );
+    proptest!(|(input in inputs)| {
+        prop_assert_eq!(run(&pair.normal, &input), run(&pair.combinatory, &input));
+    });
+}
+
+fn arrays() -> impl Strategy<Value = Value> {
+    values().prop_map(|v| json!(v))
+}
+
+const EXACT_ARRAY_PROGRAMS: &[&str] = &[
+    "examples/bubblesort_normal.cnpi",
+    "examples/quicksort_normal.cnpi",
+    "examples/normal/bubblesort_rec.cnpi",
+    "examples/normal/insertion_sort.cnpi",
+    "examples/normal/selection_sort.cnpi",
+    "examples/normal/reverse_loop.cnpi",
+    "examples/normal/reverse_rec.cnpi",
+    "examples/normal/heap_preorder.cnpi",
+    "examples/normal/heap_inorder.cnpi",
+    "examples/normal/heap_postorder.cnpi",
+    "examples/normal/heap_preorder_moved.cnpi",
+    "examples/normal/echo.cnpi",
+    "examples/normal/findmax_mutual.cnpi",
+    "examples/normal/quicksort_mutual.cnpi",
+    "examples/normal/triangle.cnpi",
+    "examples/normal/clean.cnpi",
+];
+
+#[test]
+fn array_programs_behave_the_same() {
+    for path in EXACT_ARRAY_PROGRAMS {
+        check_exact(path, arrays());
+    }
+}
+
+#[test]
+fn addition_behaves_the_same() {
+    let numbers = ("[0-9]{1,60}", "[0-9]{1,60}").prop_map(|(a, b)| json!({"a": a, "b": b}));
+    check_exact("examples/normal/addition.cnpi", numbers);
+}
+
+#[test]
+fn every_corpus_program_is_tested() {
+    let tested: HashSet<String> = EXACT_ARRAY_PROGRAMS
+        .iter()
+        .chain(&[
+            "examples/normal/addition.cnpi",
+            "examples/normal/dfs_reachable.cnpi",
+            "examples/normal/toposort.cnpi",
+            "examples/normal/toposort_statecall.cnpi",
+        ])
+        .map(|p| p.to_string())
+        .collect();
+    let corpus = std::fs::read_dir(format!("{}/examples/normal", env!("CARGO_MANIFEST_DIR")))
+        .expect("corpus folder");
+    let mut count = 0;
+    for entry in corpus {
+        let name = entry
+            .expect("entry")
+            .file_name()
+            .to_string_lossy()
+            .into_owned();
+        assert!(
+            tested.contains(&format!("examples/normal/{name}")),
+            "{name} is not tested"
+        );
+        count += 1;
+    }
+    assert!(count >= 15, "the corpus has {count} programs");
+    let examples = std::fs::read_dir(format!("{}/examples", env!("CARGO_MANIFEST_DIR")))
+        .expect("examples folder");
+    for entry in examples {
+        let path = entry.expect("entry").path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let has_normal = std::fs::read_to_string(&path).is_ok_and(|text| text.contains("():"));
+        if has_normal {
+            assert!(
+                tested.contains(&format!("examples/{name}")),
+                "{name} is not tested"
+            );
+        }
+    }
+}
+
+/// The emitted vertices, as a list.
+fn tape(result: &Value) -> Vec<usize> {
+    serde_json::from_value(result["output"].clone()).expect("a tape of vertices")
+}
+
+/// Calls in a loop run in reverse order: the DFS still emits exactly the
+/// vertices reachable from 0, starting with 0.
+#[test]
+fn dfs_emits_the_same_vertices_in_another_order() {
+    let pair = convert("examples/normal/dfs_reachable.cnpi");
+    assert_eq!(codes(&pair.converted.warnings), ["W0801"]);
+    proptest!(|(graph in graphs())| {
+        let input = json!({ "graph": graph });
+        let (normal, combinatory) = (tape(&run(&pair.normal, &input)), tape(&run(&pair.combinatory, &input)));
+        let as_set = |tape: &[usize]| tape.iter().copied().collect::<HashSet<_>>();
+        prop_assert_eq!(as_set(&normal), as_set(&combinatory));
+        prop_assert_eq!(combinatory.len(), as_set(&combinatory).len());
+        prop_assert_eq!(combinatory.first(), normal.first());
+    });
+}
+
+/// Both topological sorts emit every vertex once, after all its children,
+/// though not always in the same order as the normal program.
+#[test]
+fn toposorts_emit_valid_orders() {
+    for path in [
+        "examples/normal/toposort.cnpi",
+        "examples/normal/toposort_statecall.cnpi",
+    ] {
+        let pair = convert(path);
+        assert_eq!(codes(&pair.converted.warnings), ["W0801"], "{path}");
+        proptest!(|(graph in dags())| {
+            let input = json!({ "graph": graph });
+            for program in [&pair.normal, &pair.combinatory] {
+                let out = tape(&run(program, &input));
+                let mut position = vec![usize::MAX; graph.len()];
+                for (i, &v) in out.iter().enumerate() {
+                    prop_assert_eq!(position[v], usize::MAX, "vertex {} emitted twice", v);
+                    position[v] = i;
+                }
+                prop_assert_eq!(out.len(), graph.len());
+                for (u, children) in graph.iter().enumerate() {
+                    for &v in children {
+                        prop_assert!(position[v] < position[u], "edge {}→{}", u, v);
+                    }
+                }
+            }
+        });
+    }
+}
+
+/// The structure of the applier tree under `def`, references expanded:
+/// `linrec(<detector>; a1, a2, a3)`. With `merge_pre`, a `treerec`'s `pre`
+/// and `divide` are listed as one sequence of steps.
+fn shape(program: &Program, def: usize, merge_pre: bool) -> String {
+    match &program.defs[def].body {
+        Body::Normal(_) => panic!("not an applier"),
+        Body::Applier(Applier::Act(app)) => trace::act(&app.act, &program.pointers),
+        Body::Applier(Applier::Combinator {
+            combinator,
+            detector,
+            args,
+            ..
+        }) => {
+            let arg = |callee: &Callee| match callee {
+                Callee::Def(id, _) => shape(program, *id, merge_pre),
+                Callee::Act(app) => trace::act(&app.act, &program.pointers),
+            };
+            let detector = format!("{detector:?}");
+            let detector = strip_spans(&detector);
+            if merge_pre && *combinator == Combinator::Treerec {
+                let mut steps = steps_of(program, &args[0]);
+                steps.extend(steps_of(program, &args[1]));
+                let post = steps_of(program, &args[2]);
+                return format!(
+                    "treerec({detector}; [{}], [{}])",
+                    steps.join(", "),
+                    post.join(", ")
+                );
+            }
+            let args: Vec<String> = args.iter().map(arg).collect();
+            format!("{combinator:?}({detector}; {})", args.join(", "))
+        }
+    }
+}
+
+/// A sequence of steps: `seq`s flattened, `NOP`s left out.
+fn steps_of(program: &Program, callee: &Callee) -> Vec<String> {
+    match callee {
+        Callee::Act(app) if app.act.name() == "NOP" => Vec::new(),
+        Callee::Act(app) => vec![trace::act(&app.act, &program.pointers)],
+        Callee::Def(id, _) => match &program.defs[*id].body {
+            Body::Applier(Applier::Combinator {
+                combinator: Combinator::Seq,
+                args,
+                ..
+            }) => args.iter().flat_map(|a| steps_of(program, a)).collect(),
+            _ => vec![shape(program, *id, true)],
+        },
+    }
+}
+
+/// Debug output without the spans (`12..15@0`), which differ between files.
+fn strip_spans(text: &str) -> String {
+    let words: Vec<&str> = text
+        .split_whitespace()
+        .filter(|w| !w.contains('@'))
+        .collect();
+    words.join(" ")
+}
+
+fn entry_shape(program: &Program, merge_pre: bool) -> String {
+    shape(program, program.entry, merge_pre)
+}
+
+/// The paper's bubble sort and traverse come out exactly in the shape of
+/// its appendix listings (as written in `examples/`). Quick sort's
+/// `PARTITION` becomes the `treerec`'s `pre` (it comes before the first
+/// call), where the paper puts it at the start of `divide`: the steps of
+/// `pre` and `divide` together are the same.
+#[test]
+fn paper_programs_have_the_appendix_shape() {
+    let cases = [
+        (
+            "examples/bubblesort_normal.cnpi",
+            "examples/bubblesort.cnpi",
+            false,
+        ),
+        (
+            "examples/normal/toposort.cnpi",
+            "examples/toposort.cnpi",
+            false,
+        ),
+        (
+            "examples/quicksort_normal.cnpi",
+            "examples/quicksort.cnpi",
+            true,
+        ),
+    ];
+    for (normal, paper, merge_pre) in cases {
+        let converted = convert(normal).combinatory;
+        let paper = compile(paper, &read(paper));
+        assert_eq!(
+            entry_shape(&converted, merge_pre),
+            entry_shape(&paper, merge_pre),
+            "{normal}"
+        );
+    }
+    let quicksort = convert("examples/quicksort_normal.cnpi").combinatory;
+    let paper = compile("quicksort", &read("examples/quicksort.cnpi"));
+    assert_ne!(entry_shape(&quicksort, false), entry_shape(&paper, false));
+}
+
+#[test]
+fn paper_programs_snapshots() {
+    for (name, path) in [
+        ("bubblesort", "examples/bubblesort_normal.cnpi"),
+        ("quicksort", "examples/quicksort_normal.cnpi"),
+        ("toposort", "examples/normal/toposort.cnpi"),
+    ] {
+        insta::assert_snapshot!(name, convert(path).converted.text);
+    }
+}
+
+/// More shapes, one snapshot each: `tests/combinatorize/*.cnpi`.
+#[test]
+fn fixture_snapshots() {
+    insta::glob!("combinatorize/*.cnpi", |path| {
+        let text = std::fs::read_to_string(path).expect("fixture is readable");
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let normal = compile(&name, &text);
+        let converted = combinatorize(&normal, &text, &name).expect("converts");
+        compile(&format!("{name} (combinatory)"), &converted.text);
+        let warnings = codes(&converted.warnings).join(", ");
+        insta::assert_snapshot!(format!("warnings: [{warnings}]\n{}", converted.text));
+    });
+}
+
+/// The output is the same however often it is made.
+#[test]
+fn output_is_deterministic() {
+    for path in EXACT_ARRAY_PROGRAMS {
+        let text = read(path);
+        let program = compile(path, &text);
+        let first = combinatorize(&program, &text, path).expect("converts").text;
+        let again = compile(path, &text);
+        assert_eq!(
+            first,
+            combinatorize(&again, &text, path).expect("converts").text
+        );
+    }
+}
+
+#[test]
+fn random_programs_convert_exactly_or_are_refused() {
+    random::check();
+}
+
+fn cnpic(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_cnpic"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cnpic runs")
+}
+
+#[test]
+fn command_prints_or_writes_the_program() {
+    let path = "examples/quicksort_normal.cnpi";
+    let printed = cnpic(&["combinatorize", path]);
+    assert_eq!(printed.status.code(), Some(0));
+    assert!(printed.stderr.is_empty());
+    let text = String::from_utf8(printed.stdout).expect("UTF-8");
+    assert_eq!(text, convert(path).converted.text);
+
+    let out = std::env::temp_dir().join(format!("cnpi-comb-{}.cnpi", std::process::id()));
+    let out_arg = out.to_str().expect("a UTF-8 temp path");
+    let written = cnpic(&["combinatorize", path, "-o", out_arg]);
+    assert_eq!(written.status.code(), Some(0));
+    assert!(written.stdout.is_empty());
+    assert_eq!(std::fs::read_to_string(&out).expect("written"), text);
+    let ran = cnpic(&["run", out_arg, "--input", "[3,1,2]", "--format", "json"]);
+    let _ = std::fs::remove_file(&out);
+    let result: Value = serde_json::from_slice(&ran.stdout).expect("JSON");
+    assert_eq!(result["A"], json!([1, 2, 3]));
+
+    let unwritable = cnpic(&["combinatorize", path, "-o", "no/such/folder/out.cnpi"]);
+    assert_eq!(unwritable.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&unwritable.stderr).contains("[E0903]"));
+    let missing = cnpic(&["combinatorize", "no/such/file.cnpi"]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("[E0901]"));
+}
+
+/// `--entry` picks the program to convert; the output holds what it reaches.
+#[test]
+fn command_keeps_what_the_entry_reaches() {
+    let output = cnpic(&[
+        "combinatorize",
+        "examples/quicksort_normal.cnpi",
+        "--entry",
+        "PARTITION",
+    ]);
+    assert_eq!(output.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("def PARTITION:"), "{text}");
+    assert!(!text.contains("QUICKSORT"), "{text}");
+}
+
+/// Files of appliers only come out as the same program.
+#[test]
+fn appliers_are_kept() {
+    for name in [
+        "bubblesort",
+        "quicksort",
+        "toposort",
+        "addition",
+        "reachable",
+    ] {
+        let path = format!("examples/{name}.cnpi");
+        let pair = convert(&path);
+        assert_eq!(
+            entry_shape(&pair.normal, false),
+            entry_shape(&pair.combinatory, false),
+            "{path}"
+        );
+        assert_eq!(
+            pair.normal.defs.len(),
+            pair.combinatory.defs.len(),
+            "{path}"
+        );
+    }
+}
