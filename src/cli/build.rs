@@ -1,5 +1,6 @@
 //! `cnpic build FILE -o FILE.cnpim`: compile a program into a new program
-//! memory (keys, applier embeddings, trained and verified detectors).
+//! memory (keys, applier embeddings, trained and verified detectors),
+//! combinatorizing normal programs first.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -8,9 +9,11 @@ use clap::Args;
 use cnpi::diagnostic::Sources;
 use cnpi::neural::detector::Cache;
 use cnpi::neural::memory::{DEFAULT_SEED, Memory};
+use cnpi::program::Body;
 
+use super::combinatorize::convert_checked;
 use super::memory::{print_summary, write_memory};
-use super::report::{compile_file, exit_code, print_diagnostics};
+use super::report::{Compiled, compile_file, exit_code, print_diagnostics};
 
 #[derive(Args)]
 pub struct BuildArgs {
@@ -30,10 +33,11 @@ pub struct BuildArgs {
 }
 
 pub fn build(args: &BuildArgs) -> ExitCode {
-    let Some(compiled) = compile_file(&args.file, args.entry.as_deref()) else {
+    let name = args.file.display().to_string();
+    let compiled = compile_file(&args.file, args.entry.as_deref());
+    let Some(compiled) = compiled.and_then(|c| for_the_network(c, &name)) else {
         return exit_code(false);
     };
-    let name = args.file.display().to_string();
     let cache = Cache::from_env();
     let built = Memory::with_program(&compiled.program, &name, &compiled.text, args.seed, &cache);
     let memory = match built {
@@ -55,6 +59,32 @@ pub fn build(args: &BuildArgs) -> ExitCode {
         Err(diagnostic) => {
             print_diagnostics(&[diagnostic], &Sources::new());
             exit_code(false)
+        }
+    }
+}
+
+/// What the network runs for a file compiled as `compiled` and named
+/// `name`: the file itself when all its definitions are appliers, else its
+/// combinatorized form (language.md §5), whose text is then the source that
+/// diagnostics point into. `None` after printing why it cannot be had.
+pub fn for_the_network(compiled: Compiled, name: &str) -> Option<Compiled> {
+    let normal = compiled
+        .program
+        .defs
+        .iter()
+        .any(|def| matches!(def.body, Body::Normal(_)));
+    if !normal {
+        return Some(compiled);
+    }
+    match convert_checked(&compiled, name) {
+        Ok((converted, check)) => Some(Compiled {
+            program: check.program?,
+            sources: check.sources,
+            text: converted.text,
+        }),
+        Err(diagnostics) => {
+            print_diagnostics(&diagnostics, &compiled.sources);
+            None
         }
     }
 }

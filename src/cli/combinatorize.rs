@@ -7,41 +7,24 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use cnpi::combinatorize::{combinatorize as convert, internal};
-use cnpi::compile::compile;
+use cnpi::combinatorize::{Combinatorized, combinatorize as convert, internal};
+use cnpi::compile::{Compilation, compile};
 use cnpi::diagnostic::{Diagnostic, Sources, codes};
 
 use super::report::{Compiled, compile_file, exit_code, print_diagnostics};
 
 pub fn combinatorize(file: &Path, output: Option<&Path>, entry: Option<&str>) -> ExitCode {
-    let Some(Compiled {
-        program,
-        sources,
-        text,
-    }) = compile_file(file, entry)
-    else {
+    let Some(compiled) = compile_file(file, entry) else {
         return exit_code(false);
     };
     let name = file.display().to_string();
-    let converted = match convert(&program, &text, &name) {
-        Ok(converted) => converted,
+    let converted = match convert_checked(&compiled, &name) {
+        Ok((converted, _)) => converted,
         Err(diagnostics) => {
-            print_diagnostics(&diagnostics, &sources);
+            print_diagnostics(&diagnostics, &compiled.sources);
             return exit_code(false);
         }
     };
-    print_diagnostics(&converted.warnings, &sources);
-    let check = compile("<combinatorized>", &converted.text, None);
-    if !check.diagnostics.is_empty() {
-        let found: Vec<String> = check
-            .diagnostics
-            .iter()
-            .map(|d| d.message.clone())
-            .collect();
-        let detail = format!("the output does not compile cleanly: {}", found.join("; "));
-        print_diagnostics(&[internal(detail)], &sources);
-        return exit_code(false);
-    }
     match output {
         None => {
             print!("{}", converted.text);
@@ -59,4 +42,27 @@ pub fn combinatorize(file: &Path, output: Option<&Path>, entry: Option<&str>) ->
             }
         },
     }
+}
+
+/// Converts a compiled file (named `name` in the output's header) and
+/// compiles the output, which must be clean: the converted text with its
+/// checked program, after printing the conversion's warnings against the
+/// file; or the diagnostics to print.
+pub fn convert_checked(
+    compiled: &Compiled,
+    name: &str,
+) -> Result<(Combinatorized, Compilation), Vec<Diagnostic>> {
+    let converted = convert(&compiled.program, &compiled.text, name)?;
+    print_diagnostics(&converted.warnings, &compiled.sources);
+    let check = compile(&format!("{name} (combinatorized)"), &converted.text, None);
+    if !check.diagnostics.is_empty() || check.program.is_none() {
+        let found: Vec<String> = check
+            .diagnostics
+            .iter()
+            .map(|d| d.message.clone())
+            .collect();
+        let detail = format!("the output does not compile cleanly: {}", found.join("; "));
+        return Err(vec![internal(detail)]);
+    }
+    Ok((converted, check))
 }

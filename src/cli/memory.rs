@@ -10,12 +10,14 @@ use cnpi::neural::cnpim;
 use cnpi::neural::detector::Cache;
 use cnpi::neural::memory::Memory;
 
+use super::build::for_the_network;
 use super::report::{compile_file, exit_code, print_diagnostics};
 
 #[derive(Subcommand)]
 pub enum MemoryCommand {
     /// Add a program's appliers and detectors to an existing program
-    /// memory. Existing rows, keys and detectors are never changed.
+    /// memory (normal programs are combinatorized first). Existing rows,
+    /// keys and detectors are never changed.
     Add {
         /// The program memory (`.cnpim`), rewritten unless `-o` is given.
         memory: PathBuf,
@@ -42,10 +44,11 @@ pub fn memory(command: &MemoryCommand) -> ExitCode {
         Ok(loaded) => loaded,
         Err(diagnostic) => return fail(diagnostic),
     };
-    let Some(compiled) = compile_file(file, entry.as_deref()) else {
+    let name = file.display().to_string();
+    let compiled = compile_file(file, entry.as_deref());
+    let Some(compiled) = compiled.and_then(|c| for_the_network(c, &name)) else {
         return exit_code(false);
     };
-    let name = file.display().to_string();
     let unit = match loaded.add(&compiled.program, &name, &compiled.text, &Cache::from_env()) {
         Ok(unit) => unit,
         Err(diagnostic) => {

@@ -16,6 +16,7 @@ use cnpi::neural::runtime::{self, Options, cross_check};
 use cnpi::program::Program;
 use cnpi::symbolic::{self, Outcome, RunOptions};
 
+use super::build::for_the_network;
 use super::memory::{is_memory_file, read_memory};
 use super::report::{compile_file, exit_code, print_diagnostics};
 
@@ -100,33 +101,36 @@ pub fn run(args: &RunArgs) -> ExitCode {
     }
 }
 
-/// A `.cnpi` file: compiled, and unless `--symbolic`, added to a new memory.
+/// A `.cnpi` file: compiled, and unless `--symbolic`, combinatorized if it
+/// has normal programs and added to a new memory. `--cross-check` compares
+/// with the reference interpreter on the program the network runs.
 fn load_source(args: &RunArgs) -> Option<Loaded> {
     let compiled = compile_file(&args.file, args.entry.as_deref())?;
-    let (program, sources) = (compiled.program, compiled.sources);
-    let memory = if args.symbolic {
-        None
-    } else {
-        let (name, text) = (args.file.display().to_string(), compiled.text);
-        let cache = Cache::from_env();
-        match Memory::with_program(&program, &name, &text, args.seed, &cache) {
-            Ok(memory) => {
-                let entry = memory.units[0].entry;
-                Some((memory, 0, entry))
-            }
-            Err(diagnostic) => {
-                print_diagnostics(&[diagnostic], &sources);
-                return None;
-            }
+    if args.symbolic {
+        return Some(Loaded {
+            env: compiled.program.env,
+            memory: None,
+            reference: Some(compiled.program),
+            sources: compiled.sources,
+        });
+    }
+    let name = args.file.display().to_string();
+    let compiled = for_the_network(compiled, &name)?;
+    let cache = Cache::from_env();
+    let memory = Memory::with_program(&compiled.program, &name, &compiled.text, args.seed, &cache);
+    let memory = match memory {
+        Ok(memory) => memory,
+        Err(diagnostic) => {
+            print_diagnostics(&[diagnostic], &compiled.sources);
+            return None;
         }
     };
-    let env = program.env;
-    let reference = (args.symbolic || args.cross_check).then_some(program);
+    let entry = memory.units[0].entry;
     Some(Loaded {
-        memory,
-        reference,
-        env,
-        sources,
+        env: compiled.program.env,
+        memory: Some((memory, 0, entry)),
+        reference: args.cross_check.then_some(compiled.program),
+        sources: compiled.sources,
     })
 }
 

@@ -63,6 +63,75 @@ fn inputs(env: EnvKind) -> BoxedStrategy<String> {
     }
 }
 
+/// Every normal program of `examples/` and `examples/normal/`.
+fn normal_examples() -> Vec<String> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let mut files = Vec::new();
+    for (dir, prefix) in [(root.clone(), ""), (root.join("normal"), "normal/")] {
+        for entry in std::fs::read_dir(dir).expect("examples/ exists") {
+            let name = entry
+                .expect("entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned();
+            if name.ends_with(".cnpi") && !combinatory_examples().contains(&name) {
+                files.push(format!("{prefix}{name}"));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn normal_examples_run_on_the_network_after_combinatorizing() {
+    let examples = normal_examples();
+    assert!(examples.len() >= 10, "{examples:?}");
+    for file in examples {
+        let original = compile(&file);
+        let converted = cnpi::combinatorize::combinatorize(&original, &super::source(&file), &file)
+            .unwrap_or_else(|e| panic!("{file} combinatorizes: {e:?}"));
+        let program = super::compile_text(&file, &converted.text);
+        let memory = cnpi::neural::memory::Memory::with_program(
+            &program,
+            &file,
+            &converted.text,
+            super::SEED,
+            &cnpi::neural::detector::Cache::none(),
+        )
+        .expect("the combinatorized program builds");
+        let exact = converted.warnings.is_empty();
+        let mut runner = TestRunner::new(Config::with_cases(16));
+        let result = runner.run(&inputs(program.env), |input| {
+            let expected = reference(&program, &input);
+            prop_assert_eq!(&neural(&memory, 0, &input, true), &expected, "{}", input);
+            prop_assert_eq!(&neural(&memory, 0, &input, false), &expected, "{}", input);
+            if exact && let (Ok(run), Ok(normal)) = (&expected, reference(&original, &input)) {
+                prop_assert_eq!(&run.state, &normal.state, "as written, on {}", input);
+            }
+            Ok(())
+        });
+        if let Err(failure) = result {
+            panic!("{file}: {failure}");
+        }
+    }
+}
+
+#[test]
+fn normal_programs_have_no_place_in_program_memory() {
+    let file = "quicksort_normal.cnpi";
+    let built = cnpi::neural::memory::Memory::with_program(
+        &compile(file),
+        file,
+        &super::source(file),
+        super::SEED,
+        &cnpi::neural::detector::Cache::none(),
+    );
+    let error = built.expect_err("normal programs must be combinatorized first");
+    assert_eq!(error.code, cnpi::diagnostic::codes::E1105);
+    assert!(error.message.contains("QUICKSORT"), "{}", error.message);
+}
+
 #[test]
 fn every_example_agrees_with_the_reference_on_random_inputs() {
     let examples = combinatory_examples();

@@ -231,13 +231,10 @@ fn normal_program(program: &Program, id: DefId, span: Span) -> Diagnostic {
     let name = program.defs.get(id).map_or("?", |d| d.name.as_str());
     Diagnostic::error(
         codes::E1105,
-        format!("`{name}` is a normal program, which the network cannot run as written"),
+        format!("`{name}` is a normal program, which has no place in program memory"),
     )
     .with_label(span, "the network would run this")
-    .with_help(
-        "combinatorize it first (`cnpic combinatorize`), or run on the reference interpreter \
-         with `--symbolic`",
-    )
+    .with_help("combinatorize it first (`cnpi::combinatorize`, as `cnpic build` does)")
 }
 
 /// E1103: no verified detector for the condition at `span`.
