@@ -69,6 +69,36 @@ fn run_uses_the_network_and_agrees_in_every_mode() {
 }
 
 #[test]
+fn normal_programs_are_combinatorized_for_the_network() {
+    let dir = scratch("normal");
+    let args = [
+        "run",
+        "examples/quicksort_normal.cnpi",
+        "--input",
+        "[5,3,9,1]",
+        "--format",
+        "json",
+        "--cross-check",
+    ];
+    let result = json(&cnpic(&args, &dir));
+    assert_eq!(result["engine"], "neural");
+    assert_eq!(result["A"], serde_json::json!([1, 3, 5, 9]));
+    let memory = dir.join("q.cnpim");
+    let memory = memory.to_str().expect("utf-8 path");
+    let built = cnpic(
+        &["build", "examples/bubblesort_normal.cnpi", "-o", memory],
+        &dir,
+    );
+    assert_eq!(built.status.code(), Some(0), "{}", stderr(&built));
+    let run = cnpic(
+        &["run", memory, "--input", "[2,1]", "--format", "json"],
+        &dir,
+    );
+    assert_eq!(json(&run)["A"], serde_json::json!([1, 2]));
+    std::fs::remove_dir_all(&dir).expect("removable");
+}
+
+#[test]
 fn trace_shows_bit_slot_program_and_return_flag() {
     let dir = scratch("trace");
     let output = cnpic(
