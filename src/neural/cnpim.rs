@@ -183,7 +183,7 @@ pub fn read(bytes: &[u8], name: &str) -> Result<Memory, Diagnostic> {
 }
 
 fn load(bytes: &[u8]) -> Result<Memory, String> {
-    let reader = Reader::open(bytes, FORMAT)?;
+    let reader = Reader::open(bytes, FORMAT).map_err(|e| e.to_string())?;
     let header: Header = serde_json::from_str(reader.metadata("memory")?)
         .map_err(|e| format!("its `memory` entry is not valid: {e}"))?;
     let n = header.rows.len();

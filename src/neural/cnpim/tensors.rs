@@ -6,7 +6,9 @@
 //! every tensor's name, shape and bytes and every other metadata entry, in
 //! sorted order) catches truncation, bit rot and hand edits; what the
 //! numbers mean is checked by the readers of each format. Reading never
-//! panics: every problem is an error message.
+//! panics: every problem is an error message. Core files
+//! (`neural::core::file`) use the same layout and checksum, so this reader
+//! accepts them too.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -75,6 +77,26 @@ impl Writer {
     }
 }
 
+/// Why a file could not be opened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpenError {
+    /// Not a safetensors file of the format, or truncated.
+    Malformed(String),
+    /// Well formed, but its checksum does not match its contents.
+    Modified,
+}
+
+impl std::fmt::Display for OpenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OpenError::Malformed(why) => f.write_str(why),
+            OpenError::Modified => {
+                f.write_str("its checksum does not match its contents: it was modified or damaged")
+            }
+        }
+    }
+}
+
 /// A file whose checksum and format have been checked.
 pub struct Reader<'a> {
     file: SafeTensors<'a>,
@@ -84,19 +106,28 @@ pub struct Reader<'a> {
 impl<'a> Reader<'a> {
     /// Parses `bytes` as a safetensors file of format `format` and checks
     /// its checksum.
-    pub fn open(bytes: &'a [u8], format: &str) -> Result<Reader<'a>, String> {
-        let file = SafeTensors::deserialize(bytes)
-            .map_err(|e| format!("it is not a safetensors file, or it is truncated ({e})"))?;
-        let (_, header) = SafeTensors::read_metadata(bytes).map_err(|e| e.to_string())?;
+    pub fn open(bytes: &'a [u8], format: &str) -> Result<Reader<'a>, OpenError> {
+        let malformed = |why: String| OpenError::Malformed(why);
+        let file = SafeTensors::deserialize(bytes).map_err(|e| {
+            malformed(format!(
+                "it is not a safetensors file, or it is truncated ({e})"
+            ))
+        })?;
+        let (_, header) =
+            SafeTensors::read_metadata(bytes).map_err(|e| malformed(e.to_string()))?;
         let mut metadata = header.metadata().clone().unwrap_or_default();
         match metadata.get(FORMAT) {
             Some(found) if found == format => {}
-            Some(found) => return Err(format!("its format is `{found}`, not `{format}`")),
-            None => return Err(format!("it has no `{FORMAT}` entry")),
+            Some(found) => {
+                return Err(malformed(format!(
+                    "its format is `{found}`, not `{format}`"
+                )));
+            }
+            None => return Err(malformed(format!("it has no `{FORMAT}` entry"))),
         }
         let stored = metadata
             .remove(CHECKSUM)
-            .ok_or_else(|| format!("it has no `{CHECKSUM}` entry"))?;
+            .ok_or_else(|| malformed(format!("it has no `{CHECKSUM}` entry")))?;
         let tensors = file.tensors();
         let sorted: BTreeMap<String, String> = metadata.clone().into_iter().collect();
         let actual = checksum(
@@ -106,9 +137,7 @@ impl<'a> Reader<'a> {
             &sorted,
         );
         if stored != format!("{actual:016x}") {
-            return Err(
-                "its checksum does not match its contents: it was modified or damaged".to_string(),
-            );
+            return Err(OpenError::Modified);
         }
         Ok(Reader { file, metadata })
     }
@@ -189,9 +218,7 @@ fn checksum<'t>(
     let mut hash = Fnv::default();
     for (name, shape, data) in sorted {
         hash.field(name.as_bytes());
-        for &axis in shape {
-            hash.field(&(axis as u64).to_le_bytes());
-        }
+        hash.field(format!("{shape:?}").as_bytes());
         hash.field(data);
     }
     for (key, value) in metadata {
@@ -224,6 +251,13 @@ mod tests {
     }
 
     #[test]
+    fn core_files_share_the_layout_and_checksum() {
+        let core = Reader::open(crate::neural::core::SHIPPED, "cnpi-core-1").expect("reads");
+        assert_eq!(core.metadata("cells"), Ok("16"));
+        assert!(core.tensor("lstm.bias", &[64]).is_ok());
+    }
+
+    #[test]
     fn damage_is_detected() {
         let bytes = sample();
         for cut in [0, 7, bytes.len() / 2, bytes.len() - 1] {
@@ -235,7 +269,7 @@ mod tests {
         let mut flipped = bytes.clone();
         let last = flipped.len() - 1;
         flipped[last] ^= 0x40;
-        let error = Reader::open(&flipped, "test-1").err().expect("refused");
-        assert!(error.contains("checksum"), "{error}");
+        let error = Reader::open(&flipped, "test-1").err();
+        assert_eq!(error, Some(OpenError::Modified));
     }
 }

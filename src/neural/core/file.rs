@@ -9,16 +9,12 @@
 //! at load time is what guarantees behaviour. Reading never panics: every
 //! problem is an E10xx diagnostic naming the file.
 
-use std::collections::BTreeMap;
-
-use safetensors::{Dtype, SafeTensors, tensor::TensorView};
-
 use super::network::Weights;
 use crate::diagnostic::{Diagnostic, codes};
+use crate::neural::cnpim::tensors::{OpenError, Reader, Writer};
 
 /// The value of the `format` metadata entry.
 const FORMAT: &str = "cnpi-core-1";
-const CHECKSUM: &str = "checksum";
 /// More cells than any core needs; the bound keeps shape arithmetic small.
 const MAX_CELLS: usize = 1 << 16;
 
@@ -37,62 +33,26 @@ pub struct Metadata {
     pub verification: String,
 }
 
-/// Serialises a core. The header is written here rather than by
-/// `safetensors::serialize`, whose metadata map is a `HashMap` that comes
-/// out in a different order every run: with sorted keys, the same weights
-/// and metadata always give the same bytes.
+/// Serialises a core (with `cnpim::tensors`, which writes the header
+/// itself so that the same weights and metadata always give the same
+/// bytes).
 pub fn write(weights: &Weights, metadata: &Metadata) -> Vec<u8> {
-    let info = BTreeMap::from([
-        ("format".to_string(), FORMAT.to_string()),
-        ("combinators".to_string(), metadata.combinators.join(",")),
-        ("cells".to_string(), weights.cells.to_string()),
-        ("seed".to_string(), metadata.seed.to_string()),
-        ("epochs".to_string(), metadata.epochs.to_string()),
-        ("command".to_string(), metadata.command.clone()),
-        ("cnpi_version".to_string(), metadata.version.clone()),
-        ("verification".to_string(), metadata.verification.clone()),
-    ]);
-    let tensors = weights
-        .tensors()
-        .map(|(name, shape, values)| (name, shape, to_bytes(values)))
-        .collect();
-    encode(tensors, info)
-}
-
-/// The safetensors bytes of `tensors` with the metadata `info` plus its
-/// checksum.
-fn encode(
-    mut tensors: Vec<(&str, Vec<usize>, Vec<u8>)>,
-    mut info: BTreeMap<String, String>,
-) -> Vec<u8> {
-    tensors.sort_by_key(|(name, ..)| *name);
-    let fields: Vec<Field> = tensors
-        .iter()
-        .map(|(n, s, d)| (*n, s.as_slice(), d.as_slice()))
-        .collect();
-    let checksum = checksum(fields, &info);
-    info.insert(CHECKSUM.to_string(), format!("{checksum:016x}"));
-    let mut header = serde_json::Map::new();
-    header.insert("__metadata__".to_string(), serde_json::json!(info));
-    let mut offset = 0;
-    for (name, shape, data) in &tensors {
-        let entry = serde_json::json!({
-            "dtype": "F32",
-            "shape": shape,
-            "data_offsets": [offset, offset + data.len()],
-        });
-        header.insert(name.to_string(), entry);
-        offset += data.len();
+    let mut writer = Writer::new(FORMAT);
+    for (key, value) in [
+        ("combinators", metadata.combinators.join(",")),
+        ("cells", weights.cells.to_string()),
+        ("seed", metadata.seed.to_string()),
+        ("epochs", metadata.epochs.to_string()),
+        ("command", metadata.command.clone()),
+        ("cnpi_version", metadata.version.clone()),
+        ("verification", metadata.verification.clone()),
+    ] {
+        writer.metadata(key, value);
     }
-    let mut header = serde_json::Value::Object(header).to_string().into_bytes();
-    // safetensors pads the header with spaces to a multiple of 8 bytes.
-    header.resize(header.len().next_multiple_of(8), b' ');
-    let mut bytes = (header.len() as u64).to_le_bytes().to_vec();
-    bytes.extend(header);
-    for (_, _, data) in tensors {
-        bytes.extend(data);
+    for (name, shape, values) in weights.tensors() {
+        writer.tensor(name, &shape, values);
     }
-    bytes
+    writer.finish()
 }
 
 /// Parses and checks a core file (format, checksum, shapes, finite
@@ -105,33 +65,15 @@ pub fn read(bytes: &[u8], name: &str) -> Result<(Weights, Metadata), Diagnostic>
         )
         .with_help("regenerate it with `cnpic train-core`, or use the shipped core")
     };
-    let file = SafeTensors::deserialize(bytes)
-        .map_err(|e| malformed(format!("{e} (is it truncated or not a safetensors file?)")))?;
-    let (_, header) = SafeTensors::read_metadata(bytes).map_err(|e| malformed(e.to_string()))?;
-    let info = header.metadata().clone().unwrap_or_default();
-    let entry = |key: &str| {
-        info.get(key)
-            .ok_or_else(|| malformed(format!("no `{key}` entry")))
-    };
-    if entry("format")? != FORMAT {
-        return Err(malformed(format!("its format is not `{FORMAT}`")));
-    }
-    let stored = entry(CHECKSUM)?;
-    let tensors: Vec<(String, TensorView)> = file.tensors();
-    let fields: Vec<Field> = tensors
-        .iter()
-        .map(|(name, view)| (name.as_str(), view.shape(), view.data()))
-        .collect();
-    let mut rest: BTreeMap<String, String> = info.clone().into_iter().collect();
-    rest.remove(CHECKSUM);
-    let actual = checksum(fields, &rest);
-    if *stored != format!("{actual:016x}") {
-        return Err(Diagnostic::error(
+    let file = Reader::open(bytes, FORMAT).map_err(|error| match error {
+        OpenError::Malformed(why) => malformed(why),
+        OpenError::Modified => Diagnostic::error(
             codes::E1003,
             format!("`{name}` was modified or damaged: its checksum does not match its contents"),
         )
-        .with_help("regenerate it with `cnpic train-core`, or use the shipped core"));
-    }
+        .with_help("regenerate it with `cnpic train-core`, or use the shipped core"),
+    })?;
+    let entry = |key: &str| file.metadata(key).map_err(&malformed);
     let number = |key: &str| -> Result<u64, Diagnostic> {
         entry(key)?
             .parse()
@@ -144,9 +86,9 @@ pub fn read(bytes: &[u8], name: &str) -> Result<(Weights, Metadata), Diagnostic>
             .collect(),
         seed: number("seed")?,
         epochs: usize::try_from(number("epochs")?).map_err(|e| malformed(e.to_string()))?,
-        command: entry("command")?.clone(),
-        version: entry("cnpi_version")?.clone(),
-        verification: entry("verification")?.clone(),
+        command: entry("command")?.to_string(),
+        version: entry("cnpi_version")?.to_string(),
+        verification: entry("verification")?.to_string(),
     };
     let cells = usize::try_from(number("cells")?).map_err(|e| malformed(e.to_string()))?;
     if !(1..=MAX_CELLS).contains(&cells) {
@@ -159,66 +101,9 @@ pub fn read(bytes: &[u8], name: &str) -> Result<(Weights, Metadata), Diagnostic>
     let shapes = Weights::shapes(cells, metadata.combinators.len());
     let mut weights = Weights::empty(cells);
     for ((tensor, values), shape) in weights.tensors_mut().zip(shapes) {
-        let view = file
-            .tensor(tensor)
-            .map_err(|_| malformed(format!("it has no tensor `{tensor}`")))?;
-        if view.dtype() != Dtype::F32 || view.shape() != shape.as_slice() {
-            return Err(malformed(format!(
-                "tensor `{tensor}` is {:?} {:?}, expected F32 {shape:?}",
-                view.dtype(),
-                view.shape()
-            )));
-        }
-        *values = from_bytes(view.data());
-        if values.iter().any(|v| !v.is_finite()) {
-            return Err(malformed(format!(
-                "tensor `{tensor}` holds a NaN or infinite weight"
-            )));
-        }
+        *values = file.tensor(tensor, &shape).map_err(&malformed)?;
     }
     Ok((weights, metadata))
-}
-
-fn to_bytes(values: &[f32]) -> Vec<u8> {
-    values.iter().flat_map(|v| v.to_le_bytes()).collect()
-}
-
-fn from_bytes(bytes: &[u8]) -> Vec<f32> {
-    bytes
-        .chunks_exact(4)
-        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-        .collect()
-}
-
-/// A tensor as the checksum sees it: name, shape, bytes.
-type Field<'a> = (&'a str, &'a [usize], &'a [u8]);
-
-/// 64-bit FNV-1a over the tensors (sorted by name) and the metadata
-/// entries (sorted by key).
-fn checksum(mut tensors: Vec<Field>, info: &BTreeMap<String, String>) -> u64 {
-    tensors.sort_by_key(|(name, ..)| *name);
-    let mut hash = Fnv(0xcbf2_9ce4_8422_2325);
-    for (name, shape, data) in tensors {
-        hash.field(name.as_bytes());
-        hash.field(format!("{shape:?}").as_bytes());
-        hash.field(data);
-    }
-    for (key, value) in info {
-        hash.field(key.as_bytes());
-        hash.field(value.as_bytes());
-    }
-    hash.0
-}
-
-struct Fnv(u64);
-
-impl Fnv {
-    /// Hashes `bytes` and then its length, so fields cannot run together.
-    fn field(&mut self, bytes: &[u8]) {
-        for &byte in bytes.iter().chain(&(bytes.len() as u64).to_le_bytes()) {
-            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
 }
 
 #[cfg(test)]
@@ -263,6 +148,12 @@ mod tests {
     }
 
     #[test]
+    fn the_shipped_core_is_written_back_byte_for_byte() {
+        let (weights, metadata) = read(super::super::SHIPPED, "shipped").expect("reads");
+        assert!(write(&weights, &metadata) == super::super::SHIPPED);
+    }
+
+    #[test]
     fn every_flipped_byte_and_every_truncation_is_refused() {
         let bytes = write(&weights(), &metadata(2));
         for at in (0..bytes.len()).step_by(7) {
@@ -282,18 +173,20 @@ mod tests {
 
     #[test]
     fn an_absurd_cell_count_is_refused_before_anything_is_allocated() {
-        let info = BTreeMap::from([
-            ("format".to_string(), FORMAT.to_string()),
-            ("combinators".to_string(), "c0,c1".to_string()),
-            ("cells".to_string(), (1u64 << 40).to_string()),
-            ("seed".to_string(), "1".to_string()),
-            ("epochs".to_string(), "1".to_string()),
-            ("command".to_string(), String::new()),
-            ("cnpi_version".to_string(), String::new()),
-            ("verification".to_string(), String::new()),
-        ]);
-        let bytes = encode(vec![("end.bias", vec![1], vec![0; 4])], info);
-        let error = read(&bytes, "core").err().map(|d| d.message);
+        let mut writer = Writer::new(FORMAT);
+        for (key, value) in [
+            ("combinators", "c0,c1".to_string()),
+            ("cells", (1u64 << 40).to_string()),
+            ("seed", "1".to_string()),
+            ("epochs", "1".to_string()),
+            ("command", String::new()),
+            ("cnpi_version", String::new()),
+            ("verification", String::new()),
+        ] {
+            writer.metadata(key, value);
+        }
+        writer.tensor("end.bias", &[1], &[0.0]);
+        let error = read(&writer.finish(), "core").err().map(|d| d.message);
         assert!(error.is_some_and(|m| m.contains("cells")));
     }
 
