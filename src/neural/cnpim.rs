@@ -12,11 +12,8 @@
 //! and it verifies every detector again on its whole domain. A file that
 //! fails any check is an E1102 error, never a panic.
 
-pub mod tensors;
-
 use serde::{Deserialize, Serialize};
 
-use self::tensors::{Reader, Writer};
 use crate::diagnostic::{Diagnostic, codes};
 use crate::env::EnvKind;
 use crate::neural::detector::{Condition, Detector, Encoder, read_classifier, write_classifier};
@@ -24,6 +21,7 @@ use crate::neural::memory::codec::{Code, Decoder};
 use crate::neural::memory::{
     ActKind, DetectorRow, EMBED_DIM, KEY_DIM, Memory, Parsed, Row, RowKind, Unit, fixed_rows, keys,
 };
+use crate::neural::tensors::{Reader, Writer};
 use crate::program::{Pointer, PointerId};
 use crate::span::{SourceId, Span};
 

@@ -15,3 +15,4 @@ pub mod core;
 pub mod detector;
 pub mod memory;
 pub mod runtime;
+pub mod tensors;

@@ -4,9 +4,9 @@
 
 use cnpi::diagnostic::codes;
 use cnpi::neural::cnpim;
-use cnpi::neural::cnpim::tensors::Writer;
 use cnpi::neural::detector::Cache;
 use cnpi::neural::memory::{KEY_DIM, Memory};
+use cnpi::neural::tensors::Writer;
 
 use super::{SEED, compile, core, memory_of, neural, source};
 

@@ -11,7 +11,7 @@
 
 use super::network::Weights;
 use crate::diagnostic::{Diagnostic, codes};
-use crate::neural::cnpim::tensors::{OpenError, Reader, Writer};
+use crate::neural::tensors::{OpenError, Reader, Writer};
 
 /// The value of the `format` metadata entry.
 const FORMAT: &str = "cnpi-core-1";

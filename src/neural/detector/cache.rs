@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 
 use super::classifier::Classifier;
-use crate::neural::cnpim::tensors::{Fnv, Reader, Writer};
+use crate::neural::tensors::{Fnv, Reader, Writer};
 
 const FORMAT: &str = "cnpi-detector-1";
 

@@ -1,14 +1,12 @@
 //! Checked safetensors files: named `F32` tensors, string metadata, and a
 //! checksum over both.
 //!
-//! Program-memory files and the detector cache are written with
-//! [`Writer`] and read with [`Reader`]. The checksum (64-bit FNV-1a over
-//! every tensor's name, shape and bytes and every other metadata entry, in
-//! sorted order) catches truncation, bit rot and hand edits; what the
-//! numbers mean is checked by the readers of each format. Reading never
-//! panics: every problem is an error message. Core files
-//! (`neural::core::file`) use the same layout and checksum, so this reader
-//! accepts them too.
+//! Core files, program-memory files and the detector cache are written
+//! with [`Writer`] and read with [`Reader`]. The checksum (64-bit FNV-1a
+//! over every tensor's name, shape and bytes and every other metadata
+//! entry, in sorted order) catches truncation, bit rot and hand edits; what
+//! the numbers mean is checked by the readers of each format. Reading never
+//! panics: every problem is an [`OpenError`] or an error message.
 
 use std::collections::{BTreeMap, HashMap};
 
