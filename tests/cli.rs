@@ -205,3 +205,27 @@ fn trace_prints_the_call_tree_on_stderr() {
         "{trace}"
     );
 }
+
+#[test]
+fn cross_check_compares_normal_programs_three_ways() {
+    for (file, input) in [
+        ("examples/quicksort_normal.cnpi", "[9, -3, 5, 5, 0, 12, -7]"),
+        ("examples/bubblesort_normal.cnpi", "[4, 1, 3, 2]"),
+        (
+            "examples/normal/addition.cnpi",
+            r#"{"a": "9876", "b": "345"}"#,
+        ),
+    ] {
+        let output = cnpic(&[
+            "run",
+            file,
+            "--cross-check",
+            "--input",
+            input,
+            "--format",
+            "json",
+        ]);
+        let result = json(&output);
+        assert_eq!(result["engine"], "neural", "{file}");
+    }
+}

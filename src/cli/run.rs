@@ -12,8 +12,8 @@ use cnpi::env::{self, EnvKind};
 use cnpi::neural::core::Core;
 use cnpi::neural::detector::Cache;
 use cnpi::neural::memory::{DEFAULT_SEED, Memory, RowId};
-use cnpi::neural::runtime::{self, Options, cross_check};
-use cnpi::program::Program;
+use cnpi::neural::runtime::{self, Options, cross_check, mismatch};
+use cnpi::program::{Body, Program};
 use cnpi::symbolic::{self, Outcome, RunOptions};
 
 use super::build::for_the_network;
@@ -39,7 +39,9 @@ pub struct RunArgs {
     #[arg(long, conflicts_with_all = ["cross_check", "no_cache"])]
     symbolic: bool,
     /// Run on the network and on the reference interpreter, and fail
-    /// (E1106) unless the final environments and step counts agree.
+    /// (E1106) unless the final environments and step counts agree. For
+    /// normal programs, the programs as written are run too, and must end
+    /// in the same environment.
     #[arg(long)]
     cross_check: bool,
     /// Run the plain networks at every step instead of their exact caches.
@@ -72,6 +74,10 @@ enum Format {
 struct Loaded {
     memory: Option<(Memory, usize, RowId)>,
     reference: Option<Program>,
+    /// With `--cross-check` on a file of normal programs: the programs as
+    /// written, run on the reference interpreter and compared by final
+    /// environment (their steps count statements, not core steps).
+    written: Option<Program>,
     env: EnvKind,
     sources: Sources,
 }
@@ -111,10 +117,17 @@ fn load_source(args: &RunArgs) -> Option<Loaded> {
             env: compiled.program.env,
             memory: None,
             reference: Some(compiled.program),
+            written: None,
             sources: compiled.sources,
         });
     }
     let name = args.file.display().to_string();
+    let has_normal = compiled
+        .program
+        .defs
+        .iter()
+        .any(|def| matches!(def.body, Body::Normal(_)));
+    let written = (args.cross_check && has_normal).then(|| compiled.program.clone());
     let compiled = for_the_network(compiled, &name)?;
     let cache = Cache::from_env();
     let memory = Memory::with_program(&compiled.program, &name, &compiled.text, args.seed, &cache);
@@ -130,6 +143,7 @@ fn load_source(args: &RunArgs) -> Option<Loaded> {
         env: compiled.program.env,
         memory: Some((memory, 0, entry)),
         reference: args.cross_check.then_some(compiled.program),
+        written,
         sources: compiled.sources,
     })
 }
@@ -165,6 +179,7 @@ fn load_memory(args: &RunArgs) -> Option<Loaded> {
     Some(Loaded {
         memory: (!args.symbolic).then_some((memory, unit, entry)),
         reference,
+        written: None,
         env,
         sources,
     })
@@ -199,8 +214,31 @@ fn execute(args: &RunArgs, loaded: &Loaded) -> Result<Outcome, Diagnostic> {
             max_steps: args.max_steps,
             trace: trace.take(),
         };
-        symbolic::run(program, state, options)
+        symbolic::run(program, state.clone(), options)
     });
+    if let (Some(program), Some(Ok(neural))) = (&loaded.written, &neural) {
+        let options = RunOptions {
+            max_steps: args.max_steps,
+            trace: None,
+        };
+        match symbolic::run(program, state, options) {
+            Ok(written) if written.state == neural.state => {}
+            Ok(written) => {
+                return Err(mismatch(format!(
+                    "the final environments differ from the normal programs as written:\n\
+                     network:  {}as written: {}",
+                    neural.to_text("neural"),
+                    written.to_text("symbolic")
+                )));
+            }
+            Err(error) => {
+                return Err(mismatch(format!(
+                    "the network finished, the normal programs as written stopped with {} ({})",
+                    error.code, error.message
+                )));
+            }
+        }
+    }
     match (neural, reference) {
         (Some(neural), Some(reference)) => {
             cross_check(&neural, &reference)?;

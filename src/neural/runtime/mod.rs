@@ -61,6 +61,16 @@ pub fn run(
     Ok(machine.finish())
 }
 
+/// The E1106 error of `--cross-check`, saying `what` differs.
+pub fn mismatch(what: String) -> Diagnostic {
+    Diagnostic::error(
+        codes::E1106,
+        format!("the network and the reference interpreter disagree: {what}"),
+    )
+    .with_note("both the core and the detectors are verified, so this is a bug in cnpic")
+    .with_help("please report it with the program and the input")
+}
+
 /// `--cross-check`: the network's run and the reference interpreter's must
 /// end the same way, with the same environment and step count, or with
 /// errors of the same code; E1106 says what differs.
@@ -68,14 +78,7 @@ pub fn cross_check(
     neural: &Result<Outcome, Diagnostic>,
     reference: &Result<Outcome, Diagnostic>,
 ) -> Result<(), Diagnostic> {
-    let differs = |what: String| {
-        Err(Diagnostic::error(
-            codes::E1106,
-            format!("the network and the reference interpreter disagree: {what}"),
-        )
-        .with_note("both the core and the detectors are verified, so this is a bug in cnpic")
-        .with_help("please report it with the program and the input"))
-    };
+    let differs = |what: String| Err(mismatch(what));
     match (neural, reference) {
         (Ok(n), Ok(r)) if n.steps != r.steps => differs(format!(
             "the network took {} steps, the reference {}",
