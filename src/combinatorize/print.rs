@@ -11,9 +11,8 @@
 use std::fmt::Write as _;
 
 use super::emit::{Arg, Node, OutDef};
-use crate::program::{BoolExpr, Combinator, Operand, Pointer, Program, SymExpr, ValueObservation};
-use crate::symbolic::trace::{act, color_name, integer, position};
-use crate::syntax::ast::CompareOp;
+use crate::program::{Combinator, Pointer, Program};
+use crate::symbolic::trace::{act, condition, position};
 
 /// Lines longer than this put the applier on the next line, indented.
 const WIDTH: usize = 100;
@@ -81,80 +80,5 @@ fn arg(arg: &Arg, pointers: &[Pointer]) -> String {
         Arg::Nop => "NOP".into(),
         Arg::Act(a) => act(a, pointers),
         Arg::Def(name) => name.clone(),
-    }
-}
-
-/// A condition as it would be written.
-pub fn condition(expr: &BoolExpr, pointers: &[Pointer]) -> String {
-    let mut out = String::new();
-    write_condition(expr, pointers, 0, &mut out);
-    out
-}
-
-/// Binding strength: `or` 1, `and` 2, `not` 3, comparisons 4; `outer` is
-/// what the context needs (5 puts anything in parentheses).
-fn write_condition(expr: &BoolExpr, pointers: &[Pointer], outer: u8, out: &mut String) {
-    let (own, text) = match expr {
-        BoolExpr::Or(a, b) | BoolExpr::And(a, b) => {
-            let (own, word) = match expr {
-                BoolExpr::Or(..) => (1, "or"),
-                _ => (2, "and"),
-            };
-            let mut text = String::new();
-            write_condition(a, pointers, own, &mut text);
-            let _ = write!(text, " {word} ");
-            write_condition(b, pointers, own + 1, &mut text);
-            (own, text)
-        }
-        // `not (lo >= hi)`: the parentheses are not needed, but read better.
-        BoolExpr::Not(a) => {
-            let mut text = "not ".to_string();
-            let inner = if matches!(**a, BoolExpr::Compare(..)) {
-                5
-            } else {
-                3
-            };
-            write_condition(a, pointers, inner, &mut text);
-            (3, text)
-        }
-        BoolExpr::HasChild(v) => (4, format!("has_child({})", position(v, pointers))),
-        BoolExpr::Compare(op, a, b) => {
-            let op = match op {
-                CompareOp::Eq => "==",
-                CompareOp::Ne => "!=",
-                CompareOp::Lt => "<",
-                CompareOp::Le => "<=",
-                CompareOp::Gt => ">",
-                CompareOp::Ge => ">=",
-            };
-            let (a, b) = (operand(a, pointers), operand(b, pointers));
-            (4, format!("{a} {op} {b}"))
-        }
-    };
-    if own < outer {
-        let _ = write!(out, "({text})");
-    } else {
-        out.push_str(&text);
-    }
-}
-
-fn operand(operand: &Operand, pointers: &[Pointer]) -> String {
-    match operand {
-        Operand::Int(k) => integer(*k),
-        Operand::End => "END".into(),
-        Operand::Pos(e) => position(e, pointers),
-        Operand::Val(v) => {
-            let at = position(&v.at, pointers);
-            match v.observation {
-                ValueObservation::Array => format!("A[{at}]"),
-                ValueObservation::DigitA => format!("a({at})"),
-                ValueObservation::DigitB => format!("b({at})"),
-                ValueObservation::Carry => format!("carry({at})"),
-                ValueObservation::Out => format!("out({at})"),
-                ValueObservation::Sum => format!("sum({at})"),
-            }
-        }
-        Operand::Sym(SymExpr::Literal(color, _)) => color_name(*color).into(),
-        Operand::Sym(SymExpr::ColorOf(v, _)) => format!("color({})", position(v, pointers)),
     }
 }

@@ -1,5 +1,6 @@
 //! Readable renderings for `--trace`: ACT applications, position
-//! expressions, combinators and slots, as a user would write them.
+//! expressions, conditions, combinators and slots, as a user would write
+//! them (the combinatorizer and the detector cache use them too).
 //!
 //! The checked program keeps spans, not text, so the trace rebuilds the
 //! source form from the IR with the pointers' names (`SWAP(P1, P2)`,
@@ -11,11 +12,13 @@
 //! pointer off the array. Loops (`self` and `_mapself` as the last slot)
 //! stay at their depth instead of nesting.
 
+use std::fmt::Write as _;
+
 use crate::program::{
-    Act, Callee, Color, Combinator, CombinatorKind, Direction, Pointer, PosExpr, PosKind, Program,
-    Slot,
+    Act, BoolExpr, Callee, Color, Combinator, CombinatorKind, Direction, Operand, Pointer, PosExpr,
+    PosKind, Program, Slot, SymExpr, ValueObservation,
 };
-use crate::syntax::ast::ArithOp;
+use crate::syntax::ast::{ArithOp, CompareOp};
 
 /// `SWAP(P1, P2)`, `OUT(OK)`, `NOP`, `_push(lo, pivot - 1)`.
 pub fn act(act: &Act, pointers: &[Pointer]) -> String {
@@ -155,6 +158,81 @@ pub(super) fn slot(program: &Program, def: &str, args: &[Callee; 3], slot: Slot)
         Slot::Pop => "_pop".into(),
         Slot::LoadState => "_load_state".into(),
         Slot::Nop => "NOP".into(),
+    }
+}
+
+/// A condition as it would be written.
+pub fn condition(expr: &BoolExpr, pointers: &[Pointer]) -> String {
+    let mut out = String::new();
+    write_condition(expr, pointers, 0, &mut out);
+    out
+}
+
+/// Binding strength: `or` 1, `and` 2, `not` 3, comparisons 4; `outer` is
+/// what the context needs (5 puts anything in parentheses).
+fn write_condition(expr: &BoolExpr, pointers: &[Pointer], outer: u8, out: &mut String) {
+    let (own, text) = match expr {
+        BoolExpr::Or(a, b) | BoolExpr::And(a, b) => {
+            let (own, word) = match expr {
+                BoolExpr::Or(..) => (1, "or"),
+                _ => (2, "and"),
+            };
+            let mut text = String::new();
+            write_condition(a, pointers, own, &mut text);
+            let _ = write!(text, " {word} ");
+            write_condition(b, pointers, own + 1, &mut text);
+            (own, text)
+        }
+        // `not (lo >= hi)`: the parentheses are not needed, but read better.
+        BoolExpr::Not(a) => {
+            let mut text = "not ".to_string();
+            let inner = if matches!(**a, BoolExpr::Compare(..)) {
+                5
+            } else {
+                3
+            };
+            write_condition(a, pointers, inner, &mut text);
+            (3, text)
+        }
+        BoolExpr::HasChild(v) => (4, format!("has_child({})", position(v, pointers))),
+        BoolExpr::Compare(op, a, b) => {
+            let op = match op {
+                CompareOp::Eq => "==",
+                CompareOp::Ne => "!=",
+                CompareOp::Lt => "<",
+                CompareOp::Le => "<=",
+                CompareOp::Gt => ">",
+                CompareOp::Ge => ">=",
+            };
+            let (a, b) = (operand(a, pointers), operand(b, pointers));
+            (4, format!("{a} {op} {b}"))
+        }
+    };
+    if own < outer {
+        let _ = write!(out, "({text})");
+    } else {
+        out.push_str(&text);
+    }
+}
+
+fn operand(operand: &Operand, pointers: &[Pointer]) -> String {
+    match operand {
+        Operand::Int(k) => integer(*k),
+        Operand::End => "END".into(),
+        Operand::Pos(e) => position(e, pointers),
+        Operand::Val(v) => {
+            let at = position(&v.at, pointers);
+            match v.observation {
+                ValueObservation::Array => format!("A[{at}]"),
+                ValueObservation::DigitA => format!("a({at})"),
+                ValueObservation::DigitB => format!("b({at})"),
+                ValueObservation::Carry => format!("carry({at})"),
+                ValueObservation::Out => format!("out({at})"),
+                ValueObservation::Sum => format!("sum({at})"),
+            }
+        }
+        Operand::Sym(SymExpr::Literal(color, _)) => color_name(*color).into(),
+        Operand::Sym(SymExpr::ColorOf(v, _)) => format!("color({})", position(v, pointers)),
     }
 }
 

@@ -98,7 +98,7 @@ fn domains_have_one_feature_per_distinct_pair() {
     assert_eq!(domain("_top != SENTINEL"), 2);
     // (A[i], A[j]), (A[j], A[k]), (A[i], A[k]): three orders.
     assert_eq!(
-        domain("A[i] < A[j] and not A[j] <= A[k] or A[i] == A[k]"),
+        domain("A[i] < A[j] and not (A[j] <= A[k]) or A[i] == A[k]"),
         125
     );
     // `A[i + 1] != END` can only be equal or not.

@@ -13,12 +13,10 @@
 mod cache;
 pub mod classifier;
 mod encoder;
-mod text;
 
 pub use cache::{Cache, read_classifier, write_classifier};
 pub use classifier::{BETA, Classifier};
 pub use encoder::{Condition, Encoder, MAX_DOMAIN, TooLarge};
-pub use text::condition_text;
 
 use crate::program::{EvalError, World};
 

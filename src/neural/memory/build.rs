@@ -15,12 +15,13 @@ use super::{
     RowKind, Unit,
 };
 use crate::diagnostic::{Diagnostic, codes};
-use crate::neural::detector::{Cache, Condition, Detector, Failure, MAX_DOMAIN, condition_text};
+use crate::neural::detector::{Cache, Condition, Detector, Failure, MAX_DOMAIN};
 use crate::program::{
     Act, ActApp, Applier, Body, BoolExpr, Callee, CombinatorKind, DefId, Program,
 };
 use crate::span::Span;
 use crate::symbolic::trace;
+use crate::symbolic::trace::condition as condition_text;
 
 /// What one new applier row will hold, before keys exist.
 enum Plan<'p> {
