@@ -16,7 +16,7 @@
 use std::io::Write;
 
 use super::errors;
-use super::stack::StateStack;
+use super::stack::{StateStack, apply_act};
 use super::trace;
 use crate::diagnostic::Diagnostic;
 use crate::env::{State, eval_error, internal};
@@ -248,20 +248,19 @@ impl<'p, 'o> Machine<'p, 'o> {
     }
 
     fn apply(&mut self, app: &'p ActApp) -> Result<(), Diagnostic> {
-        match &app.act {
-            Act::Nop => Ok(()),
-            Act::Push(exprs) => {
-                self.room_for_a_state(app.span)?;
-                self.version += 1;
-                let view = self.state.view(&self.pointers);
-                self.states.push_exprs(exprs, &view).map_err(eval_error)
-            }
-            _ => {
-                self.version += 1;
-                self.state
-                    .apply(app, &mut self.pointers, &self.program.pointers)
-            }
+        if let Act::Push(_) = app.act {
+            self.room_for_a_state(app.span)?;
         }
+        if !matches!(app.act, Act::Nop) {
+            self.version += 1;
+        }
+        apply_act(
+            app,
+            &mut self.state,
+            &mut self.pointers,
+            &mut self.states,
+            &self.program.pointers,
+        )
     }
 
     /// One core step of a combinator activation.

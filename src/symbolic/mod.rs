@@ -14,7 +14,7 @@ mod machine;
 mod stack;
 pub mod trace;
 
-pub use stack::StateStack;
+pub use stack::{StateStack, apply_act};
 
 pub use errors::{never_finishes, out_of_steps, too_deep, too_many_states};
 pub use machine::{MAX_TASKS, initial_pointers};

@@ -24,8 +24,8 @@ use crate::program::{Act, ActApp, CombinatorKind, Slot};
 use crate::span::Span;
 use crate::symbolic::trace::combinator_name;
 use crate::symbolic::{
-    MAX_TASKS, Outcome, StateStack, initial_pointers, never_finishes, out_of_steps, too_deep,
-    too_many_states,
+    MAX_TASKS, Outcome, StateStack, apply_act, initial_pointers, never_finishes, out_of_steps,
+    too_deep, too_many_states,
 };
 
 /// The most condition bits an activation may see (the decision table's
@@ -306,20 +306,19 @@ impl<'m, 'o> Machine<'m, 'o> {
     }
 
     fn apply(&mut self, app: &ActApp) -> Result<(), Diagnostic> {
-        match &app.act {
-            Act::Nop => Ok(()),
-            Act::Push(exprs) => {
-                self.room_for_a_state(app.span)?;
-                self.version += 1;
-                let view = self.state.view(&self.pointers);
-                self.states.push_exprs(exprs, &view).map_err(eval_error)
-            }
-            _ => {
-                self.version += 1;
-                self.state
-                    .apply(app, &mut self.pointers, &self.unit.pointers)
-            }
+        if let Act::Push(_) = app.act {
+            self.room_for_a_state(app.span)?;
         }
+        if !matches!(app.act, Act::Nop) {
+            self.version += 1;
+        }
+        apply_act(
+            app,
+            &mut self.state,
+            &mut self.pointers,
+            &mut self.states,
+            &self.unit.pointers,
+        )
     }
 
     fn builtin(&mut self, builtin: Builtin, owner: RowId) -> Result<(), Diagnostic> {
