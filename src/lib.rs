@@ -4,7 +4,8 @@
 //! The phases, in order: [`syntax`] (text to parse tree), [`check`] (parse
 //! tree to the typed [`program::Program`]), [`combinatorize`] (normal
 //! programs to appliers), [`env`] (the environments), and [`symbolic`] (the
-//! exact reference interpreter); [`neural`] runs programs on the network.
+//! exact reference interpreter). The network lives in the `cnpi-neural`
+//! crate and the command line in `cnpic`.
 //! [`diagnostic`] carries every error as data and renders it.
 
 pub mod check;
@@ -12,7 +13,6 @@ pub mod combinatorize;
 pub mod compile;
 pub mod diagnostic;
 pub mod env;
-pub mod neural;
 pub mod program;
 pub mod span;
 pub mod stdlib;

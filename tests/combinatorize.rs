@@ -378,57 +378,6 @@ fn random_programs_convert_exactly_or_are_refused() {
     random::check();
 }
 
-fn cnpic(args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_cnpic"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("cnpic runs")
-}
-
-#[test]
-fn command_prints_or_writes_the_program() {
-    let path = "examples/quicksort_normal.cnpi";
-    let printed = cnpic(&["combinatorize", path]);
-    assert_eq!(printed.status.code(), Some(0));
-    assert!(printed.stderr.is_empty());
-    let text = String::from_utf8(printed.stdout).expect("UTF-8");
-    assert_eq!(text, convert(path).converted.text);
-
-    let out = std::env::temp_dir().join(format!("cnpi-comb-{}.cnpi", std::process::id()));
-    let out_arg = out.to_str().expect("a UTF-8 temp path");
-    let written = cnpic(&["combinatorize", path, "-o", out_arg]);
-    assert_eq!(written.status.code(), Some(0));
-    assert!(written.stdout.is_empty());
-    assert_eq!(std::fs::read_to_string(&out).expect("written"), text);
-    let ran = cnpic(&["run", out_arg, "--input", "[3,1,2]", "--format", "json"]);
-    let _ = std::fs::remove_file(&out);
-    let result: Value = serde_json::from_slice(&ran.stdout).expect("JSON");
-    assert_eq!(result["A"], json!([1, 2, 3]));
-
-    let unwritable = cnpic(&["combinatorize", path, "-o", "no/such/folder/out.cnpi"]);
-    assert_eq!(unwritable.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&unwritable.stderr).contains("[E0903]"));
-    let missing = cnpic(&["combinatorize", "no/such/file.cnpi"]);
-    assert_eq!(missing.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&missing.stderr).contains("[E0901]"));
-}
-
-/// `--entry` picks the program to convert; the output holds what it reaches.
-#[test]
-fn command_keeps_what_the_entry_reaches() {
-    let output = cnpic(&[
-        "combinatorize",
-        "examples/quicksort_normal.cnpi",
-        "--entry",
-        "PARTITION",
-    ]);
-    assert_eq!(output.status.code(), Some(0));
-    let text = String::from_utf8_lossy(&output.stdout);
-    assert!(text.contains("def PARTITION:"), "{text}");
-    assert!(!text.contains("QUICKSORT"), "{text}");
-}
-
 /// Files of appliers only come out as the same program.
 #[test]
 fn appliers_are_kept() {

@@ -1,0 +1,393 @@
+//! Program-memory files (`.cnpim`): a [`Memory`] as safetensors.
+//!
+//! Tensors hold everything the machine computes with: `m_key`, `m_prog`
+//! and `m_kind` (program memory), `w_key` and per detector its classifier
+//! (`detector.I.w1` ...) and its condition's code (`detector.I.condition`,
+//! what its encoder reads), and per program the code of its pointers'
+//! initial positions (`unit.U.pointers`). The `memory` metadata entry (JSON)
+//! holds what diagnostics and traces need: names, source spans, each
+//! program's source text, environment and entry. [`read`] checks all of it
+//! before a run can start: the checksum, every shape, that the keys are
+//! unit-norm and distinct, that every applier parses into rows that exist,
+//! and it verifies every detector again on its whole domain. A file that
+//! fails any check is an E1102 error, never a panic.
+
+use serde::{Deserialize, Serialize};
+
+use crate::detector::{Condition, Detector, Encoder, read_classifier, write_classifier};
+use crate::memory::codec::{Code, Decoder};
+use crate::memory::{
+    ActKind, DetectorRow, EMBED_DIM, KEY_DIM, Memory, Parsed, Row, RowKind, Unit, fixed_rows, keys,
+};
+use crate::tensors::{Reader, Writer};
+use cnpi::diagnostic::{Diagnostic, codes};
+use cnpi::env::EnvKind;
+use cnpi::program::{Pointer, PointerId};
+use cnpi::span::{SourceId, Span};
+
+const FORMAT: &str = "cnpi-memory-1";
+
+#[derive(Serialize, Deserialize)]
+struct Header {
+    seed: u64,
+    rows: Vec<RowHeader>,
+    detectors: Vec<DetectorHeader>,
+    units: Vec<UnitHeader>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct RowHeader {
+    name: String,
+    unit: Option<usize>,
+    span: [usize; 2],
+    spans: Vec<[usize; 2]>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct DetectorHeader {
+    text: String,
+    unit: Option<usize>,
+    /// `blind`, `stack_top` or `source`.
+    kind: String,
+    spans: Vec<[usize; 2]>,
+    /// The number of feature vectors verified (informative).
+    domain: usize,
+}
+
+#[derive(Serialize, Deserialize)]
+struct UnitHeader {
+    name: String,
+    env: String,
+    source: String,
+    pointers: Vec<PointerHeader>,
+    init_spans: Vec<[usize; 2]>,
+    state: Option<Vec<PointerId>>,
+    entry: usize,
+}
+
+#[derive(Serialize, Deserialize)]
+struct PointerHeader {
+    name: String,
+    span: [usize; 2],
+}
+
+fn pair(span: Span) -> [usize; 2] {
+    [span.start, span.end]
+}
+
+fn span([start, end]: [usize; 2]) -> Span {
+    Span::new(SourceId::USER, start, end)
+}
+
+/// The bytes of a `.cnpim` file holding `memory`; `command` is recorded.
+pub fn write(memory: &Memory, command: &str) -> Result<Vec<u8>, Diagnostic> {
+    let n = memory.rows.len();
+    let mut writer = Writer::new(FORMAT);
+    writer.tensor("m_key", &[n, KEY_DIM], &memory.m_key);
+    writer.tensor("m_prog", &[n, EMBED_DIM], &memory.m_prog);
+    let kinds: Vec<f32> = memory.rows.iter().map(|r| r.kind.code() as f32).collect();
+    writer.tensor("m_kind", &[n], &kinds);
+    writer.tensor("w_key", &[memory.detectors.len(), KEY_DIM], &memory.w_key);
+    let mut detectors = Vec::new();
+    for (i, row) in memory.detectors.iter().enumerate() {
+        write_classifier(
+            &mut writer,
+            &format!("detector.{i}."),
+            row.detector.classifier(),
+        );
+        let (kind, code) = match row.detector.condition() {
+            Condition::Blind => ("blind", Code::default()),
+            Condition::StackTop => ("stack_top", Code::default()),
+            Condition::Source(expr) => {
+                let mut code = Code::default();
+                code.condition(expr);
+                ("source", code)
+            }
+        };
+        writer.tensor(
+            format!("detector.{i}.condition"),
+            &[code.values.len()],
+            &code.values,
+        );
+        detectors.push(DetectorHeader {
+            text: row.text.clone(),
+            unit: row.unit,
+            kind: kind.into(),
+            spans: code.spans.into_iter().map(pair).collect(),
+            domain: row.detector.domain(),
+        });
+    }
+    let mut units = Vec::new();
+    for (u, unit) in memory.units.iter().enumerate() {
+        let mut code = Code::default();
+        for pointer in &unit.pointers {
+            code.position(&pointer.init);
+        }
+        writer.tensor(
+            format!("unit.{u}.pointers"),
+            &[code.values.len()],
+            &code.values,
+        );
+        units.push(UnitHeader {
+            name: unit.name.clone(),
+            env: unit.env.name().into(),
+            source: unit.source.clone(),
+            pointers: unit
+                .pointers
+                .iter()
+                .map(|p| PointerHeader {
+                    name: p.name.clone(),
+                    span: pair(p.span),
+                })
+                .collect(),
+            init_spans: code.spans.into_iter().map(pair).collect(),
+            state: unit.state.clone(),
+            entry: unit.entry,
+        });
+    }
+    let header = Header {
+        seed: memory.seed,
+        rows: memory
+            .rows
+            .iter()
+            .map(|r| RowHeader {
+                name: r.name.clone(),
+                unit: r.unit,
+                span: pair(r.span),
+                spans: r.spans.iter().copied().map(pair).collect(),
+            })
+            .collect(),
+        detectors,
+        units,
+    };
+    let json = serde_json::to_string(&header)
+        .map_err(|e| cnpi::env::internal(format!("cannot encode the memory: {e}")))?;
+    writer.metadata("memory", json);
+    writer.metadata("command", command);
+    writer.metadata("cnpi_version", env!("CARGO_PKG_VERSION"));
+    Ok(writer.finish())
+}
+
+/// Reads and checks a `.cnpim` file's bytes; `name` is how diagnostics
+/// refer to the file.
+pub fn read(bytes: &[u8], name: &str) -> Result<Memory, Diagnostic> {
+    load(bytes).map_err(|why| {
+        Diagnostic::error(
+            codes::E1102,
+            format!("`{name}` is not a valid program-memory file: {why}"),
+        )
+        .with_help("rebuild it from the source with `cnpic build FILE.cnpi -o FILE.cnpim`")
+    })
+}
+
+fn load(bytes: &[u8]) -> Result<Memory, String> {
+    let reader = Reader::open(bytes, FORMAT).map_err(|e| e.to_string())?;
+    let header: Header = serde_json::from_str(reader.metadata("memory")?)
+        .map_err(|e| format!("its `memory` entry is not valid: {e}"))?;
+    let n = header.rows.len();
+    let m_key = reader.tensor("m_key", &[n, KEY_DIM])?;
+    let m_prog = reader.tensor("m_prog", &[n, EMBED_DIM])?;
+    let kinds = reader.tensor("m_kind", &[n])?;
+    let w_key = reader.tensor("w_key", &[header.detectors.len(), KEY_DIM])?;
+    keys::check(&m_key).map_err(|e| format!("in `M_key`, {e}"))?;
+    keys::check(&w_key).map_err(|e| format!("in `W_key`, {e}"))?;
+    let units = header
+        .units
+        .iter()
+        .enumerate()
+        .map(|(u, unit)| read_unit(&reader, u, unit, n))
+        .collect::<Result<Vec<_>, _>>()?;
+    let fixed = fixed_rows();
+    let mut rows = Vec::with_capacity(n);
+    for (i, (row, &code)) in header.rows.iter().zip(&kinds).enumerate() {
+        let kind = RowKind::from_code(code as usize)
+            .filter(|_| code.fract() == 0.0 && code >= 0.0)
+            .ok_or_else(|| format!("row {i} has no valid kind ({code})"))?;
+        let expected = fixed.get(i).map_or(RowKind::Applier, |&(k, _)| k);
+        if kind != expected {
+            return Err(format!("row {i} is a {kind:?}, expected a {expected:?}"));
+        }
+        let spans: Vec<Span> = row.spans.iter().copied().map(span).collect();
+        if kind == RowKind::Applier {
+            let unit = row
+                .unit
+                .and_then(|u| units.get(u))
+                .ok_or_else(|| format!("applier row {i} belongs to no program"))?;
+            let all = std::iter::once(span(row.span)).chain(spans.iter().copied());
+            check_spans(all, unit.source.len())?;
+        }
+        rows.push(Row {
+            kind,
+            name: row.name.clone(),
+            unit: row.unit.filter(|_| kind == RowKind::Applier),
+            span: span(row.span),
+            spans,
+        });
+    }
+    let mut memory = Memory {
+        seed: header.seed,
+        m_key,
+        m_prog,
+        rows,
+        w_key,
+        detectors: Vec::new(),
+        units,
+    };
+    for (i, detector) in header.detectors.iter().enumerate() {
+        let row = read_detector(&reader, i, detector, &memory)?;
+        memory.detectors.push(row);
+    }
+    for (u, unit) in memory.units.iter().enumerate() {
+        let entry = memory.rows.get(unit.entry);
+        if entry.is_none_or(|r| r.kind != RowKind::Applier || r.unit != Some(u)) {
+            return Err(format!("program {u}'s entry is not one of its appliers"));
+        }
+    }
+    for row in 0..n {
+        check_applier(&memory, row)?;
+    }
+    Ok(memory)
+}
+
+/// Checks that every span lies in a source of `length` bytes.
+fn check_spans(spans: impl Iterator<Item = Span>, length: usize) -> Result<(), String> {
+    for span in spans {
+        if span.start > span.end || span.end > length {
+            return Err(format!("a source span {span:?} lies outside its source"));
+        }
+    }
+    Ok(())
+}
+
+fn read_unit(reader: &Reader, u: usize, unit: &UnitHeader, rows: usize) -> Result<Unit, String> {
+    let env = EnvKind::from_name(&unit.env)
+        .ok_or_else(|| format!("program {u} runs in an unknown environment `{}`", unit.env))?;
+    let name = format!("unit.{u}.pointers");
+    let values = reader.tensor(&name, &reader.shape(&name)?)?;
+    let spans: Vec<Span> = unit.init_spans.iter().copied().map(span).collect();
+    check_spans(spans.iter().copied(), unit.source.len())?;
+    let count = unit.pointers.len();
+    let mut decoder = Decoder::new(&values, &spans, count);
+    let mut pointers = Vec::with_capacity(count);
+    for pointer in &unit.pointers {
+        let init = decoder
+            .position()
+            .map_err(|e| format!("program {u}'s pointer `{}`: {}", pointer.name, e.0))?;
+        pointers.push(Pointer {
+            name: pointer.name.clone(),
+            init,
+            span: span(pointer.span),
+        });
+    }
+    if !decoder.finished() {
+        return Err(format!("program {u}'s pointer code has trailing numbers"));
+    }
+    if let Some(state) = &unit.state
+        && state.iter().any(|&p| p >= count)
+    {
+        return Err(format!(
+            "program {u}'s state names a pointer it does not have"
+        ));
+    }
+    if unit.entry >= rows {
+        return Err(format!(
+            "program {u}'s entry is row {}, past the end",
+            unit.entry
+        ));
+    }
+    Ok(Unit {
+        name: unit.name.clone(),
+        env,
+        source: unit.source.clone(),
+        pointers,
+        state: unit.state.clone(),
+        entry: unit.entry,
+    })
+}
+
+fn read_detector(
+    reader: &Reader,
+    i: usize,
+    header: &DetectorHeader,
+    memory: &Memory,
+) -> Result<DetectorRow, String> {
+    let prefix = format!("detector.{i}.");
+    let classifier = read_classifier(reader, &prefix)?;
+    let name = format!("{prefix}condition");
+    let values = reader.tensor(&name, &reader.shape(&name)?)?;
+    let spans: Vec<Span> = header.spans.iter().copied().map(span).collect();
+    let unit = header.unit.map(|u| memory.units.get(u));
+    let expected = match i {
+        0 => "blind",
+        1 => "stack_top",
+        _ => "source",
+    };
+    if header.kind != expected {
+        return Err(format!(
+            "detector {i} is `{}`, expected `{expected}`",
+            header.kind
+        ));
+    }
+    let condition = match (expected, unit) {
+        ("blind", None) => Condition::Blind,
+        ("stack_top", None) => Condition::StackTop,
+        ("source", Some(Some(unit))) => {
+            check_spans(spans.iter().copied(), unit.source.len())?;
+            let mut decoder = Decoder::new(&values, &spans, unit.pointers.len());
+            let expr = decoder
+                .condition()
+                .map_err(|e| format!("detector {i}'s condition: {}", e.0))?;
+            if !decoder.finished() {
+                return Err(format!("detector {i}'s condition has trailing numbers"));
+            }
+            Condition::Source(expr)
+        }
+        _ => return Err(format!("detector {i} belongs to the wrong program")),
+    };
+    let encoder = Encoder::new(condition)
+        .map_err(|e| format!("detector {i}'s domain ({}) is too large", e.domain))?;
+    let detector = Detector::verified(encoder, classifier)
+        .map_err(|_| format!("detector {i} (`{}`) fails verification", header.text))?;
+    Ok(DetectorRow {
+        detector,
+        text: header.text.clone(),
+        unit: header.unit,
+    })
+}
+
+/// Checks that applier `row` parses into rows its program may run: a
+/// combinator with a detector of its program and arguments among its
+/// program's appliers and NOP, or an ACT.
+fn check_applier(memory: &Memory, row: usize) -> Result<(), String> {
+    let info = &memory.rows[row];
+    if info.kind != RowKind::Applier {
+        return Ok(());
+    }
+    match memory
+        .parse(row)
+        .map_err(|e| format!("applier {row} does not parse: {e}"))?
+    {
+        Parsed::Act(_) => Ok(()),
+        Parsed::Combinator { detector, args, .. } => {
+            let own = |r: &Row| r.unit == info.unit;
+            let detector_ok = memory
+                .detectors
+                .get(detector)
+                .is_some_and(|d| d.unit.is_none() || d.unit == info.unit)
+                && detector != crate::memory::STACK_TOP;
+            let nop = Memory::fixed(RowKind::Act(ActKind::Nop));
+            let args_ok = args.iter().all(|&a| {
+                a == nop
+                    || memory
+                        .rows
+                        .get(a)
+                        .is_some_and(|r| r.kind == RowKind::Applier && own(r))
+            });
+            if detector_ok && args_ok {
+                Ok(())
+            } else {
+                Err(format!("applier {row} refers to rows of another program"))
+            }
+        }
+    }
+}

@@ -1,0 +1,305 @@
+//! The core: the LSTM that interprets combinators, trained once and verified.
+//!
+//! A [`Core`] is a one-layer LSTM whose only input is the binary condition,
+//! with one embedding per combinator as its initial state (Emb-as-State0)
+//! and the decoders `f_end` (return when `r ≥ α`) and `f_prog` (argmax over
+//! the K = 9 frame slots of `Slot::ALL`). The pieces:
+//!
+//! - `network`: the weights and the plain-`f32` step (the inference path);
+//! - `traces`: what the definitions in `stdlib/core.cnpi` require;
+//! - `table`: the network's decision after every bit prefix;
+//! - `verify`: the exhaustive check of a network against definitions;
+//! - `train`: SGD on the abstract traces, in candle;
+//! - `file`: safetensors files with provenance and a checksum.
+//!
+//! A core is only ever handed out verified: [`Core::load`],
+//! [`Core::from_bytes`] and [`Core::shipped`] refuse a core whose decisions
+//! differ from the definitions anywhere. The shipped core is
+//! `stdlib/core.safetensors`, embedded in the binary.
+
+mod file;
+mod network;
+mod table;
+mod traces;
+pub mod train;
+mod verify;
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+pub use file::{Metadata, write};
+pub use network::{ALPHA, Decision, Network, SLOTS, State as CoreState, Weights};
+pub use table::DecisionTable;
+pub use traces::{Trace, expected, longest, traces};
+pub use verify::{Mismatch, Verification, VerificationRow, verify_network};
+
+use cnpi::diagnostic::{Diagnostic, codes};
+use cnpi::program::{Behaviour, Combinator, CombinatorKind, Combinators};
+
+/// The number of LSTM cells of the shipped core (and of `train-core`).
+pub const DEFAULT_CELLS: usize = 16;
+
+/// The shipped core's file, embedded, and the name diagnostics give it.
+pub const SHIPPED: &[u8] = include_bytes!("../../../../stdlib/core.safetensors");
+pub const SHIPPED_NAME: &str = "stdlib/core.safetensors";
+
+/// The combinators in embedding order, with their names in `core.cnpi`.
+pub const COMBINATORS: [(CombinatorKind, &str); 5] = [
+    (CombinatorKind::User(Combinator::Seq), "seq"),
+    (CombinatorKind::User(Combinator::Cond), "cond"),
+    (CombinatorKind::User(Combinator::Linrec), "linrec"),
+    (CombinatorKind::User(Combinator::Treerec), "treerec"),
+    (CombinatorKind::MapSelf, "_mapself"),
+];
+
+/// The embedding index of a combinator (its position in [`COMBINATORS`]).
+pub fn index(kind: CombinatorKind) -> usize {
+    match kind {
+        CombinatorKind::User(Combinator::Seq) => 0,
+        CombinatorKind::User(Combinator::Cond) => 1,
+        CombinatorKind::User(Combinator::Linrec) => 2,
+        CombinatorKind::User(Combinator::Treerec) => 3,
+        CombinatorKind::MapSelf => 4,
+    }
+}
+
+/// The five behaviours with their names, in embedding order.
+pub fn named(combinators: &Combinators) -> Vec<(&'static str, &Behaviour)> {
+    COMBINATORS
+        .iter()
+        .map(|&(kind, name)| (name, combinators.get(kind)))
+        .collect()
+}
+
+/// A core network for the five combinators, with the definitions it is
+/// checked against.
+#[derive(Clone, Debug)]
+pub struct Core {
+    network: Network,
+    combinators: Combinators,
+    metadata: Metadata,
+}
+
+impl Core {
+    /// The verified core shipped in `stdlib/core.safetensors`, loaded and
+    /// verified once per process.
+    pub fn shipped() -> Result<&'static Core, Diagnostic> {
+        static CORE: OnceLock<Result<Core, Diagnostic>> = OnceLock::new();
+        CORE.get_or_init(|| Core::from_bytes(SHIPPED, SHIPPED_NAME))
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    /// Loads and verifies a core file; a core that fails is refused.
+    pub fn load(path: &Path) -> Result<Core, Diagnostic> {
+        Core::from_bytes(&read_file(path)?, &path.display().to_string())
+    }
+
+    /// Parses and verifies a core file's bytes; `name` is how diagnostics
+    /// refer to it.
+    pub fn from_bytes(bytes: &[u8], name: &str) -> Result<Core, Diagnostic> {
+        let core = Core::from_bytes_unverified(bytes, name)?;
+        let verification = verify(&core, &core.combinators);
+        if verification.passed() {
+            return Ok(core);
+        }
+        Err(Diagnostic::error(
+            codes::E1004,
+            format!("the core `{name}` fails verification and is refused"),
+        )
+        .with_note(verification.to_string())
+        .with_help("train a core that passes with `cnpic train-core`, or use the shipped core"))
+    }
+
+    /// Parses a core file without verifying it: for `cnpic verify-core`,
+    /// which reports the verification itself. Never run such a core.
+    pub fn from_bytes_unverified(bytes: &[u8], name: &str) -> Result<Core, Diagnostic> {
+        let (weights, metadata) = file::read(bytes, name)?;
+        let expected: Vec<&str> = COMBINATORS.iter().map(|&(_, name)| name).collect();
+        if metadata.combinators != expected {
+            return Err(Diagnostic::error(
+                codes::E1002,
+                format!(
+                    "`{name}` is not a core for this machine: it embeds the combinators `{}`, not `{}`",
+                    metadata.combinators.join(","),
+                    expected.join(",")
+                ),
+            ));
+        }
+        let combinators = stdlib_combinators()?.clone();
+        Ok(Core {
+            network: Network::new(weights),
+            combinators,
+            metadata,
+        })
+    }
+
+    /// Reads a core file without verifying it (see
+    /// [`Core::from_bytes_unverified`]).
+    pub fn load_unverified(path: &Path) -> Result<Core, Diagnostic> {
+        Core::from_bytes_unverified(&read_file(path)?, &path.display().to_string())
+    }
+
+    pub fn cells(&self) -> usize {
+        self.network.cells()
+    }
+
+    pub fn metadata(&self) -> &Metadata {
+        &self.metadata
+    }
+
+    pub fn network(&self) -> &Network {
+        &self.network
+    }
+
+    /// Emb-as-State0: the combinator's embedding is the initial `(h, c)`.
+    pub fn start(&self, combinator: CombinatorKind) -> CoreState {
+        self.network.start(index(combinator))
+    }
+
+    /// One LSTM step on the condition bit, then `f_end` (return iff
+    /// `r ≥ α`) and argmax `f_prog` over [`Slot::ALL`](cnpi::program::Slot::ALL).
+    /// `seq` has no detector; verification covers both bits for it, so any
+    /// fixed bit is right.
+    pub fn step(&self, state: &mut CoreState, bit: bool) -> Decision {
+        self.network.step(state, bit)
+    }
+
+    /// The network's decision after every bit prefix up to each
+    /// combinator's longest execution (computed by running the network).
+    pub fn decision_table(&self) -> DecisionTable {
+        let depths: Vec<usize> = named(&self.combinators)
+            .into_iter()
+            .map(|(_, behaviour)| longest(behaviour))
+            .collect();
+        DecisionTable::build(&self.network, &depths)
+    }
+}
+
+impl DecisionTable {
+    /// The decision after `bits` in an activation of `combinator`; `None`
+    /// for no bits or more bits than its longest execution.
+    pub fn decision(&self, combinator: CombinatorKind, bits: &[bool]) -> Option<Decision> {
+        self.decision_at(index(combinator), bits)
+    }
+}
+
+/// Verifies `core` against `combinators`: every combinator, every bit
+/// sequence up to its longest execution, every step.
+pub fn verify(core: &Core, combinators: &Combinators) -> Verification {
+    verify_network(&core.network, &named(combinators))
+}
+
+/// The behaviours read from `stdlib/core.cnpi`.
+pub fn stdlib_combinators() -> Result<&'static Combinators, Diagnostic> {
+    match cnpi::stdlib::load() {
+        Ok(stdlib) => Ok(&stdlib.combinators),
+        Err(diagnostics) => Err(diagnostics.first().cloned().unwrap_or_else(|| {
+            Diagnostic::error(
+                codes::E0100,
+                "internal error: the standard library does not load",
+            )
+        })),
+    }
+}
+
+fn read_file(path: &Path) -> Result<Vec<u8>, Diagnostic> {
+    std::fs::read(path).map_err(|error| {
+        Diagnostic::error(
+            codes::E1001,
+            format!("cannot read the core file `{}`: {error}", path.display()),
+        )
+        .with_help("without a path, `cnpic verify-core` checks the shipped core")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cnpi::program::Slot;
+
+    fn shipped() -> &'static Core {
+        match Core::shipped() {
+            Ok(core) => core,
+            Err(diagnostic) => panic!("the shipped core is refused: {diagnostic:?}"),
+        }
+    }
+
+    #[test]
+    fn embedding_indices_follow_the_combinator_list() {
+        for (i, (kind, _)) in COMBINATORS.iter().enumerate() {
+            assert_eq!(index(*kind), i);
+        }
+    }
+
+    #[test]
+    fn the_shipped_core_passes_verification_against_the_stdlib() {
+        let core = shipped();
+        assert_eq!(core.cells(), DEFAULT_CELLS);
+        let verification = verify(core, stdlib_combinators().expect("the stdlib loads"));
+        assert!(verification.passed(), "{verification}");
+        assert_eq!(verification.rows.len(), 5);
+        // treerec: all sequences of 1 to 5 bits.
+        assert_eq!(verification.rows[3].sequences, 62);
+    }
+
+    #[test]
+    fn the_decision_table_is_what_stepping_the_core_gives() {
+        let core = shipped();
+        let table = core.decision_table();
+        for (kind, _) in COMBINATORS {
+            let mut state = core.start(kind);
+            // One longest path per combinator: alternating bits.
+            let depth = table.depth_at(index(kind));
+            assert_eq!(depth, longest(core.combinators.get(kind)));
+            for length in 1..=depth {
+                let bits: Vec<bool> = (0..length).map(|i| i % 2 == 0).collect();
+                let decision = core.step(&mut state, bits[length - 1]);
+                assert_eq!(table.decision(kind, &bits), Some(decision));
+            }
+        }
+        let linrec = CombinatorKind::User(Combinator::Linrec);
+        assert_eq!(table.decision(linrec, &[true; 4]), None);
+        let first = table.decision(linrec, &[false]);
+        assert_eq!(
+            first,
+            Some(Decision {
+                slot: Slot::A3,
+                ret: true
+            })
+        );
+    }
+
+    #[test]
+    fn verification_catches_a_core_that_does_something_else() {
+        let mut swapped = stdlib_combinators().expect("the stdlib loads").clone();
+        std::mem::swap(&mut swapped.cond.when_true, &mut swapped.cond.when_false);
+        let verification = verify(shipped(), &swapped);
+        assert!(!verification.passed());
+        assert_eq!(verification.rows[1].failed_sequences, 6);
+        assert!(
+            verification
+                .rows
+                .iter()
+                .filter(|r| r.wrong_steps > 0)
+                .count()
+                == 1
+        );
+    }
+
+    #[test]
+    fn an_untrained_core_is_refused_at_load_time() {
+        let metadata = Metadata {
+            combinators: COMBINATORS.iter().map(|(_, n)| n.to_string()).collect(),
+            seed: 0,
+            epochs: 0,
+            command: String::new(),
+            version: String::new(),
+            verification: String::new(),
+        };
+        let bytes = write(&Weights::zeros(4, 5), &metadata);
+        let error = Core::from_bytes(&bytes, "zero.safetensors").err();
+        assert_eq!(error.map(|d| d.code), Some(codes::E1004));
+        assert!(Core::from_bytes_unverified(&bytes, "zero.safetensors").is_ok());
+    }
+}

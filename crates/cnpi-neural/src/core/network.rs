@@ -1,0 +1,338 @@
+//! The core network as plain `f32` code: the inference path.
+//!
+//! [`Network`] holds the weights of a one-layer LSTM whose only input is the
+//! binary condition, the decoders `f_end` and `f_prog`, and one embedding per
+//! combinator, used as the initial `(h, c)` (Emb-as-State0). Training runs
+//! in candle (`train.rs`), which needs autograd; inference runs here. Both
+//! compute the same equations, but a batch-1 step of a 16-cell LSTM through
+//! candle's tensor machinery costs ~4.5 µs of dispatch and allocation for
+//! ~1,200 multiply-adds, while this loop takes ~1 µs. Verification and the
+//! runtime both call [`Network::step`], so what is verified is exactly what
+//! runs.
+//!
+//! Equations (PyTorch gate order i, f, g, o; σ the logistic function):
+//!
+//! ```text
+//! z = W_ih · bit + W_hh · h + b          (4H pre-activations)
+//! c' = σ(z_f) ⊙ c + σ(z_i) ⊙ tanh(z_g)
+//! h' = σ(z_o) ⊙ tanh(c')
+//! r = σ(w_end · h' + b_end)              return iff r ≥ ALPHA
+//! S = W_prog · h' + b_prog               the slot is argmax S (first on ties)
+//! ```
+
+use cnpi::program::Slot;
+
+/// The number of frame slots `f_prog` scores (K).
+pub const SLOTS: usize = Slot::ALL.len();
+
+/// The return threshold α: an activation returns when `r ≥ ALPHA`.
+pub const ALPHA: f32 = 0.5;
+
+/// The weights of a core, in the layout of the files (row-major, PyTorch
+/// shapes), for any cell count and any number of combinators.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weights {
+    pub cells: usize,
+    /// `[4H, 1]`: the input weights of the single bit.
+    pub w_ih: Vec<f32>,
+    /// `[4H, H]`.
+    pub w_hh: Vec<f32>,
+    /// `[4H]`.
+    pub bias: Vec<f32>,
+    /// `[1, H]` and `[1]`: the `f_end` decoder.
+    pub w_end: Vec<f32>,
+    pub b_end: Vec<f32>,
+    /// `[K, H]` and `[K]`: the `f_prog` decoder.
+    pub w_prog: Vec<f32>,
+    pub b_prog: Vec<f32>,
+    /// `[N, H]` each: the initial hidden and cell state of each combinator.
+    pub emb_h: Vec<f32>,
+    pub emb_c: Vec<f32>,
+}
+
+/// The tensor names in files, in the order of [`Weights::tensors`].
+const NAMES: [&str; 9] = [
+    "lstm.weight_ih",
+    "lstm.weight_hh",
+    "lstm.bias",
+    "end.weight",
+    "end.bias",
+    "prog.weight",
+    "prog.bias",
+    "embedding.h",
+    "embedding.c",
+];
+
+impl Weights {
+    /// All-zero weights of the right shapes.
+    pub fn zeros(cells: usize, combinators: usize) -> Weights {
+        let mut weights = Weights::empty(cells);
+        let shapes = Weights::shapes(cells, combinators);
+        for ((_, values), shape) in weights.tensors_mut().zip(shapes) {
+            *values = vec![0.0; shape.iter().product()];
+        }
+        weights
+    }
+
+    /// Weights with no values yet, to fill through [`Weights::tensors_mut`].
+    pub fn empty(cells: usize) -> Weights {
+        Weights {
+            cells,
+            w_ih: Vec::new(),
+            w_hh: Vec::new(),
+            bias: Vec::new(),
+            w_end: Vec::new(),
+            b_end: Vec::new(),
+            w_prog: Vec::new(),
+            b_prog: Vec::new(),
+            emb_h: Vec::new(),
+            emb_c: Vec::new(),
+        }
+    }
+
+    /// The number of combinator embeddings.
+    pub fn combinators(&self) -> usize {
+        self.emb_h.len() / self.cells.max(1)
+    }
+
+    /// The tensor shapes (PyTorch layout), in the order of
+    /// [`Weights::tensors`].
+    pub fn shapes(cells: usize, combinators: usize) -> [Vec<usize>; 9] {
+        let h = cells;
+        [
+            vec![4 * h, 1],
+            vec![4 * h, h],
+            vec![4 * h],
+            vec![1, h],
+            vec![1],
+            vec![SLOTS, h],
+            vec![SLOTS],
+            vec![combinators, h],
+            vec![combinators, h],
+        ]
+    }
+
+    /// Every tensor with its file name and shape, in a fixed order.
+    pub fn tensors(&self) -> impl Iterator<Item = (&'static str, Vec<usize>, &[f32])> {
+        let values = [
+            &self.w_ih,
+            &self.w_hh,
+            &self.bias,
+            &self.w_end,
+            &self.b_end,
+            &self.w_prog,
+            &self.b_prog,
+            &self.emb_h,
+            &self.emb_c,
+        ];
+        let shapes = Weights::shapes(self.cells, self.combinators());
+        NAMES
+            .into_iter()
+            .zip(shapes)
+            .zip(values)
+            .map(|((name, shape), values)| (name, shape, values.as_slice()))
+    }
+
+    /// Every tensor by name, to fill in; the order of [`Weights::tensors`].
+    pub fn tensors_mut(&mut self) -> impl Iterator<Item = (&'static str, &mut Vec<f32>)> {
+        let values = [
+            &mut self.w_ih,
+            &mut self.w_hh,
+            &mut self.bias,
+            &mut self.w_end,
+            &mut self.b_end,
+            &mut self.w_prog,
+            &mut self.b_prog,
+            &mut self.emb_h,
+            &mut self.emb_c,
+        ];
+        NAMES.into_iter().zip(values)
+    }
+}
+
+/// The LSTM state of one activation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct State {
+    pub h: Vec<f32>,
+    pub c: Vec<f32>,
+}
+
+/// What the core decides at one step: the frame slot to run next and
+/// whether the activation returns after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Decision {
+    pub slot: Slot,
+    pub ret: bool,
+}
+
+/// The inference form of [`Weights`]: `W_hh` transposed so the step is a
+/// sequence of vectorisable `axpy` loops.
+#[derive(Clone, Debug)]
+pub struct Network {
+    weights: Weights,
+    /// `[H, 4H]`: column `j` of `W_hh` is row `j` here.
+    w_hh_t: Vec<f32>,
+}
+
+impl Network {
+    /// Builds the inference form. The caller guarantees the shapes of
+    /// [`Weights::tensors`] (the file reader and the trainer check them).
+    pub fn new(weights: Weights) -> Network {
+        let h = weights.cells;
+        let mut w_hh_t = vec![0.0; 4 * h * h];
+        for row in 0..4 * h {
+            for col in 0..h {
+                w_hh_t[col * 4 * h + row] = weights.w_hh[row * h + col];
+            }
+        }
+        Network { weights, w_hh_t }
+    }
+
+    pub fn weights(&self) -> &Weights {
+        &self.weights
+    }
+
+    pub fn cells(&self) -> usize {
+        self.weights.cells
+    }
+
+    /// The number of combinator embeddings.
+    pub fn combinators(&self) -> usize {
+        self.weights.combinators()
+    }
+
+    /// The initial state of combinator `index` (Emb-as-State0).
+    pub fn start(&self, index: usize) -> State {
+        let h = self.cells();
+        let range = index * h..(index + 1) * h;
+        State {
+            h: self.weights.emb_h[range.clone()].to_vec(),
+            c: self.weights.emb_c[range].to_vec(),
+        }
+    }
+
+    /// One step on `bit`: updates `state` and decodes the decision.
+    pub fn step(&self, state: &mut State, bit: bool) -> Decision {
+        let w = &self.weights;
+        let h = w.cells;
+        let mut z = w.bias.clone();
+        if bit {
+            for (z, wi) in z.iter_mut().zip(&w.w_ih) {
+                *z += wi;
+            }
+        }
+        for (k, &hk) in state.h.iter().enumerate() {
+            let column = &self.w_hh_t[k * 4 * h..(k + 1) * 4 * h];
+            for (z, wk) in z.iter_mut().zip(column) {
+                *z += hk * wk;
+            }
+        }
+        for j in 0..h {
+            let input = sigmoid(z[j]);
+            let forget = sigmoid(z[h + j]);
+            let candidate = z[2 * h + j].tanh();
+            let output = sigmoid(z[3 * h + j]);
+            state.c[j] = forget * state.c[j] + input * candidate;
+            state.h[j] = output * state.c[j].tanh();
+        }
+        self.decode(&state.h)
+    }
+
+    /// `f_end` and `f_prog` on a hidden state.
+    fn decode(&self, hidden: &[f32]) -> Decision {
+        let w = &self.weights;
+        let h = w.cells;
+        let r = sigmoid(w.b_end[0] + dot(&w.w_end, hidden));
+        let mut best = (Slot::ALL[0], f32::NEG_INFINITY);
+        for ((&slot, row), bias) in Slot::ALL
+            .iter()
+            .zip(w.w_prog.chunks_exact(h))
+            .zip(&w.b_prog)
+        {
+            let score = bias + dot(row, hidden);
+            if score > best.1 {
+                best = (slot, score);
+            }
+        }
+        Decision {
+            slot: best.0,
+            ret: r >= ALPHA,
+        }
+    }
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A network whose weights are all `value`, with `n` combinators.
+    fn constant(cells: usize, n: usize, value: f32) -> Network {
+        let filled = |len: usize| vec![value; len];
+        Network::new(Weights {
+            cells,
+            w_ih: filled(4 * cells),
+            w_hh: filled(4 * cells * cells),
+            bias: filled(4 * cells),
+            w_end: filled(cells),
+            b_end: filled(1),
+            w_prog: filled(SLOTS * cells),
+            b_prog: filled(SLOTS),
+            emb_h: filled(n * cells),
+            emb_c: filled(n * cells),
+        })
+    }
+
+    #[test]
+    fn a_zero_network_keeps_a_zero_state_and_picks_the_first_slot() {
+        let network = constant(3, 2, 0.0);
+        let mut state = network.start(1);
+        let output = network.step(&mut state, true);
+        assert_eq!(state.h, [0.0; 3]);
+        assert_eq!(state.c, [0.0; 3]);
+        // r = σ(0) = 0.5 = α, so the activation returns; all scores tie.
+        assert_eq!(
+            output,
+            Decision {
+                slot: Slot::SelfSlot,
+                ret: true
+            }
+        );
+    }
+
+    #[test]
+    fn the_step_follows_the_lstm_equations() {
+        let network = constant(1, 1, 1.0);
+        let mut state = network.start(0);
+        network.step(&mut state, true);
+        // z = 1 (bit) + 1 (h) + 1 (bias) = 3 for every gate; c = 1.
+        let s = sigmoid(3.0);
+        let c = s * 1.0 + s * 3f32.tanh();
+        assert_eq!(state.c, [c]);
+        assert_eq!(state.h, [s * c.tanh()]);
+    }
+
+    #[test]
+    fn slots_are_declared_in_frame_order() {
+        // The trainer uses `slot as u32` as the index of the slot's score.
+        for (i, &slot) in Slot::ALL.iter().enumerate() {
+            assert_eq!(slot as usize, i);
+        }
+    }
+
+    #[test]
+    fn the_transpose_keeps_every_weight_of_w_hh() {
+        let mut network = constant(2, 1, 0.0);
+        network.weights.w_hh = (0..16).map(|i| i as f32).collect();
+        let network = Network::new(network.weights);
+        // Row 5, column 1 of W_hh is element 11.
+        assert_eq!(network.w_hh_t[8 + 5], 11.0);
+    }
+}

@@ -1,0 +1,138 @@
+//! The decision table: the network's decision after every bit prefix.
+//!
+//! The core's decision depends only on the combinator and the condition bits
+//! seen so far in the activation, and no activation runs longer than its
+//! combinator's longest execution. So the network's whole behaviour is a
+//! finite table: for each combinator and each prefix of `1..=depth` bits,
+//! the decision [`Network::step`] gives after it. The table is computed by
+//! running the network (never from the definitions), which makes it both
+//! what verification checks and an exact cache for the runtime.
+
+use super::network::{Decision, Network, State};
+
+/// For each combinator, the decisions after every bit prefix up to its depth.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecisionTable {
+    /// Per combinator: the decision for the prefix of length `n` with bits
+    /// `b` is at `(1 << n) - 2 + code(b)`, where bit `i` of `code(b)` is `b[i]`.
+    rows: Vec<Vec<Decision>>,
+}
+
+/// The index of a prefix in a row, if it is within `depth`.
+fn position(bits: &[bool], depth: usize) -> Option<usize> {
+    if bits.is_empty() || bits.len() > depth {
+        return None;
+    }
+    let code = bits
+        .iter()
+        .enumerate()
+        .fold(0usize, |code, (i, &bit)| code | usize::from(bit) << i);
+    Some((1 << bits.len()) - 2 + code)
+}
+
+impl DecisionTable {
+    /// Runs `network` on every prefix: `depths[i]` is the depth of
+    /// combinator `i` (its longest execution).
+    pub fn build(network: &Network, depths: &[usize]) -> DecisionTable {
+        let rows = depths
+            .iter()
+            .enumerate()
+            .map(|(index, &depth)| row(network, index, depth))
+            .collect();
+        DecisionTable { rows }
+    }
+
+    /// The decision of combinator `index` after `bits`; `None` when `bits`
+    /// is empty or longer than the combinator's depth.
+    pub fn decision_at(&self, index: usize, bits: &[bool]) -> Option<Decision> {
+        let row = self.rows.get(index)?;
+        row.get(position(bits, depth_of(row))?).copied()
+    }
+
+    /// The number of bits the table covers for combinator `index`.
+    pub fn depth_at(&self, index: usize) -> usize {
+        self.rows.get(index).map_or(0, |row| depth_of(row))
+    }
+}
+
+/// A row of `2^(d+1) - 2` entries covers `d` bits.
+fn depth_of(row: &[Decision]) -> usize {
+    (row.len() + 2).ilog2() as usize - 1
+}
+
+/// Every prefix of one combinator, level by level, branching the states.
+fn row(network: &Network, index: usize, depth: usize) -> Vec<Decision> {
+    let mut decisions = Vec::with_capacity((1 << (depth + 1)) - 2);
+    let mut level: Vec<State> = vec![network.start(index)];
+    for length in 1..=depth {
+        // Index `code` of the new level extends `code mod 2^(length-1)`
+        // with the bit `code >> (length-1)`.
+        let mut next = Vec::with_capacity(level.len() * 2);
+        for bit in [false, true] {
+            for parent in &level {
+                let mut state = parent.clone();
+                decisions.push(network.step(&mut state, bit));
+                next.push(state);
+            }
+        }
+        debug_assert_eq!(decisions.len(), (1 << (length + 1)) - 2);
+        level = next;
+    }
+    decisions
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::network::{SLOTS, Weights};
+
+    /// A 2-cell network with varied weights, so decisions differ by prefix.
+    fn network() -> Network {
+        let wave = |len: usize, phase: f32| -> Vec<f32> {
+            (0..len)
+                .map(|i| (i as f32 * 1.7 + phase).sin() * 2.0)
+                .collect()
+        };
+        Network::new(Weights {
+            cells: 2,
+            w_ih: wave(8, 0.1),
+            w_hh: wave(16, 0.2),
+            bias: wave(8, 0.3),
+            w_end: wave(2, 0.4),
+            b_end: wave(1, 0.5),
+            w_prog: wave(SLOTS * 2, 0.6),
+            b_prog: wave(SLOTS, 0.7),
+            emb_h: wave(4, 0.8),
+            emb_c: wave(4, 0.9),
+        })
+    }
+
+    #[test]
+    fn the_table_equals_running_the_network_on_every_prefix() {
+        let network = network();
+        let table = DecisionTable::build(&network, &[3, 4]);
+        assert_eq!(table.depth_at(0), 3);
+        assert_eq!(table.depth_at(1), 4);
+        for index in 0..2 {
+            for length in 1..=table.depth_at(index) {
+                for code in 0..1u32 << length {
+                    let bits: Vec<bool> = (0..length).map(|i| code >> i & 1 == 1).collect();
+                    let mut state = network.start(index);
+                    let mut last = None;
+                    for &bit in &bits {
+                        last = Some(network.step(&mut state, bit));
+                    }
+                    assert_eq!(table.decision_at(index, &bits), last, "{bits:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn prefixes_outside_the_table_have_no_decision() {
+        let table = DecisionTable::build(&network(), &[2]);
+        assert_eq!(table.decision_at(0, &[]), None);
+        assert_eq!(table.decision_at(0, &[true, true, true]), None);
+        assert_eq!(table.decision_at(1, &[true]), None);
+    }
+}

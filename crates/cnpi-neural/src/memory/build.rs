@@ -1,0 +1,282 @@
+//! Adding a checked program to a memory: the compiler's last phase.
+//!
+//! [`Memory::add`] appends one row per applier definition and per inline
+//! ACT argument (`MOVE(P1, RIGHT)` is an anonymous applier; a bare `NOP` is
+//! the NOP row itself), draws their keys, writes their embeddings per
+//! equation 1, and appends one detector per condition written in an
+//! applier, trained (or taken from the cache) and verified. Nothing that
+//! exists is touched. Normal programs are not appliers: they must be
+//! combinatorized first.
+
+use super::codec::Code;
+use super::keys::{self, Table};
+use super::{
+    ARGUMENT_DIM, ActKind, BLIND, DetectorId, DetectorRow, EMBED_DIM, KEY_DIM, Memory, Row, RowId,
+    RowKind, Unit,
+};
+use crate::detector::{Cache, Condition, Detector, Failure, MAX_DOMAIN};
+use cnpi::diagnostic::{Diagnostic, codes};
+use cnpi::program::{Act, ActApp, Applier, Body, BoolExpr, Callee, CombinatorKind, DefId, Program};
+use cnpi::span::Span;
+use cnpi::symbolic::trace;
+use cnpi::symbolic::trace::condition as condition_text;
+
+/// What one new applier row will hold, before keys exist.
+enum Plan<'p> {
+    Combinator {
+        kind: CombinatorKind,
+        detector: DetectorId,
+        args: [RowId; 3],
+    },
+    Act(&'p ActApp),
+}
+
+/// The rows and detectors a program adds, numbered but not yet keyed.
+struct Planned<'p> {
+    rows: Vec<(Row, Plan<'p>)>,
+    /// Each condition with the span diagnostics point at.
+    conditions: Vec<(&'p BoolExpr, Span)>,
+    entry: RowId,
+}
+
+impl Memory {
+    /// Adds the appliers of `program`, read from the file `name` with text
+    /// `source`; returns the new unit's index. Detectors are trained with
+    /// the memory's seed, through `cache`. On an error nothing is added.
+    pub fn add(
+        &mut self,
+        program: &Program,
+        name: &str,
+        source: &str,
+        cache: &Cache,
+    ) -> Result<usize, Diagnostic> {
+        let unit = self.units.len();
+        let planned = self.plan(program, unit)?;
+        let mut detectors = Vec::with_capacity(planned.conditions.len());
+        for &(condition, span) in &planned.conditions {
+            let text = condition_text(condition, &program.pointers);
+            let source = Condition::Source(condition.clone());
+            let detector = Detector::train(source, &text, self.seed, cache)
+                .map_err(|failure| no_detector(failure, span))?;
+            detectors.push(DetectorRow {
+                detector,
+                text,
+                unit: Some(unit),
+            });
+        }
+        let (mut m_key, mut w_key) = (self.m_key.clone(), self.w_key.clone());
+        keys::draw(&mut m_key, planned.rows.len(), self.seed, Table::Programs)
+            .map_err(|n| full(n, "program"))?;
+        keys::draw(&mut w_key, detectors.len(), self.seed, Table::Detectors)
+            .map_err(|n| full(n, "detector"))?;
+        let mut m_prog = self.m_prog.clone();
+        let mut rows = Vec::with_capacity(planned.rows.len());
+        for (mut row, plan) in planned.rows {
+            let (embedding, spans) = embed(&plan, &m_key, &w_key)?;
+            m_prog.extend(embedding);
+            row.spans = spans;
+            rows.push(row);
+        }
+        // Nothing can fail any more: append.
+        self.m_key = m_key;
+        self.w_key = w_key;
+        self.m_prog = m_prog;
+        self.rows.extend(rows);
+        self.detectors.extend(detectors);
+        self.units.push(Unit {
+            name: name.to_string(),
+            env: program.env,
+            source: source.to_string(),
+            pointers: program.pointers.clone(),
+            state: program.state.clone(),
+            entry: planned.entry,
+        });
+        Ok(unit)
+    }
+
+    /// Numbers the rows of `program` (its applier definitions in order,
+    /// then its inline ACT arguments) and its detectors (one per
+    /// condition), after the existing ones.
+    fn plan<'p>(&self, program: &'p Program, unit: usize) -> Result<Planned<'p>, Diagnostic> {
+        let mut next = self.rows.len();
+        let def_rows: Vec<Option<RowId>> = program
+            .defs
+            .iter()
+            .map(|def| {
+                matches!(def.body, Body::Applier(_)).then(|| {
+                    next += 1;
+                    next - 1
+                })
+            })
+            .collect();
+        let row_of = |id: DefId, span: Span| {
+            def_rows
+                .get(id)
+                .copied()
+                .flatten()
+                .ok_or_else(|| normal_program(program, id, span))
+        };
+        let entry_span = program
+            .defs
+            .get(program.entry)
+            .map_or(Span::default(), |d| d.span);
+        let entry = row_of(program.entry, entry_span)?;
+        let row = |name: String, span: Span| Row {
+            kind: RowKind::Applier,
+            name,
+            unit: Some(unit),
+            span,
+            spans: Vec::new(),
+        };
+        let (mut rows, mut inline, mut conditions) = (Vec::new(), Vec::new(), Vec::new());
+        for def in &program.defs {
+            let plan = match &def.body {
+                Body::Normal(_) => continue,
+                Body::Applier(Applier::Act(app)) => Plan::Act(app),
+                Body::Applier(Applier::Combinator {
+                    combinator,
+                    detector,
+                    args,
+                    span,
+                }) => {
+                    let detector = match detector {
+                        None => BLIND,
+                        Some(condition) => {
+                            conditions.push((condition, condition_span(condition, *span)));
+                            self.detectors.len() + conditions.len() - 1
+                        }
+                    };
+                    let mut rows = [0; 3];
+                    for (slot, callee) in rows.iter_mut().zip(args) {
+                        *slot = match callee {
+                            Callee::Def(id, span) => row_of(*id, *span)?,
+                            Callee::Act(ActApp { act: Act::Nop, .. }) => {
+                                Memory::fixed(RowKind::Act(ActKind::Nop))
+                            }
+                            Callee::Act(app) => {
+                                let text = trace::act(&app.act, &program.pointers);
+                                inline.push((row(text, app.span), Plan::Act(app)));
+                                next + inline.len() - 1
+                            }
+                        };
+                    }
+                    Plan::Combinator {
+                        kind: CombinatorKind::User(*combinator),
+                        detector,
+                        args: rows,
+                    }
+                }
+            };
+            rows.push((row(def.name.clone(), def.span), plan));
+        }
+        rows.extend(inline);
+        Ok(Planned {
+            rows,
+            conditions,
+            entry,
+        })
+    }
+}
+
+/// The embedding of a planned row per equation 1, with the source spans of
+/// an ACT's argument expressions.
+fn embed(plan: &Plan, m_key: &[f32], w_key: &[f32]) -> Result<(Vec<f32>, Vec<Span>), Diagnostic> {
+    let key = |table: &[f32], row: usize| table[row * KEY_DIM..(row + 1) * KEY_DIM].to_vec();
+    let mut embedding = Vec::with_capacity(EMBED_DIM);
+    let mut spans = Vec::new();
+    match plan {
+        Plan::Combinator {
+            kind,
+            detector,
+            args,
+        } => {
+            embedding.extend(key(m_key, Memory::fixed(RowKind::Combinator(*kind))));
+            embedding.extend(key(w_key, *detector));
+            for &arg in args {
+                embedding.extend(key(m_key, arg));
+            }
+        }
+        Plan::Act(app) => {
+            let act = RowKind::Act(ActKind::of(&app.act));
+            embedding.extend(key(m_key, Memory::fixed(act)));
+            embedding.extend(key(w_key, BLIND));
+            let mut code = Code::default();
+            code.act_arguments(&app.act);
+            if code.values.len() > ARGUMENT_DIM {
+                return Err(too_long(app, code.values.len()));
+            }
+            embedding.extend(code.values);
+            spans = code.spans;
+        }
+    }
+    embedding.resize(EMBED_DIM, 0.0);
+    Ok((embedding, spans))
+}
+
+/// The source text of `condition`: from its first to its last expression
+/// node, or `applier` when it has none.
+fn condition_span(condition: &BoolExpr, applier: Span) -> Span {
+    let mut code = Code::default();
+    code.condition(condition);
+    let mut spans = code.spans.into_iter();
+    match spans.next() {
+        Some(first) => spans.fold(first, Span::to),
+        None => applier,
+    }
+}
+
+/// E1105: an applier refers to a normal program, which has no row.
+fn normal_program(program: &Program, id: DefId, span: Span) -> Diagnostic {
+    let name = program.defs.get(id).map_or("?", |d| d.name.as_str());
+    Diagnostic::error(
+        codes::E1105,
+        format!("`{name}` is a normal program, which has no place in program memory"),
+    )
+    .with_label(span, "the network would run this")
+    .with_help("combinatorize it first (`cnpi::combinatorize`, as `cnpic build` does)")
+}
+
+/// E1103: no verified detector for the condition at `span`.
+fn no_detector(failure: Failure, span: Span) -> Diagnostic {
+    let (message, help) = match failure {
+        Failure::TooLarge(domain) => (
+            format!(
+                "this condition is too large for a detector: its encoder has {domain} feature \
+                 vectors, more than {MAX_DOMAIN}"
+            ),
+            "split it: test part of it in an outer `cond` and the rest inside",
+        ),
+        Failure::Untrainable(domain) | Failure::Refuted(domain) => (
+            format!(
+                "no classifier for this condition passed verification on its {domain} feature \
+                 vectors"
+            ),
+            "this is a bug in cnpic's detector training; please report it with the program",
+        ),
+    };
+    Diagnostic::error(codes::E1103, message)
+        .with_label(span, "this condition")
+        .with_help(help)
+}
+
+/// E1104: an ACT's arguments do not fit in the places of three keys.
+fn too_long(app: &ActApp, numbers: usize) -> Diagnostic {
+    Diagnostic::error(
+        codes::E1104,
+        format!(
+            "the arguments of `{}` take {numbers} numbers, but an applier embedding has room \
+             for {ARGUMENT_DIM}",
+            app.act.name()
+        ),
+    )
+    .with_label(app.span, "too long to store in program memory")
+    .with_help("compute the position in steps, e.g. with `SET` into a spare pointer first")
+}
+
+/// E1104: a key table has no room left.
+fn full(n: usize, table: &str) -> Diagnostic {
+    Diagnostic::error(
+        codes::E1104,
+        format!("the {table} memory has no room for another distinct key after {n} rows"),
+    )
+}

@@ -1,0 +1,596 @@
+//! Numbers for what is not a key: ACT arguments and conditions as `f32`s.
+//!
+//! The paper stores an ACT applier's argument values "in place of the key
+//! embeddings" (footnote to equation 1). Here every argument, and every
+//! condition a detector encodes, is written as a prefix code of small
+//! integers held exactly in `f32`: a tag, then the tag's fields. Integer
+//! literals below 2^24 take one number, larger ones four 16-bit limbs, so
+//! any i64 round-trips. Source spans are not numbers the machine computes
+//! with: the encoder lists them beside the code (one per expression node,
+//! in code order) and the decoder hands them back, so that runtime errors
+//! point at the same text as the reference interpreter's.
+
+use cnpi::program::{
+    Act, ActApp, BoolExpr, Color, Direction, Operand, PointerId, PosExpr, PosKind, SymExpr,
+    ValExpr, ValueObservation,
+};
+use cnpi::span::Span;
+use cnpi::syntax::MAX_DEPTH;
+use cnpi::syntax::ast::{ArithOp, CompareOp};
+
+/// The kinds of ACT, one program-memory row each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ActKind {
+    Nop,
+    Move,
+    Swap,
+    Set,
+    Out,
+    OutOk,
+    Clear,
+    Color,
+    Emit,
+    NextChild,
+    WriteSum,
+    Carry,
+    Push,
+}
+
+impl ActKind {
+    pub const ALL: [ActKind; 13] = [
+        ActKind::Nop,
+        ActKind::Move,
+        ActKind::Swap,
+        ActKind::Set,
+        ActKind::Out,
+        ActKind::OutOk,
+        ActKind::Clear,
+        ActKind::Color,
+        ActKind::Emit,
+        ActKind::NextChild,
+        ActKind::WriteSum,
+        ActKind::Carry,
+        ActKind::Push,
+    ];
+
+    pub fn of(act: &Act) -> ActKind {
+        match act {
+            Act::Nop => ActKind::Nop,
+            Act::Move(..) => ActKind::Move,
+            Act::Swap(..) => ActKind::Swap,
+            Act::Set(..) => ActKind::Set,
+            Act::Out(_) => ActKind::Out,
+            Act::OutOk => ActKind::OutOk,
+            Act::Clear(_) => ActKind::Clear,
+            Act::Color(..) => ActKind::Color,
+            Act::Emit(_) => ActKind::Emit,
+            Act::NextChild(_) => ActKind::NextChild,
+            Act::WriteSum(_) => ActKind::WriteSum,
+            Act::Carry(_) => ActKind::Carry,
+            Act::Push(_) => ActKind::Push,
+        }
+    }
+
+    /// The name of its row: the ACT as written, `OUT(OK)` apart from `OUT`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ActKind::OutOk => "OUT(OK)",
+            ActKind::Nop => "NOP",
+            ActKind::Move => "MOVE",
+            ActKind::Swap => "SWAP",
+            ActKind::Set => "SET",
+            ActKind::Out => "OUT",
+            ActKind::Clear => "CLEAR",
+            ActKind::Color => "COLOR",
+            ActKind::Emit => "EMIT",
+            ActKind::NextChild => "NEXT_CHILD",
+            ActKind::WriteSum => "WRITE_SUM",
+            ActKind::Carry => "CARRY",
+            ActKind::Push => "_push",
+        }
+    }
+}
+
+// Tags of the prefix code.
+const INT: u32 = 1;
+const BIG_INT: u32 = 2;
+const POINTER: u32 = 3;
+const LAST: u32 = 4;
+const END: u32 = 5;
+const CHILD: u32 = 6;
+const NEG: u32 = 7;
+/// `ARITH + k` for the k-th operator of [`ARITH_OPS`].
+const ARITH: u32 = 8;
+const ARITH_OPS: [ArithOp; 5] = [
+    ArithOp::Add,
+    ArithOp::Sub,
+    ArithOp::Mul,
+    ArithOp::Div,
+    ArithOp::Rem,
+];
+const OPERAND_INT: u32 = 20;
+const OPERAND_END: u32 = 21;
+const OPERAND_POS: u32 = 22;
+const OPERAND_VALUE: u32 = 23;
+const OPERAND_COLOR: u32 = 24;
+const OPERAND_COLOR_OF: u32 = 25;
+/// `COMPARE + k` for the k-th operator of [`COMPARE_OPS`].
+const COMPARE: u32 = 30;
+const COMPARE_OPS: [CompareOp; 6] = [
+    CompareOp::Eq,
+    CompareOp::Ne,
+    CompareOp::Lt,
+    CompareOp::Le,
+    CompareOp::Gt,
+    CompareOp::Ge,
+];
+const HAS_CHILD: u32 = 40;
+const AND: u32 = 41;
+const OR: u32 = 42;
+const NOT: u32 = 43;
+
+const OBSERVATIONS: [ValueObservation; 6] = [
+    ValueObservation::Array,
+    ValueObservation::DigitA,
+    ValueObservation::DigitB,
+    ValueObservation::Carry,
+    ValueObservation::Out,
+    ValueObservation::Sum,
+];
+const COLORS: [Color; 3] = [Color::White, Color::Grey, Color::Black];
+const DIRECTIONS: [Direction; 2] = [Direction::Left, Direction::Right];
+
+/// Integers whose magnitude is below this are one exact `f32`.
+const SMALL: i64 = 1 << 24;
+
+/// The index of `item` in `list` (every enum value is listed).
+fn position_of<T: PartialEq>(list: &[T], item: &T) -> u32 {
+    list.iter().position(|x| x == item).unwrap_or_default() as u32
+}
+
+/// A code under construction, with the span of each expression node.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Code {
+    pub values: Vec<f32>,
+    pub spans: Vec<Span>,
+}
+
+impl Code {
+    fn tag(&mut self, tag: u32) {
+        self.values.push(tag as f32);
+    }
+
+    fn int(&mut self, k: i64) {
+        if (1 - SMALL..SMALL).contains(&k) {
+            self.tag(INT);
+            self.values.push(k as f32);
+        } else {
+            self.tag(BIG_INT);
+            let bits = k as u64;
+            for limb in 0..4 {
+                self.values.push(((bits >> (16 * limb)) & 0xFFFF) as f32);
+            }
+        }
+    }
+
+    pub fn position(&mut self, e: &PosExpr) {
+        self.spans.push(e.span);
+        match &e.kind {
+            PosKind::Int(k) => self.int(*k),
+            PosKind::Pointer(p) => {
+                self.tag(POINTER);
+                self.values.push(*p as f32);
+            }
+            PosKind::Last => self.tag(LAST),
+            PosKind::End => self.tag(END),
+            PosKind::Child(v) => {
+                self.tag(CHILD);
+                self.position(v);
+            }
+            PosKind::Neg(v) => {
+                self.tag(NEG);
+                self.position(v);
+            }
+            PosKind::Arith(op, lhs, rhs) => {
+                self.tag(ARITH + position_of(&ARITH_OPS, op));
+                self.position(lhs);
+                self.position(rhs);
+            }
+        }
+    }
+
+    pub fn operand(&mut self, operand: &Operand) {
+        match operand {
+            Operand::Int(k) => {
+                self.tag(OPERAND_INT);
+                self.int(*k);
+            }
+            Operand::End => self.tag(OPERAND_END),
+            Operand::Pos(e) => {
+                self.tag(OPERAND_POS);
+                self.position(e);
+            }
+            Operand::Val(v) => {
+                self.tag(OPERAND_VALUE);
+                self.spans.push(v.span);
+                self.values
+                    .push(position_of(&OBSERVATIONS, &v.observation) as f32);
+                self.position(&v.at);
+            }
+            Operand::Sym(SymExpr::Literal(color, span)) => {
+                self.tag(OPERAND_COLOR);
+                self.spans.push(*span);
+                self.values.push(position_of(&COLORS, color) as f32);
+            }
+            Operand::Sym(SymExpr::ColorOf(at, span)) => {
+                self.tag(OPERAND_COLOR_OF);
+                self.spans.push(*span);
+                self.position(at);
+            }
+        }
+    }
+
+    pub fn condition(&mut self, condition: &BoolExpr) {
+        match condition {
+            BoolExpr::Compare(op, lhs, rhs) => {
+                self.tag(COMPARE + position_of(&COMPARE_OPS, op));
+                self.operand(lhs);
+                self.operand(rhs);
+            }
+            BoolExpr::HasChild(v) => {
+                self.tag(HAS_CHILD);
+                self.position(v);
+            }
+            BoolExpr::And(a, b) | BoolExpr::Or(a, b) => {
+                self.tag(if matches!(condition, BoolExpr::And(..)) {
+                    AND
+                } else {
+                    OR
+                });
+                self.condition(a);
+                self.condition(b);
+            }
+            BoolExpr::Not(a) => {
+                self.tag(NOT);
+                self.condition(a);
+            }
+        }
+    }
+
+    /// The arguments of an ACT (its kind is the key of its row).
+    pub fn act_arguments(&mut self, act: &Act) {
+        let pointer = |code: &mut Code, p: &PointerId| code.values.push(*p as f32);
+        match act {
+            Act::Nop | Act::OutOk => {}
+            Act::Move(p, direction) => {
+                pointer(self, p);
+                self.values.push(position_of(&DIRECTIONS, direction) as f32);
+            }
+            Act::Swap(p, q) => {
+                pointer(self, p);
+                pointer(self, q);
+            }
+            Act::Set(p, e) => {
+                pointer(self, p);
+                self.position(e);
+            }
+            Act::Out(p)
+            | Act::Clear(p)
+            | Act::Emit(p)
+            | Act::NextChild(p)
+            | Act::WriteSum(p)
+            | Act::Carry(p) => pointer(self, p),
+            Act::Color(p, color) => {
+                pointer(self, p);
+                self.values.push(position_of(&COLORS, color) as f32);
+            }
+            Act::Push(exprs) => {
+                self.values.push(exprs.len() as f32);
+                for e in exprs {
+                    self.position(e);
+                }
+            }
+        }
+    }
+}
+
+/// Why a code could not be read back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CodeError(pub String);
+
+/// Reads a code written by [`Code`].
+pub struct Decoder<'a> {
+    values: &'a [f32],
+    at: usize,
+    spans: &'a [Span],
+    span_at: usize,
+    /// The number of pointers of the program: every pointer id is below.
+    pointers: usize,
+    /// How deeply the node being read is nested.
+    depth: usize,
+}
+
+impl<'a> Decoder<'a> {
+    pub fn new(values: &'a [f32], spans: &'a [Span], pointers: usize) -> Decoder<'a> {
+        Decoder {
+            values,
+            at: 0,
+            spans,
+            span_at: 0,
+            pointers,
+            depth: 0,
+        }
+    }
+
+    /// Reads one nested node with `read`, refusing nesting deeper than the
+    /// front end accepts.
+    fn nested<T>(
+        &mut self,
+        read: impl FnOnce(&mut Self) -> Result<T, CodeError>,
+    ) -> Result<T, CodeError> {
+        if self.depth >= MAX_DEPTH {
+            return Err(CodeError(format!("nodes nested deeper than {MAX_DEPTH}")));
+        }
+        self.depth += 1;
+        let node = read(self);
+        self.depth -= 1;
+        node
+    }
+
+    /// True when every span was used and only zeros are left.
+    pub fn finished(&self) -> bool {
+        self.span_at == self.spans.len() && self.values[self.at..].iter().all(|&v| v == 0.0)
+    }
+
+    /// The next number, which must be a whole number in `0..limit`.
+    fn index(&mut self, limit: u32, what: &str) -> Result<u32, CodeError> {
+        let value = *self
+            .values
+            .get(self.at)
+            .ok_or_else(|| CodeError(format!("the code ends where {what} should be")))?;
+        self.at += 1;
+        if value >= 0.0 && value < limit as f32 && value.fract() == 0.0 {
+            Ok(value as u32)
+        } else {
+            Err(CodeError(format!("{value} is not a valid {what}")))
+        }
+    }
+
+    fn span(&mut self) -> Result<Span, CodeError> {
+        let span = self
+            .spans
+            .get(self.span_at)
+            .copied()
+            .ok_or_else(|| CodeError("fewer source spans than expression nodes".into()))?;
+        self.span_at += 1;
+        Ok(span)
+    }
+
+    fn pointer(&mut self) -> Result<PointerId, CodeError> {
+        let limit = u32::try_from(self.pointers).unwrap_or(u32::MAX);
+        Ok(self.index(limit, "pointer")? as PointerId)
+    }
+
+    /// An integer after its tag (`INT` or `BIG_INT`).
+    fn int(&mut self, tag: u32) -> Result<i64, CodeError> {
+        if tag == INT {
+            let value = *self
+                .values
+                .get(self.at)
+                .ok_or_else(|| CodeError("the code ends inside an integer".into()))?;
+            self.at += 1;
+            if value.fract() != 0.0 || value.abs() >= SMALL as f32 {
+                return Err(CodeError(format!("{value} is not a small integer")));
+            }
+            return Ok(value as i64);
+        }
+        let mut bits = 0u64;
+        for limb in 0..4 {
+            bits |= u64::from(self.index(1 << 16, "integer limb")?) << (16 * limb);
+        }
+        Ok(bits as i64)
+    }
+
+    pub fn position(&mut self) -> Result<PosExpr, CodeError> {
+        self.nested(Decoder::position_node)
+    }
+
+    fn position_node(&mut self) -> Result<PosExpr, CodeError> {
+        let span = self.span()?;
+        let tag = self.index(ARITH + ARITH_OPS.len() as u32, "position tag")?;
+        let kind = match tag {
+            INT | BIG_INT => PosKind::Int(self.int(tag)?),
+            POINTER => PosKind::Pointer(self.pointer()?),
+            LAST => PosKind::Last,
+            END => PosKind::End,
+            CHILD => PosKind::Child(Box::new(self.position()?)),
+            NEG => PosKind::Neg(Box::new(self.position()?)),
+            _ if tag >= ARITH => {
+                let op = ARITH_OPS[(tag - ARITH) as usize];
+                let lhs = self.position()?;
+                PosKind::Arith(op, Box::new(lhs), Box::new(self.position()?))
+            }
+            _ => return Err(CodeError(format!("{tag} is not a position tag"))),
+        };
+        Ok(PosExpr { kind, span })
+    }
+
+    fn operand(&mut self) -> Result<Operand, CodeError> {
+        let tag = self.index(OPERAND_COLOR_OF + 1, "operand tag")?;
+        Ok(match tag {
+            OPERAND_INT => {
+                let tag = self.index(BIG_INT + 1, "integer tag")?;
+                if tag != INT && tag != BIG_INT {
+                    return Err(CodeError(format!("{tag} is not an integer tag")));
+                }
+                Operand::Int(self.int(tag)?)
+            }
+            OPERAND_END => Operand::End,
+            OPERAND_POS => Operand::Pos(self.position()?),
+            OPERAND_VALUE => {
+                let span = self.span()?;
+                let observation = OBSERVATIONS[self.index(6, "observation")? as usize];
+                let at = self.position()?;
+                Operand::Val(ValExpr {
+                    observation,
+                    at,
+                    span,
+                })
+            }
+            OPERAND_COLOR => {
+                let span = self.span()?;
+                Operand::Sym(SymExpr::Literal(
+                    COLORS[self.index(3, "colour")? as usize],
+                    span,
+                ))
+            }
+            OPERAND_COLOR_OF => {
+                let span = self.span()?;
+                Operand::Sym(SymExpr::ColorOf(self.position()?, span))
+            }
+            _ => return Err(CodeError(format!("{tag} is not an operand tag"))),
+        })
+    }
+
+    pub fn condition(&mut self) -> Result<BoolExpr, CodeError> {
+        self.nested(Decoder::condition_node)
+    }
+
+    fn condition_node(&mut self) -> Result<BoolExpr, CodeError> {
+        let tag = self.index(NOT + 1, "condition tag")?;
+        Ok(match tag {
+            _ if (COMPARE..COMPARE + 6).contains(&tag) => {
+                let op = COMPARE_OPS[(tag - COMPARE) as usize];
+                let lhs = self.operand()?;
+                BoolExpr::Compare(op, lhs, self.operand()?)
+            }
+            HAS_CHILD => BoolExpr::HasChild(self.position()?),
+            AND | OR => {
+                let a = Box::new(self.condition()?);
+                let b = Box::new(self.condition()?);
+                if tag == AND {
+                    BoolExpr::And(a, b)
+                } else {
+                    BoolExpr::Or(a, b)
+                }
+            }
+            NOT => BoolExpr::Not(Box::new(self.condition()?)),
+            _ => return Err(CodeError(format!("{tag} is not a condition tag"))),
+        })
+    }
+
+    /// The arguments of an ACT of kind `kind`, applied at `span`.
+    pub fn act(&mut self, kind: ActKind, span: Span) -> Result<ActApp, CodeError> {
+        let act = match kind {
+            ActKind::Nop => Act::Nop,
+            ActKind::OutOk => Act::OutOk,
+            ActKind::Move => {
+                let p = self.pointer()?;
+                Act::Move(p, DIRECTIONS[self.index(2, "direction")? as usize])
+            }
+            ActKind::Swap => Act::Swap(self.pointer()?, self.pointer()?),
+            ActKind::Set => Act::Set(self.pointer()?, self.position()?),
+            ActKind::Out => Act::Out(self.pointer()?),
+            ActKind::Clear => Act::Clear(self.pointer()?),
+            ActKind::Emit => Act::Emit(self.pointer()?),
+            ActKind::NextChild => Act::NextChild(self.pointer()?),
+            ActKind::WriteSum => Act::WriteSum(self.pointer()?),
+            ActKind::Carry => Act::Carry(self.pointer()?),
+            ActKind::Color => {
+                let p = self.pointer()?;
+                Act::Color(p, COLORS[self.index(3, "colour")? as usize])
+            }
+            ActKind::Push => {
+                let count = self.index(u32::MAX, "argument count")?;
+                let exprs = (0..count)
+                    .map(|_| self.position())
+                    .collect::<Result<_, _>>()?;
+                Act::Push(exprs)
+            }
+        };
+        Ok(ActApp { act, span })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cnpi::span::SourceId;
+
+    fn span(start: usize) -> Span {
+        Span::new(SourceId::USER, start, start + 1)
+    }
+
+    fn e(kind: PosKind, at: usize) -> PosExpr {
+        PosExpr {
+            kind,
+            span: span(at),
+        }
+    }
+
+    #[test]
+    fn positions_round_trip_with_any_i64_and_their_spans() {
+        for k in [0, 1, -1, (1 << 24) - 1, 1 << 24, i64::MIN, i64::MAX, -77] {
+            let expr = e(
+                PosKind::Arith(
+                    ArithOp::Sub,
+                    Box::new(e(PosKind::Pointer(2), 1)),
+                    Box::new(e(PosKind::Neg(Box::new(e(PosKind::Int(k), 3))), 2)),
+                ),
+                0,
+            );
+            let mut code = Code::default();
+            code.position(&expr);
+            let mut decoder = Decoder::new(&code.values, &code.spans, 3);
+            assert_eq!(decoder.position(), Ok(expr), "{k}");
+            assert!(decoder.finished());
+        }
+    }
+
+    #[test]
+    fn conditions_and_acts_round_trip() {
+        let at = |p| e(PosKind::Pointer(p), p);
+        let condition = BoolExpr::Or(
+            Box::new(BoolExpr::Not(Box::new(BoolExpr::HasChild(at(0))))),
+            Box::new(BoolExpr::Compare(
+                CompareOp::Le,
+                Operand::Val(ValExpr {
+                    observation: ValueObservation::Sum,
+                    at: at(1),
+                    span: span(9),
+                }),
+                Operand::Int(-5),
+            )),
+        );
+        let mut code = Code::default();
+        code.condition(&condition);
+        let mut decoder = Decoder::new(&code.values, &code.spans, 2);
+        assert_eq!(decoder.condition(), Ok(condition));
+
+        let push = Act::Push(vec![at(1), e(PosKind::Child(Box::new(at(0))), 7)]);
+        for act in [
+            push,
+            Act::Color(1, Color::Black),
+            Act::Move(0, Direction::Right),
+        ] {
+            let mut code = Code::default();
+            code.act_arguments(&act);
+            let mut decoder = Decoder::new(&code.values, &code.spans, 2);
+            let decoded = decoder.act(ActKind::of(&act), span(4)).expect("decodes");
+            assert_eq!(format!("{:?}", decoded.act), format!("{act:?}"));
+        }
+    }
+
+    #[test]
+    fn bad_codes_are_errors_not_panics() {
+        let spans = [span(0); 4];
+        for values in [&[99.0][..], &[3.0, 5.0], &[1.0, 0.5], &[8.0, 3.0], &[]] {
+            assert!(
+                Decoder::new(values, &spans, 2).position().is_err(),
+                "{values:?}"
+            );
+        }
+        assert!(Decoder::new(&[3.0, 1.0], &[], 2).position().is_err());
+        assert!(Decoder::new(&[f32::NAN], &spans, 2).condition().is_err());
+    }
+}

@@ -1,0 +1,402 @@
+//! The heap stack machine of Algorithm 1.
+//!
+//! `Run(i, i', F)`: an applier row is parsed and its combinator started
+//! with a new frame (or its ACT applied); a combinator row (`self`,
+//! `_mapself`) starts an activation with the same detector and frame; a
+//! built-in row acts on the state stack; the NOP row does nothing. An
+//! activation is one task on a heap stack: each core step computes
+//! `c = [f_det(e) ≥ β]`, asks the core for `(slot, ret)`, and runs
+//! `F[slot]`; an activation whose core said `ret` is popped before that
+//! call, so a `linrec` loop runs in constant stack, as in the reference
+//! interpreter. Steps, depths, the change counter behind "never
+//! finishes" and every error follow the reference interpreter exactly.
+
+use std::io::Write;
+
+use super::Options;
+use crate::core::{Core, CoreState, Decision, DecisionTable};
+use crate::memory::{
+    ActKind, Builtin, DetectorId, Memory, Parsed, RowId, RowKind, STACK_TOP, Unit,
+};
+use cnpi::diagnostic::Diagnostic;
+use cnpi::env::{State, eval_error, internal};
+use cnpi::program::{Act, ActApp, CombinatorKind, Slot};
+use cnpi::span::Span;
+use cnpi::symbolic::trace::combinator_name;
+use cnpi::symbolic::{
+    MAX_TASKS, Outcome, StateStack, apply_act, initial_pointers, never_finishes, out_of_steps,
+    too_deep, too_many_states,
+};
+
+/// The most condition bits an activation may see (the decision table's
+/// depth is far below).
+const MAX_BITS: usize = 16;
+
+/// A frame: the rows bound to `self, a1, a2, a3`. The built-in slots are
+/// bound to the fixed rows of [`Memory::builtin_slot`].
+#[derive(Clone, Copy)]
+struct Frame {
+    slots: [u32; 4],
+}
+
+/// Where an activation's core is: the bits seen so far (for the decision
+/// table) or the LSTM state (for the network).
+enum Progress {
+    Bits { bits: u16, len: u8 },
+    Network(Box<CoreState>),
+}
+
+struct Activation {
+    kind: CombinatorKind,
+    /// The frame's detector (`_mapself` uses its own, and passes this on).
+    detector: DetectorId,
+    frame: Frame,
+    /// The applier whose parse made the frame: names and spans.
+    owner: RowId,
+    progress: Progress,
+    depth: u32,
+    /// The change counter when the activation started.
+    version: u64,
+}
+
+pub(super) struct Machine<'m, 'o> {
+    core: &'m Core,
+    table: DecisionTable,
+    memory: &'m Memory,
+    unit: &'m Unit,
+    /// The parse of every applier row of the unit, in the cached mode.
+    parses: &'m [Option<Parsed>],
+    cached: bool,
+    state: State,
+    pointers: Vec<i64>,
+    states: StateStack,
+    tasks: Vec<Activation>,
+    steps: u64,
+    max_steps: u64,
+    version: u64,
+    trace: Option<&'o mut dyn Write>,
+}
+
+impl<'m, 'o> Machine<'m, 'o> {
+    /// A machine for program `unit` (an index of `memory.units`) with the
+    /// parse cache `parses` (empty to parse every time).
+    pub(super) fn new(
+        core: &'m Core,
+        memory: &'m Memory,
+        unit: &'m Unit,
+        parses: &'m [Option<Parsed>],
+        state: State,
+        options: Options<'o>,
+    ) -> Result<Machine<'m, 'o>, Diagnostic> {
+        let pointers = initial_pointers(&unit.pointers, &state)?;
+        Ok(Machine {
+            core,
+            table: core.decision_table(),
+            memory,
+            unit,
+            parses,
+            cached: options.cached,
+            state,
+            pointers,
+            states: StateStack::default(),
+            tasks: Vec::new(),
+            steps: 0,
+            max_steps: options.max_steps,
+            version: 0,
+            trace: options.trace,
+        })
+    }
+
+    pub(super) fn finish(self) -> Outcome {
+        Outcome {
+            state: self.state,
+            steps: self.steps,
+        }
+    }
+
+    /// Runs the applier `entry` to its end.
+    pub(super) fn run(&mut self, entry: RowId) -> Result<(), Diagnostic> {
+        self.call_applier(entry, 0)?;
+        while let Some(activation) = self.tasks.pop() {
+            self.step(activation)?;
+        }
+        Ok(())
+    }
+
+    fn name(&self, row: RowId) -> &'m str {
+        self.memory.rows.get(row).map_or("?", |r| r.name.as_str())
+    }
+
+    fn span(&self, row: RowId) -> Span {
+        self.memory
+            .rows
+            .get(row)
+            .map_or(Span::default(), |r| r.span)
+    }
+
+    /// Runs applier `row`: parse, then start its combinator with a new
+    /// frame, or apply its ACT.
+    fn call_applier(&mut self, row: RowId, depth: u32) -> Result<(), Diagnostic> {
+        let parsed;
+        let parsed: &Parsed = match self.parses.get(row) {
+            Some(Some(cached)) => cached,
+            _ => {
+                parsed = parse(self.memory, row)?;
+                &parsed
+            }
+        };
+        match parsed {
+            Parsed::Combinator {
+                kind,
+                combinator,
+                detector,
+                args,
+            } => {
+                let frame = Frame {
+                    slots: [*combinator, args[0], args[1], args[2]].map(|r| r as u32),
+                };
+                self.start(*kind, *detector, frame, row, depth)
+            }
+            Parsed::Act(app) => self.apply(app),
+        }
+    }
+
+    fn start(
+        &mut self,
+        kind: CombinatorKind,
+        detector: DetectorId,
+        frame: Frame,
+        owner: RowId,
+        depth: u32,
+    ) -> Result<(), Diagnostic> {
+        if self.tasks.len() >= MAX_TASKS {
+            return Err(too_deep(MAX_TASKS, self.name(owner), self.span(owner)));
+        }
+        let progress = if self.cached {
+            Progress::Bits { bits: 0, len: 0 }
+        } else {
+            Progress::Network(Box::new(self.core.start(kind)))
+        };
+        self.tasks.push(Activation {
+            kind,
+            detector,
+            frame,
+            owner,
+            progress,
+            depth,
+            version: self.version,
+        });
+        Ok(())
+    }
+
+    /// One core step of an activation.
+    fn step(&mut self, mut a: Activation) -> Result<(), Diagnostic> {
+        let detector = match a.kind {
+            CombinatorKind::MapSelf => STACK_TOP,
+            CombinatorKind::User(_) => a.detector,
+        };
+        let c = self.detect(detector)?;
+        let decision = self.decide(&mut a, c)?;
+        self.steps += 1;
+        if self.steps > self.max_steps {
+            return Err(out_of_steps(
+                self.max_steps,
+                self.name(a.owner),
+                self.span(a.owner),
+            ));
+        }
+        let target = match decision.slot {
+            Slot::SelfSlot => a.frame.slots[0],
+            Slot::A1 => a.frame.slots[1],
+            Slot::A2 => a.frame.slots[2],
+            Slot::A3 => a.frame.slots[3],
+            builtin => Memory::builtin_slot(builtin).unwrap_or_default() as u32,
+        } as RowId;
+        if self.trace.is_some() {
+            self.trace_step(&a, c, decision, target);
+        }
+        let kind = self.memory.rows.get(target).map(|r| r.kind);
+        match kind {
+            Some(RowKind::Combinator(kind)) => self.restart(a, kind, decision.ret),
+            other => {
+                let deeper = a.depth.saturating_add(1);
+                let owner = a.owner;
+                if !decision.ret {
+                    self.tasks.push(a);
+                }
+                match other {
+                    Some(RowKind::Applier) => self.call_applier(target, deeper),
+                    Some(RowKind::Builtin(builtin)) => self.builtin(builtin, owner),
+                    Some(RowKind::Act(ActKind::Nop)) => Ok(()),
+                    _ => Err(internal(format!(
+                        "frame slot `{:?}` of `{}` is bound to row {target}, which cannot be run",
+                        decision.slot,
+                        self.name(owner)
+                    ))),
+                }
+            }
+        }
+    }
+
+    /// `c` from detector `id`: the classifier's bit (or its table's).
+    fn detect(&self, id: DetectorId) -> Result<bool, Diagnostic> {
+        let row = self
+            .memory
+            .detectors
+            .get(id)
+            .ok_or_else(|| internal(format!("the memory has no detector {id}")))?;
+        let world = self.state.view(&self.pointers);
+        row.detector
+            .detect(&world, self.states.top_is_state(), self.cached)
+            .map_err(eval_error)
+    }
+
+    /// The core's decision after bit `c`.
+    fn decide(&self, a: &mut Activation, c: bool) -> Result<Decision, Diagnostic> {
+        let decision = match &mut a.progress {
+            Progress::Network(state) => Some(self.core.step(state, c)),
+            Progress::Bits { bits, len } => {
+                let n = usize::from(*len);
+                if n < MAX_BITS {
+                    *bits |= u16::from(c) << n;
+                    *len += 1;
+                    let mut seen = [false; MAX_BITS];
+                    for (i, bit) in seen.iter_mut().enumerate().take(n + 1) {
+                        *bit = *bits >> i & 1 == 1;
+                    }
+                    self.table.decision(a.kind, &seen[..=n])
+                } else {
+                    None
+                }
+            }
+        };
+        decision.ok_or_else(|| {
+            internal(format!(
+                "the core made no decision for `{}` after {} steps",
+                combinator_name(a.kind),
+                MAX_BITS
+            ))
+        })
+    }
+
+    /// `self` or `_mapself`: a new activation of `kind` with the same
+    /// detector and frame.
+    fn restart(
+        &mut self,
+        a: Activation,
+        kind: CombinatorKind,
+        tail: bool,
+    ) -> Result<(), Diagnostic> {
+        if kind == a.kind && self.version == a.version {
+            let what = format!("its `{}`", combinator_name(kind));
+            let (name, span) = (self.name(a.owner), self.span(a.owner));
+            return Err(never_finishes(name, &what, span));
+        }
+        // A loop (a tail call of the same kind) stays at its depth.
+        let depth = if tail && kind == a.kind {
+            a.depth
+        } else {
+            a.depth.saturating_add(1)
+        };
+        let (detector, frame, owner) = (a.detector, a.frame, a.owner);
+        if !tail {
+            self.tasks.push(a);
+        }
+        self.start(kind, detector, frame, owner, depth)
+    }
+
+    fn apply(&mut self, app: &ActApp) -> Result<(), Diagnostic> {
+        if let Act::Push(_) = app.act {
+            self.room_for_a_state(app.span)?;
+        }
+        if !matches!(app.act, Act::Nop) {
+            self.version += 1;
+        }
+        apply_act(
+            app,
+            &mut self.state,
+            &mut self.pointers,
+            &mut self.states,
+            &self.unit.pointers,
+        )
+    }
+
+    fn builtin(&mut self, builtin: Builtin, owner: RowId) -> Result<(), Diagnostic> {
+        self.version += 1;
+        let done = match builtin {
+            Builtin::PushSentinel => {
+                self.room_for_a_state(self.span(owner))?;
+                self.states.push_sentinel(&self.pointers);
+                true
+            }
+            Builtin::Pop => self.states.pop(),
+            Builtin::LoadState => {
+                let targets = self.unit.state.as_deref().unwrap_or_default();
+                self.states.load(&mut self.pointers, targets)
+            }
+        };
+        if done {
+            Ok(())
+        } else {
+            Err(internal(format!(
+                "`{builtin:?}` found the state stack empty"
+            )))
+        }
+    }
+
+    fn room_for_a_state(&self, span: Span) -> Result<(), Diagnostic> {
+        if self.states.len() >= MAX_TASKS {
+            return Err(too_many_states(MAX_TASKS, span));
+        }
+        Ok(())
+    }
+
+    /// `BSTEP linrec c=1 → a1 COMPSWAP r=0`, indented by depth.
+    fn trace_step(&mut self, a: &Activation, c: bool, decision: Decision, target: RowId) {
+        let owner = self.name(a.owner);
+        let bound = match decision.slot {
+            Slot::SelfSlot => format!("self {owner}"),
+            Slot::A1 => format!("a1 {}", self.name(target)),
+            Slot::A2 => format!("a2 {}", self.name(target)),
+            Slot::A3 => format!("a3 {}", self.name(target)),
+            _ => self.name(target).to_string(),
+        };
+        let line = format!(
+            "{}{owner} {} c={} → {bound} r={}",
+            "  ".repeat(a.depth as usize),
+            combinator_name(a.kind),
+            u8::from(c),
+            u8::from(decision.ret)
+        );
+        if let Some(out) = self.trace.as_mut()
+            && writeln!(out, "{line}").is_err()
+        {
+            self.trace = None;
+        }
+    }
+}
+
+/// The parse of every applier row of `unit`, for the cached mode.
+pub(super) fn parse_all(memory: &Memory, unit: usize) -> Result<Vec<Option<Parsed>>, Diagnostic> {
+    let mut parses = Vec::with_capacity(memory.rows.len());
+    for (row, data) in memory.rows.iter().enumerate() {
+        let mine = data.kind == RowKind::Applier && data.unit == Some(unit);
+        parses.push(if mine {
+            Some(parse(memory, row)?)
+        } else {
+            None
+        });
+    }
+    Ok(parses)
+}
+
+/// The fixed parser on `row`; a row that does not parse is a damaged
+/// memory (files are checked when loaded, so this is a bug).
+fn parse(memory: &Memory, row: RowId) -> Result<Parsed, Diagnostic> {
+    memory.parse(row).map_err(|why| {
+        internal(format!(
+            "applier `{}` does not parse: {why}",
+            memory.rows.get(row).map_or("?", |r| r.name.as_str())
+        ))
+    })
+}

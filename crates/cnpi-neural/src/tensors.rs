@@ -1,0 +1,273 @@
+//! Checked safetensors files: named `F32` tensors, string metadata, and a
+//! checksum over both.
+//!
+//! Core files, program-memory files and the detector cache are written
+//! with [`Writer`] and read with [`Reader`]. The checksum (64-bit FNV-1a
+//! over every tensor's name, shape and bytes and every other metadata
+//! entry, in sorted order) catches truncation, bit rot and hand edits; what
+//! the numbers mean is checked by the readers of each format. Reading never
+//! panics: every problem is an [`OpenError`] or an error message.
+
+use std::collections::{BTreeMap, HashMap};
+
+use safetensors::{Dtype, SafeTensors};
+
+const CHECKSUM: &str = "checksum";
+const FORMAT: &str = "format";
+
+/// A file being assembled.
+pub struct Writer {
+    tensors: BTreeMap<String, (Vec<usize>, Vec<u8>)>,
+    metadata: BTreeMap<String, String>,
+}
+
+impl Writer {
+    /// A file of format `format` (checked by [`Reader::open`]).
+    pub fn new(format: &str) -> Writer {
+        Writer {
+            tensors: BTreeMap::new(),
+            metadata: BTreeMap::from([(FORMAT.to_string(), format.to_string())]),
+        }
+    }
+
+    pub fn tensor(&mut self, name: impl Into<String>, shape: &[usize], values: &[f32]) {
+        let bytes = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        self.tensors.insert(name.into(), (shape.to_vec(), bytes));
+    }
+
+    pub fn metadata(&mut self, key: &str, value: impl Into<String>) {
+        self.metadata.insert(key.to_string(), value.into());
+    }
+
+    /// The file's bytes, with its checksum. The header is written here
+    /// rather than by `safetensors::serialize`, whose metadata map has no
+    /// fixed order: the same memory must give the same bytes.
+    pub fn finish(mut self) -> Vec<u8> {
+        let sum = checksum(
+            self.tensors
+                .iter()
+                .map(|(name, (shape, bytes))| (name.as_str(), shape.as_slice(), bytes.as_slice())),
+            &self.metadata,
+        );
+        self.metadata.insert(CHECKSUM.into(), format!("{sum:016x}"));
+        // serde_json's map keeps keys sorted.
+        let mut header = serde_json::Map::new();
+        header.insert("__metadata__".into(), serde_json::json!(self.metadata));
+        let mut offset = 0;
+        for (name, (shape, bytes)) in &self.tensors {
+            let entry = serde_json::json!({
+                "dtype": "F32",
+                "shape": shape,
+                "data_offsets": [offset, offset + bytes.len()],
+            });
+            header.insert(name.clone(), entry);
+            offset += bytes.len();
+        }
+        let mut header = serde_json::Value::Object(header).to_string().into_bytes();
+        // safetensors pads the header with spaces to a multiple of 8 bytes.
+        header.resize(header.len().next_multiple_of(8), b' ');
+        let mut file = (header.len() as u64).to_le_bytes().to_vec();
+        file.extend(header);
+        for (_, bytes) in self.tensors.into_values() {
+            file.extend(bytes);
+        }
+        file
+    }
+}
+
+/// Why a file could not be opened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpenError {
+    /// Not a safetensors file of the format, or truncated.
+    Malformed(String),
+    /// Well formed, but its checksum does not match its contents.
+    Modified,
+}
+
+impl std::fmt::Display for OpenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OpenError::Malformed(why) => f.write_str(why),
+            OpenError::Modified => {
+                f.write_str("its checksum does not match its contents: it was modified or damaged")
+            }
+        }
+    }
+}
+
+/// A file whose checksum and format have been checked.
+pub struct Reader<'a> {
+    file: SafeTensors<'a>,
+    metadata: HashMap<String, String>,
+}
+
+impl<'a> Reader<'a> {
+    /// Parses `bytes` as a safetensors file of format `format` and checks
+    /// its checksum.
+    pub fn open(bytes: &'a [u8], format: &str) -> Result<Reader<'a>, OpenError> {
+        let malformed = |why: String| OpenError::Malformed(why);
+        let file = SafeTensors::deserialize(bytes).map_err(|e| {
+            malformed(format!(
+                "it is not a safetensors file, or it is truncated ({e})"
+            ))
+        })?;
+        let (_, header) =
+            SafeTensors::read_metadata(bytes).map_err(|e| malformed(e.to_string()))?;
+        let mut metadata = header.metadata().clone().unwrap_or_default();
+        match metadata.get(FORMAT) {
+            Some(found) if found == format => {}
+            Some(found) => {
+                return Err(malformed(format!(
+                    "its format is `{found}`, not `{format}`"
+                )));
+            }
+            None => return Err(malformed(format!("it has no `{FORMAT}` entry"))),
+        }
+        let stored = metadata
+            .remove(CHECKSUM)
+            .ok_or_else(|| malformed(format!("it has no `{CHECKSUM}` entry")))?;
+        let tensors = file.tensors();
+        let sorted: BTreeMap<String, String> = metadata.clone().into_iter().collect();
+        let actual = checksum(
+            tensors
+                .iter()
+                .map(|(name, view)| (name.as_str(), view.shape(), view.data())),
+            &sorted,
+        );
+        if stored != format!("{actual:016x}") {
+            return Err(OpenError::Modified);
+        }
+        Ok(Reader { file, metadata })
+    }
+
+    pub fn metadata(&self, key: &str) -> Result<&str, String> {
+        self.metadata
+            .get(key)
+            .map(String::as_str)
+            .ok_or_else(|| format!("it has no `{key}` entry"))
+    }
+
+    /// The tensor `name`, which must be `F32` of shape `shape`, with
+    /// finite values.
+    pub fn tensor(&self, name: &str, shape: &[usize]) -> Result<Vec<f32>, String> {
+        let view = self
+            .file
+            .tensor(name)
+            .map_err(|_| format!("it has no tensor `{name}`"))?;
+        if view.dtype() != Dtype::F32 || view.shape() != shape {
+            return Err(format!(
+                "tensor `{name}` is {:?} {:?}, expected F32 {shape:?}",
+                view.dtype(),
+                view.shape()
+            ));
+        }
+        let values: Vec<f32> = view
+            .data()
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect();
+        if values.iter().any(|v| !v.is_finite()) {
+            return Err(format!("tensor `{name}` holds a NaN or an infinity"));
+        }
+        Ok(values)
+    }
+
+    /// The shape of tensor `name`.
+    pub fn shape(&self, name: &str) -> Result<Vec<usize>, String> {
+        let view = self
+            .file
+            .tensor(name)
+            .map_err(|_| format!("it has no tensor `{name}`"))?;
+        Ok(view.shape().to_vec())
+    }
+}
+
+/// The 64-bit FNV-1a hash; each field also feeds its length, so fields
+/// cannot run into each other.
+pub struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv {
+    pub fn field(&mut self, bytes: &[u8]) {
+        for &byte in bytes.iter().chain(&(bytes.len() as u64).to_le_bytes()) {
+            self.0 ^= u64::from(byte);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+
+    pub fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// 64-bit FNV-1a over tensors (in the order given, sorted by the callers'
+/// maps) and metadata entries (sorted by key).
+fn checksum<'t>(
+    tensors: impl Iterator<Item = (&'t str, &'t [usize], &'t [u8])>,
+    metadata: &BTreeMap<String, String>,
+) -> u64 {
+    let mut sorted: Vec<_> = tensors.collect();
+    sorted.sort_by_key(|(name, ..)| *name);
+    let mut hash = Fnv::default();
+    for (name, shape, data) in sorted {
+        hash.field(name.as_bytes());
+        hash.field(format!("{shape:?}").as_bytes());
+        hash.field(data);
+    }
+    for (key, value) in metadata {
+        hash.field(key.as_bytes());
+        hash.field(value.as_bytes());
+    }
+    hash.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Vec<u8> {
+        let mut writer = Writer::new("test-1");
+        writer.tensor("a", &[2, 2], &[1.0, -2.0, 3.5, 0.0]);
+        writer.metadata("note", "hello");
+        writer.finish()
+    }
+
+    #[test]
+    fn files_round_trip() {
+        let bytes = sample();
+        let reader = Reader::open(&bytes, "test-1").expect("reads back");
+        assert_eq!(reader.tensor("a", &[2, 2]), Ok(vec![1.0, -2.0, 3.5, 0.0]));
+        assert_eq!(reader.metadata("note"), Ok("hello"));
+        assert!(reader.tensor("a", &[4]).is_err());
+        assert!(reader.tensor("b", &[4]).is_err());
+        assert!(Reader::open(&bytes, "other-1").is_err());
+    }
+
+    #[test]
+    fn core_files_share_the_layout_and_checksum() {
+        let core = Reader::open(crate::core::SHIPPED, "cnpi-core-1").expect("reads");
+        assert_eq!(core.metadata("cells"), Ok("16"));
+        assert!(core.tensor("lstm.bias", &[64]).is_ok());
+    }
+
+    #[test]
+    fn damage_is_detected() {
+        let bytes = sample();
+        for cut in [0, 7, bytes.len() / 2, bytes.len() - 1] {
+            assert!(
+                Reader::open(&bytes[..cut], "test-1").is_err(),
+                "cut at {cut}"
+            );
+        }
+        let mut flipped = bytes.clone();
+        let last = flipped.len() - 1;
+        flipped[last] ^= 0x40;
+        let error = Reader::open(&flipped, "test-1").err();
+        assert_eq!(error, Some(OpenError::Modified));
+    }
+}

@@ -1,0 +1,281 @@
+//! `cnpic run FILE`: compile (or load a `.cnpim`), read the input, execute
+//! on the network (or with `--symbolic` on the reference interpreter, or
+//! both with `--cross-check`), print the result.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args, ValueEnum};
+use cnpi::compile::{compile, sources};
+use cnpi::diagnostic::{Diagnostic, Sources, codes};
+use cnpi::env::{self, EnvKind};
+use cnpi::program::{Body, Program};
+use cnpi::symbolic::{self, Outcome, RunOptions};
+use cnpi_neural::core::Core;
+use cnpi_neural::detector::Cache;
+use cnpi_neural::memory::{DEFAULT_SEED, Memory, RowId};
+use cnpi_neural::runtime::{self, Options, cross_check, mismatch};
+
+use super::build::for_the_network;
+use super::memory::{is_memory_file, read_memory};
+use super::report::{compile_file, exit_code, print_diagnostics};
+
+#[derive(Args)]
+pub struct RunArgs {
+    /// The `.cnpi` file to run, or a program memory built by `cnpic build`
+    /// (`.cnpim`).
+    file: PathBuf,
+    /// The input as JSON, or `@PATH` to read it from a file. array:
+    /// `[5,3,9,1]`; graph: `{"graph": [[1], []]}`; addition:
+    /// `{"a": "1207", "b": "95"}`. Default: an empty input.
+    #[arg(long, value_name = "JSON|@PATH", allow_hyphen_values = true)]
+    input: Option<String>,
+    /// The definition to start from (default: the one no other definition
+    /// refers to). For a `.cnpim`: NAME or PROGRAM:NAME (default: the first
+    /// program's entry).
+    #[arg(long, value_name = "NAME")]
+    entry: Option<String>,
+    /// Run on the exact reference interpreter instead of the network.
+    #[arg(long, conflicts_with_all = ["cross_check", "no_cache"])]
+    symbolic: bool,
+    /// Run on the network and on the reference interpreter, and fail
+    /// (E1106) unless the final environments and step counts agree. For
+    /// normal programs, the programs as written are run too, and must end
+    /// in the same environment.
+    #[arg(long)]
+    cross_check: bool,
+    /// Run the plain networks at every step instead of their exact caches.
+    #[arg(long)]
+    no_cache: bool,
+    /// Output format on stdout.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Stop with an error after this many steps.
+    #[arg(long, value_name = "N", default_value_t = 1_000_000_000)]
+    max_steps: u64,
+    /// Print one line per step on stderr (on the network: combinator,
+    /// condition bit, slot, the program bound to it, return flag).
+    #[arg(long)]
+    trace: bool,
+    /// Seed of the program memory's keys and of detector training, for a
+    /// `.cnpi` file.
+    #[arg(long, value_name = "S", default_value_t = DEFAULT_SEED)]
+    seed: u64,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+/// What runs: the memory (with the program and applier to start from) and
+/// the reference program when the reference interpreter runs too.
+struct Loaded {
+    memory: Option<(Memory, usize, RowId)>,
+    reference: Option<Program>,
+    /// With `--cross-check` on a file of normal programs: the programs as
+    /// written, run on the reference interpreter and compared by final
+    /// environment (their steps count statements, not core steps).
+    written: Option<Program>,
+    env: EnvKind,
+    sources: Sources,
+}
+
+pub fn run(args: &RunArgs) -> ExitCode {
+    let loaded = if is_memory_file(&args.file) {
+        load_memory(args)
+    } else {
+        load_source(args)
+    };
+    let Some(loaded) = loaded else {
+        return exit_code(false);
+    };
+    match execute(args, &loaded) {
+        Ok(outcome) => {
+            let engine = if args.symbolic { "symbolic" } else { "neural" };
+            match args.format {
+                Format::Text => print!("{}", outcome.to_text(engine)),
+                Format::Json => println!("{}", outcome.to_json(engine)),
+            }
+            ExitCode::SUCCESS
+        }
+        Err(diagnostic) => {
+            print_diagnostics(&[diagnostic], &loaded.sources);
+            exit_code(false)
+        }
+    }
+}
+
+/// A `.cnpi` file: compiled, and unless `--symbolic`, combinatorized if it
+/// has normal programs and added to a new memory. `--cross-check` compares
+/// with the reference interpreter on the program the network runs.
+fn load_source(args: &RunArgs) -> Option<Loaded> {
+    let compiled = compile_file(&args.file, args.entry.as_deref())?;
+    if args.symbolic {
+        return Some(Loaded {
+            env: compiled.program.env,
+            memory: None,
+            reference: Some(compiled.program),
+            written: None,
+            sources: compiled.sources,
+        });
+    }
+    let name = args.file.display().to_string();
+    let has_normal = compiled
+        .program
+        .defs
+        .iter()
+        .any(|def| matches!(def.body, Body::Normal(_)));
+    let written = (args.cross_check && has_normal).then(|| compiled.program.clone());
+    let compiled = for_the_network(compiled, &name)?;
+    let cache = Cache::from_env();
+    let memory = Memory::with_program(&compiled.program, &name, &compiled.text, args.seed, &cache);
+    let memory = match memory {
+        Ok(memory) => memory,
+        Err(diagnostic) => {
+            print_diagnostics(&[diagnostic], &compiled.sources);
+            return None;
+        }
+    };
+    let entry = memory.units[0].entry;
+    Some(Loaded {
+        env: compiled.program.env,
+        memory: Some((memory, 0, entry)),
+        reference: args.cross_check.then_some(compiled.program),
+        written,
+        sources: compiled.sources,
+    })
+}
+
+/// A `.cnpim` file: loaded and checked; its program's source is compiled
+/// only when the reference interpreter runs.
+fn load_memory(args: &RunArgs) -> Option<Loaded> {
+    let fail = |diagnostic: Diagnostic| {
+        print_diagnostics(&[diagnostic], &Sources::new());
+        None
+    };
+    let memory = match read_memory(&args.file) {
+        Ok(memory) => memory,
+        Err(diagnostic) => return fail(diagnostic),
+    };
+    let (unit, entry) = match memory.entry(args.entry.as_deref()) {
+        Ok(found) => found,
+        Err(diagnostic) => return fail(diagnostic),
+    };
+    let info = &memory.units[unit];
+    let sources = sources(&info.name, &info.source);
+    let env = info.env;
+    let reference = if args.symbolic || args.cross_check {
+        let compilation = compile(&info.name, &info.source, Some(&memory.rows[entry].name));
+        let Some(program) = compilation.program else {
+            print_diagnostics(&compilation.diagnostics, &compilation.sources);
+            return None;
+        };
+        Some(program)
+    } else {
+        None
+    };
+    Some(Loaded {
+        memory: (!args.symbolic).then_some((memory, unit, entry)),
+        reference,
+        written: None,
+        env,
+        sources,
+    })
+}
+
+/// Runs the engines `args` ask for and returns the result to print.
+fn execute(args: &RunArgs, loaded: &Loaded) -> Result<Outcome, Diagnostic> {
+    let state = read_input(args.input.as_deref(), loaded.env)?;
+    let stderr = std::io::stderr();
+    let mut trace = std::io::BufWriter::new(stderr.lock());
+    let mut trace = args.trace.then_some(&mut trace as &mut dyn std::io::Write);
+    let neural = match &loaded.memory {
+        Some((memory, unit, entry)) => {
+            let options = Options {
+                max_steps: args.max_steps,
+                cached: !args.no_cache,
+                trace: trace.take(),
+            };
+            Some(runtime::run(
+                Core::shipped()?,
+                memory,
+                *unit,
+                *entry,
+                state.clone(),
+                options,
+            ))
+        }
+        None => None,
+    };
+    let reference = loaded.reference.as_ref().map(|program| {
+        let options = RunOptions {
+            max_steps: args.max_steps,
+            trace: trace.take(),
+        };
+        symbolic::run(program, state.clone(), options)
+    });
+    if let (Some(program), Some(Ok(neural))) = (&loaded.written, &neural) {
+        let options = RunOptions {
+            max_steps: args.max_steps,
+            trace: None,
+        };
+        match symbolic::run(program, state, options) {
+            Ok(written) if written.state == neural.state => {}
+            Ok(written) => {
+                return Err(mismatch(format!(
+                    "the final environments differ from the normal programs as written:\n\
+                     network:  {}as written: {}",
+                    neural.to_text("neural"),
+                    written.to_text("symbolic")
+                )));
+            }
+            Err(error) => {
+                return Err(mismatch(format!(
+                    "the network finished, the normal programs as written stopped with {} ({})",
+                    error.code, error.message
+                )));
+            }
+        }
+    }
+    match (neural, reference) {
+        (Some(neural), Some(reference)) => {
+            cross_check(&neural, &reference)?;
+            neural
+        }
+        (Some(result), None) | (None, Some(result)) => result,
+        (None, None) => Err(env::internal("nothing to run")),
+    }
+}
+
+/// The input text from `--input` (inline or `@PATH`), parsed for `kind`;
+/// without `--input`, the environment's empty input.
+fn read_input(input: Option<&str>, kind: EnvKind) -> Result<env::State, Diagnostic> {
+    let text = match input {
+        None => {
+            eprintln!(
+                "note: no --input given; running on the empty input `{}`",
+                env::empty_input(kind)
+            );
+            env::empty_input(kind).to_string()
+        }
+        Some(arg) => match arg.strip_prefix('@') {
+            Some(path) => read_input_file(Path::new(path))?,
+            None => arg.to_string(),
+        },
+    };
+    env::parse_input(kind, &text)
+}
+
+fn read_input_file(path: &Path) -> Result<String, Diagnostic> {
+    std::fs::read_to_string(path).map_err(|error| {
+        Diagnostic::error(
+            codes::E0902,
+            format!("cannot read the input file `{}`: {error}", path.display()),
+        )
+        .with_help(
+            "`--input @PATH` reads JSON from PATH; without `@` the argument itself is the JSON",
+        )
+    })
+}

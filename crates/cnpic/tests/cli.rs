@@ -1,0 +1,289 @@
+//! The command line as users and outside test suites see it: exit codes,
+//! `--input` forms, JSON output and the errors that are not about a
+//! program's text (unreadable files, usage mistakes).
+
+/// The workspace root: examples, fixtures and the stdlib live there, and
+/// commands run from it so that paths in their output read as in the docs.
+const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn cnpic(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cnpic"))
+        .args(args)
+        .current_dir(crate::ROOT)
+        .output()
+        .expect("cnpic runs")
+}
+
+fn json(output: &Output) -> Value {
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(output));
+    serde_json::from_slice(&output.stdout).expect("one JSON object on stdout")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn run_prints_one_json_object_per_environment() {
+    let array = json(&cnpic(&[
+        "run",
+        "examples/quicksort.cnpi",
+        "--symbolic",
+        "--input",
+        "[5,3,9,1]",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(array["A"], serde_json::json!([1, 3, 5, 9]));
+    assert_eq!(array["output"], serde_json::json!([]));
+    assert_eq!(array["engine"], "symbolic");
+    assert!(array["steps"].as_u64().unwrap() > 0);
+
+    let graph = json(&cnpic(&[
+        "run",
+        "examples/toposort.cnpi",
+        "--input",
+        r#"{"graph": [[1], []]}"#,
+        "--format",
+        "json",
+    ]));
+    assert_eq!(graph["output"], serde_json::json!([1, 0]));
+
+    let sum = json(&cnpic(&[
+        "run",
+        "examples/addition.cnpi",
+        "--input",
+        r#"{"a": "1207", "b": "95"}"#,
+        "--format",
+        "json",
+    ]));
+    assert_eq!(sum["sum"], "1302");
+}
+
+#[test]
+fn input_can_come_from_a_file() {
+    let dir = std::env::temp_dir().join(format!("cnpi-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("input.json");
+    std::fs::write(&path, "[3, -7, 2]").unwrap();
+    let input = format!("@{}", path.display());
+    let result = json(&cnpic(&[
+        "run",
+        "examples/bubblesort.cnpi",
+        "--input",
+        &input,
+        "--format",
+        "json",
+    ]));
+    assert_eq!(result["A"], serde_json::json!([-7, 2, 3]));
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    let missing = cnpic(&[
+        "run",
+        "examples/bubblesort.cnpi",
+        "--input",
+        "@/no/such/file.json",
+    ]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(stderr(&missing).contains("[E0902]"), "{}", stderr(&missing));
+}
+
+#[test]
+fn text_output_shows_the_array_and_the_steps() {
+    let output = cnpic(&["run", "examples/reverse.cnpi", "--input", "[1,2,3]"]);
+    assert_eq!(output.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("[3, 2, 1]"), "{text}");
+    assert!(text.contains("steps"), "{text}");
+}
+
+#[test]
+fn missing_input_runs_on_the_empty_input_and_says_so() {
+    let output = cnpic(&["run", "examples/quicksort.cnpi", "--format", "json"]);
+    assert_eq!(json(&output)["A"], serde_json::json!([]));
+    assert!(stderr(&output).contains("no --input"));
+}
+
+#[test]
+fn entry_selects_the_definition_to_run() {
+    let output = cnpic(&[
+        "run",
+        "examples/bubblesort.cnpi",
+        "--entry",
+        "RSHIFT",
+        "--input",
+        "[2,1]",
+        "--format",
+        "json",
+    ]);
+    // RSHIFT alone moves the pointers and leaves the array unsorted.
+    let result = json(&output);
+    assert_eq!(result["A"], serde_json::json!([2, 1]));
+    assert_eq!(result["steps"], 3);
+}
+
+#[test]
+fn the_step_budget_stops_a_run_with_exit_1() {
+    let output = cnpic(&[
+        "run",
+        "examples/bubblesort.cnpi",
+        "--input",
+        "[3,2,1]",
+        "--max-steps",
+        "10",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains("[E0701]"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("--max-steps"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn unreadable_source_is_exit_1_with_a_code() {
+    for command in ["check", "run"] {
+        let output = cnpic(&[command, "no/such/file.cnpi"]);
+        assert_eq!(output.status.code(), Some(1));
+        assert!(stderr(&output).contains("[E0901]"), "{}", stderr(&output));
+    }
+}
+
+#[test]
+fn usage_errors_are_exit_2() {
+    for args in [
+        &["run"][..],
+        &["frobnicate"],
+        &["run", "examples/quicksort.cnpi", "--format", "xml"],
+        &["run", "examples/quicksort.cnpi", "--max-steps", "many"],
+    ] {
+        assert_eq!(cnpic(args).status.code(), Some(2), "{args:?}");
+    }
+}
+
+#[test]
+fn explain_prints_the_long_form_or_fails() {
+    let output = cnpic(&["explain", "e0501"]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&output.stdout).starts_with("# E0501"));
+    assert_eq!(cnpic(&["explain", "E9999"]).status.code(), Some(1));
+}
+
+#[test]
+fn check_is_silent_on_every_example() {
+    let dir = std::path::Path::new(crate::ROOT).join("examples");
+    let mut paths = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        match std::fs::read_dir(&path) {
+            Ok(folder) => paths.extend(folder.map(|e| e.unwrap().path())),
+            Err(_) => paths.push(path),
+        }
+    }
+    for path in paths {
+        let output = cnpic(&["check", path.to_str().unwrap()]);
+        assert_eq!(output.status.code(), Some(0), "{}", path.display());
+        assert_eq!(stderr(&output), "", "{}", path.display());
+    }
+}
+
+#[test]
+fn trace_prints_the_call_tree_on_stderr() {
+    let output = cnpic(&[
+        "run",
+        "examples/reverse.cnpi",
+        "--input",
+        "[1,2]",
+        "--trace",
+    ]);
+    assert_eq!(output.status.code(), Some(0));
+    let trace = stderr(&output);
+    assert!(trace.contains("REVERSE linrec c=1 → a1 STEP"), "{trace}");
+    assert!(
+        trace.contains("  STEP seq c=1 → a1 SWAP(lo, hi)"),
+        "{trace}"
+    );
+}
+
+#[test]
+fn cross_check_compares_normal_programs_three_ways() {
+    for (file, input) in [
+        ("examples/quicksort_normal.cnpi", "[9, -3, 5, 5, 0, 12, -7]"),
+        ("examples/bubblesort_normal.cnpi", "[4, 1, 3, 2]"),
+        (
+            "examples/normal/addition.cnpi",
+            r#"{"a": "9876", "b": "345"}"#,
+        ),
+    ] {
+        let output = cnpic(&[
+            "run",
+            file,
+            "--cross-check",
+            "--input",
+            input,
+            "--format",
+            "json",
+        ]);
+        let result = json(&output);
+        assert_eq!(result["engine"], "neural", "{file}");
+    }
+}
+
+/// What the library makes of `path`: the text `cnpic combinatorize` must print.
+fn library_combinatorized(path: &str) -> String {
+    let text = std::fs::read_to_string(std::path::Path::new(ROOT).join(path)).expect("exists");
+    let program = cnpi::compile::compile(path, &text, None)
+        .program
+        .expect("the example compiles");
+    cnpi::combinatorize::combinatorize(&program, &text, path)
+        .expect("the example converts")
+        .text
+}
+
+#[test]
+fn command_prints_or_writes_the_program() {
+    let path = "examples/quicksort_normal.cnpi";
+    let printed = cnpic(&["combinatorize", path]);
+    assert_eq!(printed.status.code(), Some(0));
+    assert!(printed.stderr.is_empty());
+    let text = String::from_utf8(printed.stdout).expect("UTF-8");
+    assert_eq!(text, library_combinatorized(path));
+
+    let out = std::env::temp_dir().join(format!("cnpi-comb-{}.cnpi", std::process::id()));
+    let out_arg = out.to_str().expect("a UTF-8 temp path");
+    let written = cnpic(&["combinatorize", path, "-o", out_arg]);
+    assert_eq!(written.status.code(), Some(0));
+    assert!(written.stdout.is_empty());
+    assert_eq!(std::fs::read_to_string(&out).expect("written"), text);
+    let ran = cnpic(&["run", out_arg, "--input", "[3,1,2]", "--format", "json"]);
+    let _ = std::fs::remove_file(&out);
+    let result: serde_json::Value = serde_json::from_slice(&ran.stdout).expect("JSON");
+    assert_eq!(result["A"], serde_json::json!([1, 2, 3]));
+
+    let unwritable = cnpic(&["combinatorize", path, "-o", "no/such/folder/out.cnpi"]);
+    assert_eq!(unwritable.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&unwritable.stderr).contains("[E0903]"));
+    let missing = cnpic(&["combinatorize", "no/such/file.cnpi"]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("[E0901]"));
+}
+
+/// `--entry` picks the program to convert; the output holds what it reaches.
+#[test]
+fn command_keeps_what_the_entry_reaches() {
+    let output = cnpic(&[
+        "combinatorize",
+        "examples/quicksort_normal.cnpi",
+        "--entry",
+        "PARTITION",
+    ]);
+    assert_eq!(output.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("def PARTITION:"), "{text}");
+    assert!(!text.contains("QUICKSORT"), "{text}");
+}

@@ -1,0 +1,79 @@
+//! The neural engine: agreement with the reference interpreter on every
+//! example and random inputs (cached and plain networks alike), program
+//! memory files, Theorem 1 bit for bit, detectors against their
+//! conditions, and the command line.
+
+/// The workspace root: examples, fixtures and the stdlib live there, and
+/// commands run from it so that paths in their output read as in the docs.
+const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+
+#[path = "neural/agreement.rs"]
+mod agreement;
+#[path = "neural/cli.rs"]
+mod cli;
+#[path = "neural/detectors.rs"]
+mod detectors;
+#[path = "neural/files.rs"]
+mod files;
+#[path = "neural/random_programs.rs"]
+mod random_programs;
+
+use cnpi::diagnostic::Diagnostic;
+use cnpi::program::Program;
+use cnpi::symbolic::{self, Outcome, RunOptions};
+use cnpi_neural::core::Core;
+use cnpi_neural::detector::Cache;
+use cnpi_neural::memory::Memory;
+use cnpi_neural::runtime::{self, Options};
+
+/// The seed every test memory uses.
+const SEED: u64 = 11;
+
+fn source(file: &str) -> String {
+    let path = format!("{}/examples/{file}", crate::ROOT);
+    std::fs::read_to_string(path).expect("example exists")
+}
+
+fn compile_text(file: &str, text: &str) -> Program {
+    let compilation = cnpi::compile::compile(file, text, None);
+    compilation
+        .program
+        .unwrap_or_else(|| panic!("{file} compiles: {:?}", compilation.diagnostics))
+}
+
+fn compile(file: &str) -> Program {
+    compile_text(file, &source(file))
+}
+
+/// A memory holding only `file`, built without a disk cache.
+fn memory_of(file: &str) -> (Program, Memory) {
+    let program = compile(file);
+    let memory = Memory::with_program(&program, file, &source(file), SEED, &Cache::none())
+        .expect("the example builds");
+    (program, memory)
+}
+
+fn core() -> &'static Core {
+    Core::shipped().expect("the shipped core loads")
+}
+
+/// Runs program `unit` of `memory` from its entry on the network.
+fn neural(memory: &Memory, unit: usize, input: &str, cached: bool) -> Result<Outcome, Diagnostic> {
+    let info = &memory.units[unit];
+    let state = cnpi::env::parse_input(info.env, input).expect("valid input");
+    let options = Options {
+        max_steps: 1 << 40,
+        cached,
+        trace: None,
+    };
+    runtime::run(core(), memory, unit, info.entry, state, options)
+}
+
+fn reference(program: &Program, input: &str) -> Result<Outcome, Diagnostic> {
+    let state = cnpi::env::parse_input(program.env, input).expect("valid input");
+    let options = RunOptions {
+        max_steps: 1 << 40,
+        trace: None,
+    };
+    symbolic::run(program, state, options)
+}

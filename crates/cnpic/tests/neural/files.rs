@@ -1,0 +1,212 @@
+//! Program memories: `.cnpim` files round-trip bit for bit and refuse
+//! damage; building is reproducible; adding programs changes nothing that
+//! was there (Theorem 1).
+
+use cnpi::diagnostic::codes;
+use cnpi_neural::cnpim;
+use cnpi_neural::detector::Cache;
+use cnpi_neural::memory::{KEY_DIM, Memory};
+use cnpi_neural::tensors::Writer;
+
+use super::{SEED, compile, core, memory_of, neural, source};
+
+const QUICKSORT_INPUT: &str = "[5, 3, 9, 1, -4, 7, 7, 0, 12, -30]";
+
+fn bytes(memory: &Memory) -> Vec<u8> {
+    cnpim::write(memory, "cnpic test").expect("writes")
+}
+
+#[test]
+fn files_round_trip_and_run_the_same() {
+    let (_, memory) = memory_of("quicksort.cnpi");
+    let file = bytes(&memory);
+    let read = cnpim::read(&file, "q.cnpim").expect("reads back");
+    assert_eq!(read.m_key, memory.m_key);
+    assert_eq!(read.m_prog, memory.m_prog);
+    assert_eq!(read.w_key, memory.w_key);
+    assert_eq!(read.rows, memory.rows);
+    assert!(
+        bytes(&read) == file,
+        "writing what was read gives the same file"
+    );
+    for cached in [true, false] {
+        assert_eq!(
+            neural(&read, 0, QUICKSORT_INPUT, cached),
+            neural(&memory, 0, QUICKSORT_INPUT, true)
+        );
+    }
+}
+
+#[test]
+fn the_same_source_gives_the_same_memory() {
+    let dir = std::env::temp_dir().join(format!("cnpi-neural-cache-{}", std::process::id()));
+    let program = compile("toposort.cnpi");
+    let text = source("toposort.cnpi");
+    let build = |cache: &Cache| {
+        bytes(&Memory::with_program(&program, "t.cnpi", &text, SEED, cache).expect("builds"))
+    };
+    let fresh = build(&Cache::none());
+    // Trained, then stored; then read from the cache: the same bytes.
+    assert!(build(&Cache::at(&dir)) == fresh);
+    assert!(
+        std::fs::read_dir(dir.join("detectors"))
+            .expect("cache written")
+            .count()
+            >= 3
+    );
+    assert!(build(&Cache::at(&dir)) == fresh);
+    // A damaged cache entry is only a miss.
+    for entry in std::fs::read_dir(dir.join("detectors")).expect("cache") {
+        std::fs::write(entry.expect("entry").path(), b"garbage").expect("writable");
+    }
+    assert!(build(&Cache::at(&dir)) == fresh);
+    let other = Memory::with_program(&program, "t.cnpi", &text, SEED + 1, &Cache::none());
+    assert!(bytes(&other.expect("builds")) != fresh, "the seed matters");
+    std::fs::remove_dir_all(&dir).expect("removable");
+}
+
+#[test]
+fn damaged_files_are_refused_with_e1102() {
+    let file = bytes(&memory_of("quicksort.cnpi").1);
+    for cut in [0, 8, 100, file.len() / 2, file.len() - 1] {
+        let error = cnpim::read(&file[..cut], "q.cnpim").expect_err("truncated");
+        assert_eq!(error.code, codes::E1102, "cut at {cut}");
+    }
+    for at in [20, file.len() / 2, file.len() - 3] {
+        let mut damaged = file.clone();
+        damaged[at] ^= 0x10;
+        let error = cnpim::read(&damaged, "q.cnpim").expect_err("damaged");
+        assert_eq!(error.code, codes::E1102, "byte {at}");
+    }
+    let error = cnpim::read(b"not a memory", "x.cnpim").expect_err("garbage");
+    assert!(error.message.contains("x.cnpim"), "{}", error.message);
+}
+
+/// `file` with tensor `name` changed by `change` and a correct checksum:
+/// tampering that only the loader's checks can catch.
+fn rewrite(file: &[u8], name: &str, change: impl Fn(&mut Vec<f32>)) -> Vec<u8> {
+    let tensors = safetensors::SafeTensors::deserialize(file).expect("a safetensors file");
+    let (_, header) = safetensors::SafeTensors::read_metadata(file).expect("a header");
+    let metadata = header.metadata().clone().expect("metadata");
+    let mut writer = Writer::new(&metadata["format"]);
+    for (key, value) in &metadata {
+        if key != "format" && key != "checksum" {
+            writer.metadata(key, value.clone());
+        }
+    }
+    for (tensor, view) in tensors.tensors() {
+        let mut values: Vec<f32> = view
+            .data()
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect();
+        if tensor == name {
+            change(&mut values);
+        }
+        writer.tensor(tensor, view.shape(), &values);
+    }
+    writer.finish()
+}
+
+/// A change to a tensor's values.
+type Change = Box<dyn Fn(&mut Vec<f32>)>;
+
+#[test]
+fn consistent_but_wrong_memories_are_refused() {
+    let (_, memory) = memory_of("quicksort.cnpi");
+    let file = bytes(&memory);
+    assert!(cnpim::read(&rewrite(&file, "m_key", |_| ()), "same").is_ok());
+    let last = memory.detectors.len() - 1;
+    let cases: [(&str, Change, &str); 4] = [
+        (
+            &format!("detector.{last}.b2"),
+            Box::new(|b: &mut Vec<f32>| b[0] = -b[0] - 100.0),
+            "fails verification",
+        ),
+        (
+            "m_key",
+            Box::new(|k: &mut Vec<f32>| {
+                let first = k[..KEY_DIM].to_vec();
+                let n = k.len();
+                k[n - KEY_DIM..].copy_from_slice(&first);
+            }),
+            "too close",
+        ),
+        (
+            "m_prog",
+            Box::new(|p: &mut Vec<f32>| {
+                let n = p.len();
+                p[n - 3 * KEY_DIM] = 99.0;
+            }),
+            "does not parse",
+        ),
+        (
+            "m_kind",
+            Box::new(|k: &mut Vec<f32>| k[0] = 7.5),
+            "no valid kind",
+        ),
+    ];
+    for (tensor, change, why) in cases {
+        let error = cnpim::read(&rewrite(&file, tensor, change), "t.cnpim").expect_err(why);
+        assert_eq!(error.code, codes::E1102);
+        assert!(error.message.contains(why), "{tensor}: {}", error.message);
+    }
+}
+
+#[test]
+fn adding_programs_changes_nothing_that_was_there() {
+    // Theorem 1: after adding appliers and detectors, every earlier row,
+    // key and detector, the core and the combinator embeddings are
+    // bit-identical, and every earlier program gives identical results.
+    let core_before = core().network().weights().clone();
+    let (_, first) = memory_of("quicksort.cnpi");
+    let before = cnpim::read(&bytes(&first), "before.cnpim").expect("reads");
+    let mut grown = before.clone();
+    for file in [
+        "bubblesort.cnpi",
+        "toposort.cnpi",
+        "addition.cnpi",
+        "reverse.cnpi",
+    ] {
+        grown
+            .add(&compile(file), file, &source(file), &Cache::none())
+            .expect("adds");
+    }
+    let grown = cnpim::read(&bytes(&grown), "grown.cnpim").expect("reads");
+    let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<u32>>();
+    let rows = before.rows.len();
+    assert!(grown.rows.len() > rows + 20);
+    assert_eq!(bits(&grown.m_key[..rows * KEY_DIM]), bits(&before.m_key));
+    assert_eq!(
+        bits(&grown.m_prog[..before.m_prog.len()]),
+        bits(&before.m_prog)
+    );
+    assert_eq!(grown.rows[..rows], before.rows[..]);
+    let detectors = before.detectors.len();
+    assert_eq!(
+        bits(&grown.w_key[..detectors * KEY_DIM]),
+        bits(&before.w_key)
+    );
+    for (old, new) in before.detectors.iter().zip(&grown.detectors) {
+        assert_eq!(new.detector.classifier(), old.detector.classifier());
+        assert_eq!(new.text, old.text);
+    }
+    assert_eq!(core().network().weights(), &core_before);
+    for input in [
+        "[]",
+        "[1]",
+        QUICKSORT_INPUT,
+        "[3, 3, 3, -9223372036854775808]",
+    ] {
+        for cached in [true, false] {
+            let old = neural(&before, 0, input, cached).expect("runs");
+            assert_eq!(neural(&grown, 0, input, cached), Ok(old), "{input}");
+        }
+    }
+    assert_eq!(
+        grown.entry(Some("BUBBLESORT")),
+        Ok((1, grown.units[1].entry))
+    );
+    let sum = neural(&grown, 3, r#"{"a": "95", "b": "1207"}"#, true).expect("adds");
+    assert_eq!(sum.state.to_json(0, "")["sum"], "1302");
+}
