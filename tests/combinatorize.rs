@@ -18,8 +18,9 @@ use std::collections::HashSet;
 
 use cnpi::combinatorize::{Combinatorized, combinatorize};
 use cnpi::diagnostic::Diagnostic;
+use cnpi::program::print;
 use cnpi::program::{Applier, Body, Callee, Combinator, Program};
-use cnpi::symbolic::{self, RunOptions, trace};
+use cnpi::symbolic::{self, RunOptions};
 use inputs::{dags, graphs, values};
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -237,7 +238,7 @@ fn toposorts_emit_valid_orders() {
 fn shape(program: &Program, def: usize, merge_pre: bool) -> String {
     match &program.defs[def].body {
         Body::Normal(_) => panic!("not an applier"),
-        Body::Applier(Applier::Act(app)) => trace::act(&app.act, &program.pointers),
+        Body::Applier(Applier::Act(app)) => print::act(&app.act, &program.pointers),
         Body::Applier(Applier::Combinator {
             combinator,
             detector,
@@ -246,7 +247,7 @@ fn shape(program: &Program, def: usize, merge_pre: bool) -> String {
         }) => {
             let arg = |callee: &Callee| match callee {
                 Callee::Def(id, _) => shape(program, *id, merge_pre),
-                Callee::Act(app) => trace::act(&app.act, &program.pointers),
+                Callee::Act(app) => print::act(&app.act, &program.pointers),
             };
             let detector = format!("{detector:?}");
             let detector = strip_spans(&detector);
@@ -270,7 +271,7 @@ fn shape(program: &Program, def: usize, merge_pre: bool) -> String {
 fn steps_of(program: &Program, callee: &Callee) -> Vec<String> {
     match callee {
         Callee::Act(app) if app.act.name() == "NOP" => Vec::new(),
-        Callee::Act(app) => vec![trace::act(&app.act, &program.pointers)],
+        Callee::Act(app) => vec![print::act(&app.act, &program.pointers)],
         Callee::Def(id, _) => match &program.defs[*id].body {
             Body::Applier(Applier::Combinator {
                 combinator: Combinator::Seq,

@@ -11,8 +11,8 @@
 use std::fmt::Write as _;
 
 use super::emit::{Arg, Node, OutDef};
+use crate::program::print::{act, condition, position};
 use crate::program::{Combinator, Pointer, Program};
-use crate::symbolic::trace::{act, condition, position};
 
 /// Lines longer than this put the applier on the next line, indented.
 const WIDTH: usize = 100;

@@ -16,9 +16,9 @@ use super::emit::{Arg, Extent, Piece};
 use super::errors;
 use super::flow::{Flow, positions_reads};
 use super::set::Pointers;
+use crate::operators::CompareOp;
 use crate::program::{Act, BoolExpr, Combinator, Operand, Stmt};
 use crate::span::Span;
-use crate::syntax::ast::CompareOp;
 
 /// Where a statement of a divide part runs in the output.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -8,7 +8,7 @@
 //! `0..n-1` equals END, and every ordering comparison with END is false.
 
 use super::{Color, PointerId};
-use crate::syntax::ast::{ArithOp, CompareOp};
+use crate::operators::{ArithOp, CompareOp};
 
 use crate::span::Span;
 

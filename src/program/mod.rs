@@ -7,6 +7,7 @@
 //! runtime errors the environments define (SWAP at END, a zero divisor, ...).
 
 pub mod expr;
+pub mod print;
 
 pub use expr::{
     BoolExpr, EvalError, Leaf, ObservationKind, Operand, PosExpr, PosKind, Relation, SymExpr,

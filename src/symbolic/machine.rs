@@ -20,6 +20,7 @@ use super::stack::{StateStack, apply_act};
 use super::trace;
 use crate::diagnostic::Diagnostic;
 use crate::env::{State, eval_error, internal};
+use crate::program::print;
 use crate::program::{
     Act, ActApp, Applier, Body, BoolExpr, Callee, Combinator, CombinatorKind, Def, DefId, Pointer,
     Program, Slot, Stmt,
@@ -318,7 +319,7 @@ impl<'p, 'o> Machine<'p, 'o> {
         tail: bool,
     ) -> Result<(), Diagnostic> {
         if kind == a.kind && self.version == a.version {
-            let what = format!("its `{}`", trace::combinator_name(kind));
+            let what = format!("its `{}`", print::combinator_name(kind));
             let def = self.def(a.def);
             return Err(errors::never_finishes(&def.name, &what, def.span));
         }
@@ -356,7 +357,7 @@ impl<'p, 'o> Machine<'p, 'o> {
         let line = format!(
             "{} {} c={} → {bound}",
             def.name,
-            trace::combinator_name(a.kind),
+            print::combinator_name(a.kind),
             u8::from(c)
         );
         self.write_trace(a.depth, &line);

@@ -12,7 +12,7 @@
 mod errors;
 mod machine;
 mod stack;
-pub mod trace;
+mod trace;
 
 pub use stack::{StateStack, apply_act};
 

@@ -7,6 +7,7 @@
 //! [`Item::Act`], [`Item::Observe`] and [`Item::Combinator`] that user files
 //! may not contain.
 
+pub use crate::operators::{ArithOp, CompareOp};
 use crate::span::Span;
 
 /// A name and where it was written.
@@ -124,25 +125,6 @@ pub enum Stmt {
 pub struct Expr {
     pub kind: ExprKind,
     pub span: Span,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ArithOp {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Rem,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CompareOp {
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -13,8 +13,7 @@ use crate::diagnostic::{Diagnostic, codes};
 use crate::span::{SourceId, Span};
 use crate::syntax::lexer::{Spanned, Token};
 
-/// The deepest nesting (blocks, brackets and operators) a line may have.
-pub const MAX_DEPTH: usize = 100_000;
+pub use crate::operators::MAX_DEPTH;
 
 /// Turns the lexer's tokens into the grammar's, reporting layout errors.
 pub fn layout<'s>(

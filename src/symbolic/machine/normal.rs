@@ -6,9 +6,10 @@
 //! its condition. A block is popped before its last statement runs, so a
 //! tail call to the same definition loops in constant stack.
 
-use super::{Block, Loop, Machine, Task, errors, trace};
+use super::{Block, Loop, Machine, Task, errors};
 use crate::diagnostic::Diagnostic;
 use crate::env::{eval_error, internal};
+use crate::program::print;
 use crate::program::{DefId, PosExpr, Program, Stmt};
 
 impl<'p> Machine<'p, '_> {
@@ -28,7 +29,7 @@ impl<'p> Machine<'p, '_> {
         }
         match stmt {
             Stmt::Act(app) => {
-                self.trace_stmt(&b, |program| trace::act(&app.act, &program.pointers));
+                self.trace_stmt(&b, |program| print::act(&app.act, &program.pointers));
                 self.apply(app)
             }
             Stmt::Call(id, span) => {
@@ -53,7 +54,7 @@ impl<'p> Machine<'p, '_> {
                 self.trace_stmt(&b, |program| {
                     let args: Vec<String> = args
                         .iter()
-                        .map(|e| trace::position(e, &program.pointers))
+                        .map(|e| print::position(e, &program.pointers))
                         .collect();
                     format!("{}({})", name(program, *id), args.join(", "))
                 });

@@ -16,10 +16,10 @@ use super::{
 };
 use crate::detector::{Cache, Condition, Detector, Failure, MAX_DOMAIN};
 use cnpi::diagnostic::{Diagnostic, codes};
+use cnpi::program::print;
+use cnpi::program::print::condition as condition_text;
 use cnpi::program::{Act, ActApp, Applier, Body, BoolExpr, Callee, CombinatorKind, DefId, Program};
 use cnpi::span::Span;
-use cnpi::symbolic::trace;
-use cnpi::symbolic::trace::condition as condition_text;
 
 /// What one new applier row will hold, before keys exist.
 enum Plan<'p> {
@@ -154,7 +154,7 @@ impl Memory {
                                 Memory::fixed(RowKind::Act(ActKind::Nop))
                             }
                             Callee::Act(app) => {
-                                let text = trace::act(&app.act, &program.pointers);
+                                let text = print::act(&app.act, &program.pointers);
                                 inline.push((row(text, app.span), Plan::Act(app)));
                                 next + inline.len() - 1
                             }

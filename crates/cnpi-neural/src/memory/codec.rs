@@ -10,13 +10,13 @@
 //! in code order) and the decoder hands them back, so that runtime errors
 //! point at the same text as the reference interpreter's.
 
+use cnpi::operators::MAX_DEPTH;
+use cnpi::operators::{ArithOp, CompareOp};
 use cnpi::program::{
     Act, ActApp, BoolExpr, Color, Direction, Operand, PointerId, PosExpr, PosKind, SymExpr,
     ValExpr, ValueObservation,
 };
 use cnpi::span::Span;
-use cnpi::syntax::MAX_DEPTH;
-use cnpi::syntax::ast::{ArithOp, CompareOp};
 
 /// The kinds of ACT, one program-memory row each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

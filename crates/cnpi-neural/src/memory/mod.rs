@@ -421,7 +421,7 @@ mod tests {
             panic!("an ACT applier");
         };
         let names = &memory.units[0].pointers;
-        assert_eq!(cnpi::symbolic::trace::act(&app.act, names), "SET(j, i + 2)");
+        assert_eq!(cnpi::program::print::act(&app.act, names), "SET(j, i + 2)");
         assert_eq!(&text[app.span.range()], "SET(j, i + 2)");
         assert!(memory.parse(0).is_err(), "a combinator row is no applier");
     }

@@ -20,9 +20,9 @@ use crate::memory::{
 };
 use cnpi::diagnostic::Diagnostic;
 use cnpi::env::{State, eval_error, internal};
+use cnpi::program::print::combinator_name;
 use cnpi::program::{Act, ActApp, CombinatorKind, Slot};
 use cnpi::span::Span;
-use cnpi::symbolic::trace::combinator_name;
 use cnpi::symbolic::{
     MAX_TASKS, Outcome, StateStack, apply_act, initial_pointers, never_finishes, out_of_steps,
     too_deep, too_many_states,

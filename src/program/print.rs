@@ -1,0 +1,276 @@
+//! The checked program printed back as source text: ACT applications,
+//! position expressions and conditions, as a user would write them
+//! (`SWAP(P1, P2)`, `_push(pivot + 1, hi)`, `A[j] <= A[hi]`).
+//!
+//! The checked program keeps spans, not text, so these rebuild the source
+//! form from the IR with the pointers' names, with parentheses only where
+//! precedence needs them. Traces, the combinatorizer's output and the
+//! detector cache's keys all read programs through these functions.
+
+use std::fmt::Write as _;
+
+use super::{
+    Act, BoolExpr, Color, Combinator, CombinatorKind, Direction, Operand, Pointer, PosExpr,
+    PosKind, SymExpr, ValueObservation,
+};
+use crate::operators::{ArithOp, CompareOp};
+
+/// `SWAP(P1, P2)`, `OUT(OK)`, `NOP`, `_push(lo, pivot - 1)`.
+pub fn act(act: &Act, pointers: &[Pointer]) -> String {
+    let p = |id: &usize| {
+        pointers
+            .get(*id)
+            .map_or("?", |d| d.name.as_str())
+            .to_string()
+    };
+    let e = |expr: &PosExpr| position(expr, pointers);
+    let args: Vec<String> = match act {
+        Act::Nop => return "NOP".into(),
+        Act::Move(ptr, Direction::Left) => vec![p(ptr), "LEFT".into()],
+        Act::Move(ptr, Direction::Right) => vec![p(ptr), "RIGHT".into()],
+        Act::Swap(a, b) => vec![p(a), p(b)],
+        Act::Set(ptr, expr) => vec![p(ptr), e(expr)],
+        Act::OutOk => vec!["OK".into()],
+        Act::Color(ptr, color) => vec![p(ptr), color_name(*color).into()],
+        Act::Out(ptr)
+        | Act::Clear(ptr)
+        | Act::Emit(ptr)
+        | Act::NextChild(ptr)
+        | Act::WriteSum(ptr)
+        | Act::Carry(ptr) => vec![p(ptr)],
+        Act::Push(exprs) => exprs.iter().map(e).collect(),
+    };
+    format!("{}({})", act.name(), args.join(", "))
+}
+
+pub fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::White => "WHITE",
+        Color::Grey => "GREY",
+        Color::Black => "BLACK",
+    }
+}
+
+/// A position expression, parenthesized only where precedence needs it.
+pub fn position(expr: &PosExpr, pointers: &[Pointer]) -> String {
+    let mut out = String::new();
+    write_position(expr, pointers, 0, &mut out);
+    out
+}
+
+/// An integer as source text. i64::MIN has no literal (its magnitude does
+/// not fit in an i64), so it is written as a difference.
+pub fn integer(k: i64) -> String {
+    if k == i64::MIN {
+        format!("({} - 1)", i64::MIN + 1)
+    } else {
+        k.to_string()
+    }
+}
+
+/// How tightly an operator binds: sums 1, products 2, negation 3.
+fn precedence(op: ArithOp) -> u8 {
+    match op {
+        ArithOp::Add | ArithOp::Sub => 1,
+        ArithOp::Mul | ArithOp::Div | ArithOp::Rem => 2,
+    }
+}
+
+fn symbol(op: ArithOp) -> &'static str {
+    match op {
+        ArithOp::Add => "+",
+        ArithOp::Sub => "-",
+        ArithOp::Mul => "*",
+        ArithOp::Div => "/",
+        ArithOp::Rem => "%",
+    }
+}
+
+/// Writes `expr`, in parentheses when it binds less tightly than `outer`.
+fn write_position(expr: &PosExpr, pointers: &[Pointer], outer: u8, out: &mut String) {
+    match &expr.kind {
+        PosKind::Int(k) if *k < 0 && outer >= 3 && *k != i64::MIN => {
+            out.push_str(&format!("({k})"))
+        }
+        PosKind::Int(k) => out.push_str(&integer(*k)),
+        PosKind::Pointer(p) => out.push_str(pointers.get(*p).map_or("?", |d| d.name.as_str())),
+        PosKind::Last => out.push_str("LAST"),
+        PosKind::End => out.push_str("END"),
+        PosKind::Child(v) => {
+            out.push_str("child(");
+            write_position(v, pointers, 0, out);
+            out.push(')');
+        }
+        PosKind::Neg(e) => {
+            out.push('-');
+            write_position(e, pointers, 3, out);
+        }
+        PosKind::Arith(op, lhs, rhs) => {
+            let own = precedence(*op);
+            let parens = own < outer;
+            if parens {
+                out.push('(');
+            }
+            write_position(lhs, pointers, own, out);
+            out.push_str(&format!(" {} ", symbol(*op)));
+            // Operators associate to the left: a right operand of the same
+            // precedence needs parentheses (`a - (b - c)`).
+            write_position(rhs, pointers, own + 1, out);
+            if parens {
+                out.push(')');
+            }
+        }
+    }
+}
+
+pub fn combinator_name(kind: CombinatorKind) -> &'static str {
+    match kind {
+        CombinatorKind::User(Combinator::Seq) => "seq",
+        CombinatorKind::User(Combinator::Cond) => "cond",
+        CombinatorKind::User(Combinator::Linrec) => "linrec",
+        CombinatorKind::User(Combinator::Treerec) => "treerec",
+        CombinatorKind::MapSelf => "_mapself",
+    }
+}
+
+/// A condition as it would be written.
+pub fn condition(expr: &BoolExpr, pointers: &[Pointer]) -> String {
+    let mut out = String::new();
+    write_condition(expr, pointers, 0, &mut out);
+    out
+}
+
+/// Binding strength: `or` 1, `and` 2, `not` 3, comparisons 4; `outer` is
+/// what the context needs (5 puts anything in parentheses).
+fn write_condition(expr: &BoolExpr, pointers: &[Pointer], outer: u8, out: &mut String) {
+    let (own, text) = match expr {
+        BoolExpr::Or(a, b) | BoolExpr::And(a, b) => {
+            let (own, word) = match expr {
+                BoolExpr::Or(..) => (1, "or"),
+                _ => (2, "and"),
+            };
+            let mut text = String::new();
+            write_condition(a, pointers, own, &mut text);
+            let _ = write!(text, " {word} ");
+            write_condition(b, pointers, own + 1, &mut text);
+            (own, text)
+        }
+        // `not (lo >= hi)`: the parentheses are not needed, but read better.
+        BoolExpr::Not(a) => {
+            let mut text = "not ".to_string();
+            let inner = if matches!(**a, BoolExpr::Compare(..)) {
+                5
+            } else {
+                3
+            };
+            write_condition(a, pointers, inner, &mut text);
+            (3, text)
+        }
+        BoolExpr::HasChild(v) => (4, format!("has_child({})", position(v, pointers))),
+        BoolExpr::Compare(op, a, b) => {
+            let op = match op {
+                CompareOp::Eq => "==",
+                CompareOp::Ne => "!=",
+                CompareOp::Lt => "<",
+                CompareOp::Le => "<=",
+                CompareOp::Gt => ">",
+                CompareOp::Ge => ">=",
+            };
+            let (a, b) = (operand(a, pointers), operand(b, pointers));
+            (4, format!("{a} {op} {b}"))
+        }
+    };
+    if own < outer {
+        let _ = write!(out, "({text})");
+    } else {
+        out.push_str(&text);
+    }
+}
+
+fn operand(operand: &Operand, pointers: &[Pointer]) -> String {
+    match operand {
+        Operand::Int(k) => integer(*k),
+        Operand::End => "END".into(),
+        Operand::Pos(e) => position(e, pointers),
+        Operand::Val(v) => {
+            let at = position(&v.at, pointers);
+            match v.observation {
+                ValueObservation::Array => format!("A[{at}]"),
+                ValueObservation::DigitA => format!("a({at})"),
+                ValueObservation::DigitB => format!("b({at})"),
+                ValueObservation::Carry => format!("carry({at})"),
+                ValueObservation::Out => format!("out({at})"),
+                ValueObservation::Sum => format!("sum({at})"),
+            }
+        }
+        Operand::Sym(SymExpr::Literal(color, _)) => color_name(*color).into(),
+        Operand::Sym(SymExpr::ColorOf(v, _)) => format!("color({})", position(v, pointers)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::span::Span;
+
+    fn e(kind: PosKind) -> PosExpr {
+        PosExpr {
+            kind,
+            span: Span::default(),
+        }
+    }
+
+    fn arith(op: ArithOp, a: PosKind, b: PosKind) -> PosKind {
+        PosKind::Arith(op, Box::new(e(a)), Box::new(e(b)))
+    }
+
+    fn pointers() -> Vec<Pointer> {
+        ["lo", "pivot"]
+            .map(|name| Pointer {
+                name: name.into(),
+                init: e(PosKind::Int(0)),
+                span: Span::default(),
+            })
+            .into()
+    }
+
+    #[test]
+    fn acts_read_as_written() {
+        let names = pointers();
+        let push = Act::Push(vec![
+            e(arith(ArithOp::Add, PosKind::Pointer(1), PosKind::Int(1))),
+            e(PosKind::Last),
+        ]);
+        assert_eq!(act(&push, &names), "_push(pivot + 1, LAST)");
+        assert_eq!(
+            act(&Act::Move(0, Direction::Left), &names),
+            "MOVE(lo, LEFT)"
+        );
+        assert_eq!(act(&Act::OutOk, &names), "OUT(OK)");
+        assert_eq!(act(&Act::Nop, &names), "NOP");
+        assert_eq!(
+            act(&Act::Color(1, Color::Grey), &names),
+            "COLOR(pivot, GREY)"
+        );
+    }
+
+    #[test]
+    fn parentheses_only_where_needed() {
+        let names = pointers();
+        let sum = arith(ArithOp::Sub, PosKind::Pointer(0), PosKind::Int(1));
+        let nested = arith(ArithOp::Sub, PosKind::Pointer(1), sum.clone());
+        assert_eq!(position(&e(nested), &names), "pivot - (lo - 1)");
+        let product = arith(ArithOp::Mul, sum.clone(), PosKind::Int(2));
+        assert_eq!(position(&e(product), &names), "(lo - 1) * 2");
+        let left = arith(
+            ArithOp::Add,
+            sum,
+            PosKind::Child(Box::new(e(PosKind::Pointer(0)))),
+        );
+        assert_eq!(position(&e(left), &names), "lo - 1 + child(lo)");
+        let neg = PosKind::Neg(Box::new(e(PosKind::Int(-2))));
+        assert_eq!(position(&e(neg), &names), "-(-2)");
+        let min = PosKind::Neg(Box::new(e(PosKind::Int(i64::MIN))));
+        assert_eq!(position(&e(min), &names), "-(-9223372036854775807 - 1)");
+    }
+}
