@@ -4,8 +4,9 @@
 //!
 //!     cargo bench --bench interpreter
 
+use cnpi::exec::Options as RunOptions;
 use cnpi::program::Program;
-use cnpi::symbolic::{self, RunOptions};
+use cnpi::symbolic;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 fn compile(file: &str) -> Program {

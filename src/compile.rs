@@ -1,13 +1,17 @@
-//! The front end in one call: source text to a checked program.
+//! The front end in one call: source text to a checked program, and a
+//! checked program to what the network runs.
 //!
 //! [`compile`] registers the user's file and the stdlib files as
 //! [`Sources`] (so every diagnostic can be drawn), parses, and checks when
-//! parsing succeeded. It returns everything the caller needs to report
-//! and to run; it never prints.
+//! parsing succeeded. [`for_the_network`] hands on a file of appliers as it
+//! is and combinatorizes a file with normal programs first, checking the
+//! converted text ([`convert_checked`]). Everything is returned as data,
+//! warnings included; nothing here prints.
 
 use crate::check;
+use crate::combinatorize::{Combinatorized, combinatorize, internal};
 use crate::diagnostic::{Diagnostic, Sources, has_errors};
-use crate::program::Program;
+use crate::program::{Body, Program};
 use crate::span::SourceId;
 use crate::stdlib;
 use crate::syntax;
@@ -20,6 +24,24 @@ pub struct Compilation {
     pub diagnostics: Vec<Diagnostic>,
     /// The checked program, present exactly when there are no errors.
     pub program: Option<Program>,
+}
+
+/// A file that compiled: its checked program, the sources to draw later
+/// diagnostics against, and its text.
+pub struct Compiled {
+    pub program: Program,
+    pub sources: Sources,
+    pub text: String,
+}
+
+/// What the network runs for a file, from [`for_the_network`].
+pub struct ForNetwork {
+    /// The file itself when all its definitions are appliers, else its
+    /// combinatorized form, whose text is the source diagnostics point into.
+    pub combinatory: Compiled,
+    /// For a file with normal programs: the file as written, and the
+    /// conversion's warnings (drawn against its sources).
+    pub written: Option<(Compiled, Vec<Diagnostic>)>,
 }
 
 /// The user's file `name` with text `text`, and the stdlib files: what
@@ -48,5 +70,69 @@ pub fn compile(name: &str, text: &str, entry: Option<&str>) -> Compilation {
         sources,
         diagnostics,
         program,
+    }
+}
+
+/// Converts a compiled file (named `name` in the output's header) and
+/// compiles the output, which must be clean: the converted text (with its
+/// warnings) and the output's checked program; or the diagnostics, drawn
+/// against the file's sources.
+pub fn convert_checked(
+    compiled: &Compiled,
+    name: &str,
+) -> Result<(Combinatorized, Compiled), Vec<Diagnostic>> {
+    let converted = combinatorize(&compiled.program, &compiled.text, name)?;
+    let output = format!("{name} (combinatorized)");
+    let check = compile(&output, &converted.text, None);
+    match check.program {
+        Some(program) if check.diagnostics.is_empty() => {
+            let text = converted.text.clone();
+            let sources = check.sources;
+            Ok((
+                converted,
+                Compiled {
+                    program,
+                    sources,
+                    text,
+                },
+            ))
+        }
+        _ => {
+            let found: Vec<String> = check
+                .diagnostics
+                .iter()
+                .map(|d| d.message.clone())
+                .collect();
+            let detail = format!("the output does not compile cleanly: {}", found.join("; "));
+            Err(vec![internal(detail)])
+        }
+    }
+}
+
+/// What the network runs for `compiled` (named `name`): the file itself
+/// when all its definitions are appliers, else its combinatorized form
+/// (normal programs are combinatorized first, language contract §5). On
+/// failure, the diagnostics and the file they point into.
+pub fn for_the_network(
+    compiled: Compiled,
+    name: &str,
+) -> Result<ForNetwork, (Vec<Diagnostic>, Compiled)> {
+    let normal = compiled
+        .program
+        .defs
+        .iter()
+        .any(|def| matches!(def.body, Body::Normal(_)));
+    if !normal {
+        return Ok(ForNetwork {
+            combinatory: compiled,
+            written: None,
+        });
+    }
+    match convert_checked(&compiled, name) {
+        Ok((converted, combinatory)) => Ok(ForNetwork {
+            combinatory,
+            written: Some((compiled, converted.warnings)),
+        }),
+        Err(diagnostics) => Err((diagnostics, compiled)),
     }
 }

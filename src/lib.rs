@@ -13,6 +13,7 @@ pub mod combinatorize;
 pub mod compile;
 pub mod diagnostic;
 pub mod env;
+pub mod exec;
 pub mod operators;
 pub mod program;
 pub mod span;

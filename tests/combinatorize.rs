@@ -18,9 +18,10 @@ use std::collections::HashSet;
 
 use cnpi::combinatorize::{Combinatorized, combinatorize};
 use cnpi::diagnostic::Diagnostic;
+use cnpi::exec::Options as RunOptions;
 use cnpi::program::print;
 use cnpi::program::{Applier, Body, Callee, Combinator, Program};
-use cnpi::symbolic::{self, RunOptions};
+use cnpi::symbolic;
 use inputs::{dags, graphs, values};
 use proptest::prelude::*;
 use serde_json::{Value, json};

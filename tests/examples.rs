@@ -12,8 +12,9 @@ use common::add_decimal;
 use inputs::{dags, graphs, values};
 use std::collections::HashSet;
 
+use cnpi::exec::Options as RunOptions;
 use cnpi::program::Program;
-use cnpi::symbolic::{self, RunOptions};
+use cnpi::symbolic;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 

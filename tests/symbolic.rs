@@ -16,11 +16,12 @@ mod trace;
 
 use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::env::{self, EnvKind};
+use cnpi::exec::{Options as RunOptions, Outcome};
 use cnpi::program::{
     Act, ActApp, Callee, Color, Combinator, Operand, PosKind, Program, Stmt, ValueObservation,
 };
 use cnpi::span::Span;
-use cnpi::symbolic::{self, Outcome, RunOptions};
+use cnpi::symbolic;
 use cnpi::syntax::ast::{ArithOp, CompareOp};
 use programs::*;
 use serde_json::{Value, json};

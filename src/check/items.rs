@@ -201,11 +201,11 @@ fn find_env<'a>(
         _ => None,
     });
     let Some(env) = envs.next() else {
-        let start = file.items.first().map_or(0, |item| item_span(item).start);
+        let start = file.items.first().map_or(0, |item| item.span().start);
         let source = file
             .items
             .first()
-            .map_or(SourceId::USER, |item| item_span(item).source);
+            .map_or(SourceId::USER, |item| item.span().source);
         diagnostics.push(
             Diagnostic::error(codes::E0102, "missing `env` line")
                 .with_label(
@@ -269,16 +269,4 @@ fn stdlib_only(span: Span) -> Diagnostic {
     .with_help(
         "a program uses `def`; the ACTs and combinators it may apply come with its environment",
     )
-}
-
-/// Where an item is written.
-pub(crate) fn item_span(item: &Item) -> Span {
-    match item {
-        Item::Env(d) => d.span,
-        Item::State(d) => d.span,
-        Item::Def(d) => d.span,
-        Item::Act(d) => d.span,
-        Item::Observe(d) => d.span,
-        Item::Combinator(d) => d.span,
-    }
 }

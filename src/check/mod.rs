@@ -28,7 +28,6 @@ use crate::span::Span;
 use crate::stdlib::{self, EnvLibrary, Stdlib};
 use crate::syntax::ast;
 
-pub(crate) use items::item_span;
 use names::Meaning;
 
 /// Checks a parsed file. `entry` is the `--entry` name, if one was given.

@@ -8,11 +8,13 @@
 //! `treerec` (see `treerec`). The shapes that cannot be converted get
 //! E0801 (a plain recursive call that is not the last step) or E0805.
 
-use super::effects::{Effects, calls};
-use super::emit::{Arg, Emitter, Extent, OutDef, Piece};
+use super::effects::Effects;
+use super::emit::{Emitter, Extent, Piece};
 use super::errors;
 use super::flow::positions_reads;
+use super::output::{Arg, OutDef};
 use super::set::Pointers;
+use super::walk::calls;
 use crate::diagnostic::Diagnostic;
 use crate::program::{Act, BoolExpr, Combinator, DefId, PosExpr, PosKind, Program, Stmt};
 use crate::span::Span;

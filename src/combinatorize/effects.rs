@@ -15,6 +15,7 @@ use std::collections::HashMap;
 
 use super::flow::{Effect, Flow, act_flow, condition_reads, positions_reads};
 use super::set::Pointers;
+use super::walk::calls;
 use super::work::Work;
 use crate::program::{Applier, Body, BoolExpr, Callee, DefId, Program, Stmt};
 
@@ -288,26 +289,4 @@ impl<'p> Effects<'p> {
 /// Identifies a statement of the working program, which never moves.
 fn address(stmt: &Stmt) -> usize {
     std::ptr::from_ref(stmt) as usize
-}
-
-/// Every call statement of a block, nested ones included.
-pub fn calls(stmts: &[Stmt]) -> Vec<&Stmt> {
-    let mut found = Vec::new();
-    let mut todo: Vec<&[Stmt]> = vec![stmts];
-    while let Some(block) = todo.pop() {
-        for stmt in block {
-            match stmt {
-                Stmt::Call(..) | Stmt::StateCall(..) => found.push(stmt),
-                Stmt::If {
-                    then, otherwise, ..
-                } => {
-                    todo.push(then);
-                    todo.push(otherwise);
-                }
-                Stmt::While { body, .. } => todo.push(body),
-                Stmt::Act(_) | Stmt::Pass(_) => {}
-            }
-        }
-    }
-    found
 }

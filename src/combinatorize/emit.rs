@@ -11,32 +11,10 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::output::{Arg, Comb, Node, OutDef};
 use super::print;
 use crate::program::{Act, BoolExpr, Combinator, Program};
 use crate::span::Span;
-
-/// A callable argument of an output applier.
-#[derive(Clone, Debug)]
-pub enum Arg {
-    Nop,
-    Act(Act),
-    Def(String),
-}
-
-/// A combinator applied to a detector and three arguments.
-#[derive(Clone, Debug)]
-pub struct Comb {
-    pub combinator: Combinator,
-    pub detector: Option<BoolExpr>,
-    pub args: [Arg; 3],
-}
-
-/// An argument, or a combinator application that still needs a name.
-#[derive(Clone, Debug)]
-pub enum Node {
-    Arg(Arg),
-    Comb(Box<Comb>),
-}
 
 /// A byte range of the user's source, and where its first statement
 /// starts (code moved around may begin after it ends).
@@ -95,15 +73,6 @@ impl Piece {
             Node::Arg(Arg::Act(Act::Move(..) | Act::NextChild(_)))
         )
     }
-}
-
-/// One definition of the output.
-#[derive(Clone, Debug)]
-pub struct OutDef {
-    pub name: String,
-    /// `from lines 4-7: while j != hi`
-    pub comment: Option<String>,
-    pub node: Node,
 }
 
 /// The names taken in the output file.

@@ -67,15 +67,14 @@ pub fn cycle_avoids_head(head: &str, caller: &str, at: Span) -> Diagnostic {
 }
 
 /// E0802: inlining would make a program too large.
-pub fn inlining_too_large(head: &str, size: usize, at: Span) -> Diagnostic {
+pub fn inlining_too_large(head: &str, size: usize, limit: usize, at: Span) -> Diagnostic {
     Diagnostic::error(
         codes::E0802,
         format!("inlining the mutual recursion of `{head}` would make it too large"),
     )
     .with_label(at, format!("about {size} statements after inlining"))
     .with_help(format!(
-        "at most {} statements are inlined; merge the programs of the cycle into one that calls itself",
-        super::work::MAX_INLINED
+        "at most {limit} statements are inlined; merge the programs of the cycle into one that calls itself"
     ))
 }
 

@@ -16,9 +16,11 @@ mod effects;
 mod emit;
 mod errors;
 mod flow;
+mod output;
 mod print;
 mod set;
 mod treerec;
+mod walk;
 mod work;
 
 use crate::diagnostic::{Diagnostic, has_errors};
@@ -28,7 +30,8 @@ pub use errors::internal;
 
 use convert::{Context, Converter, extent};
 use effects::Effects;
-use emit::{Arg, Comb, Emitter, Extent, Lines, Names, Node, OutDef};
+use emit::{Emitter, Extent, Lines, Names};
+use output::{Arg, Comb, Node, OutDef};
 
 /// A converted file.
 #[derive(Clone, Debug)]

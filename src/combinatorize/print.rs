@@ -4,13 +4,13 @@
 //! source, so it is formatted the same way whatever the input looked like:
 //! the `env` line, `state(...)`, then the definitions, each converted
 //! program after the helpers it uses, each helper after a comment saying
-//! which source lines it came from. ACTs and positions are written as the
-//! trace writes them (`symbolic::trace`); conditions get parentheses only
+//! which source lines it came from. ACTs, positions and conditions are written by
+//! [`crate::program::print`]; conditions get parentheses only
 //! where precedence needs them.
 
 use std::fmt::Write as _;
 
-use super::emit::{Arg, Node, OutDef};
+use super::output::{Arg, Node, OutDef};
 use crate::program::print::{act, condition, position};
 use crate::program::{Combinator, Pointer, Program};
 

@@ -12,9 +12,10 @@
 //! pushed as the loop runs, so they run in reverse order (W0801).
 
 use super::convert::{Converter, contains_state_call, extent, meaningful, span};
-use super::emit::{Arg, Extent, Piece};
+use super::emit::{Extent, Piece};
 use super::errors;
 use super::flow::{Flow, positions_reads};
+use super::output::Arg;
 use super::set::Pointers;
 use crate::operators::CompareOp;
 use crate::program::{Act, BoolExpr, Combinator, Operand, Stmt};

@@ -15,8 +15,8 @@ use petgraph::algo::tarjan_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
 
-use super::effects::calls;
 use super::errors;
+use super::walk::calls;
 use crate::diagnostic::Diagnostic;
 use crate::program::{Applier, Body, Callee, DefId, Program, Stmt};
 use crate::span::Span;
@@ -246,7 +246,12 @@ impl Inliner<'_> {
                     .defs
                     .get(head)
                     .map_or(Span::default(), |d| d.span);
-                diagnostics.push(errors::inlining_too_large(head_name, grown, span));
+                diagnostics.push(errors::inlining_too_large(
+                    head_name,
+                    grown,
+                    MAX_INLINED,
+                    span,
+                ));
                 return None;
             }
             sizes.insert(id, grown);

@@ -6,7 +6,6 @@
 //! whether it uses the state stack (so the file needs `state(...)`).
 //! `_mapself` carries the one built-in detector, `_top != SENTINEL`.
 
-use crate::check::item_span;
 use crate::diagnostic::Diagnostic;
 use crate::program::{Behaviour, Combinator, CombinatorKind, Combinators, Slot};
 use crate::span::Span;
@@ -31,7 +30,7 @@ pub(super) fn load_core(
     for item in &file.items {
         let Item::Combinator(decl) = item else {
             return Err(internal(
-                item_span(item),
+                item.span(),
                 "core.cnpi may only define combinators",
             ));
         };

@@ -6,7 +6,6 @@
 //! observation one [`ObservationKind::from_name`] knows, read at one
 //! position and giving the declared type.
 
-use crate::check::item_span;
 use crate::diagnostic::Diagnostic;
 use crate::env::EnvKind;
 use crate::program::{Act, ActArg, Color, Direction, ObservationKind, ParamType, PosExpr, PosKind};
@@ -54,7 +53,7 @@ pub(super) fn load_env(
             }
             other => {
                 return Err(internal(
-                    item_span(other),
+                    other.span(),
                     "an environment file declares only ACTs and observations",
                 ));
             }

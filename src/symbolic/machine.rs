@@ -13,24 +13,16 @@
 //! starts over at the same version has changed nothing, so it would repeat
 //! forever: the machine reports it at once instead of running out of steps.
 
-use std::io::Write;
-
-use super::errors;
-use super::stack::{StateStack, apply_act};
 use super::trace;
 use crate::diagnostic::Diagnostic;
-use crate::env::{State, eval_error, internal};
+use crate::exec::{self, MAX_TASKS, Store};
 use crate::program::print;
 use crate::program::{
-    Act, ActApp, Applier, Body, BoolExpr, Callee, Combinator, CombinatorKind, Def, DefId, Pointer,
-    Program, Slot, Stmt,
+    ActApp, Applier, Body, BoolExpr, Callee, Combinator, CombinatorKind, Def, DefId, Program, Slot,
+    Stmt,
 };
-use crate::span::Span;
 
 mod normal;
-
-/// The most tasks (nested calls) and state stack entries a run may hold.
-pub const MAX_TASKS: usize = 10_000_000;
 
 /// A combinator's frame: what its applier passed.
 #[derive(Clone, Copy)]
@@ -93,57 +85,25 @@ enum Task<'p> {
 
 pub(super) struct Machine<'p, 'o> {
     program: &'p Program,
-    pub(super) state: State,
-    pointers: Vec<i64>,
+    pub(super) store: Store<'o>,
     tasks: Vec<Task<'p>>,
-    states: StateStack,
     /// The pointer values saved by the state calls in progress.
     saved: Vec<i64>,
     /// Reused buffer for the arguments of a state call.
     scratch: Vec<i64>,
-    pub(super) steps: u64,
-    max_steps: u64,
-    version: u64,
-    trace: Option<&'o mut dyn Write>,
-}
-
-/// The pointers' initial values on `state`, each `init` evaluated in
-/// declaration order (an init may read the pointers declared before it).
-pub fn initial_pointers(pointers: &[Pointer], state: &State) -> Result<Vec<i64>, Diagnostic> {
-    let mut values = Vec::with_capacity(pointers.len());
-    for pointer in pointers {
-        let value = pointer
-            .init
-            .eval(&state.view(&values))
-            .map_err(eval_error)?;
-        values.push(value);
-    }
-    Ok(values)
 }
 
 impl<'p, 'o> Machine<'p, 'o> {
     /// A machine at the start of `program`, its pointers at their initial
     /// positions for `state`.
-    pub(super) fn new(
-        program: &'p Program,
-        state: State,
-        max_steps: u64,
-        trace: Option<&'o mut dyn Write>,
-    ) -> Result<Machine<'p, 'o>, Diagnostic> {
-        let pointers = initial_pointers(&program.pointers, &state)?;
-        Ok(Machine {
+    pub(super) fn new(program: &'p Program, store: Store<'o>) -> Machine<'p, 'o> {
+        Machine {
             program,
-            state,
-            pointers,
+            store,
             tasks: Vec::new(),
-            states: StateStack::default(),
             saved: Vec::new(),
             scratch: Vec::new(),
-            steps: 0,
-            max_steps,
-            version: 0,
-            trace,
-        })
+        }
     }
 
     /// Runs the entry definition to its end.
@@ -168,33 +128,19 @@ impl<'p, 'o> Machine<'p, 'o> {
     fn push(&mut self, task: Task<'p>, def: DefId) -> Result<(), Diagnostic> {
         if self.tasks.len() >= MAX_TASKS {
             let def = self.def(def);
-            return Err(errors::too_deep(MAX_TASKS, &def.name, def.span));
+            return Err(exec::too_deep(MAX_TASKS, &def.name, def.span));
         }
         self.tasks.push(task);
         Ok(())
     }
 
-    /// E0704 when the state stack is full; `span` is the push.
-    fn room_for_a_state(&self, span: Span) -> Result<(), Diagnostic> {
-        if self.states.len() >= MAX_TASKS {
-            return Err(errors::too_many_states(MAX_TASKS, span));
-        }
-        Ok(())
-    }
-
     fn count_step(&mut self, def: DefId) -> Result<(), Diagnostic> {
-        self.steps += 1;
-        if self.steps > self.max_steps {
-            let def = self.def(def);
-            return Err(errors::out_of_steps(self.max_steps, &def.name, def.span));
-        }
-        Ok(())
+        let def = self.def(def);
+        self.store.count_step(&def.name, def.span)
     }
 
     fn eval(&self, condition: &BoolExpr) -> Result<bool, Diagnostic> {
-        condition
-            .eval(&self.state.view(&self.pointers))
-            .map_err(eval_error)
+        self.store.eval(condition)
     }
 
     /// Starts definition `def` at call depth `depth`.
@@ -221,7 +167,7 @@ impl<'p, 'o> Machine<'p, 'o> {
                     stmts,
                     next: 0,
                     depth,
-                    version: self.version,
+                    version: self.store.version(),
                     last: true,
                 };
                 self.push(Task::Block(block), def)
@@ -243,31 +189,19 @@ impl<'p, 'o> Machine<'p, 'o> {
             bit: None,
             next: 0,
             depth,
-            version: self.version,
+            version: self.store.version(),
         };
         self.push(Task::Activation(activation), def)
     }
 
     fn apply(&mut self, app: &'p ActApp) -> Result<(), Diagnostic> {
-        if let Act::Push(_) = app.act {
-            self.room_for_a_state(app.span)?;
-        }
-        if !matches!(app.act, Act::Nop) {
-            self.version += 1;
-        }
-        apply_act(
-            app,
-            &mut self.state,
-            &mut self.pointers,
-            &mut self.states,
-            &self.program.pointers,
-        )
+        self.store.apply(app, &self.program.pointers)
     }
 
     /// One core step of a combinator activation.
     fn activation_step(&mut self, mut a: Activation<'p>) -> Result<(), Diagnostic> {
         let c = match (a.kind, a.frame.detector) {
-            (CombinatorKind::MapSelf, _) => self.states.top_is_state(),
+            (CombinatorKind::MapSelf, _) => self.store.top_is_state(),
             (CombinatorKind::User(_), Some(detector)) => self.eval(detector)?,
             (CombinatorKind::User(_), None) => true,
         };
@@ -282,7 +216,7 @@ impl<'p, 'o> Machine<'p, 'o> {
         if !tail {
             self.tasks.push(Task::Activation(a));
         }
-        if self.trace.is_some() {
+        if self.store.tracing() {
             self.trace_slot(&a, c, slot);
         }
         let deeper = a.depth.saturating_add(1);
@@ -292,21 +226,12 @@ impl<'p, 'o> Machine<'p, 'o> {
             Slot::A1 => self.call(&a.frame.args[0], deeper),
             Slot::A2 => self.call(&a.frame.args[1], deeper),
             Slot::A3 => self.call(&a.frame.args[2], deeper),
-            Slot::PushSentinel => {
-                self.room_for_a_state(self.def(a.def).span)?;
-                self.version += 1;
-                self.states.push_sentinel(&self.pointers);
-                Ok(())
+            Slot::PushSentinel => self.store.push_sentinel(self.def(a.def).span),
+            Slot::Pop => self.store.pop(),
+            Slot::LoadState => {
+                let targets = self.program.state.as_deref().unwrap_or_default();
+                self.store.load_state(targets)
             }
-            Slot::Pop => {
-                self.version += 1;
-                if self.states.pop() {
-                    Ok(())
-                } else {
-                    Err(internal("`_pop` found the state stack empty"))
-                }
-            }
-            Slot::LoadState => self.load_state(),
             Slot::Nop => Ok(()),
         }
     }
@@ -318,10 +243,10 @@ impl<'p, 'o> Machine<'p, 'o> {
         kind: CombinatorKind,
         tail: bool,
     ) -> Result<(), Diagnostic> {
-        if kind == a.kind && self.version == a.version {
+        if kind == a.kind && self.store.version() == a.version {
             let what = format!("its `{}`", print::combinator_name(kind));
             let def = self.def(a.def);
-            return Err(errors::never_finishes(&def.name, &what, def.span));
+            return Err(exec::never_finishes(&def.name, &what, def.span));
         }
         // A loop (a tail call of the same kind) stays at its depth.
         let depth = if tail && kind == a.kind {
@@ -339,18 +264,6 @@ impl<'p, 'o> Machine<'p, 'o> {
         }
     }
 
-    /// `_load_state`: the top state into the state pointers, or a
-    /// sentinel's pointers back.
-    fn load_state(&mut self) -> Result<(), Diagnostic> {
-        self.version += 1;
-        let targets: &[usize] = self.program.state.as_deref().unwrap_or_default();
-        if self.states.load(&mut self.pointers, targets) {
-            Ok(())
-        } else {
-            Err(internal("`_load_state` found the state stack empty"))
-        }
-    }
-
     fn trace_slot(&mut self, a: &Activation<'p>, c: bool, slot: Slot) {
         let def = self.def(a.def);
         let bound = trace::slot(self.program, &def.name, a.frame.args, slot);
@@ -360,17 +273,6 @@ impl<'p, 'o> Machine<'p, 'o> {
             print::combinator_name(a.kind),
             u8::from(c)
         );
-        self.write_trace(a.depth, &line);
-    }
-
-    /// Writes one trace line indented by `depth`; tracing stops at the
-    /// first write error (a closed pipe, say) rather than failing the run.
-    fn write_trace(&mut self, depth: u32, line: &str) {
-        if let Some(out) = self.trace.as_mut() {
-            let indent = "  ".repeat(depth as usize);
-            if writeln!(out, "{indent}{line}").is_err() {
-                self.trace = None;
-            }
-        }
+        self.store.trace(a.depth, &line);
     }
 }

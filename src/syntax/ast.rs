@@ -39,6 +39,20 @@ pub enum Item {
     Combinator(CombinatorDecl),
 }
 
+impl Item {
+    /// Where the item is written.
+    pub fn span(&self) -> Span {
+        match self {
+            Item::Env(d) => d.span,
+            Item::State(d) => d.span,
+            Item::Def(d) => d.span,
+            Item::Act(d) => d.span,
+            Item::Observe(d) => d.span,
+            Item::Combinator(d) => d.span,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EnvDecl {
     pub kind: Ident,

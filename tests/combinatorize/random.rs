@@ -10,8 +10,9 @@
 //! random arrays (where the normal program finishes without error).
 
 use cnpi::combinatorize::combinatorize;
+use cnpi::exec::Options as RunOptions;
 use cnpi::program::Program;
-use cnpi::symbolic::{self, RunOptions};
+use cnpi::symbolic;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::Value;

@@ -232,7 +232,7 @@ fn runaway_recursion_is_stopped() {
     let e = fail(&b.finish(dive), "[]");
     assert_eq!(e.code, codes::E0704);
     assert!(
-        e.message.contains(&symbolic::MAX_TASKS.to_string()),
+        e.message.contains(&cnpi::exec::MAX_TASKS.to_string()),
         "{}",
         e.message
     );

@@ -7,12 +7,13 @@
 //!
 //!     cargo bench --bench neural
 
+use cnpi::exec::Options as RunOptions;
 use cnpi::program::Program;
-use cnpi::symbolic::{self, RunOptions};
+use cnpi::symbolic;
 use cnpi_neural::core::Core;
 use cnpi_neural::detector::Cache;
 use cnpi_neural::memory::Memory;
-use cnpi_neural::runtime::{self, Options};
+use cnpi_neural::runtime;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 fn compile(file: &str) -> (Program, Memory) {
@@ -70,13 +71,15 @@ fn bench(c: &mut Criterion, name: &str, file: &str, input: &str) {
         symbolic::run(&program, state.clone(), options).expect("runs")
     };
     let neural = |cached: bool| {
-        let options = Options {
-            max_steps: u64::MAX,
+        let (options, cached) = (
+            RunOptions {
+                max_steps: u64::MAX,
+                trace: None,
+            },
             cached,
-            trace: None,
-        };
+        );
         let entry = memory.units[0].entry;
-        runtime::run(core, &memory, 0, entry, state.clone(), options).expect("runs")
+        runtime::run(core, &memory, 0, entry, state.clone(), options, cached).expect("runs")
     };
     let steps = symbolic().steps;
     assert_eq!(neural(true), symbolic(), "{name}: cached network");

@@ -7,10 +7,13 @@
 //! initial positions (`unit.U.pointers`). The `memory` metadata entry (JSON)
 //! holds what diagnostics and traces need: names, source spans, each
 //! program's source text, environment and entry. [`read`] checks all of it
-//! before a run can start: the checksum, every shape, that the keys are
+//! before a run can start ([`read_file`] and [`write_file`] do the same
+//! for a path): the checksum, every shape, that the keys are
 //! unit-norm and distinct, that every applier parses into rows that exist,
 //! and it verifies every detector again on its whole domain. A file that
 //! fails any check is an E1102 error, never a panic.
+
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
@@ -390,4 +393,38 @@ fn check_applier(memory: &Memory, row: usize) -> Result<(), String> {
             }
         }
     }
+}
+
+/// True for a path that names a program memory (`.cnpim`).
+pub fn is_memory_file(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "cnpim")
+}
+
+/// Reads and checks the `.cnpim` file at `path`.
+pub fn read_file(path: &Path) -> Result<Memory, Diagnostic> {
+    let bytes = std::fs::read(path).map_err(|error| {
+        Diagnostic::error(
+            codes::E1101,
+            format!(
+                "cannot read the program memory `{}`: {error}",
+                path.display()
+            ),
+        )
+        .with_help("build one with `cnpic build FILE.cnpi -o FILE.cnpim`")
+    })?;
+    read(&bytes, &path.display().to_string())
+}
+
+/// Writes `memory` to `path`, recording `command` (the command line).
+pub fn write_file(path: &Path, memory: &Memory, command: &str) -> Result<(), Diagnostic> {
+    let bytes = write(memory, command)?;
+    std::fs::write(path, bytes).map_err(|error| {
+        Diagnostic::error(
+            codes::E1101,
+            format!(
+                "cannot write the program memory `{}`: {error}",
+                path.display()
+            ),
+        )
+    })
 }

@@ -19,12 +19,13 @@ mod files;
 mod random_programs;
 
 use cnpi::diagnostic::Diagnostic;
+use cnpi::exec::{Options as RunOptions, Outcome};
 use cnpi::program::Program;
-use cnpi::symbolic::{self, Outcome, RunOptions};
+use cnpi::symbolic;
 use cnpi_neural::core::Core;
 use cnpi_neural::detector::Cache;
 use cnpi_neural::memory::Memory;
-use cnpi_neural::runtime::{self, Options};
+use cnpi_neural::runtime;
 
 /// The seed every test memory uses.
 const SEED: u64 = 11;
@@ -61,12 +62,14 @@ fn core() -> &'static Core {
 fn neural(memory: &Memory, unit: usize, input: &str, cached: bool) -> Result<Outcome, Diagnostic> {
     let info = &memory.units[unit];
     let state = cnpi::env::parse_input(info.env, input).expect("valid input");
-    let options = Options {
-        max_steps: 1 << 40,
+    let (options, cached) = (
+        RunOptions {
+            max_steps: 1 << 40,
+            trace: None,
+        },
         cached,
-        trace: None,
-    };
-    runtime::run(core(), memory, unit, info.entry, state, options)
+    );
+    runtime::run(core(), memory, unit, info.entry, state, options, cached)
 }
 
 fn reference(program: &Program, input: &str) -> Result<Outcome, Diagnostic> {

@@ -6,9 +6,10 @@
 //! its condition. A block is popped before its last statement runs, so a
 //! tail call to the same definition loops in constant stack.
 
-use super::{Block, Loop, Machine, Task, errors};
+use super::{Block, Loop, Machine, Task};
 use crate::diagnostic::Diagnostic;
 use crate::env::{eval_error, internal};
+use crate::exec;
 use crate::program::print;
 use crate::program::{DefId, PosExpr, Program, Stmt};
 
@@ -34,13 +35,9 @@ impl<'p> Machine<'p, '_> {
             }
             Stmt::Call(id, span) => {
                 self.trace_stmt(&b, |program| format!("{}()", name(program, *id)));
-                if *id == b.def && self.version == b.version {
+                if *id == b.def && self.store.version() == b.version {
                     let def = self.def(b.def);
-                    return Err(errors::never_finishes(
-                        &def.name,
-                        "its call to itself",
-                        *span,
-                    ));
+                    return Err(exec::never_finishes(&def.name, "its call to itself", *span));
                 }
                 // A tail call to itself is a loop: the trace keeps its depth.
                 let depth = if b.last && tail && *id == b.def {
@@ -108,18 +105,18 @@ impl<'p> Machine<'p, '_> {
         };
         self.count_step(l.def)?;
         let c = self.eval(condition)?;
-        if self.trace.is_some() {
+        if self.store.tracing() {
             let line = format!("{}: while c={}", self.def(l.def).name, u8::from(c));
-            self.write_trace(l.depth, &line);
+            self.store.trace(l.depth, &line);
         }
         if !c {
             return Ok(());
         }
-        if l.tested == Some(self.version) {
+        if l.tested == Some(self.store.version()) {
             let def = self.def(l.def);
-            return Err(errors::never_finishes(&def.name, "its `while` loop", *span));
+            return Err(exec::never_finishes(&def.name, "its `while` loop", *span));
         }
-        l.tested = Some(self.version);
+        l.tested = Some(self.store.version());
         self.tasks.push(Task::While(l));
         let body = Block {
             def: l.def,
@@ -135,16 +132,17 @@ impl<'p> Machine<'p, '_> {
     /// `F(e1, ..., ek)`: evaluates the arguments, saves every pointer, sets
     /// the state pointers and runs F; a `Restore` task undoes it after.
     fn state_call(&mut self, id: DefId, args: &[PosExpr], depth: u32) -> Result<(), Diagnostic> {
-        let view = self.state.view(&self.pointers);
+        let view = self.store.view();
         self.scratch.clear();
         for arg in args {
             self.scratch.push(arg.eval(&view).map_err(eval_error)?);
         }
-        self.saved.extend_from_slice(&self.pointers);
-        self.version += 1;
+        self.saved.extend_from_slice(self.store.pointers());
+        self.store.changed();
         let targets: &[usize] = self.program.state.as_deref().unwrap_or_default();
+        let pointers = self.store.pointers_mut();
         for (&p, &value) in targets.iter().zip(&self.scratch) {
-            self.pointers[p] = value;
+            pointers[p] = value;
         }
         self.push(Task::Restore, id)?;
         self.enter(id, depth)
@@ -152,24 +150,25 @@ impl<'p> Machine<'p, '_> {
 
     /// Puts back the pointers saved by the state call that just returned.
     pub(super) fn restore(&mut self) -> Result<(), Diagnostic> {
+        let pointers = self.store.pointers_mut();
         let start = self
             .saved
             .len()
-            .checked_sub(self.pointers.len())
+            .checked_sub(pointers.len())
             .ok_or_else(|| internal("a state call returned without saved pointers"))?;
         // `saved[start..]` holds exactly one value per pointer.
-        self.pointers.copy_from_slice(&self.saved[start..]);
+        pointers.copy_from_slice(&self.saved[start..]);
         self.saved.truncate(start);
-        self.version += 1;
+        self.store.changed();
         Ok(())
     }
 
     /// Writes `NAME: text` for a statement of block `b`, building the text
     /// only when tracing.
     fn trace_stmt(&mut self, b: &Block<'p>, text: impl FnOnce(&Program) -> String) {
-        if self.trace.is_some() {
+        if self.store.tracing() {
             let line = format!("{}: {}", self.def(b.def).name, text(self.program));
-            self.write_trace(b.depth, &line);
+            self.store.trace(b.depth, &line);
         }
     }
 }

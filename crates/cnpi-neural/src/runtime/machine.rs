@@ -11,22 +11,16 @@
 //! interpreter. Steps, depths, the change counter behind "never
 //! finishes" and every error follow the reference interpreter exactly.
 
-use std::io::Write;
-
-use super::Options;
 use crate::core::{Core, CoreState, Decision, DecisionTable};
 use crate::memory::{
     ActKind, Builtin, DetectorId, Memory, Parsed, RowId, RowKind, STACK_TOP, Unit,
 };
 use cnpi::diagnostic::Diagnostic;
-use cnpi::env::{State, eval_error, internal};
+use cnpi::env::{eval_error, internal};
+use cnpi::exec::{MAX_TASKS, Outcome, Store, never_finishes, too_deep};
 use cnpi::program::print::combinator_name;
-use cnpi::program::{Act, ActApp, CombinatorKind, Slot};
+use cnpi::program::{ActApp, CombinatorKind, Slot};
 use cnpi::span::Span;
-use cnpi::symbolic::{
-    MAX_TASKS, Outcome, StateStack, apply_act, initial_pointers, never_finishes, out_of_steps,
-    too_deep, too_many_states,
-};
 
 /// The most condition bits an activation may see (the decision table's
 /// depth is far below).
@@ -67,14 +61,8 @@ pub(super) struct Machine<'m, 'o> {
     /// The parse of every applier row of the unit, in the cached mode.
     parses: &'m [Option<Parsed>],
     cached: bool,
-    state: State,
-    pointers: Vec<i64>,
-    states: StateStack,
+    store: Store<'o>,
     tasks: Vec<Activation>,
-    steps: u64,
-    max_steps: u64,
-    version: u64,
-    trace: Option<&'o mut dyn Write>,
 }
 
 impl<'m, 'o> Machine<'m, 'o> {
@@ -85,33 +73,23 @@ impl<'m, 'o> Machine<'m, 'o> {
         memory: &'m Memory,
         unit: &'m Unit,
         parses: &'m [Option<Parsed>],
-        state: State,
-        options: Options<'o>,
-    ) -> Result<Machine<'m, 'o>, Diagnostic> {
-        let pointers = initial_pointers(&unit.pointers, &state)?;
-        Ok(Machine {
+        store: Store<'o>,
+        cached: bool,
+    ) -> Machine<'m, 'o> {
+        Machine {
             core,
             table: core.decision_table(),
             memory,
             unit,
             parses,
-            cached: options.cached,
-            state,
-            pointers,
-            states: StateStack::default(),
+            cached,
+            store,
             tasks: Vec::new(),
-            steps: 0,
-            max_steps: options.max_steps,
-            version: 0,
-            trace: options.trace,
-        })
+        }
     }
 
     pub(super) fn finish(self) -> Outcome {
-        Outcome {
-            state: self.state,
-            steps: self.steps,
-        }
+        self.store.finish()
     }
 
     /// Runs the applier `entry` to its end.
@@ -184,7 +162,7 @@ impl<'m, 'o> Machine<'m, 'o> {
             owner,
             progress,
             depth,
-            version: self.version,
+            version: self.store.version(),
         });
         Ok(())
     }
@@ -197,14 +175,8 @@ impl<'m, 'o> Machine<'m, 'o> {
         };
         let c = self.detect(detector)?;
         let decision = self.decide(&mut a, c)?;
-        self.steps += 1;
-        if self.steps > self.max_steps {
-            return Err(out_of_steps(
-                self.max_steps,
-                self.name(a.owner),
-                self.span(a.owner),
-            ));
-        }
+        let (name, span) = (self.name(a.owner), self.span(a.owner));
+        self.store.count_step(name, span)?;
         let target = match decision.slot {
             Slot::SelfSlot => a.frame.slots[0],
             Slot::A1 => a.frame.slots[1],
@@ -212,7 +184,7 @@ impl<'m, 'o> Machine<'m, 'o> {
             Slot::A3 => a.frame.slots[3],
             builtin => Memory::builtin_slot(builtin).unwrap_or_default() as u32,
         } as RowId;
-        if self.trace.is_some() {
+        if self.store.tracing() {
             self.trace_step(&a, c, decision, target);
         }
         let kind = self.memory.rows.get(target).map(|r| r.kind);
@@ -245,9 +217,8 @@ impl<'m, 'o> Machine<'m, 'o> {
             .detectors
             .get(id)
             .ok_or_else(|| internal(format!("the memory has no detector {id}")))?;
-        let world = self.state.view(&self.pointers);
         row.detector
-            .detect(&world, self.states.top_is_state(), self.cached)
+            .detect(&self.store.view(), self.store.top_is_state(), self.cached)
             .map_err(eval_error)
     }
 
@@ -287,7 +258,7 @@ impl<'m, 'o> Machine<'m, 'o> {
         kind: CombinatorKind,
         tail: bool,
     ) -> Result<(), Diagnostic> {
-        if kind == a.kind && self.version == a.version {
+        if kind == a.kind && self.store.version() == a.version {
             let what = format!("its `{}`", combinator_name(kind));
             let (name, span) = (self.name(a.owner), self.span(a.owner));
             return Err(never_finishes(name, &what, span));
@@ -306,49 +277,18 @@ impl<'m, 'o> Machine<'m, 'o> {
     }
 
     fn apply(&mut self, app: &ActApp) -> Result<(), Diagnostic> {
-        if let Act::Push(_) = app.act {
-            self.room_for_a_state(app.span)?;
-        }
-        if !matches!(app.act, Act::Nop) {
-            self.version += 1;
-        }
-        apply_act(
-            app,
-            &mut self.state,
-            &mut self.pointers,
-            &mut self.states,
-            &self.unit.pointers,
-        )
+        self.store.apply(app, &self.unit.pointers)
     }
 
     fn builtin(&mut self, builtin: Builtin, owner: RowId) -> Result<(), Diagnostic> {
-        self.version += 1;
-        let done = match builtin {
-            Builtin::PushSentinel => {
-                self.room_for_a_state(self.span(owner))?;
-                self.states.push_sentinel(&self.pointers);
-                true
-            }
-            Builtin::Pop => self.states.pop(),
+        match builtin {
+            Builtin::PushSentinel => self.store.push_sentinel(self.span(owner)),
+            Builtin::Pop => self.store.pop(),
             Builtin::LoadState => {
                 let targets = self.unit.state.as_deref().unwrap_or_default();
-                self.states.load(&mut self.pointers, targets)
+                self.store.load_state(targets)
             }
-        };
-        if done {
-            Ok(())
-        } else {
-            Err(internal(format!(
-                "`{builtin:?}` found the state stack empty"
-            )))
         }
-    }
-
-    fn room_for_a_state(&self, span: Span) -> Result<(), Diagnostic> {
-        if self.states.len() >= MAX_TASKS {
-            return Err(too_many_states(MAX_TASKS, span));
-        }
-        Ok(())
     }
 
     /// `BSTEP linrec c=1 → a1 COMPSWAP r=0`, indented by depth.
@@ -362,17 +302,12 @@ impl<'m, 'o> Machine<'m, 'o> {
             _ => self.name(target).to_string(),
         };
         let line = format!(
-            "{}{owner} {} c={} → {bound} r={}",
-            "  ".repeat(a.depth as usize),
+            "{owner} {} c={} → {bound} r={}",
             combinator_name(a.kind),
             u8::from(c),
             u8::from(decision.ret)
         );
-        if let Some(out) = self.trace.as_mut()
-            && writeln!(out, "{line}").is_err()
-        {
-            self.trace = None;
-        }
+        self.store.trace(a.depth, &line);
     }
 }
 

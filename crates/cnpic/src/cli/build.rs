@@ -6,14 +6,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use cnpi::diagnostic::Sources;
-use cnpi::program::Body;
+use cnpi_neural::cnpim;
 use cnpi_neural::detector::Cache;
 use cnpi_neural::memory::{DEFAULT_SEED, Memory};
 
-use super::combinatorize::convert_checked;
-use super::memory::{print_summary, write_memory};
-use super::report::{Compiled, compile_file, exit_code, print_diagnostics};
+use super::report::{
+    command_line, compile_for_network, exit_code, fail, print_diagnostics, print_summary,
+};
 
 #[derive(Args)]
 pub struct BuildArgs {
@@ -34,10 +33,10 @@ pub struct BuildArgs {
 
 pub fn build(args: &BuildArgs) -> ExitCode {
     let name = args.file.display().to_string();
-    let compiled = compile_file(&args.file, args.entry.as_deref());
-    let Some(compiled) = compiled.and_then(|c| for_the_network(c, &name)) else {
+    let Some(ready) = compile_for_network(&args.file, args.entry.as_deref()) else {
         return exit_code(false);
     };
+    let compiled = &ready.combinatory;
     let cache = Cache::from_env();
     let built = Memory::with_program(&compiled.program, &name, &compiled.text, args.seed, &cache);
     let memory = match built {
@@ -51,40 +50,11 @@ pub fn build(args: &BuildArgs) -> ExitCode {
         .output
         .clone()
         .unwrap_or_else(|| args.file.with_extension("cnpim"));
-    match write_memory(&output, &memory) {
+    match cnpim::write_file(&output, &memory, &command_line()) {
         Ok(()) => {
             print_summary(&memory, 0, &output);
             exit_code(true)
         }
-        Err(diagnostic) => {
-            print_diagnostics(&[diagnostic], &Sources::new());
-            exit_code(false)
-        }
-    }
-}
-
-/// What the network runs for a file compiled as `compiled` and named
-/// `name`: the file itself when all its definitions are appliers, else its
-/// combinatorized form (language.md §5), whose text is then the source that
-/// diagnostics point into. `None` after printing why it cannot be had.
-pub fn for_the_network(compiled: Compiled, name: &str) -> Option<Compiled> {
-    let normal = compiled
-        .program
-        .defs
-        .iter()
-        .any(|def| matches!(def.body, Body::Normal(_)));
-    if !normal {
-        return Some(compiled);
-    }
-    match convert_checked(&compiled, name) {
-        Ok((converted, check)) => Some(Compiled {
-            program: check.program?,
-            sources: check.sources,
-            text: converted.text,
-        }),
-        Err(diagnostics) => {
-            print_diagnostics(&diagnostics, &compiled.sources);
-            None
-        }
+        Err(diagnostic) => fail(diagnostic),
     }
 }

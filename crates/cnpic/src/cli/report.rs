@@ -1,20 +1,13 @@
-//! Reading source files and printing diagnostics on stderr.
+//! Reading source files and printing what the library hands back:
+//! diagnostics on stderr, and the summary of a program memory.
 
 use std::io::IsTerminal;
 use std::path::Path;
 use std::process::ExitCode;
 
-use cnpi::compile::compile;
+use cnpi::compile::{Compiled, ForNetwork, compile, for_the_network};
 use cnpi::diagnostic::{Diagnostic, Sources, codes, render};
-use cnpi::program::Program;
-
-/// A program compiled from a file, with the sources to report later errors
-/// against and the file's text.
-pub struct Compiled {
-    pub program: Program,
-    pub sources: Sources,
-    pub text: String,
-}
+use cnpi_neural::memory::Memory;
 
 /// Compiles `path`, prints every diagnostic, and returns the program when
 /// there were no errors.
@@ -39,6 +32,24 @@ pub fn compile_file(path: &Path, entry: Option<&str>) -> Option<Compiled> {
     })
 }
 
+/// Compiles `path` for the network (combinatorizing normal programs),
+/// printing every diagnostic and warning on the way.
+pub fn compile_for_network(path: &Path, entry: Option<&str>) -> Option<ForNetwork> {
+    let compiled = compile_file(path, entry)?;
+    match for_the_network(compiled, &path.display().to_string()) {
+        Ok(ready) => {
+            if let Some((written, warnings)) = &ready.written {
+                print_diagnostics(warnings, &written.sources);
+            }
+            Some(ready)
+        }
+        Err((diagnostics, compiled)) => {
+            print_diagnostics(&diagnostics, &compiled.sources);
+            None
+        }
+    }
+}
+
 /// Writes diagnostics to stderr, coloured when stderr is a terminal.
 pub fn print_diagnostics(diagnostics: &[Diagnostic], sources: &Sources) {
     let color = std::io::stderr().is_terminal();
@@ -47,11 +58,55 @@ pub fn print_diagnostics(diagnostics: &[Diagnostic], sources: &Sources) {
     }
 }
 
+/// Prints one diagnostic that is not about a source text; exit status 1.
+pub fn fail(diagnostic: Diagnostic) -> ExitCode {
+    print_diagnostics(&[diagnostic], &Sources::new());
+    exit_code(false)
+}
+
 /// 0 for success, 1 for a diagnosed error.
 pub fn exit_code(success: bool) -> ExitCode {
     if success {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    }
+}
+
+/// The command line, recorded in the files cnpic writes.
+pub fn command_line() -> String {
+    std::env::args().collect::<Vec<_>>().join(" ")
+}
+
+/// What was added for program `unit`: its rows and detectors, with the
+/// size of each detector's verified domain.
+pub fn print_summary(memory: &Memory, unit: usize, path: &Path) {
+    let rows = memory.rows.iter().filter(|r| r.unit == Some(unit)).count();
+    let detectors: Vec<_> = memory
+        .detectors
+        .iter()
+        .filter(|d| d.unit == Some(unit))
+        .collect();
+    let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    println!(
+        "{}: added `{}` ({}, {}); the memory now holds {}, {} and {} (key seed {})",
+        path.display(),
+        memory.units[unit].name,
+        count(rows, "row"),
+        count(detectors.len(), "detector"),
+        count(memory.units.len(), "program"),
+        count(memory.rows.len(), "row"),
+        count(memory.detectors.len(), "detector"),
+        memory.seed
+    );
+    let width = detectors
+        .iter()
+        .map(|d| d.text.len())
+        .max()
+        .unwrap_or(0)
+        .max(9);
+    println!("{:<width$}  {:>6}  verified", "condition", "domain");
+    for row in detectors {
+        println!("{:<width$}  {:>6}  yes", row.text, row.detector.domain());
     }
 }

@@ -9,16 +9,17 @@ use clap::{Args, ValueEnum};
 use cnpi::compile::{compile, sources};
 use cnpi::diagnostic::{Diagnostic, Sources, codes};
 use cnpi::env::{self, EnvKind};
-use cnpi::program::{Body, Program};
-use cnpi::symbolic::{self, Outcome, RunOptions};
+use cnpi::exec::Options;
+use cnpi::exec::compare::{Run, agrees_with_written, cross_check};
+use cnpi::program::Program;
+use cnpi::symbolic;
+use cnpi_neural::cnpim;
 use cnpi_neural::core::Core;
 use cnpi_neural::detector::Cache;
 use cnpi_neural::memory::{DEFAULT_SEED, Memory, RowId};
-use cnpi_neural::runtime::{self, Options, cross_check, mismatch};
+use cnpi_neural::runtime;
 
-use super::build::for_the_network;
-use super::memory::{is_memory_file, read_memory};
-use super::report::{compile_file, exit_code, print_diagnostics};
+use super::report::{compile_file, compile_for_network, exit_code, print_diagnostics};
 
 #[derive(Args)]
 pub struct RunArgs {
@@ -83,7 +84,7 @@ struct Loaded {
 }
 
 pub fn run(args: &RunArgs) -> ExitCode {
-    let loaded = if is_memory_file(&args.file) {
+    let loaded = if cnpim::is_memory_file(&args.file) {
         load_memory(args)
     } else {
         load_source(args)
@@ -111,8 +112,8 @@ pub fn run(args: &RunArgs) -> ExitCode {
 /// has normal programs and added to a new memory. `--cross-check` compares
 /// with the reference interpreter on the program the network runs.
 fn load_source(args: &RunArgs) -> Option<Loaded> {
-    let compiled = compile_file(&args.file, args.entry.as_deref())?;
     if args.symbolic {
+        let compiled = compile_file(&args.file, args.entry.as_deref())?;
         return Some(Loaded {
             env: compiled.program.env,
             memory: None,
@@ -122,13 +123,8 @@ fn load_source(args: &RunArgs) -> Option<Loaded> {
         });
     }
     let name = args.file.display().to_string();
-    let has_normal = compiled
-        .program
-        .defs
-        .iter()
-        .any(|def| matches!(def.body, Body::Normal(_)));
-    let written = (args.cross_check && has_normal).then(|| compiled.program.clone());
-    let compiled = for_the_network(compiled, &name)?;
+    let ready = compile_for_network(&args.file, args.entry.as_deref())?;
+    let compiled = ready.combinatory;
     let cache = Cache::from_env();
     let memory = Memory::with_program(&compiled.program, &name, &compiled.text, args.seed, &cache);
     let memory = match memory {
@@ -139,11 +135,12 @@ fn load_source(args: &RunArgs) -> Option<Loaded> {
         }
     };
     let entry = memory.units[0].entry;
+    let written = ready.written.filter(|_| args.cross_check);
     Some(Loaded {
         env: compiled.program.env,
         memory: Some((memory, 0, entry)),
         reference: args.cross_check.then_some(compiled.program),
-        written,
+        written: written.map(|(written, _)| written.program),
         sources: compiled.sources,
     })
 }
@@ -155,7 +152,7 @@ fn load_memory(args: &RunArgs) -> Option<Loaded> {
         print_diagnostics(&[diagnostic], &Sources::new());
         None
     };
-    let memory = match read_memory(&args.file) {
+    let memory = match cnpim::read_file(&args.file) {
         Ok(memory) => memory,
         Err(diagnostic) => return fail(diagnostic),
     };
@@ -185,59 +182,33 @@ fn load_memory(args: &RunArgs) -> Option<Loaded> {
     })
 }
 
-/// Runs the engines `args` ask for and returns the result to print.
-fn execute(args: &RunArgs, loaded: &Loaded) -> Result<Outcome, Diagnostic> {
+/// Runs the engines `args` ask for, compares them with `--cross-check`,
+/// and returns the result to print.
+fn execute(args: &RunArgs, loaded: &Loaded) -> Run {
     let state = read_input(args.input.as_deref(), loaded.env)?;
     let stderr = std::io::stderr();
     let mut trace = std::io::BufWriter::new(stderr.lock());
     let mut trace = args.trace.then_some(&mut trace as &mut dyn std::io::Write);
+    let options = |trace| Options {
+        max_steps: args.max_steps,
+        trace,
+    };
     let neural = match &loaded.memory {
-        Some((memory, unit, entry)) => {
-            let options = Options {
-                max_steps: args.max_steps,
-                cached: !args.no_cache,
-                trace: trace.take(),
-            };
-            Some(runtime::run(
-                Core::shipped()?,
-                memory,
-                *unit,
-                *entry,
-                state.clone(),
-                options,
-            ))
-        }
+        Some((memory, unit, entry)) => Some(runtime::run(
+            Core::shipped()?,
+            memory,
+            *unit,
+            *entry,
+            state.clone(),
+            options(trace.take()),
+            !args.no_cache,
+        )),
         None => None,
     };
-    let reference = loaded.reference.as_ref().map(|program| {
-        let options = RunOptions {
-            max_steps: args.max_steps,
-            trace: trace.take(),
-        };
-        symbolic::run(program, state.clone(), options)
-    });
+    let reference = (loaded.reference.as_ref())
+        .map(|program| symbolic::run(program, state.clone(), options(trace.take())));
     if let (Some(program), Some(Ok(neural))) = (&loaded.written, &neural) {
-        let options = RunOptions {
-            max_steps: args.max_steps,
-            trace: None,
-        };
-        match symbolic::run(program, state, options) {
-            Ok(written) if written.state == neural.state => {}
-            Ok(written) => {
-                return Err(mismatch(format!(
-                    "the final environments differ from the normal programs as written:\n\
-                     network:  {}as written: {}",
-                    neural.to_text("neural"),
-                    written.to_text("symbolic")
-                )));
-            }
-            Err(error) => {
-                return Err(mismatch(format!(
-                    "the network finished, the normal programs as written stopped with {} ({})",
-                    error.code, error.message
-                )));
-            }
-        }
+        agrees_with_written(neural, &symbolic::run(program, state, options(None)))?;
     }
     match (neural, reference) {
         (Some(neural), Some(reference)) => {

@@ -286,12 +286,12 @@ fn runtime_errors_and_the_step_budget_match_the_reference() {
     let (_, memory) = memory_of("bubblesort.cnpi");
     let info = &memory.units[0];
     let state = cnpi::env::parse_input(info.env, "[3, 2, 1]").expect("valid");
-    let options = cnpi_neural::runtime::Options {
+    let options = cnpi::exec::Options {
         max_steps: 10,
-        cached: true,
         trace: None,
     };
-    let error = cnpi_neural::runtime::run(super::core(), &memory, 0, info.entry, state, options)
-        .expect_err("10 steps are not enough");
+    let error =
+        cnpi_neural::runtime::run(super::core(), &memory, 0, info.entry, state, options, true)
+            .expect_err("10 steps are not enough");
     assert_eq!(error.code, cnpi::diagnostic::codes::E0701);
 }

@@ -9,10 +9,11 @@ use serde_json::json;
 
 use super::SEED;
 use cnpi::diagnostic::Diagnostic;
-use cnpi::symbolic::{self, Outcome, RunOptions};
+use cnpi::exec::{Options as RunOptions, Outcome};
+use cnpi::symbolic;
 use cnpi_neural::detector::Cache;
 use cnpi_neural::memory::Memory;
-use cnpi_neural::runtime::{self, Options};
+use cnpi_neural::runtime;
 
 const POINTERS: [&str; 3] = ["p", "q", "r"];
 const BUDGET: u64 = 3_000;
@@ -131,13 +132,15 @@ fn random_programs_agree_with_the_reference() {
         let expected = reference(&program, &input);
         for cached in [true, false] {
             let state = cnpi::env::parse_input(program.env, &input).expect("valid");
-            let options = Options {
-                max_steps: BUDGET,
+            let (options, cached) = (
+                RunOptions {
+                    max_steps: BUDGET,
+                    trace: None,
+                },
                 cached,
-                trace: None,
-            };
+            );
             let entry = memory.units[0].entry;
-            let got = runtime::run(super::core(), &memory, 0, entry, state, options);
+            let got = runtime::run(super::core(), &memory, 0, entry, state, options, cached);
             prop_assert_eq!(&got, &expected, "cached={} on {}\n{}", cached, input, text);
         }
         ran.set(ran.get() + 1);

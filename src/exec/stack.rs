@@ -3,11 +3,9 @@
 //! Entries are states (the values of the `state(...)` pointers, pushed by
 //! `_push`) and sentinels (every pointer, pushed by `_push_sentinel`). The
 //! values of all entries live in one flat vector, so pushing and popping
-//! never allocate once the stack has grown. Both engines use it.
+//! never allocate once the stack has grown.
 
-use crate::diagnostic::Diagnostic;
-use crate::env::{State, eval_error};
-use crate::program::{Act, ActApp, EvalError, Pointer, PosExpr, World};
+use crate::program::{EvalError, PosExpr, World};
 
 /// Whether an entry is a state or a sentinel, and how many values it holds.
 #[derive(Clone, Copy, Debug)]
@@ -116,26 +114,6 @@ impl StateStack {
             }
             None => false,
         }
-    }
-}
-
-/// Applies one ACT for either engine: `NOP` does nothing, `_push` pushes a
-/// state of evaluated positions, every other ACT goes to the environment.
-/// (The engines check the state-stack limit and count changes themselves.)
-pub fn apply_act(
-    app: &ActApp,
-    state: &mut State,
-    pointers: &mut [i64],
-    states: &mut StateStack,
-    declared: &[Pointer],
-) -> Result<(), Diagnostic> {
-    match &app.act {
-        Act::Nop => Ok(()),
-        Act::Push(exprs) => {
-            let view = state.view(pointers);
-            states.push_exprs(exprs, &view).map_err(eval_error)
-        }
-        _ => state.apply(app, pointers, declared),
     }
 }
 

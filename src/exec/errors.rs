@@ -1,7 +1,7 @@
 //! Runtime errors of the machine itself, as opposed to the environments':
 //! a run that does not finish (E0701: the step budget ran out, or the
 //! program provably repeats itself) and a run that nests too deep
-//! (E0704). The neural engine reports the same conditions the same way.
+//! (E0704). Both engines report them through these functions.
 
 use crate::diagnostic::{Diagnostic, codes};
 use crate::span::Span;

@@ -1,0 +1,37 @@
+//! The output program as data: definitions whose bodies are combinator
+//! applications over arguments. [`super::emit`] builds it and
+//! [`super::print`] writes it as text.
+
+use crate::program::{Act, BoolExpr, Combinator};
+
+/// A callable argument of an output applier.
+#[derive(Clone, Debug)]
+pub enum Arg {
+    Nop,
+    Act(Act),
+    Def(String),
+}
+
+/// A combinator applied to a detector and three arguments.
+#[derive(Clone, Debug)]
+pub struct Comb {
+    pub combinator: Combinator,
+    pub detector: Option<BoolExpr>,
+    pub args: [Arg; 3],
+}
+
+/// An argument, or a combinator application that still needs a name.
+#[derive(Clone, Debug)]
+pub enum Node {
+    Arg(Arg),
+    Comb(Box<Comb>),
+}
+
+/// One definition of the output.
+#[derive(Clone, Debug)]
+pub struct OutDef {
+    pub name: String,
+    /// `from lines 4-7: while j != hi`
+    pub comment: Option<String>,
+    pub node: Node,
+}

@@ -1,0 +1,52 @@
+//! What both engines share: the execution core.
+//!
+//! The exact reference interpreter (`symbolic`) and the network
+//! (`cnpi-neural`'s runtime) decide differently which program runs next,
+//! but they act on the world the same way. This module holds that common
+//! part: the [`Store`] a run changes (the environment's state, the pointers,
+//! the `treerec` state stack, the step and change counters, the trace), the
+//! application of ACTs and built-ins to it, the limits every run obeys
+//! ([`Options`], [`MAX_TASKS`]), the runtime errors of the machine itself,
+//! the [`Outcome`] of a finished run, and [`compare`], which says whether
+//! two engines' runs agree. Neither engine imports the other.
+
+pub mod compare;
+mod errors;
+mod stack;
+mod store;
+
+pub use errors::{never_finishes, out_of_steps, too_deep, too_many_states};
+pub use stack::StateStack;
+pub use store::{Store, initial_pointers};
+
+use crate::env::State;
+
+/// The most tasks (nested calls) and state-stack entries a run may hold.
+pub const MAX_TASKS: usize = 10_000_000;
+
+/// How to run, for either engine.
+pub struct Options<'a> {
+    /// Stop with E0701 when a run would take more steps than this.
+    pub max_steps: u64,
+    /// Where to write the trace (one line per step), if anywhere.
+    pub trace: Option<&'a mut dyn std::io::Write>,
+}
+
+/// A finished run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    pub state: State,
+    pub steps: u64,
+}
+
+impl Outcome {
+    /// The JSON object of `cnpic run --format json`.
+    pub fn to_json(&self, engine: &str) -> serde_json::Value {
+        self.state.to_json(self.steps, engine)
+    }
+
+    /// The text of `cnpic run`.
+    pub fn to_text(&self, engine: &str) -> String {
+        self.state.to_text(self.steps, engine)
+    }
+}

@@ -1,0 +1,188 @@
+//! The store of a running program: everything an engine changes.
+//!
+//! A [`Store`] holds the environment's state, the pointer values, the
+//! `treerec` state stack, the step counter with its budget, the change
+//! counter (the `version` behind "never finishes": every change to the
+//! pointers, the environment or the state stack increments it) and the
+//! trace writer. Engines decide *what* runs; the store carries it out the
+//! same way for both, so their steps, errors and final states can be
+//! compared exactly.
+
+use std::io::Write;
+
+use super::{MAX_TASKS, Options, Outcome, StateStack, errors};
+use crate::diagnostic::Diagnostic;
+use crate::env::{State, View, eval_error, internal};
+use crate::program::{Act, ActApp, BoolExpr, Pointer};
+use crate::span::Span;
+
+pub struct Store<'o> {
+    state: State,
+    pointers: Vec<i64>,
+    states: StateStack,
+    steps: u64,
+    max_steps: u64,
+    version: u64,
+    trace: Option<&'o mut dyn Write>,
+}
+
+/// The pointers' initial values on `state`, each `init` evaluated in
+/// declaration order (an init may read the pointers declared before it).
+pub fn initial_pointers(pointers: &[Pointer], state: &State) -> Result<Vec<i64>, Diagnostic> {
+    let mut values = Vec::with_capacity(pointers.len());
+    for pointer in pointers {
+        let value = pointer
+            .init
+            .eval(&state.view(&values))
+            .map_err(eval_error)?;
+        values.push(value);
+    }
+    Ok(values)
+}
+
+impl<'o> Store<'o> {
+    /// The store at the start of a run: the pointers `declared` at their
+    /// initial positions on `state`.
+    pub fn new(
+        declared: &[Pointer],
+        state: State,
+        options: Options<'o>,
+    ) -> Result<Self, Diagnostic> {
+        let pointers = initial_pointers(declared, &state)?;
+        Ok(Store {
+            state,
+            pointers,
+            states: StateStack::default(),
+            steps: 0,
+            max_steps: options.max_steps,
+            version: 0,
+            trace: options.trace,
+        })
+    }
+
+    /// The finished run.
+    pub fn finish(self) -> Outcome {
+        Outcome {
+            state: self.state,
+            steps: self.steps,
+        }
+    }
+
+    /// The environment and the pointers, as conditions see them.
+    pub fn view(&self) -> View<'_> {
+        self.state.view(&self.pointers)
+    }
+
+    /// Evaluates a condition on the current environment.
+    pub fn eval(&self, condition: &BoolExpr) -> Result<bool, Diagnostic> {
+        condition.eval(&self.view()).map_err(eval_error)
+    }
+
+    pub fn pointers(&self) -> &[i64] {
+        &self.pointers
+    }
+
+    /// The pointers, for an engine that sets them itself (a state call of a
+    /// normal program); the caller records the change with [`Self::changed`].
+    pub fn pointers_mut(&mut self) -> &mut [i64] {
+        &mut self.pointers
+    }
+
+    /// The change counter: equal at two moments exactly when nothing
+    /// changed in between.
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// Records a change the engine made itself.
+    pub fn changed(&mut self) {
+        self.version += 1;
+    }
+
+    /// Counts one step of the definition `name` (declared at `at`); E0701
+    /// once the budget is spent.
+    pub fn count_step(&mut self, name: &str, at: Span) -> Result<(), Diagnostic> {
+        self.steps += 1;
+        if self.steps > self.max_steps {
+            return Err(errors::out_of_steps(self.max_steps, name, at));
+        }
+        Ok(())
+    }
+
+    /// `_mapself`'s condition: the top of the state stack is a state.
+    pub fn top_is_state(&self) -> bool {
+        self.states.top_is_state()
+    }
+
+    /// Applies one ACT: `NOP` does nothing, `_push` pushes a state of
+    /// evaluated positions, every other ACT goes to the environment.
+    /// `declared` names the pointers for error messages.
+    pub fn apply(&mut self, app: &ActApp, declared: &[Pointer]) -> Result<(), Diagnostic> {
+        match &app.act {
+            Act::Nop => Ok(()),
+            Act::Push(exprs) => {
+                self.room_for_a_state(app.span)?;
+                self.version += 1;
+                let view = self.state.view(&self.pointers);
+                self.states.push_exprs(exprs, &view).map_err(eval_error)
+            }
+            _ => {
+                self.version += 1;
+                self.state.apply(app, &mut self.pointers, declared)
+            }
+        }
+    }
+
+    /// `_push_sentinel`, for the `treerec` applier at `at`.
+    pub fn push_sentinel(&mut self, at: Span) -> Result<(), Diagnostic> {
+        self.room_for_a_state(at)?;
+        self.version += 1;
+        self.states.push_sentinel(&self.pointers);
+        Ok(())
+    }
+
+    /// `_pop`.
+    pub fn pop(&mut self) -> Result<(), Diagnostic> {
+        self.version += 1;
+        if self.states.pop() {
+            Ok(())
+        } else {
+            Err(internal("`_pop` found the state stack empty"))
+        }
+    }
+
+    /// `_load_state`: the top state into the pointers `targets` (the
+    /// `state(...)` pointers), or a sentinel's pointers back.
+    pub fn load_state(&mut self, targets: &[usize]) -> Result<(), Diagnostic> {
+        self.version += 1;
+        if self.states.load(&mut self.pointers, targets) {
+            Ok(())
+        } else {
+            Err(internal("`_load_state` found the state stack empty"))
+        }
+    }
+
+    /// E0704 when the state stack is full; `span` is the push.
+    fn room_for_a_state(&self, span: Span) -> Result<(), Diagnostic> {
+        if self.states.len() >= MAX_TASKS {
+            return Err(errors::too_many_states(MAX_TASKS, span));
+        }
+        Ok(())
+    }
+
+    /// True when a trace is being written.
+    pub fn tracing(&self) -> bool {
+        self.trace.is_some()
+    }
+
+    /// Writes one trace line indented by `depth`; tracing stops at the
+    /// first write error (a closed pipe, say) rather than failing the run.
+    pub fn trace(&mut self, depth: u32, line: &str) {
+        if let Some(out) = self.trace.as_mut() {
+            let indent = "  ".repeat(depth as usize);
+            if writeln!(out, "{indent}{line}").is_err() {
+                self.trace = None;
+            }
+        }
+    }
+}
