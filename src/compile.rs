@@ -116,7 +116,7 @@ pub fn convert_checked(
 pub fn for_the_network(
     compiled: Compiled,
     name: &str,
-) -> Result<ForNetwork, (Vec<Diagnostic>, Compiled)> {
+) -> Result<ForNetwork, (Vec<Diagnostic>, Box<Compiled>)> {
     let normal = compiled
         .program
         .defs
@@ -133,6 +133,6 @@ pub fn for_the_network(
             combinatory,
             written: Some((compiled, converted.warnings)),
         }),
-        Err(diagnostics) => Err((diagnostics, compiled)),
+        Err(diagnostics) => Err((diagnostics, Box::new(compiled))),
     }
 }
