@@ -1,4 +1,5 @@
-//! The neural machine: the Combinatory Neural Programmer-Interpreter.
+//! cnpi-neural: the neural machine of the Combinatory Neural
+//! Programmer-Interpreter.
 //!
 //! Programs run on a network as in section 3.2 and Algorithm 1 of the paper
 //! (Xiao, Liao, Yuan, ICLR 2018). The [`core`] is a small LSTM that, given
@@ -6,9 +7,17 @@
 //! slot of a combinator to run next and when the combinator returns; it is
 //! trained once on the abstract traces of the combinators in
 //! `stdlib/core.cnpi`, verified exhaustively, and shipped as
-//! `stdlib/core.safetensors`. Everything task-specific (program memory,
-//! detectors, the runtime that binds slots to programs) is built on top of
-//! the core without ever changing it.
+//! `stdlib/core.safetensors`. Everything task-specific is built on top of
+//! the core without ever changing it: the program [`memory`] (keys and
+//! applier embeddings, written by the compiler), the [`detector`] memory
+//! (one trained, verified classifier per condition), and the [`runtime`]
+//! that binds slots to programs. [`cnpim`] stores a memory as a file, in
+//! the checked safetensors format of [`tensors`].
+//!
+//! The crate takes checked programs from the `cnpi` front end
+//! (`cnpi::compile::for_the_network`) and acts on the world through
+//! `cnpi::exec`, the execution core it shares with the reference
+//! interpreter; it never calls the reference interpreter itself.
 
 pub mod cnpim;
 pub mod core;

@@ -16,8 +16,8 @@
 //! key and detector as it was (Theorem 1).
 
 mod build;
-pub mod codec;
-pub mod keys;
+pub(crate) mod codec;
+pub(crate) mod keys;
 
 pub use codec::ActKind;
 pub use keys::KEY_DIM;
