@@ -4,7 +4,7 @@
 //!
 //!     cargo bench --bench interpreter
 
-use cnpi::exec::Options as RunOptions;
+use cnpi::exec::Options;
 use cnpi::program::Program;
 use cnpi::symbolic;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -20,7 +20,7 @@ fn compile(file: &str) -> Program {
 /// Runs `program` on `input` and returns the number of steps.
 fn steps(program: &Program, input: &str) -> u64 {
     let state = cnpi::env::parse_input(program.env, input).expect("valid input");
-    let options = RunOptions {
+    let options = Options {
         max_steps: u64::MAX,
         trace: None,
     };

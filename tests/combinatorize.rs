@@ -18,7 +18,7 @@ use std::collections::HashSet;
 
 use cnpi::combinatorize::{Combinatorized, combinatorize};
 use cnpi::diagnostic::Diagnostic;
-use cnpi::exec::Options as RunOptions;
+use cnpi::exec::Options;
 use cnpi::program::print;
 use cnpi::program::{Applier, Body, Callee, Combinator, Program};
 use cnpi::symbolic;
@@ -76,7 +76,7 @@ fn codes(diagnostics: &[Diagnostic]) -> Vec<&str> {
 /// The final environment and tape; `steps` differ between the forms.
 fn run(program: &Program, input: &Value) -> Value {
     let state = cnpi::env::parse_input(program.env, &input.to_string()).expect("valid input");
-    let options = RunOptions {
+    let options = Options {
         max_steps: 1_000_000_000,
         trace: None,
     };

@@ -12,7 +12,7 @@ use common::add_decimal;
 use inputs::{dags, graphs, values};
 use std::collections::HashSet;
 
-use cnpi::exec::Options as RunOptions;
+use cnpi::exec::Options;
 use cnpi::program::Program;
 use cnpi::symbolic;
 use proptest::prelude::*;
@@ -32,7 +32,7 @@ fn compile(file: &str) -> Program {
 
 fn run(program: &Program, input: &Value) -> Value {
     let state = cnpi::env::parse_input(program.env, &input.to_string()).expect("valid input");
-    let options = RunOptions {
+    let options = Options {
         max_steps: 1_000_000_000,
         trace: None,
     };

@@ -16,7 +16,7 @@ mod trace;
 
 use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::env::{self, EnvKind};
-use cnpi::exec::{Options as RunOptions, Outcome};
+use cnpi::exec::{Options, Outcome};
 use cnpi::program::{
     Act, ActApp, Callee, Color, Combinator, Operand, PosKind, Program, Stmt, ValueObservation,
 };
@@ -28,7 +28,7 @@ use serde_json::{Value, json};
 
 fn try_run(program: &Program, input: &str, max_steps: u64) -> Result<Outcome, Diagnostic> {
     let state = env::parse_input(program.env, input).expect("valid input");
-    let options = RunOptions {
+    let options = Options {
         max_steps,
         trace: None,
     };

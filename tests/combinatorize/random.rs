@@ -10,7 +10,7 @@
 //! random arrays (where the normal program finishes without error).
 
 use cnpi::combinatorize::combinatorize;
-use cnpi::exec::Options as RunOptions;
+use cnpi::exec::Options;
 use cnpi::program::Program;
 use cnpi::symbolic;
 use proptest::prelude::*;
@@ -180,7 +180,7 @@ const TESTS: [&str; 4] = ["A[i] < A[j]", "i + 1 < j", "k < j", "A[k] != END"];
 fn run(program: &Program, input: &[i64], max_steps: u64) -> Option<Value> {
     let json = serde_json::to_string(input).ok()?;
     let state = cnpi::env::parse_input(program.env, &json).ok()?;
-    let options = RunOptions {
+    let options = Options {
         max_steps,
         trace: None,
     };

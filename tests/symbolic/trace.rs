@@ -5,7 +5,7 @@ use super::*;
 fn trace(program: &Program, input: &str) -> (String, u64) {
     let mut out = Vec::new();
     let state = env::parse_input(program.env, input).expect("valid input");
-    let options = RunOptions {
+    let options = Options {
         max_steps: u64::MAX,
         trace: Some(&mut out),
     };

@@ -7,7 +7,7 @@
 //!
 //!     cargo bench --bench neural
 
-use cnpi::exec::Options as RunOptions;
+use cnpi::exec::Options;
 use cnpi::program::Program;
 use cnpi::symbolic;
 use cnpi_neural::core::Core;
@@ -64,7 +64,7 @@ fn bench(c: &mut Criterion, name: &str, file: &str, input: &str) {
     let core = Core::shipped().expect("the shipped core loads");
     let state = cnpi::env::parse_input(program.env, input).expect("valid input");
     let symbolic = || {
-        let options = RunOptions {
+        let options = Options {
             max_steps: u64::MAX,
             trace: None,
         };
@@ -72,7 +72,7 @@ fn bench(c: &mut Criterion, name: &str, file: &str, input: &str) {
     };
     let neural = |cached: bool| {
         let (options, cached) = (
-            RunOptions {
+            Options {
                 max_steps: u64::MAX,
                 trace: None,
             },

@@ -19,7 +19,7 @@ mod files;
 mod random_programs;
 
 use cnpi::diagnostic::Diagnostic;
-use cnpi::exec::{Options as RunOptions, Outcome};
+use cnpi::exec::{Options, Outcome};
 use cnpi::program::Program;
 use cnpi::symbolic;
 use cnpi_neural::core::Core;
@@ -63,7 +63,7 @@ fn neural(memory: &Memory, unit: usize, input: &str, cached: bool) -> Result<Out
     let info = &memory.units[unit];
     let state = cnpi::env::parse_input(info.env, input).expect("valid input");
     let (options, cached) = (
-        RunOptions {
+        Options {
             max_steps: 1 << 40,
             trace: None,
         },
@@ -74,7 +74,7 @@ fn neural(memory: &Memory, unit: usize, input: &str, cached: bool) -> Result<Out
 
 fn reference(program: &Program, input: &str) -> Result<Outcome, Diagnostic> {
     let state = cnpi::env::parse_input(program.env, input).expect("valid input");
-    let options = RunOptions {
+    let options = Options {
         max_steps: 1 << 40,
         trace: None,
     };

@@ -9,7 +9,7 @@ use serde_json::json;
 
 use super::SEED;
 use cnpi::diagnostic::Diagnostic;
-use cnpi::exec::{Options as RunOptions, Outcome};
+use cnpi::exec::{Options, Outcome};
 use cnpi::symbolic;
 use cnpi_neural::detector::Cache;
 use cnpi_neural::memory::Memory;
@@ -105,7 +105,7 @@ fn program() -> impl Strategy<Value = String> {
 
 fn reference(program: &cnpi::program::Program, input: &str) -> Result<Outcome, Diagnostic> {
     let state = cnpi::env::parse_input(program.env, input).expect("valid");
-    let options = RunOptions {
+    let options = Options {
         max_steps: BUDGET,
         trace: None,
     };
@@ -133,7 +133,7 @@ fn random_programs_agree_with_the_reference() {
         for cached in [true, false] {
             let state = cnpi::env::parse_input(program.env, &input).expect("valid");
             let (options, cached) = (
-                RunOptions {
+                Options {
                     max_steps: BUDGET,
                     trace: None,
                 },
