@@ -15,6 +15,11 @@ mod cli;
 mod detectors;
 #[path = "neural/files.rs"]
 mod files;
+/// The input strategies of the front end's property tests (this crate
+/// uses arrays and graphs, not DAGs).
+#[path = "../../../tests/inputs/mod.rs"]
+#[allow(dead_code)]
+mod inputs;
 #[path = "neural/random_programs.rs"]
 mod random_programs;
 

@@ -7,11 +7,10 @@ use std::process::ExitCode;
 
 use clap::Args;
 use cnpi_neural::cnpim;
-use cnpi_neural::detector::Cache;
-use cnpi_neural::memory::{DEFAULT_SEED, Memory};
+use cnpi_neural::memory::DEFAULT_SEED;
 
 use super::report::{
-    command_line, compile_for_network, exit_code, fail, print_diagnostics, print_summary,
+    build_memory, command_line, compile_for_network, exit_code, fail, print_summary,
 };
 
 #[derive(Args)]
@@ -36,15 +35,8 @@ pub fn build(args: &BuildArgs) -> ExitCode {
     let Some(ready) = compile_for_network(&args.file, args.entry.as_deref()) else {
         return exit_code(false);
     };
-    let compiled = &ready.combinatory;
-    let cache = Cache::from_env();
-    let built = Memory::with_program(&compiled.program, &name, &compiled.text, args.seed, &cache);
-    let memory = match built {
-        Ok(memory) => memory,
-        Err(diagnostic) => {
-            print_diagnostics(&[diagnostic], &compiled.sources);
-            return exit_code(false);
-        }
+    let Some(memory) = build_memory(&ready, &name, args.seed) else {
+        return exit_code(false);
     };
     let output = args
         .output

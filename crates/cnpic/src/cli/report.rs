@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use cnpi::compile::{Compiled, ForNetwork, compile, for_the_network};
 use cnpi::diagnostic::{Diagnostic, Sources, codes, render};
+use cnpi_neural::detector::Cache;
 use cnpi_neural::memory::Memory;
 
 /// Compiles `path`, prints every diagnostic, and returns the program when
@@ -45,6 +46,21 @@ pub fn compile_for_network(path: &Path, entry: Option<&str>) -> Option<ForNetwor
         }
         Err((diagnostics, compiled)) => {
             print_diagnostics(&diagnostics, &compiled.sources);
+            None
+        }
+    }
+}
+
+/// A new program memory holding `ready`'s program (named `name`), its
+/// detectors trained and verified (through the detector cache); `None`
+/// after printing why it cannot be built.
+pub fn build_memory(ready: &ForNetwork, name: &str, seed: u64) -> Option<Memory> {
+    let compiled = &ready.combinatory;
+    let cache = Cache::from_env();
+    match Memory::with_program(&compiled.program, name, &compiled.text, seed, &cache) {
+        Ok(memory) => Some(memory),
+        Err(diagnostic) => {
+            print_diagnostics(&[diagnostic], &compiled.sources);
             None
         }
     }

@@ -15,11 +15,12 @@ use cnpi::program::Program;
 use cnpi::symbolic;
 use cnpi_neural::cnpim;
 use cnpi_neural::core::Core;
-use cnpi_neural::detector::Cache;
 use cnpi_neural::memory::{DEFAULT_SEED, Memory, RowId};
 use cnpi_neural::runtime;
 
-use super::report::{compile_file, compile_for_network, exit_code, print_diagnostics};
+use super::report::{
+    build_memory, compile_file, compile_for_network, exit_code, print_diagnostics,
+};
 
 #[derive(Args)]
 pub struct RunArgs {
@@ -124,16 +125,8 @@ fn load_source(args: &RunArgs) -> Option<Loaded> {
     }
     let name = args.file.display().to_string();
     let ready = compile_for_network(&args.file, args.entry.as_deref())?;
+    let memory = build_memory(&ready, &name, args.seed)?;
     let compiled = ready.combinatory;
-    let cache = Cache::from_env();
-    let memory = Memory::with_program(&compiled.program, &name, &compiled.text, args.seed, &cache);
-    let memory = match memory {
-        Ok(memory) => memory,
-        Err(diagnostic) => {
-            print_diagnostics(&[diagnostic], &compiled.sources);
-            return None;
-        }
-    };
     let entry = memory.units[0].entry;
     let written = ready.written.filter(|_| args.cross_check);
     Some(Loaded {

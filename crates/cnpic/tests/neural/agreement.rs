@@ -7,6 +7,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::json;
 
+use super::inputs::{graphs, values};
 use super::{compile, memory_of, neural, reference};
 use cnpi::env::EnvKind;
 use cnpi::program::Body;
@@ -28,26 +29,6 @@ fn combinatory_examples() -> Vec<String> {
         .collect();
     files.sort();
     files
-}
-
-/// Integers with the extremes and many repeats well represented.
-fn values() -> impl Strategy<Value = Vec<i64>> {
-    let value = prop_oneof![
-        -5i64..5,
-        any::<i64>(),
-        Just(i64::MIN),
-        Just(i64::MAX),
-        Just(-1i64)
-    ];
-    prop::collection::vec(value, 0..=64)
-}
-
-/// Directed graphs of up to 64 vertices, cycles allowed.
-fn graphs() -> impl Strategy<Value = Vec<Vec<usize>>> {
-    (0usize..=64).prop_flat_map(|n| {
-        prop::collection::vec(prop::collection::vec(0..n.max(1), 0..4), n)
-            .prop_map(move |g| if n == 0 { Vec::new() } else { g })
-    })
 }
 
 /// The input strategy of an environment, as JSON text.
