@@ -89,9 +89,20 @@ pub fn exit_code(success: bool) -> ExitCode {
     }
 }
 
-/// The command line, recorded in the files cnpic writes.
+/// The command as typed, with the program called `cnpic`: recorded in the
+/// files cnpic writes, so that they say how they were made.
 pub fn command_line() -> String {
-    std::env::args().collect::<Vec<_>>().join(" ")
+    let args = std::env::args().skip(1).map(|arg| {
+        if arg.is_empty() || arg.contains(char::is_whitespace) {
+            format!("'{arg}'")
+        } else {
+            arg
+        }
+    });
+    std::iter::once("cnpic".to_string())
+        .chain(args)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// What was added for program `unit`: its rows and detectors, with the

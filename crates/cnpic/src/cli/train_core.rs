@@ -10,7 +10,7 @@ use cnpi_neural::core::train::{TrainOptions, train};
 use cnpi_neural::core::{self, DEFAULT_CELLS, Metadata, named, stdlib_combinators};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::report::{exit_code, print_diagnostics};
+use super::report::{command_line, exit_code, print_diagnostics};
 
 #[derive(Args)]
 pub struct TrainCoreArgs {
@@ -99,19 +99,4 @@ fn run(args: &TrainCoreArgs) -> Result<bool, Diagnostic> {
         ),
     )
     .with_help("train for more epochs (`--epochs`) or with another `--seed`"))
-}
-
-/// The command as typed, with the program called `cnpic`.
-fn command_line() -> String {
-    let args = std::env::args().skip(1).map(|arg| {
-        if arg.is_empty() || arg.contains(char::is_whitespace) {
-            format!("'{arg}'")
-        } else {
-            arg
-        }
-    });
-    std::iter::once("cnpic".to_string())
-        .chain(args)
-        .collect::<Vec<_>>()
-        .join(" ")
 }
