@@ -60,3 +60,18 @@ pub fn too_many_states(limit: usize, span: Span) -> Diagnostic {
     .with_label(span, "pushing here")
     .with_help("check that the states `_push` saves are taken off again by a `treerec`")
 }
+
+/// E0704: the values on a stack would pass `limit` bytes at `span` (a push
+/// or a state call), saving `width` pointer values at a time.
+pub fn stack_too_large(limit: usize, width: usize, span: Span) -> Diagnostic {
+    Diagnostic::error(
+        codes::E0704,
+        format!(
+            "the program's stacks grew past {} MiB of saved pointer values",
+            limit >> 20
+        ),
+    )
+    .with_label(span, format!("saving {width} value{} here", if width == 1 { "" } else { "s" }))
+    .with_help("check that every recursion reaches its base case")
+    .with_note("a sentinel or a state call saves every pointer, so each level of recursion costs one value per pointer")
+}

@@ -15,14 +15,22 @@ mod errors;
 mod stack;
 mod store;
 
-pub use errors::{never_finishes, out_of_steps, too_deep, too_many_states};
+pub use errors::{never_finishes, out_of_steps, stack_too_large, too_deep, too_many_states};
 pub use stack::StateStack;
-pub use store::{Store, initial_pointers};
+pub use store::{Store, initial_pointers, room_for_values};
 
 use crate::env::State;
 
 /// The most tasks (nested calls) and state-stack entries a run may hold.
 pub const MAX_TASKS: usize = 10_000_000;
+
+/// The most bytes of pointer values a run may hold on its stacks: the
+/// states and sentinels of `treerec`, and the pointers saved by the state
+/// calls of normal programs. A sentinel remembers every pointer, so with
+/// many pointers this bound, not [`MAX_TASKS`], is the one a runaway
+/// recursion meets first; either way it stops with E0704 long before a
+/// 24 GiB machine runs out of memory.
+pub const MAX_STACK_BYTES: usize = 1 << 30;
 
 /// How to run, for either engine.
 pub struct Options<'a> {

@@ -35,6 +35,17 @@ impl StateStack {
         self.entries.is_empty()
     }
 
+    /// Makes room for an entry of `width` values; false when the memory
+    /// for it cannot be had.
+    pub fn reserve(&mut self, width: usize) -> bool {
+        self.entries.try_reserve(1).is_ok() && self.values.try_reserve(width).is_ok()
+    }
+
+    /// How many values all entries hold together.
+    pub fn values(&self) -> usize {
+        self.values.len()
+    }
+
     /// Pushes a state whose values `values` yields; on the first error
     /// nothing is pushed.
     fn push_state<E>(&mut self, values: impl IntoIterator<Item = Result<i64, E>>) -> Result<(), E> {

@@ -10,7 +10,7 @@
 
 use std::io::Write;
 
-use super::{MAX_TASKS, Options, Outcome, StateStack, errors};
+use super::{MAX_STACK_BYTES, MAX_TASKS, Options, Outcome, StateStack, errors};
 use crate::diagnostic::Diagnostic;
 use crate::env::{State, View, eval_error, internal};
 use crate::program::{Act, ActApp, BoolExpr, Pointer};
@@ -38,6 +38,17 @@ pub fn initial_pointers(pointers: &[Pointer], state: &State) -> Result<Vec<i64>,
         values.push(value);
     }
     Ok(values)
+}
+
+/// E0704 unless `held` values and `width` more stay within
+/// [`MAX_STACK_BYTES`]; `span` is what saves them. (Engines that keep such
+/// values themselves call this before they grow.)
+pub fn room_for_values(held: usize, width: usize, span: Span) -> Result<(), Diagnostic> {
+    let bytes = (held + width).saturating_mul(std::mem::size_of::<i64>());
+    if bytes > MAX_STACK_BYTES {
+        return Err(errors::stack_too_large(MAX_STACK_BYTES, width, span));
+    }
+    Ok(())
 }
 
 impl<'o> Store<'o> {
@@ -121,7 +132,7 @@ impl<'o> Store<'o> {
         match &app.act {
             Act::Nop => Ok(()),
             Act::Push(exprs) => {
-                self.room_for_a_state(app.span)?;
+                self.room_for_a_state(app.span, exprs.len())?;
                 self.version += 1;
                 let view = self.state.view(&self.pointers);
                 self.states.push_exprs(exprs, &view).map_err(eval_error)
@@ -135,7 +146,7 @@ impl<'o> Store<'o> {
 
     /// `_push_sentinel`, for the `treerec` applier at `at`.
     pub fn push_sentinel(&mut self, at: Span) -> Result<(), Diagnostic> {
-        self.room_for_a_state(at)?;
+        self.room_for_a_state(at, self.pointers.len())?;
         self.version += 1;
         self.states.push_sentinel(&self.pointers);
         Ok(())
@@ -162,10 +173,17 @@ impl<'o> Store<'o> {
         }
     }
 
-    /// E0704 when the state stack is full; `span` is the push.
-    fn room_for_a_state(&self, span: Span) -> Result<(), Diagnostic> {
+    /// E0704 when the state stack is full, in entries or in bytes, or the
+    /// machine has no memory left for it; `span` is the push of an entry of
+    /// `width` values.
+    fn room_for_a_state(&mut self, span: Span, width: usize) -> Result<(), Diagnostic> {
         if self.states.len() >= MAX_TASKS {
             return Err(errors::too_many_states(MAX_TASKS, span));
+        }
+        room_for_values(self.states.values(), width, span)?;
+        if !self.states.reserve(width) {
+            let held = self.states.values() * std::mem::size_of::<i64>();
+            return Err(errors::stack_too_large(held, width, span));
         }
         Ok(())
     }

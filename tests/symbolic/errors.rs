@@ -238,6 +238,28 @@ fn runaway_recursion_is_stopped() {
     );
 }
 
+/// A normal program whose state calls recurse forever, with 501 pointers:
+/// each call saves all of them, so ten million nested calls would need
+/// 40 GB. The byte bound on saved pointers stops it first with E0704.
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "hundreds of thousands of calls: run with --release"
+)]
+fn wide_endless_state_calls_are_stopped_by_the_byte_bound() {
+    let pointers: Vec<String> = (0..501).map(|i| format!("p{i} = 0")).collect();
+    let text = format!(
+        "env array({})\nstate(p0)\n\ndef DIVE():\n  DIVE(p0 + 1)\n  NOP\n",
+        pointers.join(", ")
+    );
+    let program = cnpi::compile::compile("wide.cnpi", &text, None)
+        .program
+        .expect("compiles");
+    let e = fail(&program, "[]");
+    assert_eq!(e.code, codes::E0704);
+    assert!(e.message.contains("MiB"), "{}", e.message);
+}
+
 /// The E06xx fixtures of `tests/diagnostics` fail on their input alone, so
 /// their input is checked here without the front end.
 #[test]

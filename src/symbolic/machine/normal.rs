@@ -12,6 +12,7 @@ use crate::env::{eval_error, internal};
 use crate::exec;
 use crate::program::print;
 use crate::program::{DefId, PosExpr, Program, Stmt};
+use crate::span::Span;
 
 impl<'p> Machine<'p, '_> {
     /// Runs the next statement of a block.
@@ -47,7 +48,7 @@ impl<'p> Machine<'p, '_> {
                 };
                 self.enter(*id, depth)
             }
-            Stmt::StateCall(id, args, _) => {
+            Stmt::StateCall(id, args, span) => {
                 self.trace_stmt(&b, |program| {
                     let args: Vec<String> = args
                         .iter()
@@ -55,7 +56,7 @@ impl<'p> Machine<'p, '_> {
                         .collect();
                     format!("{}({})", name(program, *id), args.join(", "))
                 });
-                self.state_call(*id, args, deeper)
+                self.state_call(*id, args, deeper, *span)
             }
             Stmt::If {
                 condition,
@@ -131,7 +132,19 @@ impl<'p> Machine<'p, '_> {
 
     /// `F(e1, ..., ek)`: evaluates the arguments, saves every pointer, sets
     /// the state pointers and runs F; a `Restore` task undoes it after.
-    fn state_call(&mut self, id: DefId, args: &[PosExpr], depth: u32) -> Result<(), Diagnostic> {
+    fn state_call(
+        &mut self,
+        id: DefId,
+        args: &[PosExpr],
+        depth: u32,
+        span: Span,
+    ) -> Result<(), Diagnostic> {
+        let width = self.store.pointers().len();
+        exec::room_for_values(self.saved.len(), width, span)?;
+        if self.saved.try_reserve(width).is_err() {
+            let held = self.saved.len() * std::mem::size_of::<i64>();
+            return Err(exec::stack_too_large(held, width, span));
+        }
         let view = self.store.view();
         self.scratch.clear();
         for arg in args {

@@ -8,7 +8,7 @@ use proptest::test_runner::{Config, TestRunner};
 use serde_json::json;
 
 use super::inputs::{graphs, values};
-use super::{compile, memory_of, neural, reference};
+use super::{compile, compile_text, memory_of, neural, reference};
 use cnpi::env::EnvKind;
 use cnpi::program::Body;
 
@@ -275,4 +275,43 @@ fn runtime_errors_and_the_step_budget_match_the_reference() {
         cnpi_neural::runtime::run(super::core(), &memory, 0, info.entry, state, options, true)
             .expect_err("10 steps are not enough");
     assert_eq!(error.code, cnpi::diagnostic::codes::E0701);
+}
+
+/// `n` pointers and a `treerec` that never stops: every level pushes a
+/// sentinel that remembers all of them.
+fn wide_endless_treerec(n: usize) -> String {
+    let pointers: Vec<String> = (0..n).map(|i| format!("p{i} = 0")).collect();
+    format!(
+        "env array({})\nstate(p0)\n\ndef DIVIDE: seq(; _push(p0 + 1), NOP, NOP)\n\
+         def DIVE: treerec(p0 >= 0?; NOP, DIVIDE, NOP)\n",
+        pointers.join(", ")
+    )
+}
+
+/// With 501 pointers a sentinel holds 4 KB, so ten million nested levels
+/// would need 40 GB: the stacks' byte bound stops the run first, on both
+/// engines, with the same E0704.
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "hundreds of thousands of levels: run with --release"
+)]
+fn a_wide_endless_recursion_is_stopped_by_the_byte_bound() {
+    let text = wide_endless_treerec(501);
+    let program = compile_text("wide.cnpi", &text);
+    let memory = cnpi_neural::memory::Memory::with_program(
+        &program,
+        "wide.cnpi",
+        &text,
+        super::SEED,
+        &cnpi_neural::detector::Cache::none(),
+    )
+    .expect("builds");
+    let expected = reference(&program, "[]").expect_err("never finishes");
+    assert_eq!(expected.code, cnpi::diagnostic::codes::E0704);
+    assert!(expected.message.contains("MiB"), "{}", expected.message);
+    for cached in [true, false] {
+        let got = neural(&memory, 0, "[]", cached).expect_err("never finishes");
+        assert_eq!(got.message, expected.message);
+    }
 }
