@@ -19,8 +19,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::detector::{Condition, Detector, Encoder, read_classifier, write_classifier};
 use crate::memory::codec::{Code, Decoder};
+use crate::memory::keys::Table;
 use crate::memory::{
-    ActKind, DetectorRow, EMBED_DIM, KEY_DIM, Memory, Parsed, Row, RowKind, Unit, fixed_rows, keys,
+    ActKind, DetectorRow, EMBED_DIM, KEY_DIM, KeyIndex, Memory, Parsed, Row, RowKind, Unit,
+    fixed_rows, keys,
 };
 use crate::tensors::{Reader, Writer};
 use cnpi::diagnostic::{Diagnostic, codes};
@@ -192,8 +194,8 @@ fn load(bytes: &[u8]) -> Result<Memory, String> {
     let m_prog = reader.tensor("m_prog", &[n, EMBED_DIM])?;
     let kinds = reader.tensor("m_kind", &[n])?;
     let w_key = reader.tensor("w_key", &[header.detectors.len(), KEY_DIM])?;
-    keys::check(&m_key).map_err(|e| format!("in `M_key`, {e}"))?;
-    keys::check(&w_key).map_err(|e| format!("in `W_key`, {e}"))?;
+    keys::check(&m_key, header.seed, Table::Programs).map_err(|e| format!("in `M_key`, {e}"))?;
+    keys::check(&w_key, header.seed, Table::Detectors).map_err(|e| format!("in `W_key`, {e}"))?;
     let units = header
         .units
         .iter()
@@ -246,8 +248,9 @@ fn load(bytes: &[u8]) -> Result<Memory, String> {
             return Err(format!("program {u}'s entry is not one of its appliers"));
         }
     }
+    let index = memory.key_index();
     for row in 0..n {
-        check_applier(&memory, row)?;
+        check_applier(&memory, row, &index)?;
     }
     Ok(memory)
 }
@@ -359,15 +362,17 @@ fn read_detector(
 }
 
 /// Checks that applier `row` parses into rows its program may run: a
-/// combinator with a detector of its program and arguments among its
-/// program's appliers and NOP, or an ACT.
-fn check_applier(memory: &Memory, row: usize) -> Result<(), String> {
+/// combinator with a detector of the source (its program's or an earlier
+/// one's, since detectors are shared) and arguments among its program's
+/// appliers and NOP, or an ACT. Every key in the row must be a stored key,
+/// so the indexed parse is the parse (Lemma 1) and the check is linear.
+fn check_applier(memory: &Memory, row: usize, index: &KeyIndex) -> Result<(), String> {
     let info = &memory.rows[row];
     if info.kind != RowKind::Applier {
         return Ok(());
     }
     match memory
-        .parse(row)
+        .parse_indexed(row, index)
         .map_err(|e| format!("applier {row} does not parse: {e}"))?
     {
         Parsed::Act(_) => Ok(()),
@@ -376,7 +381,7 @@ fn check_applier(memory: &Memory, row: usize) -> Result<(), String> {
             let detector_ok = memory
                 .detectors
                 .get(detector)
-                .is_some_and(|d| d.unit.is_none() || d.unit == info.unit)
+                .is_some_and(|d| d.unit.is_none() || d.unit <= info.unit)
                 && detector != crate::memory::STACK_TOP;
             let nop = Memory::fixed(RowKind::Act(ActKind::Nop));
             let args_ok = args.iter().all(|&a| {

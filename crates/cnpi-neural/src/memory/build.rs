@@ -3,10 +3,13 @@
 //! [`Memory::add`] appends one row per applier definition and per inline
 //! ACT argument (`MOVE(P1, RIGHT)` is an anonymous applier; a bare `NOP` is
 //! the NOP row itself), draws their keys, writes their embeddings per
-//! equation 1, and appends one detector per condition written in an
-//! applier, trained (or taken from the cache) and verified. Nothing that
-//! exists is touched. Normal programs are not appliers: they must be
+//! equation 1, and appends one detector per distinct condition written in
+//! an applier (a condition the memory already detects reuses its detector),
+//! trained (or taken from the cache) and verified. Nothing that exists is
+//! touched. Normal programs are not appliers: they must be
 //! combinatorized first.
+
+use std::collections::HashMap;
 
 use super::codec::Code;
 use super::keys::{self, Table};
@@ -129,6 +132,14 @@ impl Memory {
             spans: Vec::new(),
         };
         let (mut rows, mut inline, mut conditions) = (Vec::new(), Vec::new(), Vec::new());
+        // One detector per distinct condition, in this program and across
+        // the programs already in the memory.
+        let mut known: HashMap<Vec<u32>, DetectorId> = (self.detectors.iter().enumerate())
+            .filter_map(|(id, row)| match row.detector.condition() {
+                Condition::Source(condition) => Some((condition_code(condition), id)),
+                _ => None,
+            })
+            .collect();
         for def in &program.defs {
             let plan = match &def.body {
                 Body::Normal(_) => continue,
@@ -142,8 +153,12 @@ impl Memory {
                     let detector = match detector {
                         None => BLIND,
                         Some(condition) => {
-                            conditions.push((condition, condition_span(condition, *span)));
-                            self.detectors.len() + conditions.len() - 1
+                            let next = self.detectors.len() + conditions.len();
+                            let id = *known.entry(condition_code(condition)).or_insert(next);
+                            if id == next {
+                                conditions.push((condition, condition_span(condition, *span)));
+                            }
+                            id
                         }
                     };
                     let mut rows = [0; 3];
@@ -211,6 +226,15 @@ fn embed(plan: &Plan, m_key: &[f32], w_key: &[f32]) -> Result<(Vec<f32>, Vec<Spa
     }
     embedding.resize(EMBED_DIM, 0.0);
     Ok((embedding, spans))
+}
+
+/// What identifies a condition: its code (structure, pointers by index,
+/// constants), as bits. Two conditions with the same code detect the same
+/// thing, whatever their spans.
+fn condition_code(condition: &BoolExpr) -> Vec<u32> {
+    let mut code = Code::default();
+    code.condition(condition);
+    code.values.iter().map(|v| v.to_bits()).collect()
 }
 
 /// The source text of `condition`: from its first to its last expression

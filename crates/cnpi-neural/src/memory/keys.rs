@@ -1,14 +1,23 @@
-//! Keys: unit-norm, well-separated vectors drawn from a seeded RNG, and the
-//! `argmax` that maps a key back to its row.
+//! Keys: unit-norm vectors whose separation is proved, not searched for,
+//! and the `argmax` that maps a key back to its row.
 //!
-//! Key `i` of a table is drawn from its own ChaCha stream, named by the
-//! memory's seed, the table (program or detector memory) and `i`, and is
-//! redrawn until its cosine with every earlier key is below
-//! [`MAX_COSINE`]. So a key depends only on the seed and the keys before
-//! it: the same source gives the same memory, and appending rows never
-//! changes an existing one (Theorem 1). Since a stored key has dot product
-//! ~1 with itself and at most [`MAX_COSINE`] with any other row, `argmax`
-//! over the table finds it exactly (Lemma 1).
+//! Key `i` of a table is the ±1/√32 vector of a codeword of the extended
+//! binary BCH code [32, 21, 6], chosen among the 2^20 codewords whose first
+//! bit is 0. Those codewords form a linear subcode whose nonzero words all
+//! weigh between 6 and 26 (the test below enumerates them), so any two
+//! keys differ in 6 to 26 of their 32 signs and their cosine lies in
+//! [−0.625, 0.625] (1 − 2·6/32): every pair is separated by construction,
+//! and drawing a key costs the same whatever the table holds. The seed
+//! picks which codeword each row gets (a bijection of the indices) and a
+//! permutation and sign flip of the coordinates, from a ChaCha stream named
+//! by the seed and the table. So a key depends only on the seed, the table
+//! and its index: the same source gives the same memory, and appending rows
+//! never changes an existing one (Theorem 1). A stored key has dot product
+//! 1 with itself and at most 0.625 with any other row, so `argmax` over the
+//! table finds it exactly (Lemma 1); [`Index`] finds a stored key by its
+//! bits in constant time, which is therefore the same answer.
+
+use std::collections::HashMap;
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -16,16 +25,33 @@ use rand_chacha::ChaCha8Rng;
 /// The length of a key.
 pub const KEY_DIM: usize = 32;
 
-/// The largest |cosine| between two keys of one table. Random pairs in 32
-/// dimensions reach it with probability ~10^-4, so tables of thousands of
-/// rows still draw quickly, and the margin to 1 dwarfs f32 rounding.
-pub const MAX_COSINE: f32 = 0.7;
+/// How many keys a table can hold: the codewords with first bit 0.
+pub const CAPACITY: usize = 1 << 20;
 
-/// Draws per key before giving up (a table far larger than any program).
-const ATTEMPTS: usize = 10_000;
+/// The generator of the BCH code [31, 21, 5]: the product of the minimal
+/// polynomials x^5 + x^2 + 1 (of α) and x^5 + x^4 + x^3 + x^2 + 1 (of α^3)
+/// over GF(2), as bits (bit k is the coefficient of x^k).
+const GENERATOR: u32 = clmul(0b10_0101, 0b11_1101);
 
-/// How far a stored key's norm may be from 1 (f32 rounding).
-const NORM_TOLERANCE: f32 = 1e-4;
+/// Carry-less product of two polynomials over GF(2).
+const fn clmul(a: u32, b: u32) -> u32 {
+    let mut product = 0;
+    let mut k = 0;
+    while k < 32 {
+        if b >> k & 1 == 1 {
+            product ^= a << k;
+        }
+        k += 1;
+    }
+    product
+}
+
+/// The extended codeword of `message` (21 bits): the 31 bits of
+/// `message(x) · GENERATOR(x)` and an overall parity bit.
+fn codeword(message: u32) -> u32 {
+    let word = clmul(message, GENERATOR);
+    word | (word.count_ones() & 1) << 31
+}
 
 /// Which table a key belongs to, so the two tables draw different streams.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,42 +60,69 @@ pub enum Table {
     Detectors = 2,
 }
 
-/// Appends `count` keys to `keys`, a row-major `[n, KEY_DIM]` matrix; an
-/// error (the number of keys held) when no new key fits.
-pub fn draw(keys: &mut Vec<f32>, count: usize, seed: u64, table: Table) -> Result<(), usize> {
-    for _ in 0..count {
-        let index = (keys.len() / KEY_DIM) as u64;
+/// What the seed chooses for a table: which codeword row `i` gets
+/// (`i · multiplier + offset` modulo 2^20, a bijection since the multiplier
+/// is odd), and where each bit goes, with which sign.
+struct Layout {
+    multiplier: u32,
+    offset: u32,
+    places: [usize; KEY_DIM],
+    signs: [f32; KEY_DIM],
+}
+
+impl Layout {
+    fn new(seed: u64, table: Table) -> Layout {
         let mut bytes = [0u8; 32];
         bytes[..8].copy_from_slice(&seed.to_le_bytes());
         bytes[8..16].copy_from_slice(&(table as u64).to_le_bytes());
-        bytes[16..24].copy_from_slice(&index.to_le_bytes());
         let mut rng = ChaCha8Rng::from_seed(bytes);
-        let fits = |candidate: &[f32]| {
-            keys.chunks_exact(KEY_DIM)
-                .all(|other| dot(other, candidate).abs() < MAX_COSINE)
-        };
-        let key = (0..ATTEMPTS)
-            .map(|_| unit(&mut rng))
-            .find(|candidate| fits(candidate))
-            .ok_or(index as usize)?;
-        keys.extend_from_slice(&key);
-    }
-    Ok(())
-}
-
-/// A random unit vector (uniform components, normalised).
-fn unit(rng: &mut ChaCha8Rng) -> [f32; KEY_DIM] {
-    let mut key = [0f32; KEY_DIM];
-    for x in &mut key {
-        *x = rng.random::<f32>() * 2.0 - 1.0;
-    }
-    let norm = dot(&key, &key).sqrt();
-    if norm > 0.0 {
-        for x in &mut key {
-            *x /= norm;
+        let mask = CAPACITY as u32 - 1;
+        let multiplier = (rng.random::<u32>() & mask) | 1;
+        let offset = rng.random::<u32>() & mask;
+        let mut places: [usize; KEY_DIM] = std::array::from_fn(|i| i);
+        for i in (1..KEY_DIM).rev() {
+            let j = rng.random_range(0..=i);
+            places.swap(i, j);
+        }
+        let signs = std::array::from_fn(|_| if rng.random::<bool>() { 1.0 } else { -1.0 });
+        Layout {
+            multiplier,
+            offset,
+            places,
+            signs,
         }
     }
-    key
+
+    /// Key `index`: a codeword with first bit 0, as a unit vector.
+    fn key(&self, index: usize) -> [f32; KEY_DIM] {
+        let mask = CAPACITY as u32 - 1;
+        let chosen = (index as u32)
+            .wrapping_mul(self.multiplier)
+            .wrapping_add(self.offset)
+            & mask;
+        let word = codeword(chosen << 1);
+        let scale = 1.0 / (KEY_DIM as f32).sqrt();
+        let mut key = [0f32; KEY_DIM];
+        for (bit, (&place, &sign)) in self.places.iter().zip(&self.signs).enumerate() {
+            let value = if word >> bit & 1 == 1 { -scale } else { scale };
+            key[place] = sign * value;
+        }
+        key
+    }
+}
+
+/// Appends `count` keys to `keys`, a row-major `[n, KEY_DIM]` matrix; an
+/// error (the number of keys held) when the table is full.
+pub fn draw(keys: &mut Vec<f32>, count: usize, seed: u64, table: Table) -> Result<(), usize> {
+    let held = keys.len() / KEY_DIM;
+    if held + count > CAPACITY {
+        return Err(held);
+    }
+    let layout = Layout::new(seed, table);
+    for index in held..held + count {
+        keys.extend_from_slice(&layout.key(index));
+    }
+    Ok(())
 }
 
 pub fn dot(a: &[f32], b: &[f32]) -> f32 {
@@ -89,33 +142,84 @@ pub fn argmax(keys: &[f32], key: &[f32]) -> Option<usize> {
     best.map(|(row, _)| row)
 }
 
-/// Checks that every key is unit-norm and finite, and no two are closer
-/// than [`MAX_COSINE`] allows: the conditions of Lemma 1.
-pub fn check(keys: &[f32]) -> Result<(), String> {
-    let rows: Vec<&[f32]> = keys.chunks_exact(KEY_DIM).collect();
-    for (i, key) in rows.iter().enumerate() {
-        let norm = dot(key, key).sqrt();
-        if !norm.is_finite() || (norm - 1.0).abs() > NORM_TOLERANCE {
-            return Err(format!("key {i} has norm {norm}, not 1"));
-        }
-        for (j, other) in rows[..i].iter().enumerate() {
-            if dot(key, other).abs() >= MAX_COSINE + NORM_TOLERANCE {
-                return Err(format!("keys {j} and {i} are too close to tell apart"));
-            }
+/// Checks that `keys` are exactly the keys `seed` draws for `table`, bit
+/// for bit: then every key is unit-norm and every pair is separated by a
+/// cosine of at most 0.625 (the conditions of Lemma 1), in time linear in
+/// the table.
+pub fn check(keys: &[f32], seed: u64, table: Table) -> Result<(), String> {
+    if keys.len() / KEY_DIM > CAPACITY {
+        return Err(format!(
+            "{} keys, more than {CAPACITY}",
+            keys.len() / KEY_DIM
+        ));
+    }
+    let layout = Layout::new(seed, table);
+    for (i, key) in keys.chunks_exact(KEY_DIM).enumerate() {
+        if key != layout.key(i) {
+            return Err(format!("key {i} is not the key of row {i} for seed {seed}"));
         }
     }
     Ok(())
+}
+
+/// The rows of a table by the bits of their keys: `find` gives the row
+/// whose key equals a given one exactly, which for a table of drawn keys is
+/// the row `argmax` picks (Lemma 1), found in constant time.
+#[derive(Clone, Debug, Default)]
+pub struct Index(HashMap<[u32; KEY_DIM], usize>);
+
+impl Index {
+    pub fn new(keys: &[f32]) -> Index {
+        let mut index = Index::default();
+        index.extend(keys, 0);
+        index
+    }
+
+    /// Adds the rows of `keys`, numbered from `first`.
+    pub fn extend(&mut self, keys: &[f32], first: usize) {
+        for (i, key) in keys.chunks_exact(KEY_DIM).enumerate() {
+            self.0.entry(bits(key)).or_insert(first + i);
+        }
+    }
+
+    pub fn find(&self, key: &[f32]) -> Option<usize> {
+        if key.len() != KEY_DIM {
+            return None;
+        }
+        self.0.get(&bits(key)).copied()
+    }
+}
+
+fn bits(key: &[f32]) -> [u32; KEY_DIM] {
+    std::array::from_fn(|i| key.get(i).map_or(0, |x| x.to_bits()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// The largest |cosine| between two keys of one table: 1 − 2·6/32.
+    const MAX_COSINE: f32 = 0.625;
+
+    /// The proof behind [`MAX_COSINE`]: every nonzero codeword with first
+    /// bit 0 weighs 6 to 26, so distinct keys differ in 6 to 26 signs.
+    #[test]
+    fn every_codeword_with_first_bit_zero_weighs_6_to_26() {
+        let (mut lightest, mut heaviest) = (u32::MAX, 0);
+        for message in 1..CAPACITY as u32 {
+            let word = codeword(message << 1);
+            assert_eq!(word & 1, 0);
+            lightest = lightest.min(word.count_ones());
+            heaviest = heaviest.max(word.count_ones());
+        }
+        assert_eq!((lightest, heaviest), (6, 26));
+    }
+
     #[test]
     fn keys_are_unit_distinct_reproducible_and_stable_when_appending() {
         let mut keys = Vec::new();
         draw(&mut keys, 400, 7, Table::Programs).expect("room for 400 keys");
-        assert_eq!(check(&keys), Ok(()));
+        assert_eq!(check(&keys, 7, Table::Programs), Ok(()));
         let mut again = Vec::new();
         draw(&mut again, 250, 7, Table::Programs).expect("room");
         draw(&mut again, 150, 7, Table::Programs).expect("room");
@@ -123,21 +227,38 @@ mod tests {
         let mut other = Vec::new();
         draw(&mut other, 400, 7, Table::Detectors).expect("room");
         assert_ne!(keys, other);
-        for (row, key) in keys.chunks_exact(KEY_DIM).enumerate() {
+        let rows: Vec<&[f32]> = keys.chunks_exact(KEY_DIM).collect();
+        let index = Index::new(&keys);
+        for (row, key) in rows.iter().enumerate() {
+            assert!((dot(key, key) - 1.0).abs() < 1e-5);
+            for other in &rows[..row] {
+                assert!(dot(key, other).abs() <= MAX_COSINE + 1e-5);
+            }
             assert_eq!(argmax(&keys, key), Some(row));
+            assert_eq!(index.find(key), Some(row));
         }
     }
 
     #[test]
-    fn check_refuses_close_or_unnormalised_keys() {
+    fn check_refuses_keys_the_seed_did_not_draw() {
         let mut keys = Vec::new();
         draw(&mut keys, 2, 1, Table::Programs).expect("room");
+        assert!(check(&keys, 2, Table::Programs).is_err());
+        assert!(check(&keys, 1, Table::Detectors).is_err());
         let first = keys[..KEY_DIM].to_vec();
         keys.extend_from_slice(&first);
-        assert!(check(&keys).unwrap_err().contains("too close"));
-        keys.truncate(KEY_DIM);
-        keys[0] += 0.5;
-        assert!(check(&keys).unwrap_err().contains("norm"));
+        assert!(
+            check(&keys, 1, Table::Programs)
+                .unwrap_err()
+                .contains("key 2")
+        );
         assert_eq!(argmax(&[], &first), None);
+        assert_eq!(Index::new(&[]).find(&first), None);
+    }
+
+    #[test]
+    fn a_full_table_is_refused() {
+        let mut keys = vec![0.0; KEY_DIM * (CAPACITY - 1)];
+        assert_eq!(draw(&mut keys, 2, 1, Table::Programs), Err(CAPACITY - 1));
     }
 }

@@ -9,11 +9,12 @@
 //! ([`codec`]). Combinator rows have no embedding here: theirs is the
 //! core's initial state (Emb-as-State0). `W_key` and the detectors are the
 //! detector memory. The fixed parser of Algorithm 1 ([`Memory::parse`])
-//! splits an applier's embedding and maps each key to its row by `argmax`.
+//! splits an applier's embedding and maps each key to its row by `argmax`;
+//! [`Memory::parse_indexed`] is its exact, constant-time cache.
 //!
-//! Rows are only ever appended ([`Memory::add`]), and keys are drawn from a
-//! seeded stream per row, so adding programs leaves every existing row,
-//! key and detector as it was (Theorem 1).
+//! Rows are only ever appended ([`Memory::add`]), and each key depends only
+//! on the seed and its row ([`keys`]), so adding programs leaves every
+//! existing row, key and detector as it was (Theorem 1).
 
 mod build;
 pub(crate) mod codec;
@@ -46,6 +47,12 @@ pub type DetectorId = usize;
 /// The blind detector (always true) and `_mapself`'s, rows 0 and 1.
 pub const BLIND: DetectorId = 0;
 pub const STACK_TOP: DetectorId = 1;
+
+/// Both key tables by the bits of their keys ([`Memory::key_index`]).
+pub struct KeyIndex {
+    programs: keys::Index,
+    detectors: keys::Index,
+}
 
 /// The built-in programs of `treerec`'s frame, besides `_mapself`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -202,20 +209,50 @@ impl Memory {
     /// the argument keys. An error says why the row is not an applier a
     /// machine can run.
     pub fn parse(&self, row: RowId) -> Result<Parsed, String> {
+        let programs = |key: &[f32]| keys::argmax(&self.m_key, key);
+        let detectors = |key: &[f32]| keys::argmax(&self.w_key, key);
+        self.parse_with(row, programs, detectors)
+    }
+
+    /// The same parse as [`Memory::parse`] for a row whose keys are stored
+    /// keys (every row [`Memory::add`] writes and every file `cnpim` accepts),
+    /// with each key found by its bits in `index`: the row `argmax` picks,
+    /// by Lemma 1, in constant time. A key that is not stored is an error.
+    pub fn parse_indexed(&self, row: RowId, index: &KeyIndex) -> Result<Parsed, String> {
+        let programs = |key: &[f32]| index.programs.find(key);
+        let detectors = |key: &[f32]| index.detectors.find(key);
+        self.parse_with(row, programs, detectors)
+    }
+
+    /// Both key tables by the bits of their keys, for [`Memory::parse_indexed`].
+    pub fn key_index(&self) -> KeyIndex {
+        KeyIndex {
+            programs: keys::Index::new(&self.m_key),
+            detectors: keys::Index::new(&self.w_key),
+        }
+    }
+
+    /// The parser, with `programs` and `detectors` mapping a key to a row.
+    fn parse_with(
+        &self,
+        row: RowId,
+        programs: impl Fn(&[f32]) -> Option<usize>,
+        detectors: impl Fn(&[f32]) -> Option<usize>,
+    ) -> Result<Parsed, String> {
         let info = self.rows.get(row).ok_or_else(|| format!("no row {row}"))?;
         if info.kind != RowKind::Applier {
             return Err(format!("row {row} is a {:?}, not an applier", info.kind));
         }
         let embedding = self.embedding(row);
         let part = |i: usize| &embedding[i * KEY_DIM..(i + 1) * KEY_DIM];
-        let program = keys::argmax(&self.m_key, part(0)).ok_or("the memory is empty")?;
+        let program = programs(part(0)).ok_or("its program key names no row")?;
         let kind = self.rows.get(program).map(|r| r.kind);
         match kind.ok_or("`M_key` has more rows than the memory")? {
             RowKind::Combinator(kind) => {
-                let detector = keys::argmax(&self.w_key, part(1)).ok_or("no detectors")?;
+                let detector = detectors(part(1)).ok_or("its detector key names no detector")?;
                 let mut args = [0; 3];
                 for (i, arg) in args.iter_mut().enumerate() {
-                    *arg = keys::argmax(&self.m_key, part(2 + i)).unwrap_or(program);
+                    *arg = programs(part(2 + i)).ok_or("an argument key names no row")?;
                 }
                 Ok(Parsed::Combinator {
                     kind,

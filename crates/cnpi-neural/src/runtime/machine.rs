@@ -11,9 +11,11 @@
 //! interpreter. Steps, depths, the change counter behind "never
 //! finishes" and every error follow the reference interpreter exactly.
 
+use std::rc::Rc;
+
 use crate::core::{Core, CoreState, Decision, DecisionTable};
 use crate::memory::{
-    ActKind, Builtin, DetectorId, Memory, Parsed, RowId, RowKind, STACK_TOP, Unit,
+    ActKind, Builtin, DetectorId, KeyIndex, Memory, Parsed, RowId, RowKind, STACK_TOP, Unit,
 };
 use cnpi::diagnostic::Diagnostic;
 use cnpi::env::{eval_error, internal};
@@ -58,9 +60,10 @@ pub(super) struct Machine<'m, 'o> {
     table: DecisionTable,
     memory: &'m Memory,
     unit: &'m Unit,
-    /// The parse of every applier row of the unit, in the cached mode.
-    parses: &'m [Option<Parsed>],
-    cached: bool,
+    /// In the cached mode: the key tables by bits, and the parse of every
+    /// applier row reached so far (the parse depends only on the row).
+    index: Option<KeyIndex>,
+    parses: Vec<Option<Rc<Parsed>>>,
     store: Store<'o>,
     tasks: Vec<Activation>,
 }
@@ -72,17 +75,21 @@ impl<'m, 'o> Machine<'m, 'o> {
         core: &'m Core,
         memory: &'m Memory,
         unit: &'m Unit,
-        parses: &'m [Option<Parsed>],
         store: Store<'o>,
         cached: bool,
     ) -> Machine<'m, 'o> {
+        let (index, parses) = if cached {
+            (Some(memory.key_index()), vec![None; memory.rows.len()])
+        } else {
+            (None, Vec::new())
+        };
         Machine {
             core,
             table: core.decision_table(),
             memory,
             unit,
+            index,
             parses,
-            cached,
             store,
             tasks: Vec::new(),
         }
@@ -115,15 +122,8 @@ impl<'m, 'o> Machine<'m, 'o> {
     /// Runs applier `row`: parse, then start its combinator with a new
     /// frame, or apply its ACT.
     fn call_applier(&mut self, row: RowId, depth: u32) -> Result<(), Diagnostic> {
-        let parsed;
-        let parsed: &Parsed = match self.parses.get(row) {
-            Some(Some(cached)) => cached,
-            _ => {
-                parsed = parse(self.memory, row)?;
-                &parsed
-            }
-        };
-        match parsed {
+        let parsed = self.parse(row)?;
+        match parsed.as_ref() {
             Parsed::Combinator {
                 kind,
                 combinator,
@@ -139,6 +139,30 @@ impl<'m, 'o> Machine<'m, 'o> {
         }
     }
 
+    /// The fixed parser on `row`: from the cache (filled on first use) in
+    /// the cached mode, else by `argmax` over the keys. A row that does not
+    /// parse is a damaged memory (files are checked when loaded, so this is
+    /// a bug).
+    fn parse(&mut self, row: RowId) -> Result<Rc<Parsed>, Diagnostic> {
+        if let Some(Some(parsed)) = self.parses.get(row) {
+            return Ok(Rc::clone(parsed));
+        }
+        let parsed = match &self.index {
+            Some(index) => self.memory.parse_indexed(row, index),
+            None => self.memory.parse(row),
+        };
+        let parsed = Rc::new(parsed.map_err(|why| {
+            internal(format!(
+                "applier `{}` does not parse: {why}",
+                self.name(row)
+            ))
+        })?);
+        if let Some(slot) = self.parses.get_mut(row) {
+            *slot = Some(Rc::clone(&parsed));
+        }
+        Ok(parsed)
+    }
+
     fn start(
         &mut self,
         kind: CombinatorKind,
@@ -150,7 +174,7 @@ impl<'m, 'o> Machine<'m, 'o> {
         if self.tasks.len() >= MAX_TASKS {
             return Err(too_deep(MAX_TASKS, self.name(owner), self.span(owner)));
         }
-        let progress = if self.cached {
+        let progress = if self.index.is_some() {
             Progress::Bits { bits: 0, len: 0 }
         } else {
             Progress::Network(Box::new(self.core.start(kind)))
@@ -218,7 +242,11 @@ impl<'m, 'o> Machine<'m, 'o> {
             .get(id)
             .ok_or_else(|| internal(format!("the memory has no detector {id}")))?;
         row.detector
-            .detect(&self.store.view(), self.store.top_is_state(), self.cached)
+            .detect(
+                &self.store.view(),
+                self.store.top_is_state(),
+                self.index.is_some(),
+            )
             .map_err(eval_error)
     }
 
@@ -309,29 +337,4 @@ impl<'m, 'o> Machine<'m, 'o> {
         );
         self.store.trace(a.depth, &line);
     }
-}
-
-/// The parse of every applier row of `unit`, for the cached mode.
-pub(super) fn parse_all(memory: &Memory, unit: usize) -> Result<Vec<Option<Parsed>>, Diagnostic> {
-    let mut parses = Vec::with_capacity(memory.rows.len());
-    for (row, data) in memory.rows.iter().enumerate() {
-        let mine = data.kind == RowKind::Applier && data.unit == Some(unit);
-        parses.push(if mine {
-            Some(parse(memory, row)?)
-        } else {
-            None
-        });
-    }
-    Ok(parses)
-}
-
-/// The fixed parser on `row`; a row that does not parse is a damaged
-/// memory (files are checked when loaded, so this is a bug).
-fn parse(memory: &Memory, row: RowId) -> Result<Parsed, Diagnostic> {
-    memory.parse(row).map_err(|why| {
-        internal(format!(
-            "applier `{}` does not parse: {why}",
-            memory.rows.get(row).map_or("?", |r| r.name.as_str())
-        ))
-    })
 }

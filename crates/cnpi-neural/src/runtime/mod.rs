@@ -5,7 +5,8 @@
 //! parser over `M_key` / `W_key`, each condition bit from the frame's
 //! detector (or `_mapself`'s own), and each slot and return flag from the
 //! core. With `cached` those networks are replaced by exact
-//! caches of themselves (the applier's parse by row, the detector's
+//! caches of themselves (the applier's parse by row, made when a run first
+//! reaches the row, from the key tables indexed by their bits; the detector's
 //! verified table by feature vector, the core's decision table by bit
 //! prefix); without it every step runs the plain networks. Both give the
 //! same run bit for bit. The call stack lives on the heap, and the world
@@ -41,13 +42,8 @@ pub fn run(
             info.env.name()
         )));
     }
-    let parses = if cached {
-        machine::parse_all(memory, unit)?
-    } else {
-        Vec::new()
-    };
     let store = Store::new(&info.pointers, state, options)?;
-    let mut machine = machine::Machine::new(core, memory, info, &parses, store, cached);
+    let mut machine = machine::Machine::new(core, memory, info, store, cached);
     machine.run(entry)?;
     Ok(machine.finish())
 }

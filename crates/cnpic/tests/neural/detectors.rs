@@ -109,3 +109,57 @@ fn domains_have_one_feature_per_distinct_pair() {
         25
     );
 }
+
+/// The detector memory is keyed by condition: a condition written twice in
+/// a program, or again in a program added later, has one detector, and
+/// the appliers that test it share its key.
+#[test]
+fn one_detector_per_distinct_condition() {
+    let first = "env array(i = 0, j = 1)
+def STEP: seq(; MOVE(i, RIGHT), MOVE(j, RIGHT), NOP)
+def INNER: linrec(A[j] != END?; STEP, NOP, NOP)
+def OUTER: cond(A[j] != END?; INNER, STEP, NOP)
+def MAIN: linrec(A[i] < A[j]?; OUTER, NOP, NOP)
+";
+    let second = "env array(i = 0, j = 1)
+def AGAIN: linrec(A[j] != END?; MOVE(j, RIGHT), NOP, NOP)
+def FINAL: cond(A[j] == END?; AGAIN, NOP, NOP)
+";
+    let program = compile_text("first.cnpi", first);
+    let mut memory =
+        Memory::with_program(&program, "first.cnpi", first, SEED, &Cache::none()).expect("builds");
+    let texts = |memory: &Memory| -> Vec<String> {
+        memory.detectors[2..]
+            .iter()
+            .map(|d| d.text.clone())
+            .collect()
+    };
+    assert_eq!(texts(&memory), ["A[j] != END", "A[i] < A[j]"]);
+    let program = compile_text("second.cnpi", second);
+    memory
+        .add(&program, "second.cnpi", second, &Cache::none())
+        .expect("adds");
+    assert_eq!(
+        texts(&memory),
+        ["A[j] != END", "A[i] < A[j]", "A[j] == END"]
+    );
+    for (name, detector) in [
+        ("INNER", 2),
+        ("OUTER", 2),
+        ("MAIN", 3),
+        ("AGAIN", 2),
+        ("FINAL", 4),
+    ] {
+        let row = memory
+            .rows
+            .iter()
+            .position(|r| r.name == name)
+            .expect("a row");
+        match memory.parse(row) {
+            Ok(cnpi_neural::memory::Parsed::Combinator { detector: got, .. }) => {
+                assert_eq!(got, detector, "{name}")
+            }
+            other => panic!("{name}: {other:?}"),
+        }
+    }
+}

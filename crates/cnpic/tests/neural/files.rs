@@ -130,7 +130,7 @@ fn consistent_but_wrong_memories_are_refused() {
                 let n = k.len();
                 k[n - KEY_DIM..].copy_from_slice(&first);
             }),
-            "too close",
+            "is not the key of row",
         ),
         (
             "m_prog",
