@@ -53,6 +53,16 @@ impl Memory {
         source: &str,
         cache: &Cache,
     ) -> Result<usize, Diagnostic> {
+        if self.units.iter().any(|unit| unit.name == name) {
+            return Err(Diagnostic::error(
+                codes::E1108,
+                format!("the program memory already holds a program named `{name}`"),
+            )
+            .with_help(
+                "programs are told apart by their file names (`--entry PROGRAM:NAME`); add \
+                 the program from a copy with another name, or build a new memory",
+            ));
+        }
         let unit = self.units.len();
         let planned = self.plan(program, unit)?;
         let mut detectors = Vec::with_capacity(planned.conditions.len());

@@ -300,6 +300,7 @@ impl Memory {
             .iter()
             .enumerate()
             .filter(|(_, row)| row.kind == RowKind::Applier && row.name == name)
+            .filter(|_| is_definition_name(name))
             .filter_map(|(id, row)| Some((row.unit?, id)))
             .filter(|&(unit, _)| program.is_none_or(|p| self.units[unit].name == p))
             .collect();
@@ -397,6 +398,17 @@ impl Memory {
         memory.add(program, name, source, cache)?;
         Ok(memory)
     }
+}
+
+/// True for the name of a definition: an identifier. The other applier
+/// rows are inline ACT arguments, named by their text (`SWAP(pivot, hi)`),
+/// which are no definitions and so, as in the source, no entries.
+fn is_definition_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 #[cfg(test)]

@@ -162,6 +162,17 @@ fn build_run_and_add_program_memories() {
     let unknown = run(&["--entry", "NOPE"]);
     assert_eq!(unknown.status.code(), Some(1));
     assert!(stderr(&unknown).contains("[E1107]"), "{}", stderr(&unknown));
+    // An inline ACT argument has a row but is no definition: as with the
+    // source, it cannot be an entry.
+    let inline = run(&["--entry", "SWAP(pivot, hi)"]);
+    assert_eq!(inline.status.code(), Some(1), "{}", stderr(&inline));
+    assert!(stderr(&inline).contains("[E1107]"), "{}", stderr(&inline));
+    // A program of the same file name would make `PROGRAM:NAME` ambiguous.
+    let before = std::fs::read(memory).expect("written");
+    let again = cnpic(&["memory", "add", memory, "examples/reverse.cnpi"], &dir);
+    assert_eq!(again.status.code(), Some(1), "{}", stderr(&again));
+    assert!(stderr(&again).contains("[E1108]"), "{}", stderr(&again));
+    assert!(std::fs::read(memory).expect("kept") == before);
     std::fs::remove_dir_all(&dir).expect("removable");
 }
 
