@@ -19,6 +19,7 @@
 mod build;
 pub(crate) mod codec;
 pub(crate) mod keys;
+mod verify;
 
 pub use codec::ActKind;
 pub use keys::KEY_DIM;

@@ -1,6 +1,7 @@
-//! `cnpic memory add MEM.cnpim FILE.cnpi`: extend a program memory.
+//! `cnpic memory add MEM.cnpim FILE.cnpi`: extend a program memory;
+//! `cnpic memory verify MEM.cnpim`: check it against its stored sources.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Subcommand;
@@ -29,21 +30,54 @@ pub enum MemoryCommand {
         #[arg(long, value_name = "NAME")]
         entry: Option<String>,
     },
+    /// Check a program memory against the sources it stores: rebuild every
+    /// program from its source and compare every row, key, embedding and
+    /// detector bit for bit. Exits with 1 and names the first difference.
+    Verify {
+        /// The program memory (`.cnpim`).
+        memory: PathBuf,
+    },
 }
 
 pub fn memory(command: &MemoryCommand) -> ExitCode {
-    let MemoryCommand::Add {
-        memory,
-        file,
-        output,
-        entry,
-    } = command;
+    match command {
+        MemoryCommand::Add {
+            memory,
+            file,
+            output,
+            entry,
+        } => add(memory, file, output.as_deref(), entry.as_deref()),
+        MemoryCommand::Verify { memory } => verify(memory),
+    }
+}
+
+fn verify(path: &Path) -> ExitCode {
+    let verified = cnpim::read_file(path).and_then(|memory| {
+        memory.verify_sources(&path.display().to_string(), &Cache::from_env())?;
+        Ok(memory)
+    });
+    match verified {
+        Ok(memory) => {
+            println!(
+                "{}: {} programs, {} rows and {} detectors match the sources it stores",
+                path.display(),
+                memory.units.len(),
+                memory.rows.len(),
+                memory.detectors.len()
+            );
+            exit_code(true)
+        }
+        Err(diagnostic) => fail(diagnostic),
+    }
+}
+
+fn add(memory: &Path, file: &Path, output: Option<&Path>, entry: Option<&str>) -> ExitCode {
     let mut loaded = match cnpim::read_file(memory) {
         Ok(loaded) => loaded,
         Err(diagnostic) => return fail(diagnostic),
     };
     let name = file.display().to_string();
-    let Some(ready) = compile_for_network(file, entry.as_deref()) else {
+    let Some(ready) = compile_for_network(file, entry) else {
         return exit_code(false);
     };
     let compiled = &ready.combinatory;
@@ -54,7 +88,7 @@ pub fn memory(command: &MemoryCommand) -> ExitCode {
             return exit_code(false);
         }
     };
-    let target = output.as_deref().unwrap_or(memory);
+    let target = output.unwrap_or(memory);
     match cnpim::write_file(target, &loaded, &command_line()) {
         Ok(()) => {
             print_summary(&loaded, unit, target);

@@ -15,6 +15,7 @@ use cnpi::program::Program;
 use cnpi::symbolic;
 use cnpi_neural::cnpim;
 use cnpi_neural::core::Core;
+use cnpi_neural::detector::Cache;
 use cnpi_neural::memory::{DEFAULT_SEED, Memory, RowId};
 use cnpi_neural::runtime;
 
@@ -82,6 +83,8 @@ struct Loaded {
     written: Option<Program>,
     env: EnvKind,
     sources: Sources,
+    /// Whether the memory was read from a `.cnpim` file.
+    from_file: bool,
 }
 
 pub fn run(args: &RunArgs) -> ExitCode {
@@ -103,9 +106,26 @@ pub fn run(args: &RunArgs) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(diagnostic) => {
+            let diagnostic = explain_disagreement(diagnostic, args, &loaded);
             print_diagnostics(&[diagnostic], &loaded.sources);
             exit_code(false)
         }
+    }
+}
+
+/// When the engines disagree on a `.cnpim`, the memory may not hold what
+/// its stored source compiles to (its rows were edited): say so, rather
+/// than blame cnpic.
+fn explain_disagreement(diagnostic: Diagnostic, args: &RunArgs, loaded: &Loaded) -> Diagnostic {
+    match &loaded.memory {
+        Some((memory, ..)) if diagnostic.code == codes::E1106 && loaded.from_file => {
+            let name = args.file.display().to_string();
+            memory
+                .verify_sources(&name, &Cache::from_env())
+                .err()
+                .unwrap_or(diagnostic)
+        }
+        _ => diagnostic,
     }
 }
 
@@ -121,6 +141,7 @@ fn load_source(args: &RunArgs) -> Option<Loaded> {
             reference: Some(compiled.program),
             written: None,
             sources: compiled.sources,
+            from_file: false,
         });
     }
     let name = args.file.display().to_string();
@@ -135,6 +156,7 @@ fn load_source(args: &RunArgs) -> Option<Loaded> {
         reference: args.cross_check.then_some(compiled.program),
         written: written.map(|(written, _)| written.program),
         sources: compiled.sources,
+        from_file: false,
     })
 }
 
@@ -172,6 +194,7 @@ fn load_memory(args: &RunArgs) -> Option<Loaded> {
         written: None,
         env,
         sources,
+        from_file: true,
     })
 }
 

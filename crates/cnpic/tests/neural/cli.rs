@@ -8,13 +8,13 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 /// A scratch folder, also used as the classifier cache.
-fn scratch(name: &str) -> PathBuf {
+pub(super) fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("cnpi-neural-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir
 }
 
-fn cnpic(args: &[&str], cache: &Path) -> Output {
+pub(super) fn cnpic(args: &[&str], cache: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_cnpic"))
         .args(args)
         .env("CNPI_CACHE_DIR", cache)
@@ -23,7 +23,7 @@ fn cnpic(args: &[&str], cache: &Path) -> Output {
         .expect("cnpic runs")
 }
 
-fn stderr(output: &Output) -> String {
+pub(super) fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 

@@ -210,3 +210,47 @@ fn adding_programs_changes_nothing_that_was_there() {
     let sum = neural(&grown, 3, r#"{"a": "95", "b": "1207"}"#, true).expect("adds");
     assert_eq!(sum.state.to_json(0, "")["sum"], "1302");
 }
+
+/// A memory whose rows were edited and its checksum made consistent again
+/// loads and runs, wrongly: `memory verify` and `--cross-check` say that
+/// it disagrees with the source it stores (not that cnpic has a bug).
+#[test]
+fn edited_memories_disagree_with_their_sources() {
+    use super::cli::{cnpic, scratch, stderr};
+    let dir = scratch("edited");
+    let (_, memory) = memory_of("bubblesort.cnpi");
+    let compswap = (memory.rows.iter().position(|r| r.name == "COMPSWAP")).expect("a row");
+    let good = dir.join("good.cnpim");
+    std::fs::write(&good, bytes(&memory)).expect("writable");
+    // COMPSWAP's a1 (the SWAP) and a3 (NOP) swapped: it now swaps the
+    // pairs that are in order, and sorts the wrong way.
+    let edited = rewrite(&bytes(&memory), "m_prog", |p| {
+        let a1 = (compswap * 5 + 2) * KEY_DIM;
+        let (first, rest) = p[a1..a1 + 3 * KEY_DIM].split_at_mut(KEY_DIM);
+        first.swap_with_slice(&mut rest[KEY_DIM..]);
+    });
+    let bad = dir.join("bad.cnpim");
+    std::fs::write(&bad, edited).expect("writable");
+    let (good, bad) = (good.to_str().expect("utf-8"), bad.to_str().expect("utf-8"));
+
+    let verified = cnpic(&["memory", "verify", good], &dir);
+    assert_eq!(verified.status.code(), Some(0), "{}", stderr(&verified));
+    let refused = cnpic(&["memory", "verify", bad], &dir);
+    assert_eq!(refused.status.code(), Some(1));
+    let why = stderr(&refused);
+    assert!(
+        why.contains("[E1102]") && why.contains("`COMPSWAP`"),
+        "{why}"
+    );
+
+    let input = ["--input", "[3, 1, 2]", "--cross-check"];
+    let checked = cnpic(&[&["run", bad][..], &input].concat(), &dir);
+    assert_eq!(checked.status.code(), Some(1));
+    let why = stderr(&checked);
+    assert!(
+        why.contains("disagrees with the sources it stores"),
+        "{why}"
+    );
+    assert!(!why.contains("bug in cnpic"), "{why}");
+    std::fs::remove_dir_all(&dir).expect("removable");
+}
