@@ -53,6 +53,19 @@ impl Memory {
         source: &str,
         cache: &Cache,
     ) -> Result<usize, Diagnostic> {
+        self.add_reporting(program, name, source, cache, &mut |_, _| {})
+    }
+
+    /// [`Memory::add`], calling `progress(done, total)` as each new
+    /// detector is trained (or taken from the cache), the slow part.
+    pub fn add_reporting(
+        &mut self,
+        program: &Program,
+        name: &str,
+        source: &str,
+        cache: &Cache,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<usize, Diagnostic> {
         if self.units.iter().any(|unit| unit.name == name) {
             return Err(Diagnostic::error(
                 codes::E1108,
@@ -66,7 +79,8 @@ impl Memory {
         let unit = self.units.len();
         let planned = self.plan(program, unit)?;
         let mut detectors = Vec::with_capacity(planned.conditions.len());
-        for &(condition, span) in &planned.conditions {
+        for (done, &(condition, span)) in planned.conditions.iter().enumerate() {
+            progress(done, planned.conditions.len());
             let text = condition_text(condition, &program.pointers);
             let source = Condition::Source(condition.clone());
             let detector = Detector::train(source, &text, self.seed, cache)

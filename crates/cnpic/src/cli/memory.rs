@@ -9,7 +9,8 @@ use cnpi_neural::cnpim;
 use cnpi_neural::detector::Cache;
 
 use super::report::{
-    command_line, compile_for_network, exit_code, fail, print_diagnostics, print_summary,
+    add_program, command_line, compile_for_network, exit_code, fail, print_diagnostics,
+    print_summary,
 };
 
 #[derive(Subcommand)]
@@ -80,11 +81,10 @@ fn add(memory: &Path, file: &Path, output: Option<&Path>, entry: Option<&str>) -
     let Some(ready) = compile_for_network(file, entry) else {
         return exit_code(false);
     };
-    let compiled = &ready.combinatory;
-    let unit = match loaded.add(&compiled.program, &name, &compiled.text, &Cache::from_env()) {
+    let unit = match add_program(&mut loaded, &ready, &name, &Cache::from_env()) {
         Ok(unit) => unit,
         Err(diagnostic) => {
-            print_diagnostics(&[diagnostic], &compiled.sources);
+            print_diagnostics(&[diagnostic], &ready.combinatory.sources);
             return exit_code(false);
         }
     };

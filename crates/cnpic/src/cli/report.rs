@@ -9,6 +9,7 @@ use cnpi::compile::{Compiled, ForNetwork, compile, for_the_network};
 use cnpi::diagnostic::{Diagnostic, Sources, codes, render};
 use cnpi_neural::detector::Cache;
 use cnpi_neural::memory::Memory;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// Compiles `path`, prints every diagnostic, and returns the program when
 /// there were no errors.
@@ -55,15 +56,49 @@ pub fn compile_for_network(path: &Path, entry: Option<&str>) -> Option<ForNetwor
 /// detectors trained and verified (through the detector cache); `None`
 /// after printing why it cannot be built.
 pub fn build_memory(ready: &ForNetwork, name: &str, seed: u64) -> Option<Memory> {
-    let compiled = &ready.combinatory;
     let cache = Cache::from_env();
-    match Memory::with_program(&compiled.program, name, &compiled.text, seed, &cache) {
+    let built = Memory::new(seed, &cache).and_then(|mut memory| {
+        add_program(&mut memory, ready, name, &cache)?;
+        Ok(memory)
+    });
+    match built {
         Ok(memory) => Some(memory),
         Err(diagnostic) => {
-            print_diagnostics(&[diagnostic], &compiled.sources);
+            print_diagnostics(&[diagnostic], &ready.combinatory.sources);
             None
         }
     }
+}
+
+/// Adds `ready`'s program (named `name`) to `memory`, with a progress bar
+/// of detector training on a terminal; the new program's index.
+pub fn add_program(
+    memory: &mut Memory,
+    ready: &ForNetwork,
+    name: &str,
+    cache: &Cache,
+) -> Result<usize, Diagnostic> {
+    let bar = ProgressBar::hidden();
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} detector {pos}/{len}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    if std::io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::stderr());
+    }
+    let compiled = &ready.combinatory;
+    let added = memory.add_reporting(
+        &compiled.program,
+        name,
+        &compiled.text,
+        cache,
+        &mut |done, total| {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+        },
+    );
+    bar.finish_and_clear();
+    added
 }
 
 /// Writes diagnostics to stderr, coloured when stderr is a terminal.

@@ -163,3 +163,28 @@ def FINAL: cond(A[j] == END?; AGAIN, NOP, NOP)
         }
     }
 }
+
+/// Building reports its progress through the slow part, detector training
+/// (`cnpic build` draws it as a bar on a terminal).
+#[test]
+fn adding_a_program_reports_detector_progress() {
+    let text = "env array(i = 0, j = 1)
+def P: cond(A[i] < A[j]?; NOP, NOP, NOP)
+def Q: cond(A[j] != END?; P, NOP, NOP)
+def R: cond(A[i] < A[j]?; Q, NOP, NOP)
+";
+    let program = compile_text("progress.cnpi", text);
+    let mut memory = Memory::new(SEED, &Cache::none()).expect("a memory");
+    let mut calls = Vec::new();
+    let mut progress = |done, total| calls.push((done, total));
+    memory
+        .add_reporting(
+            &program,
+            "progress.cnpi",
+            text,
+            &Cache::none(),
+            &mut progress,
+        )
+        .expect("adds");
+    assert_eq!(calls, [(0, 2), (1, 2)]);
+}
