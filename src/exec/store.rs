@@ -12,7 +12,7 @@ use std::io::Write;
 
 use super::{MAX_STACK_BYTES, MAX_TASKS, Options, Outcome, StateStack, errors};
 use crate::diagnostic::Diagnostic;
-use crate::env::{State, View, eval_error, internal};
+use crate::env::{EnvKind, State, View, eval_error, internal};
 use crate::program::{Act, ActApp, BoolExpr, Pointer};
 use crate::span::Span;
 
@@ -52,13 +52,22 @@ pub fn room_for_values(held: usize, width: usize, span: Span) -> Result<(), Diag
 }
 
 impl<'o> Store<'o> {
-    /// The store at the start of a run: the pointers `declared` at their
-    /// initial positions on `state`.
+    /// The store at the start of a run of a program in the environment
+    /// `env`: the pointers `declared` at their initial positions on `state`,
+    /// which must have been read for `env`.
     pub fn new(
+        env: EnvKind,
         declared: &[Pointer],
         state: State,
         options: Options<'o>,
     ) -> Result<Self, Diagnostic> {
+        if state.kind() != env {
+            return Err(internal(format!(
+                "the input was read for the {} environment, but the program runs in {}",
+                state.kind().name(),
+                env.name()
+            )));
+        }
         let pointers = initial_pointers(declared, &state)?;
         Ok(Store {
             state,

@@ -15,20 +15,13 @@ mod machine;
 mod trace;
 
 use crate::diagnostic::Diagnostic;
-use crate::env::{State, internal};
+use crate::env::State;
 use crate::exec::{Options, Outcome, Store};
 use crate::program::Program;
 
 /// Runs `program` from its entry on `state`.
 pub fn run(program: &Program, state: State, options: Options) -> Result<Outcome, Diagnostic> {
-    if state.kind() != program.env {
-        return Err(internal(format!(
-            "the input was read for the {} environment, but the program runs in {}",
-            state.kind().name(),
-            program.env.name()
-        )));
-    }
-    let store = Store::new(&program.pointers, state, options)?;
+    let store = Store::new(program.env, &program.pointers, state, options)?;
     let mut machine = machine::Machine::new(program, store);
     machine.run()?;
     Ok(machine.store.finish())

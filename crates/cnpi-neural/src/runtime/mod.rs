@@ -35,14 +35,7 @@ pub fn run(
     let Some(info) = memory.units.get(unit) else {
         return Err(internal(format!("the memory has no program {unit}")));
     };
-    if state.kind() != info.env {
-        return Err(internal(format!(
-            "the input was read for the {} environment, but the program runs in {}",
-            state.kind().name(),
-            info.env.name()
-        )));
-    }
-    let store = Store::new(&info.pointers, state, options)?;
+    let store = Store::new(info.env, &info.pointers, state, options)?;
     let mut machine = machine::Machine::new(core, memory, info, store, cached);
     machine.run(entry)?;
     Ok(machine.finish())
