@@ -571,3 +571,55 @@ fn error_nodes_raise_nothing_more() {
     assert!(program.is_none());
     assert!(diagnostics.is_empty(), "{diagnostics:#?}");
 }
+
+#[test]
+fn a_program_may_define_combinators_of_the_family() {
+    let program = program(
+        "env array(i = 0)\n\
+         combinator repeat(step, a2, a3):\n    if c:\n        step\n        self\n    else:\n        NOP\n\
+         def MAIN: repeat(i != END?; MOVE(i, RIGHT), NOP, NOP)\n",
+    );
+    let (kind, detector, _) = combinator(&program, "MAIN");
+    assert_eq!(kind, Combinator::Defined(0));
+    assert!(detector.is_some());
+    let defined = &program.combinators.defined[0];
+    assert_eq!(defined.name, "repeat");
+    assert!(defined.reads_c);
+    // A body that does not read `c` takes no detector, as `seq`.
+    let twice = "env array(i = 0)\ncombinator twice(a1, a2, a3):\n    a1\n    a1\n";
+    assert!(
+        codes(&format!(
+            "{twice}def MAIN: twice(; MOVE(i, RIGHT), NOP, NOP)\n"
+        ))
+        .is_empty()
+    );
+    assert_eq!(
+        codes(&format!(
+            "{twice}def MAIN: twice(i != END?; NOP, NOP, NOP)\n"
+        )),
+        ["E0203"]
+    );
+}
+
+#[test]
+fn defined_combinators_are_checked_by_the_family_rule_and_their_names() {
+    let body = "    a1\n";
+    let define = |name: &str| format!("env array(i = 0)\ncombinator {name}(a1, a2, a3):\n{body}");
+    let main = "def MAIN: NOP\n";
+    // Outside the family.
+    assert_eq!(
+        codes("env array(i = 0)\ncombinator spin(a1, a2, a3):\n    a1\n    self\ndef MAIN: NOP\n"),
+        ["E0111"]
+    );
+    // Clashing with the stdlib, with each other, or with a definition.
+    assert_eq!(codes(&format!("{}{main}", define("linrec"))), ["E0110"]);
+    let twice = format!("{}{}{main}", define("x"), &define("x")[17..]);
+    assert_eq!(codes(&twice), ["E0108"]);
+    assert_eq!(codes(&format!("{}def x: NOP\n", define("x"))), ["E0108"]);
+    assert_eq!(codes(&format!("{}{main}", define("_x"))), ["E0109"]);
+    // `act` and `observe` still belong to the stdlib.
+    assert_eq!(
+        codes("env array(i = 0)\nact JUMP(pointer)\ndef MAIN: NOP\n"),
+        ["E0107"]
+    );
+}

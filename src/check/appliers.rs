@@ -8,8 +8,9 @@
 //! entry checks.
 
 use crate::diagnostic::{Diagnostic, codes};
-use crate::program::{self, Callee};
+use crate::program::{self, Callee, Combinator};
 use crate::span::Span;
+use crate::stdlib::CombinatorInfo;
 use crate::syntax::ast::{self, Call, Expr};
 
 use super::Checker;
@@ -66,10 +67,7 @@ impl<'a> Checker<'a> {
         span: Span,
     ) -> Option<program::Applier> {
         let info = match self.lookup(&combinator.name, combinator.span, Expect::Combinator) {
-            Some(Meaning::Combinator(c)) => self
-                .stdlib
-                .combinator(&combinator.name)
-                .filter(|i| i.combinator == c),
+            Some(Meaning::Combinator(c)) => self.combinator_info(c, &combinator.name),
             Some(other) => {
                 self.wrong_kind(&combinator.name, combinator.span, other, Expect::Combinator);
                 None
@@ -141,6 +139,24 @@ impl<'a> Checker<'a> {
             args,
             span,
         })
+    }
+
+    /// What applying combinator `c`, named `name`, asks for: the stdlib's
+    /// entry, or one made from the program's own definition.
+    fn combinator_info(&self, c: Combinator, name: &str) -> Option<CombinatorInfo> {
+        match c {
+            Combinator::Defined(i) => self.defined.get(i).map(|defined| CombinatorInfo {
+                name: defined.name.clone(),
+                combinator: c,
+                needs_detector: defined.reads_c,
+                needs_state: false,
+            }),
+            _ => self
+                .stdlib
+                .combinator(name)
+                .filter(|info| info.combinator == c)
+                .cloned(),
+        }
     }
 
     /// A callable argument of a combinator.

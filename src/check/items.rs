@@ -5,16 +5,19 @@
 //! definitions, each name once) and checks the rules that concern items
 //! alone: one `env` line, first; a known environment; unique names that do
 //! not take a built-in's or start with `_`; initial positions without
-//! pointers; a single, valid `state(...)`; no stdlib-only items.
+//! pointers; a single, valid `state(...)`; no `act` or `observe` items;
+//! the program's own combinators inside the family (`family`).
 
 use std::collections::HashMap;
 
 use crate::diagnostic::{Code, Diagnostic, codes};
 use crate::env::EnvKind;
+use crate::program::{Behaviour, Combinator, Defined};
 use crate::span::{SourceId, Span};
 use crate::stdlib::Stdlib;
 use crate::syntax::ast::{self, Item};
 
+use super::family;
 use super::names::{Expect, Meaning, RESERVED, WORDS, reserved};
 use super::suggest::closest;
 use super::{Checker, PointerDecl};
@@ -55,6 +58,7 @@ impl<'a> Checker<'a> {
             pointers: Vec::new(),
             state: None,
             defs: Vec::new(),
+            defined: Vec::new(),
             refs: Vec::new(),
             current: 0,
             env_span: env.span,
@@ -69,9 +73,9 @@ impl<'a> Checker<'a> {
                 Item::Env(_) => {}
                 Item::State(state) => checker.declare_state(state),
                 Item::Def(def) => checker.declare_def(def),
+                Item::Combinator(decl) => checker.declare_combinator(decl),
                 Item::Act(ast::ActDecl { span, .. })
-                | Item::Observe(ast::ObserveDecl { span, .. })
-                | Item::Combinator(ast::CombinatorDecl { span, .. }) => {
+                | Item::Observe(ast::ObserveDecl { span, .. }) => {
                     checker.report(stdlib_only(*span));
                 }
             }
@@ -94,6 +98,10 @@ impl<'a> Checker<'a> {
                 .defs
                 .get(*id)
                 .map(|d| (d.name.span, "first defined here")),
+            Some(Meaning::Combinator(Combinator::Defined(i))) => self
+                .defined
+                .get(*i)
+                .map(|d| (d.span, "first defined here, as a combinator")),
             _ => None,
         };
         if let Some((first, label)) = first {
@@ -189,6 +197,37 @@ impl<'a> Checker<'a> {
         let applier = matches!(def.body, ast::DefBody::Applier(_));
         self.register(&def.name, codes::E0108, Meaning::Def { id, applier });
     }
+
+    /// A combinator of the program's own: its name, and its body against
+    /// the family rule (E0111).
+    fn declare_combinator(&mut self, decl: &'a ast::CombinatorDecl) {
+        let id = self.defined.len();
+        let meaning = Meaning::Combinator(Combinator::Defined(id));
+        if !self.register(&decl.name, codes::E0108, meaning) {
+            return;
+        }
+        match family::recognize(decl) {
+            Ok((behaviour, reads_c)) => self.defined.push(Defined {
+                name: decl.name.name.clone(),
+                span: decl.name.span,
+                behaviour,
+                reads_c,
+            }),
+            Err(violation) => {
+                self.report(violation.diagnostic(&decl.name.name));
+                // Keep the name, so that its applications raise no more errors.
+                self.defined.push(Defined {
+                    name: decl.name.name.clone(),
+                    span: decl.name.span,
+                    behaviour: Behaviour {
+                        when_true: Vec::new(),
+                        when_false: Vec::new(),
+                    },
+                    reads_c: true,
+                });
+            }
+        }
+    }
 }
 
 /// The first `env` line, reporting missing, misplaced and repeated ones.
@@ -265,8 +304,9 @@ fn stdlib_only(span: Span) -> Diagnostic {
         codes::E0107,
         "this item may only appear in the standard library",
     )
-    .with_label(span, "`act`, `observe` and `combinator` declare the stdlib")
-    .with_help(
-        "a program uses `def`; the ACTs and combinators it may apply come with its environment",
+    .with_label(
+        span,
+        "`act` and `observe` declare what the environment implements",
     )
+    .with_help("a program uses `def`; the ACTs it may apply come with its environment")
 }

@@ -8,11 +8,13 @@
 //! lives in its own file: `items` (declarations), `names` (resolution and
 //! kind errors), `types` (conditions and positions), `acts` (ACT
 //! applications), `appliers`, `normal` (normal programs), `graph` (applier
-//! cycles), `entry` (entry and reachability), `suggest` (did you mean).
+//! cycles), `entry` (entry and reachability), `suggest` (did you mean),
+//! `family` (which combinators a program may define).
 
 mod acts;
 mod appliers;
 mod entry;
+pub mod family;
 mod graph;
 mod items;
 mod names;
@@ -80,6 +82,8 @@ struct Checker<'a> {
     /// The pointers of `state(...)` and where it is written.
     state: Option<(Vec<PointerId>, Span)>,
     defs: Vec<&'a ast::Def>,
+    /// The program's own combinators (`Combinator::Defined(i)` is the i-th).
+    defined: Vec<program::Defined>,
     refs: Vec<Reference>,
     /// The definition whose body is being checked.
     current: DefId,
@@ -181,7 +185,10 @@ impl<'a> Checker<'a> {
                 pointers,
                 state: self.state.map(|(pointers, _)| pointers),
                 defs,
-                combinators: self.stdlib.combinators.clone(),
+                combinators: program::Combinators {
+                    defined: self.defined,
+                    ..self.stdlib.combinators.clone()
+                },
                 entry,
             }),
             _ => None,

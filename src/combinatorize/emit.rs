@@ -199,7 +199,7 @@ impl<'a> Emitter<'a> {
             Node::Comb(comb) => comb,
         };
         let node = Node::Comb(comb);
-        let text = print::node(&node, &self.program.pointers);
+        let text = print::node(&node, self.program);
         if let Some(name) = self.seen.get(&text) {
             return Arg::Def(name.clone());
         }

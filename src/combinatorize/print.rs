@@ -11,8 +11,8 @@
 use std::fmt::Write as _;
 
 use super::output::{Arg, Node, OutDef};
-use crate::program::print::{act, condition, position};
-use crate::program::{Combinator, Pointer, Program};
+use crate::program::print::{act, condition, defined, position};
+use crate::program::{CombinatorKind, Pointer, Program};
 
 /// Lines longer than this put the applier on the next line, indented.
 const WIDTH: usize = 100;
@@ -31,12 +31,16 @@ pub fn file(program: &Program, source: &str, defs: &[OutDef]) -> String {
         let names: Vec<&str> = state.iter().map(|p| pointer(pointers, *p)).collect();
         let _ = writeln!(out, "state({})", names.join(", "));
     }
+    for combinator in &program.combinators.defined {
+        out.push('\n');
+        out.push_str(&defined(combinator));
+    }
     for def in defs {
         out.push('\n');
         if let Some(comment) = &def.comment {
             let _ = writeln!(out, "# {comment}");
         }
-        let body = node(&def.node, pointers);
+        let body = node(&def.node, program);
         let line = format!("def {}: {body}", def.name);
         if line.len() > WIDTH {
             let _ = writeln!(out, "def {}:\n  {body}", def.name);
@@ -53,17 +57,13 @@ fn pointer(pointers: &[Pointer], id: usize) -> &str {
 }
 
 /// The applier of a definition: `seq(; a, b, NOP)`, `MOVE(P1, RIGHT)`.
-pub fn node(node: &Node, pointers: &[Pointer]) -> String {
+pub fn node(node: &Node, program: &Program) -> String {
+    let pointers = &program.pointers;
     match node {
         Node::Arg(Arg::Def(name)) => format!("seq(; {name}, NOP, NOP)"),
         Node::Arg(other) => arg(other, pointers),
         Node::Comb(comb) => {
-            let name = match comb.combinator {
-                Combinator::Seq => "seq",
-                Combinator::Cond => "cond",
-                Combinator::Linrec => "linrec",
-                Combinator::Treerec => "treerec",
-            };
+            let name = (program.combinators).name(CombinatorKind::User(comb.combinator));
             let detector = comb
                 .detector
                 .as_ref()

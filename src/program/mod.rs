@@ -120,13 +120,15 @@ pub enum Act {
     Push(Vec<PosExpr>),
 }
 
-/// The user-visible combinators.
+/// The user-visible combinators: the four of the stdlib, and those a
+/// program defines itself (`Defined(i)` is `Combinators::defined[i]`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Combinator {
     Seq,
     Cond,
     Linrec,
     Treerec,
+    Defined(usize),
 }
 
 /// A combinator as the machine sees it: the four of [`Combinator`] plus the
@@ -199,7 +201,8 @@ impl Behaviour {
     }
 }
 
-/// The behaviours of all five combinators, from `stdlib/core.cnpi`.
+/// The behaviours of all five combinators, from `stdlib/core.cnpi`, and of
+/// the combinators the program defines.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Combinators {
     pub seq: Behaviour,
@@ -207,7 +210,29 @@ pub struct Combinators {
     pub linrec: Behaviour,
     pub treerec: Behaviour,
     pub mapself: Behaviour,
+    /// The program's own combinators, in the order of the file (empty in
+    /// the stdlib).
+    pub defined: Vec<Defined>,
 }
+
+/// A combinator defined in a program (`combinator NAME(a1, a2, a3): ...`),
+/// accepted by the family rule (`check::family`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Defined {
+    pub name: String,
+    /// The name in the `combinator` line.
+    pub span: Span,
+    pub behaviour: Behaviour,
+    /// Its body reads `c`: an applier must pass a detector.
+    pub reads_c: bool,
+}
+
+/// What [`Combinators::get`] gives for a defined combinator the program
+/// does not have (a bug in the caller): a body that does nothing.
+static NO_BEHAVIOUR: Behaviour = Behaviour {
+    when_true: Vec::new(),
+    when_false: Vec::new(),
+};
 
 impl Combinators {
     pub fn get(&self, kind: CombinatorKind) -> &Behaviour {
@@ -216,7 +241,21 @@ impl Combinators {
             CombinatorKind::User(Combinator::Cond) => &self.cond,
             CombinatorKind::User(Combinator::Linrec) => &self.linrec,
             CombinatorKind::User(Combinator::Treerec) => &self.treerec,
+            CombinatorKind::User(Combinator::Defined(i)) => self
+                .defined
+                .get(i)
+                .map_or(&NO_BEHAVIOUR, |defined| &defined.behaviour),
             CombinatorKind::MapSelf => &self.mapself,
+        }
+    }
+
+    /// The combinator's name as programs write it.
+    pub fn name(&self, kind: CombinatorKind) -> &str {
+        match kind {
+            CombinatorKind::User(Combinator::Defined(i)) => {
+                self.defined.get(i).map_or("?", |d| d.name.as_str())
+            }
+            other => print::combinator_name(other),
         }
     }
 }

@@ -10,8 +10,8 @@
 use std::fmt::Write as _;
 
 use super::{
-    Act, BoolExpr, Color, Combinator, CombinatorKind, Direction, Operand, Pointer, PosExpr,
-    PosKind, SymExpr, ValueObservation,
+    Act, Behaviour, BoolExpr, Color, Combinator, CombinatorKind, Defined, Direction, Operand,
+    Pointer, PosExpr, PosKind, Slot, SymExpr, ValueObservation,
 };
 use crate::operators::{ArithOp, CompareOp};
 
@@ -123,13 +123,47 @@ fn write_position(expr: &PosExpr, pointers: &[Pointer], outer: u8, out: &mut Str
     }
 }
 
+/// The name of a stdlib combinator; a program's own combinators are named
+/// by [`Combinators::name`](super::Combinators::name), which knows them.
 pub fn combinator_name(kind: CombinatorKind) -> &'static str {
     match kind {
+        CombinatorKind::User(Combinator::Defined(_)) => "a defined combinator",
         CombinatorKind::User(Combinator::Seq) => "seq",
         CombinatorKind::User(Combinator::Cond) => "cond",
         CombinatorKind::User(Combinator::Linrec) => "linrec",
         CombinatorKind::User(Combinator::Treerec) => "treerec",
         CombinatorKind::MapSelf => "_mapself",
+    }
+}
+
+/// A program's own combinator as source, with its parameters named
+/// `a1, a2, a3`: `combinator twice(a1, a2, a3):` and its body.
+pub fn defined(defined: &Defined) -> String {
+    format!(
+        "combinator {}(a1, a2, a3):\n{}",
+        defined.name,
+        body(&defined.behaviour, defined.reads_c)
+    )
+}
+
+/// A combinator body in canonical form, four spaces deep: the slot names,
+/// one per line, under `if c:` and `else:` when it reads `c`. Two bodies
+/// behave the same exactly when their canonical forms are equal.
+pub fn body(behaviour: &Behaviour, reads_c: bool) -> String {
+    let lines = |slots: &[Slot], indent: &str| -> String {
+        slots
+            .iter()
+            .map(|slot| format!("{indent}{}\n", slot.name()))
+            .collect()
+    };
+    if reads_c {
+        format!(
+            "    if c:\n{}    else:\n{}",
+            lines(&behaviour.when_true, "        "),
+            lines(&behaviour.when_false, "        ")
+        )
+    } else {
+        lines(&behaviour.when_true, "    ")
     }
 }
 

@@ -8,7 +8,6 @@
 
 use crate::diagnostic::Diagnostic;
 use crate::program::{Behaviour, Combinator, CombinatorKind, Combinators, Slot};
-use crate::span::Span;
 use crate::syntax::ast::{self, CompareOp, ExprKind, Item, Stmt};
 
 use super::{CORE, CombinatorInfo, file_start, internal};
@@ -63,6 +62,7 @@ pub(super) fn load_core(
         linrec: behaviour(CombinatorKind::User(Combinator::Linrec))?,
         treerec: behaviour(CombinatorKind::User(Combinator::Treerec))?,
         mapself: behaviour(CombinatorKind::MapSelf)?,
+        defined: Vec::new(),
     };
     let infos = found
         .iter()
@@ -175,7 +175,7 @@ fn slot_of(stmt: &Stmt, params: &[ast::Ident]) -> Result<Slot, Diagnostic> {
     }) = stmt
     else {
         return Err(internal(
-            stmt_span(stmt),
+            stmt.span(),
             "a combinator body line names one slot",
         ));
     };
@@ -195,13 +195,6 @@ fn slot_of(stmt: &Stmt, params: &[ast::Ident]) -> Result<Slot, Diagnostic> {
         "NOP" => Slot::Nop,
         other => return Err(internal(name.span, format!("`{other}` is not a slot"))),
     })
-}
-
-fn stmt_span(stmt: &Stmt) -> Span {
-    match stmt {
-        Stmt::Call(call) => call.span,
-        Stmt::If { span, .. } | Stmt::While { span, .. } | Stmt::Pass(span) => *span,
-    }
 }
 
 #[cfg(test)]

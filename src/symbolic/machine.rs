@@ -16,7 +16,6 @@
 use super::trace;
 use crate::diagnostic::Diagnostic;
 use crate::exec::{self, MAX_TASKS, Store};
-use crate::program::print;
 use crate::program::{
     ActApp, Applier, Body, BoolExpr, Callee, Combinator, CombinatorKind, Def, DefId, Program, Slot,
     Stmt,
@@ -244,7 +243,7 @@ impl<'p, 'o> Machine<'p, 'o> {
         tail: bool,
     ) -> Result<(), Diagnostic> {
         if kind == a.kind && self.store.version() == a.version {
-            let what = format!("its `{}`", print::combinator_name(kind));
+            let what = format!("its `{}`", self.program.combinators.name(kind));
             let def = self.def(a.def);
             return Err(exec::never_finishes(&def.name, &what, def.span));
         }
@@ -270,7 +269,7 @@ impl<'p, 'o> Machine<'p, 'o> {
         let line = format!(
             "{} {} c={} → {bound}",
             def.name,
-            print::combinator_name(a.kind),
+            self.program.combinators.name(a.kind),
             u8::from(c)
         );
         self.store.trace(a.depth, &line);

@@ -135,6 +135,16 @@ pub enum Stmt {
     Pass(Span),
 }
 
+impl Stmt {
+    /// Where the statement is written.
+    pub fn span(&self) -> Span {
+        match self {
+            Stmt::Call(call) => call.span,
+            Stmt::If { span, .. } | Stmt::While { span, .. } | Stmt::Pass(span) => *span,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Expr {
     pub kind: ExprKind,

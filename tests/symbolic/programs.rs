@@ -24,6 +24,7 @@ pub fn combinators() -> Combinators {
         linrec: b(&[A1, A2, SelfSlot], &[A3]),
         treerec: b(&[A1, PushSentinel, A2, MapSelf, A3], &[Nop]),
         mapself: b(&[LoadState, Pop, SelfSlot, MapSelf], &[LoadState, Pop]),
+        defined: Vec::new(),
     }
 }
 

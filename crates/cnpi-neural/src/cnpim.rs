@@ -6,7 +6,9 @@
 //! what its encoder reads), and per program the code of its pointers'
 //! initial positions (`unit.U.pointers`). The `memory` metadata entry (JSON)
 //! holds what diagnostics and traces need: names, source spans, each
-//! program's source text, environment and entry. [`read`] checks all of it
+//! program's source text, environment and entry, and the definition of
+//! each combinator a program defines (its row's embedding is its learned
+//! initial state, verified on the core before any run). [`read`] checks all of it
 //! before a run can start ([`read_file`] and [`write_file`] do the same
 //! for a path): the checksum, every shape, that the keys are
 //! unit-norm and distinct, that every applier parses into rows that exist,
@@ -21,13 +23,13 @@ use crate::detector::{Condition, Detector, Encoder, read_classifier, write_class
 use crate::memory::codec::{Code, Decoder};
 use crate::memory::keys::Table;
 use crate::memory::{
-    ActKind, DetectorRow, EMBED_DIM, KEY_DIM, KeyIndex, Memory, Parsed, Row, RowKind, Unit,
-    fixed_rows, keys,
+    ActKind, DefinedRow, DetectorRow, EMBED_DIM, KEY_DIM, KeyIndex, Memory, Parsed, Row, RowKind,
+    Unit, fixed_rows, keys,
 };
 use crate::tensors::{Reader, Writer};
 use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::env::EnvKind;
-use cnpi::program::{Pointer, PointerId};
+use cnpi::program::{Behaviour, Pointer, PointerId, Slot};
 use cnpi::span::{SourceId, Span};
 
 const FORMAT: &str = "cnpi-memory-1";
@@ -46,6 +48,52 @@ struct RowHeader {
     unit: Option<usize>,
     span: [usize; 2],
     spans: Vec<[usize; 2]>,
+    /// For a combinator a program defines: its definition.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    combinator: Option<CombinatorHeader>,
+}
+
+/// A defined combinator's body: the slot names of each branch.
+#[derive(Serialize, Deserialize)]
+struct CombinatorHeader {
+    when_true: Vec<String>,
+    when_false: Vec<String>,
+    reads_c: bool,
+}
+
+impl CombinatorHeader {
+    fn new(defined: &DefinedRow) -> CombinatorHeader {
+        let names = |slots: &[Slot]| slots.iter().map(|s| s.name().to_string()).collect();
+        CombinatorHeader {
+            when_true: names(&defined.behaviour.when_true),
+            when_false: names(&defined.behaviour.when_false),
+            reads_c: defined.reads_c,
+        }
+    }
+
+    /// The definition, if every name is a slot of the family.
+    fn read(&self, row: usize) -> Result<DefinedRow, String> {
+        let slots = |names: &[String]| {
+            names
+                .iter()
+                .map(|name| {
+                    let family = [Slot::SelfSlot, Slot::A1, Slot::A2, Slot::A3, Slot::Nop];
+                    family
+                        .into_iter()
+                        .find(|slot| slot.name() == name)
+                        .ok_or_else(|| format!("combinator row {row} calls `{name}`, not a slot"))
+                })
+                .collect::<Result<Vec<_>, _>>()
+        };
+        Ok(DefinedRow {
+            row,
+            behaviour: Behaviour {
+                when_true: slots(&self.when_true)?,
+                when_false: slots(&self.when_false)?,
+            },
+            reads_c: self.reads_c,
+        })
+    }
 }
 
 #[derive(Serialize, Deserialize)]
@@ -155,11 +203,15 @@ pub fn write(memory: &Memory, command: &str) -> Result<Vec<u8>, Diagnostic> {
         rows: memory
             .rows
             .iter()
-            .map(|r| RowHeader {
+            .enumerate()
+            .map(|(i, r)| RowHeader {
                 name: r.name.clone(),
                 unit: r.unit,
                 span: pair(r.span),
                 spans: r.spans.iter().copied().map(pair).collect(),
+                combinator: (memory.combinators.iter())
+                    .find(|d| d.row == i)
+                    .map(CombinatorHeader::new),
             })
             .collect(),
         detectors,
@@ -204,16 +256,23 @@ fn load(bytes: &[u8]) -> Result<Memory, String> {
         .collect::<Result<Vec<_>, _>>()?;
     let fixed = fixed_rows();
     let mut rows = Vec::with_capacity(n);
+    let mut combinators = Vec::new();
     for (i, (row, &code)) in header.rows.iter().zip(&kinds).enumerate() {
         let kind = RowKind::from_code(code as usize)
             .filter(|_| code.fract() == 0.0 && code >= 0.0)
             .ok_or_else(|| format!("row {i} has no valid kind ({code})"))?;
         let expected = fixed.get(i).map_or(RowKind::Applier, |&(k, _)| k);
-        if kind != expected {
+        if kind != expected && !(kind == RowKind::Defined && i >= fixed.len()) {
             return Err(format!("row {i} is a {kind:?}, expected a {expected:?}"));
         }
+        match (&row.combinator, kind) {
+            (Some(header), RowKind::Defined) => combinators.push(header.read(i)?),
+            (None, RowKind::Defined) => return Err(format!("combinator row {i} has no body")),
+            (Some(_), _) => return Err(format!("row {i} has a body but is a {kind:?}")),
+            (None, _) => {}
+        }
         let spans: Vec<Span> = row.spans.iter().copied().map(span).collect();
-        if kind == RowKind::Applier {
+        if matches!(kind, RowKind::Applier | RowKind::Defined) {
             let unit = row
                 .unit
                 .and_then(|u| units.get(u))
@@ -224,7 +283,7 @@ fn load(bytes: &[u8]) -> Result<Memory, String> {
         rows.push(Row {
             kind,
             name: row.name.clone(),
-            unit: row.unit.filter(|_| kind == RowKind::Applier),
+            unit: (row.unit).filter(|_| matches!(kind, RowKind::Applier | RowKind::Defined)),
             span: span(row.span),
             spans,
         });
@@ -237,6 +296,7 @@ fn load(bytes: &[u8]) -> Result<Memory, String> {
         w_key,
         detectors: Vec::new(),
         units,
+        combinators,
     };
     for (i, detector) in header.detectors.iter().enumerate() {
         let row = read_detector(&reader, i, detector, &memory)?;

@@ -1,7 +1,7 @@
 //! The neural engine: agreement with the reference interpreter on every
 //! example and random inputs (cached and plain networks alike), program
 //! memory files, Theorem 1 bit for bit, detectors against their
-//! conditions, and the command line.
+//! conditions, combinators programs define, and the command line.
 
 /// The workspace root: examples, fixtures and the stdlib live there, and
 /// commands run from it so that paths in their output read as in the docs.
@@ -22,6 +22,8 @@ mod files;
 mod inputs;
 #[path = "neural/random_programs.rs"]
 mod random_programs;
+#[path = "neural/user_combinators.rs"]
+mod user_combinators;
 
 use cnpi::diagnostic::Diagnostic;
 use cnpi::exec::{Options, Outcome};

@@ -10,6 +10,7 @@
 //! - `table`: the network's decision after every bit prefix;
 //! - `verify`: the exhaustive check of a network against definitions;
 //! - `train`: SGD on the abstract traces, in candle;
+//! - `embedding`: a program's own combinators, learned on the fixed core;
 //! - `file`: safetensors files with provenance and a checksum.
 //!
 //! A core is only ever handed out verified: [`Core::load`],
@@ -17,6 +18,7 @@
 //! differ from the definitions anywhere. The shipped core is
 //! `stdlib/core.safetensors`, embedded in the binary.
 
+pub mod embedding;
 mod file;
 mod network;
 mod table;
@@ -52,9 +54,12 @@ pub const COMBINATORS: [(CombinatorKind, &str); 5] = [
     (CombinatorKind::MapSelf, "_mapself"),
 ];
 
-/// The embedding index of a combinator (its position in [`COMBINATORS`]).
+/// The embedding index of a combinator: its position in [`COMBINATORS`],
+/// or for `Defined(k)` the `k`-th embedding appended after them
+/// ([`embedding::Extended`]).
 pub fn index(kind: CombinatorKind) -> usize {
     match kind {
+        CombinatorKind::User(Combinator::Defined(k)) => COMBINATORS.len() + k,
         CombinatorKind::User(Combinator::Seq) => 0,
         CombinatorKind::User(Combinator::Cond) => 1,
         CombinatorKind::User(Combinator::Linrec) => 2,

@@ -94,8 +94,36 @@ pub fn train(
     progress: &mut dyn FnMut(&EpochReport),
 ) -> Result<Trained, Diagnostic> {
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
-    let model =
-        Model::new(initial_weights(options.cells, behaviours.len(), &mut rng)).map_err(internal)?;
+    let weights = initial_weights(options.cells, behaviours.len(), &mut rng);
+    let model = Model::new(weights, |_| true).map_err(internal)?;
+    descend(&model, behaviours, options, &mut rng, progress)
+}
+
+/// Learns the embeddings of `behaviours` on a fixed core: `weights` holds
+/// the core's LSTM and decoders, which stay constant (only the tensors
+/// `embedding.h` and `embedding.c` are variables), and its embeddings,
+/// one row per behaviour, where descent starts. Otherwise as [`train`],
+/// with `rng` for the trace order.
+pub fn train_embeddings(
+    weights: Weights,
+    behaviours: &[(&str, &Behaviour)],
+    options: &TrainOptions,
+    rng: &mut ChaCha8Rng,
+    progress: &mut dyn FnMut(&EpochReport),
+) -> Result<Trained, Diagnostic> {
+    let model = Model::new(weights, |name| name.starts_with("embedding")).map_err(internal)?;
+    descend(&model, behaviours, options, rng, progress)
+}
+
+/// SGD on the traces of `behaviours` until the model verifies or
+/// `max_epochs` run out.
+fn descend(
+    model: &Model,
+    behaviours: &[(&str, &Behaviour)],
+    options: &TrainOptions,
+    rng: &mut ChaCha8Rng,
+    progress: &mut dyn FnMut(&EpochReport),
+) -> Result<Trained, Diagnostic> {
     let definitions: Vec<Behaviour> = behaviours.iter().map(|(_, b)| (*b).clone()).collect();
     let mut order = traces(&definitions);
     let mut optimizer = SGD::new(model.vars(), options.learning_rate).map_err(internal)?;
@@ -103,7 +131,7 @@ pub fn train(
     let mut verification = verify_network(&Network::new(weights.clone()), behaviours);
     let (mut best, mut stale, mut epochs) = (verification.accuracy(), 0, 0);
     while !verification.passed() && epochs < options.max_epochs {
-        order.shuffle(&mut rng);
+        order.shuffle(rng);
         let mut total = 0.0;
         for trace in &order {
             let loss = model.loss(trace).map_err(internal)?;
@@ -164,21 +192,35 @@ fn internal(error: candle_core::Error) -> Diagnostic {
     .with_note("this is a bug in cnpi; please report it with the command line")
 }
 
-/// The trainable tensors, in the layout of [`Weights`].
+/// The tensors of a core, in the layout of [`Weights`], some of them
+/// trainable.
 struct Model {
     cells: usize,
-    /// In the order of [`Weights::tensors`].
+    /// In the order of [`Weights::tensors`]; a trainable one is its
+    /// variable's tensor.
+    tensors: Vec<Tensor>,
+    /// The trainable tensors.
     vars: Vec<Var>,
 }
 
 impl Model {
-    fn new(weights: Weights) -> candle_core::Result<Model> {
-        let vars = weights
-            .tensors()
-            .map(|(_, shape, values)| Var::from_slice(values, shape, &Device::Cpu))
-            .collect::<candle_core::Result<Vec<_>>>()?;
+    /// A model of `weights` whose tensors named `trainable` are variables
+    /// and the others constants.
+    fn new(weights: Weights, trainable: impl Fn(&str) -> bool) -> candle_core::Result<Model> {
+        let mut tensors = Vec::new();
+        let mut vars = Vec::new();
+        for (name, shape, values) in weights.tensors() {
+            if trainable(name) {
+                let var = Var::from_slice(values, shape, &Device::Cpu)?;
+                tensors.push(var.as_tensor().clone());
+                vars.push(var);
+            } else {
+                tensors.push(Tensor::from_slice(values, shape, &Device::Cpu)?);
+            }
+        }
         Ok(Model {
             cells: weights.cells,
+            tensors,
             vars,
         })
     }
@@ -188,10 +230,10 @@ impl Model {
     }
 
     fn weights(&self) -> candle_core::Result<Weights> {
-        let combinators = self.vars[7].dims()[0];
+        let combinators = self.tensors[7].dims()[0];
         let mut weights = Weights::zeros(self.cells, combinators);
-        for ((_, values), var) in weights.tensors_mut().zip(&self.vars) {
-            *values = var.as_tensor().flatten_all()?.to_vec1()?;
+        for ((_, values), tensor) in weights.tensors_mut().zip(&self.tensors) {
+            *values = tensor.flatten_all()?.to_vec1()?;
         }
         Ok(weights)
     }
@@ -199,7 +241,7 @@ impl Model {
     /// The summed loss of one trace, with the graph for backpropagation.
     fn loss(&self, trace: &Trace) -> candle_core::Result<Tensor> {
         let [w_ih, w_hh, bias, w_end, b_end, w_prog, b_prog, emb_h, emb_c] =
-            [0, 1, 2, 3, 4, 5, 6, 7, 8].map(|i| self.vars[i].as_tensor());
+            [0, 1, 2, 3, 4, 5, 6, 7, 8].map(|i| &self.tensors[i]);
         let h_cells = self.cells;
         let (w_ih, w_hh, w_end, w_prog) = (w_ih.t()?, w_hh.t()?, w_end.t()?, w_prog.t()?);
         let bias = bias.unsqueeze(0)?;

@@ -7,7 +7,10 @@
 //! detector; and whatever is read is verified again before use, so a
 //! damaged or stale entry is only a miss too. Writes go through a temporary
 //! file and a rename; a cache that cannot be written is silently skipped
-//! (the detector is still trained and verified, just not kept).
+//! (the detector is still trained and verified, just not kept). The same
+//! directory keeps the embeddings of combinators programs define
+//! (`combinators/`, written by `core::embedding` through [`Cache::file`]
+//! and [`Cache::keep`]).
 
 use std::path::{Path, PathBuf};
 
@@ -46,11 +49,38 @@ impl Cache {
     }
 
     fn path(&self, text: &str, seed: u64) -> Option<PathBuf> {
+        self.file("detectors", &[text.as_bytes(), &seed.to_le_bytes()])
+    }
+
+    /// The file of an entry of `folder` (`detectors`, `combinators`), named
+    /// by a hash of `fields`; `None` without a cache directory. The file
+    /// must record the fields in full, so a collision is only a miss.
+    pub(crate) fn file(&self, folder: &str, fields: &[&[u8]]) -> Option<PathBuf> {
         let mut hash = Fnv::default();
-        hash.field(text.as_bytes());
-        hash.field(&seed.to_le_bytes());
+        for field in fields {
+            hash.field(field);
+        }
         let name = format!("{:016x}.safetensors", hash.finish());
-        Some(self.dir.as_ref()?.join("detectors").join(name))
+        Some(self.dir.as_ref()?.join(folder).join(name))
+    }
+
+    /// Writes `bytes` to `path` through a synced temporary file and a
+    /// rename; a cache that cannot be written is skipped.
+    pub(crate) fn keep(path: &Path, bytes: &[u8]) {
+        use std::io::Write as _;
+        let temporary = path.with_extension(format!("tmp{}", std::process::id()));
+        let write = || -> std::io::Result<()> {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir)?;
+            }
+            let mut file = std::fs::File::create(&temporary)?;
+            file.write_all(bytes)?;
+            file.sync_all()?;
+            std::fs::rename(&temporary, path)
+        };
+        if write().is_err() {
+            let _ = std::fs::remove_file(&temporary);
+        }
     }
 
     /// The classifier stored for `text` and `seed`, if any.
@@ -74,16 +104,7 @@ impl Cache {
         writer.metadata("condition", text);
         writer.metadata("seed", seed.to_string());
         write_classifier(&mut writer, "", classifier);
-        let bytes = writer.finish();
-        let temporary = path.with_extension(format!("tmp{}", std::process::id()));
-        let written = path
-            .parent()
-            .is_some_and(|dir| std::fs::create_dir_all(dir).is_ok())
-            && std::fs::write(&temporary, bytes).is_ok()
-            && std::fs::rename(&temporary, &path).is_ok();
-        if !written {
-            let _ = std::fs::remove_file(&temporary);
-        }
+        Cache::keep(&path, &writer.finish());
     }
 }
 

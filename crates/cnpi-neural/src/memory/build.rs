@@ -5,8 +5,11 @@
 //! the NOP row itself), draws their keys, writes their embeddings per
 //! equation 1, and appends one detector per distinct condition written in
 //! an applier (a condition the memory already detects reuses its detector),
-//! trained (or taken from the cache) and verified. Nothing that exists is
-//! touched. Normal programs are not appliers: they must be
+//! trained (or taken from the cache) and verified. Each combinator the
+//! program defines and applies gets a row whose embedding is learned on
+//! the shipped core and verified (a behaviour the memory already holds
+//! reuses its row); one that cannot be learned is refused (E1109). Nothing
+//! that exists is touched. Normal programs are not appliers: they must be
 //! combinatorized first.
 
 use std::collections::HashMap;
@@ -14,24 +17,33 @@ use std::collections::HashMap;
 use super::codec::Code;
 use super::keys::{self, Table};
 use super::{
-    ARGUMENT_DIM, ActKind, BLIND, DetectorId, DetectorRow, EMBED_DIM, KEY_DIM, Memory, Row, RowId,
-    RowKind, Unit,
+    ARGUMENT_DIM, ActKind, BLIND, DefinedRow, DetectorId, DetectorRow, EMBED_DIM, KEY_DIM, Memory,
+    Row, RowId, RowKind, Unit,
 };
+use crate::core::Core;
+use crate::core::embedding::{self, NotLearned};
 use crate::detector::{Cache, Condition, Detector, Failure, MAX_DOMAIN};
 use cnpi::diagnostic::{Diagnostic, codes};
+use cnpi::env::internal;
 use cnpi::program::print;
 use cnpi::program::print::condition as condition_text;
-use cnpi::program::{Act, ActApp, Applier, Body, BoolExpr, Callee, CombinatorKind, DefId, Program};
+use cnpi::program::{
+    Act, ActApp, Applier, Body, BoolExpr, Callee, Combinator, CombinatorKind, DefId, Defined,
+    Program,
+};
 use cnpi::span::Span;
 
-/// What one new applier row will hold, before keys exist.
+/// What one new row will hold, before keys exist.
 enum Plan<'p> {
+    /// An applier of the combinator in row `program`.
     Combinator {
-        kind: CombinatorKind,
+        program: RowId,
         detector: DetectorId,
         args: [RowId; 3],
     },
     Act(&'p ActApp),
+    /// A combinator the program defines, to be learned.
+    Defined(&'p Defined),
 }
 
 /// The rows and detectors a program adds, numbered but not yet keyed.
@@ -57,7 +69,8 @@ impl Memory {
     }
 
     /// [`Memory::add`], calling `progress(done, total)` as each new
-    /// detector is trained (or taken from the cache), the slow part.
+    /// detector is trained and each new combinator learned (or taken from
+    /// the cache), the slow parts.
     pub fn add_reporting(
         &mut self,
         program: &Program,
@@ -78,9 +91,14 @@ impl Memory {
         }
         let unit = self.units.len();
         let planned = self.plan(program, unit)?;
+        let to_learn = planned
+            .rows
+            .iter()
+            .filter(|(_, p)| matches!(p, Plan::Defined(_)));
+        let total = planned.conditions.len() + to_learn.count();
         let mut detectors = Vec::with_capacity(planned.conditions.len());
         for (done, &(condition, span)) in planned.conditions.iter().enumerate() {
-            progress(done, planned.conditions.len());
+            progress(done, total);
             let text = condition_text(condition, &program.pointers);
             let source = Condition::Source(condition.clone());
             let detector = Detector::train(source, &text, self.seed, cache)
@@ -91,6 +109,14 @@ impl Memory {
                 unit: Some(unit),
             });
         }
+        let mut learned = Vec::new();
+        for (row, plan) in &planned.rows {
+            if let Plan::Defined(defined) = plan {
+                progress(detectors.len() + learned.len(), total);
+                learned.push(learn(defined, &row.name, self.seed, cache)?);
+            }
+        }
+        let mut learned = learned.into_iter();
         let (mut m_key, mut w_key) = (self.m_key.clone(), self.w_key.clone());
         keys::draw(&mut m_key, planned.rows.len(), self.seed, Table::Programs)
             .map_err(|n| full(n, "program"))?;
@@ -98,8 +124,22 @@ impl Memory {
             .map_err(|n| full(n, "detector"))?;
         let mut m_prog = self.m_prog.clone();
         let mut rows = Vec::with_capacity(planned.rows.len());
+        let mut combinators = Vec::new();
         for (mut row, plan) in planned.rows {
-            let (embedding, spans) = embed(&plan, &m_key, &w_key)?;
+            let (embedding, spans) = match plan {
+                Plan::Defined(defined) => {
+                    combinators.push(DefinedRow {
+                        row: self.rows.len() + rows.len(),
+                        behaviour: defined.behaviour.clone(),
+                        reads_c: defined.reads_c,
+                    });
+                    let embedding = learned
+                        .next()
+                        .ok_or_else(|| internal("a combinator row was not learned"))?;
+                    (embedding, Vec::new())
+                }
+                plan => embed(&plan, &m_key, &w_key)?,
+            };
             m_prog.extend(embedding);
             row.spans = spans;
             rows.push(row);
@@ -110,6 +150,7 @@ impl Memory {
         self.m_prog = m_prog;
         self.rows.extend(rows);
         self.detectors.extend(detectors);
+        self.combinators.extend(combinators);
         self.units.push(Unit {
             name: name.to_string(),
             env: program.env,
@@ -126,6 +167,42 @@ impl Memory {
     /// condition), after the existing ones.
     fn plan<'p>(&self, program: &'p Program, unit: usize) -> Result<Planned<'p>, Diagnostic> {
         let mut next = self.rows.len();
+        // The combinators the program defines and applies, first: a row
+        // each, unless the memory holds the same behaviour already.
+        let mut defined_rows: Vec<Option<RowId>> = vec![None; program.combinators.defined.len()];
+        let mut defined_plans = Vec::new();
+        for def in &program.defs {
+            let Body::Applier(Applier::Combinator {
+                combinator: Combinator::Defined(i),
+                ..
+            }) = def.body
+            else {
+                continue;
+            };
+            let (Some(defined), Some(None)) =
+                (program.combinators.defined.get(i), defined_rows.get(i))
+            else {
+                continue;
+            };
+            let same =
+                |d: &&DefinedRow| d.behaviour == defined.behaviour && d.reads_c == defined.reads_c;
+            let row = match self.combinators.iter().find(same) {
+                Some(known) => known.row,
+                None => {
+                    let row = Row {
+                        kind: RowKind::Defined,
+                        name: defined.name.clone(),
+                        unit: Some(unit),
+                        span: defined.span,
+                        spans: Vec::new(),
+                    };
+                    defined_plans.push((row, Plan::Defined(defined)));
+                    next += 1;
+                    next - 1
+                }
+            };
+            defined_rows[i] = Some(row);
+        }
         let def_rows: Vec<Option<RowId>> = program
             .defs
             .iter()
@@ -155,7 +232,8 @@ impl Memory {
             span,
             spans: Vec::new(),
         };
-        let (mut rows, mut inline, mut conditions) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut inline, mut conditions) = (Vec::new(), Vec::new());
+        let mut rows = defined_plans;
         // One detector per distinct condition, in this program and across
         // the programs already in the memory.
         let mut known: HashMap<Vec<u32>, DetectorId> = (self.detectors.iter().enumerate())
@@ -199,8 +277,16 @@ impl Memory {
                             }
                         };
                     }
+                    let program = match combinator {
+                        Combinator::Defined(i) => defined_rows
+                            .get(*i)
+                            .copied()
+                            .flatten()
+                            .ok_or_else(|| internal(format!("combinator {i} has no row")))?,
+                        stdlib => Memory::fixed(RowKind::Combinator(CombinatorKind::User(*stdlib))),
+                    };
                     Plan::Combinator {
-                        kind: CombinatorKind::User(*combinator),
+                        program,
                         detector,
                         args: rows,
                     }
@@ -217,19 +303,19 @@ impl Memory {
     }
 }
 
-/// The embedding of a planned row per equation 1, with the source spans of
-/// an ACT's argument expressions.
+/// The embedding of a planned applier row per equation 1, with the source
+/// spans of an ACT's argument expressions.
 fn embed(plan: &Plan, m_key: &[f32], w_key: &[f32]) -> Result<(Vec<f32>, Vec<Span>), Diagnostic> {
     let key = |table: &[f32], row: usize| table[row * KEY_DIM..(row + 1) * KEY_DIM].to_vec();
     let mut embedding = Vec::with_capacity(EMBED_DIM);
     let mut spans = Vec::new();
     match plan {
         Plan::Combinator {
-            kind,
+            program,
             detector,
             args,
         } => {
-            embedding.extend(key(m_key, Memory::fixed(RowKind::Combinator(*kind))));
+            embedding.extend(key(m_key, *program));
             embedding.extend(key(w_key, *detector));
             for &arg in args {
                 embedding.extend(key(m_key, arg));
@@ -247,6 +333,7 @@ fn embed(plan: &Plan, m_key: &[f32], w_key: &[f32]) -> Result<(Vec<f32>, Vec<Spa
             embedding.extend(code.values);
             spans = code.spans;
         }
+        Plan::Defined(_) => {}
     }
     embedding.resize(EMBED_DIM, 0.0);
     Ok((embedding, spans))
@@ -270,6 +357,41 @@ fn condition_span(condition: &BoolExpr, applier: Span) -> Span {
     match spans.next() {
         Some(first) => spans.fold(first, Span::to),
         None => applier,
+    }
+}
+
+/// The row embedding of the combinator `defined` (its row is `name`):
+/// `h | c` learned on the shipped core with `seed`, or E1109.
+fn learn(defined: &Defined, name: &str, seed: u64, cache: &Cache) -> Result<Vec<f32>, Diagnostic> {
+    let core = Core::shipped()?;
+    if 2 * core.cells() > EMBED_DIM {
+        return Err(internal(format!(
+            "a {}-cell core's state does not fit in a memory row",
+            core.cells()
+        )));
+    }
+    match embedding::learn(core, name, &defined.behaviour, seed, cache) {
+        Ok(learned) => {
+            let mut row = learned.embedding.h;
+            row.extend(learned.embedding.c);
+            row.resize(EMBED_DIM, 0.0);
+            Ok(row)
+        }
+        Err(NotLearned::Error(diagnostic)) => Err(diagnostic),
+        Err(NotLearned::Refused(verification)) => Err(Diagnostic::error(
+            codes::E1109,
+            format!(
+                "the core cannot learn the combinator `{name}`: no embedding passed \
+                 verification, so it is refused"
+            ),
+        )
+        .with_label(defined.span, "defined here")
+        .with_note(verification.to_string())
+        .with_help(format!(
+            "the fixed core found no starting state that follows this body in {} attempts; \
+             write it with the stdlib combinators, or as a different body of the family",
+            embedding::ATTEMPTS
+        ))),
     }
 }
 

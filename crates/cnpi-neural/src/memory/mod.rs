@@ -6,8 +6,11 @@
 //! row. An applier's embedding is written per equation 1 of the paper:
 //! `k_prog | k_det | k_a1 | k_a2 | k_a3`, five keys; an ACT applier keeps
 //! its argument values in the places of the three argument keys
-//! ([`codec`]). Combinator rows have no embedding here: theirs is the
-//! core's initial state (Emb-as-State0). `W_key` and the detectors are the
+//! ([`codec`]). The five stdlib combinator rows have no embedding here:
+//! theirs is the core's initial state (Emb-as-State0). A combinator a
+//! program defines gets a row of its own ([`RowKind::Defined`]) whose
+//! embedding is that initial state, `h | c`, learned on the fixed core
+//! ([`crate::core::embedding`]). `W_key` and the detectors are the
 //! detector memory. The fixed parser of Algorithm 1 ([`Memory::parse`])
 //! splits an applier's embedding and maps each key to its row by `argmax`;
 //! [`Memory::parse_indexed`] is its exact, constant-time cache.
@@ -27,7 +30,9 @@ pub use keys::KEY_DIM;
 use crate::detector::{Cache, Condition, Detector};
 use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::env::{EnvKind, internal};
-use cnpi::program::{ActApp, CombinatorKind, Pointer, PointerId, Program, Slot};
+use cnpi::program::{
+    ActApp, Behaviour, Combinator, CombinatorKind, Pointer, PointerId, Program, Slot,
+};
 use cnpi::span::Span;
 
 /// The length of a program embedding: five keys.
@@ -70,6 +75,9 @@ pub enum RowKind {
     Builtin(Builtin),
     Act(ActKind),
     Applier,
+    /// A combinator a program defines; its embedding is its learned
+    /// initial state.
+    Defined,
 }
 
 /// The rows every memory starts with, in order: the combinators in the
@@ -90,7 +98,8 @@ pub fn fixed_rows() -> Vec<(RowKind, &'static str)> {
 
 impl RowKind {
     /// The tag stored in files: the index among the fixed rows, or the
-    /// number of fixed rows for an applier. Also the row of a fixed kind.
+    /// number of fixed rows for an applier (one more for a defined
+    /// combinator). Also the row of a fixed kind.
     pub fn code(self) -> usize {
         let combinators = crate::core::COMBINATORS.len();
         match self {
@@ -98,6 +107,7 @@ impl RowKind {
             RowKind::Builtin(builtin) => combinators + builtin as usize,
             RowKind::Act(act) => combinators + 3 + act as usize,
             RowKind::Applier => combinators + 3 + ActKind::ALL.len(),
+            RowKind::Defined => combinators + 4 + ActKind::ALL.len(),
         }
     }
 
@@ -105,7 +115,8 @@ impl RowKind {
         let fixed = fixed_rows();
         match fixed.get(code) {
             Some(&(kind, _)) => Some(kind),
-            None => (code == fixed.len()).then_some(RowKind::Applier),
+            None if code == fixed.len() => Some(RowKind::Applier),
+            None => (code == fixed.len() + 1).then_some(RowKind::Defined),
         }
     }
 }
@@ -131,6 +142,17 @@ pub struct DetectorRow {
     /// The condition's canonical text.
     pub text: String,
     pub unit: Option<usize>,
+}
+
+/// A combinator a program defines, as the memory keeps it: its row (name,
+/// key, embedding `h | c`) and the definition the embedding is verified
+/// against.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DefinedRow {
+    pub row: RowId,
+    pub behaviour: Behaviour,
+    /// Its body reads `c`.
+    pub reads_c: bool,
 }
 
 /// One program added to the memory: a source file.
@@ -160,6 +182,9 @@ pub struct Memory {
     pub w_key: Vec<f32>,
     pub detectors: Vec<DetectorRow>,
     pub units: Vec<Unit>,
+    /// The combinators programs define, in row order: `Defined(k)` in a
+    /// parse is `combinators[k]`.
+    pub combinators: Vec<DefinedRow>,
 }
 
 /// An applier, parsed.
@@ -248,7 +273,15 @@ impl Memory {
         let part = |i: usize| &embedding[i * KEY_DIM..(i + 1) * KEY_DIM];
         let program = programs(part(0)).ok_or("its program key names no row")?;
         let kind = self.rows.get(program).map(|r| r.kind);
-        match kind.ok_or("`M_key` has more rows than the memory")? {
+        let kind = match kind.ok_or("`M_key` has more rows than the memory")? {
+            RowKind::Defined => {
+                let k = (self.combinators.iter().position(|d| d.row == program))
+                    .ok_or("its program key names a combinator the memory does not define")?;
+                RowKind::Combinator(CombinatorKind::User(Combinator::Defined(k)))
+            }
+            other => other,
+        };
+        match kind {
             RowKind::Combinator(kind) => {
                 let detector = detectors(part(1)).ok_or("its detector key names no detector")?;
                 let mut args = [0; 3];
@@ -368,6 +401,7 @@ impl Memory {
             w_key: Vec::new(),
             detectors: Vec::new(),
             units: Vec::new(),
+            combinators: Vec::new(),
         };
         for (condition, text) in [
             (Condition::Blind, "true"),

@@ -13,7 +13,8 @@
 
 use std::rc::Rc;
 
-use crate::core::{Core, CoreState, Decision, DecisionTable};
+use crate::core::embedding::Extended;
+use crate::core::{CoreState, Decision};
 use crate::memory::{
     ActKind, Builtin, DetectorId, KeyIndex, Memory, Parsed, RowId, RowKind, STACK_TOP, Unit,
 };
@@ -21,7 +22,7 @@ use cnpi::diagnostic::Diagnostic;
 use cnpi::env::{eval_error, internal};
 use cnpi::exec::{MAX_TASKS, Outcome, Store, never_finishes, too_deep};
 use cnpi::program::print::combinator_name;
-use cnpi::program::{ActApp, CombinatorKind, Slot};
+use cnpi::program::{ActApp, Combinator, CombinatorKind, Slot};
 use cnpi::span::Span;
 
 /// The most condition bits an activation may see (the decision table's
@@ -56,8 +57,8 @@ struct Activation {
 }
 
 pub(super) struct Machine<'m, 'o> {
-    core: &'m Core,
-    table: DecisionTable,
+    /// The core, with the memory's own combinators appended, verified.
+    core: Extended,
     memory: &'m Memory,
     unit: &'m Unit,
     /// In the cached mode: the key tables by bits, and the parse of every
@@ -72,7 +73,7 @@ impl<'m, 'o> Machine<'m, 'o> {
     /// A machine for program `unit` (an index of `memory.units`) with the
     /// parse cache `parses` (empty to parse every time).
     pub(super) fn new(
-        core: &'m Core,
+        core: Extended,
         memory: &'m Memory,
         unit: &'m Unit,
         store: Store<'o>,
@@ -85,7 +86,6 @@ impl<'m, 'o> Machine<'m, 'o> {
         };
         Machine {
             core,
-            table: core.decision_table(),
             memory,
             unit,
             index,
@@ -110,6 +110,18 @@ impl<'m, 'o> Machine<'m, 'o> {
 
     fn name(&self, row: RowId) -> &'m str {
         self.memory.rows.get(row).map_or("?", |r| r.name.as_str())
+    }
+
+    /// A combinator's name: a stdlib one's, or its row's for one a program
+    /// defines.
+    fn kind_name(&self, kind: CombinatorKind) -> &'m str {
+        match kind {
+            CombinatorKind::User(Combinator::Defined(k)) => {
+                let row = self.memory.combinators.get(k).map(|d| d.row);
+                row.map_or("?", |row| self.name(row))
+            }
+            other => combinator_name(other),
+        }
     }
 
     fn span(&self, row: RowId) -> Span {
@@ -214,6 +226,11 @@ impl<'m, 'o> Machine<'m, 'o> {
         let kind = self.memory.rows.get(target).map(|r| r.kind);
         match kind {
             Some(RowKind::Combinator(kind)) => self.restart(a, kind, decision.ret),
+            // Only `self` of a defined combinator is bound to its row.
+            Some(RowKind::Defined) => {
+                let kind = a.kind;
+                self.restart(a, kind, decision.ret)
+            }
             other => {
                 let deeper = a.depth.saturating_add(1);
                 let owner = a.owner;
@@ -263,7 +280,7 @@ impl<'m, 'o> Machine<'m, 'o> {
                     for (i, bit) in seen.iter_mut().enumerate().take(n + 1) {
                         *bit = *bits >> i & 1 == 1;
                     }
-                    self.table.decision(a.kind, &seen[..=n])
+                    self.core.table().decision(a.kind, &seen[..=n])
                 } else {
                     None
                 }
@@ -272,7 +289,7 @@ impl<'m, 'o> Machine<'m, 'o> {
         decision.ok_or_else(|| {
             internal(format!(
                 "the core made no decision for `{}` after {} steps",
-                combinator_name(a.kind),
+                self.kind_name(a.kind),
                 MAX_BITS
             ))
         })
@@ -287,7 +304,7 @@ impl<'m, 'o> Machine<'m, 'o> {
         tail: bool,
     ) -> Result<(), Diagnostic> {
         if kind == a.kind && self.store.version() == a.version {
-            let what = format!("its `{}`", combinator_name(kind));
+            let what = format!("its `{}`", self.kind_name(kind));
             let (name, span) = (self.name(a.owner), self.span(a.owner));
             return Err(never_finishes(name, &what, span));
         }
@@ -331,7 +348,7 @@ impl<'m, 'o> Machine<'m, 'o> {
         };
         let line = format!(
             "{owner} {} c={} → {bound} r={}",
-            combinator_name(a.kind),
+            self.kind_name(a.kind),
             u8::from(c),
             u8::from(decision.ret)
         );

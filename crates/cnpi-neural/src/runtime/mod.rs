@@ -16,8 +16,9 @@
 mod machine;
 
 use crate::core::Core;
+use crate::core::embedding::{Embedding, Extended};
 use crate::memory::{Memory, RowId};
-use cnpi::diagnostic::Diagnostic;
+use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::env::{State, internal};
 use cnpi::exec::{Options, Outcome, Store};
 
@@ -35,8 +36,35 @@ pub fn run(
     let Some(info) = memory.units.get(unit) else {
         return Err(internal(format!("the memory has no program {unit}")));
     };
+    let core = extend(core, memory)?;
     let store = Store::new(info.env, &info.pointers, state, options)?;
     let mut machine = machine::Machine::new(core, memory, info, store, cached);
     machine.run(entry)?;
     Ok(machine.finish())
+}
+
+/// `core` with the embeddings of the combinators `memory`'s programs
+/// define, each verified exhaustively; one that fails (a memory learned on
+/// another core, or edited) is refused with E1109 before anything runs.
+fn extend(core: &Core, memory: &Memory) -> Result<Extended, Diagnostic> {
+    let cells = core.cells();
+    let defined: Vec<_> = (memory.combinators.iter())
+        .map(|d| {
+            let row = memory.embedding(d.row);
+            let name = memory.rows.get(d.row).map_or("?", |r| r.name.as_str());
+            let embedding = Embedding {
+                h: row.get(..cells).unwrap_or_default().to_vec(),
+                c: row.get(cells..2 * cells).unwrap_or_default().to_vec(),
+            };
+            (name, &d.behaviour, embedding)
+        })
+        .collect();
+    Extended::new(core, &defined).map_err(|verification| {
+        Diagnostic::error(
+            codes::E1109,
+            "a combinator the program defines fails verification on this core and is refused",
+        )
+        .with_note(verification.to_string())
+        .with_help("rebuild the memory from its source with `cnpic build`")
+    })
 }

@@ -80,7 +80,7 @@ pub fn add_program(
 ) -> Result<usize, Diagnostic> {
     let bar = ProgressBar::hidden();
     bar.set_style(
-        ProgressStyle::with_template("{bar:30} detector {pos}/{len}")
+        ProgressStyle::with_template("{bar:30} training {pos}/{len}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     if std::io::stderr().is_terminal() {
