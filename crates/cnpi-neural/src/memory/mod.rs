@@ -459,7 +459,9 @@ mod tests {
         let appliers = RowKind::Applier.code();
         assert_eq!(appliers, fixed_rows().len());
         assert_eq!(RowKind::from_code(appliers), Some(RowKind::Applier));
-        assert_eq!(RowKind::from_code(appliers + 1), None);
+        assert_eq!(RowKind::from_code(appliers + 1), Some(RowKind::Defined));
+        assert_eq!(RowKind::Defined.code(), appliers + 1);
+        assert_eq!(RowKind::from_code(appliers + 2), None);
     }
 
     #[test]
