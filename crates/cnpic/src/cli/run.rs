@@ -60,6 +60,12 @@ pub struct RunArgs {
     /// condition bit, slot, the program bound to it, return flag).
     #[arg(long)]
     trace: bool,
+    /// Run on the core file PATH instead of the shipped core. It is
+    /// verified when loaded and refused if it fails; a partial core (one
+    /// learned by `cnpic experiment rl-core`) refuses a program that needs a
+    /// combinator it does not have (E1007).
+    #[arg(long, value_name = "PATH", conflicts_with = "symbolic")]
+    core: Option<PathBuf>,
     /// Seed of the program memory's keys and of detector training, for a
     /// `.cnpi` file.
     #[arg(long, value_name = "S", default_value_t = DEFAULT_SEED)]
@@ -209,9 +215,17 @@ fn execute(args: &RunArgs, loaded: &Loaded) -> Run {
         max_steps: args.max_steps,
         trace,
     };
+    let chosen;
+    let core = match &args.core {
+        Some(path) => {
+            chosen = Core::load(path)?;
+            &chosen
+        }
+        None => Core::shipped()?,
+    };
     let neural = match &loaded.memory {
         Some((memory, unit, entry)) => Some(runtime::run(
-            Core::shipped()?,
+            core,
             memory,
             *unit,
             *entry,
