@@ -29,7 +29,13 @@ pub fn core_weights(policy: &Policy) -> Weights {
 }
 
 /// The bytes of a core file for a learned core.
-pub fn core_file(weights: &Weights, seed: u64, episodes: usize, command: &str, verification: &str) -> Vec<u8> {
+pub fn core_file(
+    weights: &Weights,
+    seed: u64,
+    episodes: usize,
+    command: &str,
+    verification: &str,
+) -> Vec<u8> {
     let metadata = Metadata {
         combinators: LEARNED.iter().map(|&(_, name)| name.to_string()).collect(),
         seed,

@@ -97,7 +97,9 @@ impl Run<'_> {
             self.bits.clear();
             return true;
         }
-        self.store.apply(&task.args[slot - 1], &task.pointers).is_ok()
+        self.store
+            .apply(&task.args[slot - 1], &task.pointers)
+            .is_ok()
     }
 
     fn same(&self, other: &Run) -> bool {
@@ -226,13 +228,15 @@ pub fn run(
 mod tests {
     use super::*;
     use crate::tasks::stage1;
-    use cnpi_neural::core::stdlib_combinators;
     use cnpi::program::{Combinator, CombinatorKind};
+    use cnpi_neural::core::stdlib_combinators;
 
     fn behaviour(task: &Task) -> Behaviour {
         let combinators = stdlib_combinators().expect("the stdlib loads");
         combinators
-            .get(CombinatorKind::User(crate::tasks::LEARNED[task.combinator].0))
+            .get(CombinatorKind::User(
+                crate::tasks::LEARNED[task.combinator].0,
+            ))
             .clone()
     }
 
@@ -316,7 +320,14 @@ mod tests {
         let copy = &tasks[5];
         for _ in 0..20 {
             let input = copy.input(&mut rng);
-            let episode = run(&policy, copy, &behaviour(copy), &input, Mode::Sample, &mut rng);
+            let episode = run(
+                &policy,
+                copy,
+                &behaviour(copy),
+                &input,
+                Mode::Sample,
+                &mut rng,
+            );
             assert!(episode.steps <= K * input.len().max(1));
             assert!(episode.completed || episode.steps == K * input.len().max(1));
             let steps: usize = episode.activations.iter().map(|a| a.steps.len()).sum();

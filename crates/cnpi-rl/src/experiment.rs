@@ -111,18 +111,30 @@ pub fn parallel<T: Send>(
         .collect()
 }
 
-fn summarize(settings: &Settings, seed: u64, threads: usize, runs: Vec<Trial>, wall_seconds: f64) -> Summary {
+fn summarize(
+    settings: &Settings,
+    seed: u64,
+    threads: usize,
+    runs: Vec<Trial>,
+    wall_seconds: f64,
+) -> Summary {
     let n = runs.len();
     let successes = runs.iter().filter(|t| t.success_at.is_some()).count();
     let verified = runs
         .iter()
         .filter(|t| t.success_at.is_some() && t.verified.iter().all(|&v| v))
         .count();
-    let easy = runs.iter().filter(|t| t.easy_at.iter().all(Option::is_some)).count();
+    let easy = runs
+        .iter()
+        .filter(|t| t.easy_at.iter().all(Option::is_some))
+        .count();
     let curve = (1..=settings.episodes / settings.check_every)
         .map(|k| k * settings.check_every)
         .map(|e| {
-            let by_then = runs.iter().filter(|t| t.success_at.is_some_and(|s| s <= e)).count();
+            let by_then = runs
+                .iter()
+                .filter(|t| t.success_at.is_some_and(|s| s <= e))
+                .count();
             (e, fraction(by_then, n))
         })
         .collect();
@@ -145,7 +157,11 @@ fn summarize(settings: &Settings, seed: u64, threads: usize, runs: Vec<Trial>, w
 }
 
 fn fraction(count: usize, of: usize) -> f64 {
-    if of == 0 { 0.0 } else { count as f64 / of as f64 }
+    if of == 0 {
+        0.0
+    } else {
+        count as f64 / of as f64
+    }
 }
 
 impl Summary {

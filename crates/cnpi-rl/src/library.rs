@@ -83,12 +83,17 @@ impl Library {
         }
         // One extra applier per condition, so the front end checks it.
         for (i, condition) in conditions.iter().enumerate() {
-            source.push_str(&format!("def COND_{i}: cond({condition}?; NOP, NOP, NOP)\n"));
+            source.push_str(&format!(
+                "def COND_{i}: cond({condition}?; NOP, NOP, NOP)\n"
+            ));
         }
         source.push_str("def ROOT_: seq(; NOP, NOP, NOP)\n");
         let compilation = compile("library.cnpi", &source, Some("ROOT_"));
         let Some(program) = compilation.program else {
-            panic!("the stage-2 library does not compile: {:?}", compilation.diagnostics)
+            panic!(
+                "the stage-2 library does not compile: {:?}",
+                compilation.diagnostics
+            )
         };
         let mut library = Library {
             env: env.to_string(),
@@ -114,7 +119,10 @@ impl Library {
             library.programs[id] = library.applier(applier);
         }
         for def in &program.defs[count..count + conditions.len()] {
-            if let Body::Applier(Applier::Combinator { detector: Some(d), .. }) = &def.body {
+            if let Body::Applier(Applier::Combinator {
+                detector: Some(d), ..
+            }) = &def.body
+            {
                 library.condition(d);
             }
         }
@@ -295,7 +303,11 @@ impl Library {
                     format!("{}?", print::condition(&self.conditions[d], &self.pointers))
                 });
                 let args = args.map(|a| self.names[a].clone());
-                format!("{}({detector}; {})", LEARNED[*combinator].1, args.join(", "))
+                format!(
+                    "{}({detector}; {})",
+                    LEARNED[*combinator].1,
+                    args.join(", ")
+                )
             }
         }
     }
@@ -307,7 +319,11 @@ impl Library {
         self.reach(entry, &mut order);
         let mut text = format!("{header}env {}\n\n", self.env);
         for id in order {
-            text.push_str(&format!("def {}: {}\n", self.names[id], self.applier_source(id)));
+            text.push_str(&format!(
+                "def {}: {}\n",
+                self.names[id],
+                self.applier_source(id)
+            ));
         }
         text
     }

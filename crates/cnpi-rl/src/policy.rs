@@ -303,7 +303,10 @@ mod tests {
     /// An episode of two activations with fixed bits and choices.
     fn episode(policy: &Policy) -> Vec<Activation> {
         let mut episode = Vec::new();
-        for (embedding, bits, choices) in [(0, [true, false, true], [1, 2, 0]), (1, [false; 3], [3, 3, 1])] {
+        for (embedding, bits, choices) in [
+            (0, [true, false, true], [1, 2, 0]),
+            (1, [false; 3], [3, 3, 1]),
+        ] {
             let mut activation = policy.start(embedding);
             for (t, (bit, choice)) in bits.into_iter().zip(choices).enumerate() {
                 let step = policy.step(&mut activation, bit);
@@ -320,7 +323,11 @@ mod tests {
         for activation in episode(policy) {
             for step in &activation.steps {
                 total -= f64::from(reward) * f64::from(step.probs[step.choice]).ln();
-                let p = if step.ret_target { step.ret } else { 1.0 - step.ret };
+                let p = if step.ret_target {
+                    step.ret
+                } else {
+                    1.0 - step.ret
+                };
                 total -= f64::from(return_weight) * f64::from(p).ln();
             }
         }
@@ -333,8 +340,10 @@ mod tests {
         let (reward, return_weight) = (-1.3, 1.0);
         let gradient = policy.gradient(&episode(&policy), reward, return_weight);
         let mut checked = 0;
-        let tensors: Vec<(&str, Vec<f32>)> =
-            gradient.tensors().map(|(name, _, v)| (name, v.to_vec())).collect();
+        let tensors: Vec<(&str, Vec<f32>)> = gradient
+            .tensors()
+            .map(|(name, _, v)| (name, v.to_vec()))
+            .collect();
         for (index, (name, grads)) in tensors.iter().enumerate() {
             for (k, &g) in grads.iter().enumerate() {
                 let eps = 1e-2;

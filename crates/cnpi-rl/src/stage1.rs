@@ -164,7 +164,10 @@ pub fn trial(tasks: &Tasks, settings: &Settings, seed: u64) -> Trial {
 fn active(tasks: &Tasks, curriculum: Curriculum, easy_at: &[Option<usize>; 3]) -> Vec<usize> {
     (0..LEARNED.len())
         .flat_map(|combinator| {
-            let (easy, full) = (tasks.index(combinator, true), tasks.index(combinator, false));
+            let (easy, full) = (
+                tasks.index(combinator, true),
+                tasks.index(combinator, false),
+            );
             match curriculum {
                 Curriculum::None => vec![full],
                 Curriculum::Mixed => vec![easy, full],
@@ -182,9 +185,9 @@ fn completes(policy: &Policy, tasks: &Tasks, index: usize, inputs: &[Vec<i64>]) 
     // Greedy episodes draw nothing but `seq`'s coin; a fixed stream keeps
     // the check independent of the training stream.
     let mut rng = ChaCha8Rng::seed_from_u64(index as u64);
-    inputs.iter().all(|input| {
-        episode::run(policy, task, behaviour, input, Mode::Greedy, &mut rng).completed
-    })
+    inputs
+        .iter()
+        .all(|input| episode::run(policy, task, behaviour, input, Mode::Greedy, &mut rng).completed)
 }
 
 /// For each combinator, whether the core file's network passes exhaustive

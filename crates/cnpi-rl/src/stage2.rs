@@ -56,16 +56,38 @@ pub fn library() -> Library {
 
 /// The candidate arguments of the learned appliers.
 const ARGUMENTS: [&str; 10] = [
-    "NOTHING", "COMPSWAP", "SWAP_12", "P1_LEFT", "P1_RIGHT", "P2_LEFT", "P2_RIGHT", "MOVE_12",
-    "OUTCLEAR_1", "RESET",
+    "NOTHING",
+    "COMPSWAP",
+    "SWAP_12",
+    "P1_LEFT",
+    "P1_RIGHT",
+    "P2_LEFT",
+    "P2_RIGHT",
+    "MOVE_12",
+    "OUTCLEAR_1",
+    "RESET",
 ];
 /// `SORT` may also call `MAX`.
 const SORT_ARGUMENTS: [&str; 11] = [
-    "NOTHING", "COMPSWAP", "SWAP_12", "P1_LEFT", "P1_RIGHT", "P2_LEFT", "P2_RIGHT", "MOVE_12",
-    "OUTCLEAR_1", "RESET", "MAX",
+    "NOTHING",
+    "COMPSWAP",
+    "SWAP_12",
+    "P1_LEFT",
+    "P1_RIGHT",
+    "P2_LEFT",
+    "P2_RIGHT",
+    "MOVE_12",
+    "OUTCLEAR_1",
+    "RESET",
+    "MAX",
 ];
 /// The detector memory of the learned appliers.
-const CONDITIONS: [&str; 4] = ["A[P1] > A[P2]", "A[P2] != END", "A[P1] != END", "A[P3] != END"];
+const CONDITIONS: [&str; 4] = [
+    "A[P1] > A[P2]",
+    "A[P2] != END",
+    "A[P1] != END",
+    "A[P3] != END",
+];
 
 /// The dimension of program and detector keys.
 pub const KEY_DIM: usize = 16;
@@ -117,19 +139,29 @@ const VALUES: usize = MAX_VALUE as usize + 1;
 impl Detector {
     fn new(rng: &mut impl Rng) -> Detector {
         Detector {
-            weights: (0..2 * VALUES).map(|_| rng.random_range(-0.1..0.1)).collect(),
+            weights: (0..2 * VALUES)
+                .map(|_| rng.random_range(-0.1..0.1))
+                .collect(),
             bias: 0.0,
         }
     }
 
     /// The features of a pair: which value each side holds (none at END).
     fn features(a: Option<i64>, b: Option<i64>) -> [Option<usize>; 2] {
-        let index = |v: Option<i64>| v.and_then(|v| usize::try_from(v).ok()).filter(|&v| v < VALUES);
+        let index = |v: Option<i64>| {
+            v.and_then(|v| usize::try_from(v).ok())
+                .filter(|&v| v < VALUES)
+        };
         [index(a), index(b).map(|v| VALUES + v)]
     }
 
     fn probability(&self, features: [Option<usize>; 2]) -> f32 {
-        let score = self.bias + features.iter().flatten().map(|&i| self.weights[i]).sum::<f32>();
+        let score = self.bias
+            + features
+                .iter()
+                .flatten()
+                .map(|&i| self.weights[i])
+                .sum::<f32>();
         sigmoid(score)
     }
 
@@ -177,7 +209,9 @@ impl Candidates {
             args.clone(),
             args,
         ];
-        let keys = ids.clone().map(|ids: Vec<usize>| ids.iter().map(|_| unit_key(rng)).collect());
+        let keys = ids
+            .clone()
+            .map(|ids: Vec<usize>| ids.iter().map(|_| unit_key(rng)).collect());
         Candidates { ids, keys }
     }
 
@@ -197,7 +231,9 @@ fn unit_key(rng: &mut impl Rng) -> Vec<f32> {
 impl ApplierKeys {
     fn new(rng: &mut impl Rng) -> ApplierKeys {
         ApplierKeys {
-            fields: std::array::from_fn(|_| (0..KEY_DIM).map(|_| rng.random_range(-0.1..0.1)).collect()),
+            fields: std::array::from_fn(|_| {
+                (0..KEY_DIM).map(|_| rng.random_range(-0.1..0.1)).collect()
+            }),
         }
     }
 
@@ -269,7 +305,10 @@ fn max_done(input: &[i64], store: &cnpi::exec::Store) -> bool {
     let Some(&max) = input.iter().max() else {
         return false;
     };
-    let mut want: Vec<i64> = input.iter().map(|&v| if v == max { -1 } else { v }).collect();
+    let mut want: Vec<i64> = input
+        .iter()
+        .map(|&v| if v == max { -1 } else { v })
+        .collect();
     let mut got = a;
     want.sort();
     got.sort();
@@ -393,7 +432,12 @@ fn learn_applier(
     let target = library.id(name);
     let entry = library.id(task);
     let checks: Vec<Vec<i64>> = (lengths.0..=lengths.1)
-        .flat_map(|n| [(0..n as i64).collect::<Vec<_>>(), (0..n as i64).rev().collect()])
+        .flat_map(|n| {
+            [
+                (0..n as i64).collect::<Vec<_>>(),
+                (0..n as i64).rev().collect(),
+            ]
+        })
         .chain((0..8).map(|_| input(lengths, rng)))
         .collect();
     let budget = |n: usize| 16 * n * n + 16;
@@ -404,9 +448,13 @@ fn learn_applier(
         let values = input(lengths, rng);
         let mut store = library.store(&values);
         let lib: &Library = library;
-        let result = lib.execute(core, entry, &mut store, budget(values.len()), &mut |d, s| {
-            lib.holds(d, s)
-        });
+        let result = lib.execute(
+            core,
+            entry,
+            &mut store,
+            budget(values.len()),
+            &mut |d, s| lib.holds(d, s),
+        );
         let completed = result.is_ok() && done(&values, &store);
         let reward = if completed { 1.0 } else { -1.0 };
         keys.reinforce(&candidates, choice, reward, settings.learning_rate);
@@ -416,10 +464,14 @@ fn learn_applier(
             let lib: &Library = library;
             let all = checks.iter().all(|values| {
                 let mut store = lib.store(values);
-                lib.execute(core, entry, &mut store, budget(values.len()), &mut |d, s| {
-                    lib.holds(d, s)
-                })
-                    .is_ok()
+                lib.execute(
+                    core,
+                    entry,
+                    &mut store,
+                    budget(values.len()),
+                    &mut |d, s| lib.holds(d, s),
+                )
+                .is_ok()
                     && done(values, &store)
             });
             if all {
@@ -452,7 +504,13 @@ pub struct Summary {
 }
 
 impl Summary {
-    pub fn new(settings: &Settings, seed: u64, threads: usize, runs: Vec<Trial>, wall_seconds: f64) -> Summary {
+    pub fn new(
+        settings: &Settings,
+        seed: u64,
+        threads: usize,
+        runs: Vec<Trial>,
+        wall_seconds: f64,
+    ) -> Summary {
         let n = runs.len().max(1) as f64;
         let rate = |f: &dyn Fn(&Trial) -> bool| runs.iter().filter(|t| f(t)).count() as f64 / n;
         let tally = |pick: &dyn Fn(&Trial) -> Option<String>| {
@@ -463,7 +521,7 @@ impl Summary {
                     None => counts.push((source, 1)),
                 }
             }
-            counts.sort_by(|a, b| b.1.cmp(&a.1));
+            counts.sort_by_key(|b| std::cmp::Reverse(b.1));
             counts
         };
         Summary {
@@ -515,8 +573,12 @@ mod tests {
             act: cnpi::program::Act::Clear(1),
             span: cnpi::span::Span::default(),
         };
-        store.apply(&out, &library.pointers).expect("P2 is on the array");
-        store.apply(&clear, &library.pointers).expect("P2 is on the array");
+        store
+            .apply(&out, &library.pointers)
+            .expect("P2 is on the array");
+        store
+            .apply(&clear, &library.pointers)
+            .expect("P2 is on the array");
         assert!(max_done(&[3, 7, 1], &store));
         assert!(!sort_done(&[3, 7, 1], &store));
     }

@@ -168,7 +168,13 @@ pub fn stage1() -> Vec<Task> {
     SPECS
         .iter()
         .map(|spec| {
-            let mut task = Task::compile(spec.name, spec.combinator, spec.easy, spec.env, spec.applier);
+            let mut task = Task::compile(
+                spec.name,
+                spec.combinator,
+                spec.easy,
+                spec.env,
+                spec.applier,
+            );
             task.lengths = spec.lengths;
             task
         })

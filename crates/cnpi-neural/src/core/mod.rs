@@ -178,7 +178,11 @@ impl Core {
             return Ok(());
         }
         let name = COMBINATORS[index(combinator)].1;
-        let has: Vec<&str> = self.kinds.iter().map(|&k| COMBINATORS[index(k)].1).collect();
+        let has: Vec<&str> = self
+            .kinds
+            .iter()
+            .map(|&k| COMBINATORS[index(k)].1)
+            .collect();
         Err(Diagnostic::error(
             codes::E1007,
             format!(
@@ -362,5 +366,39 @@ mod tests {
         let error = Core::from_bytes(&bytes, "zero.safetensors").err();
         assert_eq!(error.map(|d| d.code), Some(codes::E1004));
         assert!(Core::from_bytes_unverified(&bytes, "zero.safetensors").is_ok());
+    }
+
+    #[test]
+    fn a_partial_core_is_verified_for_what_it_has_and_refuses_the_rest() {
+        let core = shipped();
+        let mut weights = core.network().weights().clone();
+        let cells = weights.cells;
+        weights.emb_h.truncate(3 * cells);
+        weights.emb_c.truncate(3 * cells);
+        let mut metadata = core.metadata().clone();
+        metadata.combinators = ["seq", "cond", "linrec"].map(String::from).to_vec();
+        let bytes = write(&weights, &metadata);
+        let partial = Core::from_bytes(&bytes, "partial.safetensors")
+            .unwrap_or_else(|d| panic!("the partial core is refused: {d:?}"));
+        let verification = verify(&partial, stdlib_combinators().expect("the stdlib loads"));
+        assert!(verification.passed());
+        assert_eq!(verification.rows.len(), 3);
+        let linrec = CombinatorKind::User(Combinator::Linrec);
+        let treerec = CombinatorKind::User(Combinator::Treerec);
+        assert!(partial.require(linrec).is_ok());
+        assert_eq!(partial.start(linrec), core.start(linrec));
+        let refused = partial.require(treerec).err().map(|d| d.code);
+        assert_eq!(refused, Some(codes::E1007));
+        let table = partial.decision_table();
+        assert_eq!(table.decision(treerec, &[true]), None);
+        assert_eq!(
+            table.decision(linrec, &[false]),
+            core.decision_table().decision(linrec, &[false])
+        );
+        // A name twice, or one the machine does not know, is no core.
+        metadata.combinators = ["seq", "seq"].map(String::from).to_vec();
+        let twice = write(&weights, &metadata);
+        let error = Core::from_bytes_unverified(&twice, "twice.safetensors").err();
+        assert_eq!(error.map(|d| d.code), Some(codes::E1002));
     }
 }

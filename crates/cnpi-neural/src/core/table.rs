@@ -34,7 +34,8 @@ impl DecisionTable {
     /// Runs `network` on every prefix: `depths[i]` is the depth of
     /// combinator `i` (its longest execution).
     pub fn build(network: &Network, depths: &[usize]) -> DecisionTable {
-        let rows: Vec<Option<(usize, usize)>> = depths.iter().copied().enumerate().map(Some).collect();
+        let rows: Vec<Option<(usize, usize)>> =
+            depths.iter().copied().enumerate().map(Some).collect();
         DecisionTable::for_embeddings(network, &rows)
     }
 

@@ -223,8 +223,8 @@ fn execute(args: &RunArgs, loaded: &Loaded) -> Run {
         }
         None => Core::shipped()?,
     };
-    let neural = match &loaded.memory {
-        Some((memory, unit, entry)) => Some(runtime::run(
+    let neural = loaded.memory.as_ref().map(|(memory, unit, entry)| {
+        runtime::run(
             core,
             memory,
             *unit,
@@ -232,9 +232,8 @@ fn execute(args: &RunArgs, loaded: &Loaded) -> Run {
             state.clone(),
             options(trace.take()),
             !args.no_cache,
-        )),
-        None => None,
-    };
+        )
+    });
     let reference = (loaded.reference.as_ref())
         .map(|program| symbolic::run(program, state.clone(), options(trace.take())));
     if let (Some(program), Some(Ok(neural))) = (&loaded.written, &neural) {

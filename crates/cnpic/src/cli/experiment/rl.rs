@@ -7,12 +7,12 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 use cnpi::diagnostic::{Diagnostic, codes};
-use cnpi_rl::core_file::core_file;
-use cnpi_rl::experiment::{self, Summary};
-use cnpi_rl::schedule::{Curriculum, Sampling};
 use cnpi::program::{Combinator, CombinatorKind};
 use cnpi_neural::core::Core;
+use cnpi_rl::core_file::core_file;
 use cnpi_rl::experiment::parallel;
+use cnpi_rl::experiment::{self, Summary};
+use cnpi_rl::schedule::{Curriculum, Sampling};
 use cnpi_rl::stage1::Settings;
 use cnpi_rl::stage2;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -141,7 +141,10 @@ fn save_core(summary: &Summary, path: &Path) -> Result<(), Diagnostic> {
         .with_help("run more trials or episodes"));
     };
     let Some(weights) = &trial.core else {
-        return Err(Diagnostic::error(codes::E0100, "internal error: a trial kept no core"));
+        return Err(Diagnostic::error(
+            codes::E0100,
+            "internal error: a trial kept no core",
+        ));
     };
     let bytes = core_file(
         weights,
@@ -211,16 +214,28 @@ pub fn rl_stage2(args: &RlStage2Args) -> ExitCode {
     let trials = args.trials as usize;
     let bar = progress(trials);
     let start = std::time::Instant::now();
-    let runs = parallel(trials, threads, &|done| bar.set_position(done as u64), |i| {
-        stage2::trial(core.network(), &settings, args.seed.wrapping_add(i as u64))
-    });
+    let runs = parallel(
+        trials,
+        threads,
+        &|done| bar.set_position(done as u64),
+        |i| stage2::trial(core.network(), &settings, args.seed.wrapping_add(i as u64)),
+    );
     bar.finish_and_clear();
-    let summary = stage2::Summary::new(&settings, args.seed, threads, runs, start.elapsed().as_secs_f64());
+    let summary = stage2::Summary::new(
+        &settings,
+        args.seed,
+        threads,
+        runs,
+        start.elapsed().as_secs_f64(),
+    );
     if let Some(path) = &args.save_program {
         let Some(program) = summary.runs.iter().find_map(|t| t.program.as_ref()) else {
             return fail(Diagnostic::error(
                 codes::E1005,
-                format!("no trial learned the sort; `{}` was not written", path.display()),
+                format!(
+                    "no trial learned the sort; `{}` was not written",
+                    path.display()
+                ),
             ));
         };
         if let Err(error) = write_atomically(path, program.as_bytes()) {
