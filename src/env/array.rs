@@ -1,7 +1,7 @@
 //! The `array` environment: an array `A` of i64 and an output tape.
 //!
-//! Input `[5, 3, 9, 1]`; ACTs `SWAP`, `OUT`, `OUT(OK)` and `CLEAR` (plus the
-//! common `NOP`, `MOVE`, `SET`); observation `A[e]`, END off the array.
+//! Input `[5, 3, 9, 1]`; ACTs `SWAP`, `OUT`, `OUT(OK)`, `CLEAR` and
+//! `OUTCLEAR` (plus the common `NOP`, `MOVE`, `SET`); observation `A[e]`, END off the array.
 //! Output: the final `A` and the tape.
 
 use serde_json::{Map, Value};
@@ -24,6 +24,7 @@ const ACTS: &[ActDecl] = &[
     ActDecl::new("OUT", &[ParamType::Pointer]),
     ActDecl::new("OUT", &[ParamType::Ok]),
     ActDecl::new("CLEAR", &[ParamType::Pointer]),
+    ActDecl::new("OUTCLEAR", &[ParamType::Pointer]),
 ];
 
 const OBSERVATIONS: &[Observation] = &[Observation {
@@ -143,6 +144,11 @@ impl EnvState for ArrayState {
             ("OUT", [ActArg::Ok]) => self.output.push(Tape::Ok),
             ("CLEAR", &[ActArg::Pointer(p)]) => {
                 let i = cell(p)?;
+                self.a[i] = -1;
+            }
+            ("OUTCLEAR", &[ActArg::Pointer(p)]) => {
+                let i = cell(p)?;
+                self.output.push(Tape::Int(self.a[i]));
                 self.a[i] = -1;
             }
             _ => return Err(errors::foreign_act(ctx.app, "array")),

@@ -49,6 +49,16 @@ fn array_acts_off_the_array_are_errors_naming_the_pointer() {
         outcome.to_json("symbolic"),
         json!({"A": [4, -1], "output": [-1, "OK"], "steps": 3, "engine": "symbolic"})
     );
+    let outclear = acts(kind("array"), &[("p", 0)], |b| {
+        [outclear(b.p("p")), outclear(b.p("p")), right(b.p("p"))]
+    });
+    assert_eq!(
+        run(&outclear, "[8, 9]").to_json("symbolic"),
+        json!({"A": [-1, 9], "output": [8, -1], "steps": 3, "engine": "symbolic"})
+    );
+    let message =
+        "`OUTCLEAR` needs `p` on the array, but `p` = 0 reads as END (the array has no elements)";
+    assert_error(&fail(&outclear, "[]"), codes::E0702, message, span(1));
 }
 
 #[test]

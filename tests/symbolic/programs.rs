@@ -180,6 +180,10 @@ pub fn clear(p: PointerId) -> Act {
     env_act("array", "CLEAR", vec![ActArg::Pointer(p)])
 }
 
+pub fn outclear(p: PointerId) -> Act {
+    env_act("array", "OUTCLEAR", vec![ActArg::Pointer(p)])
+}
+
 pub fn paint(v: PointerId, c: Color) -> Act {
     env_act("graph", "COLOR", vec![ActArg::Pointer(v), ActArg::Color(c)])
 }
