@@ -44,10 +44,10 @@ impl<'a> Checker<'a> {
             names.insert(&info.name, Meaning::Combinator(info.combinator));
         }
         for act in &library.acts {
-            names.insert(&act.name, Meaning::Act);
+            names.insert(act.name, Meaning::Act);
         }
         for observation in &library.observations {
-            names.insert(&observation.name, Meaning::Observation);
+            names.insert(observation.name, Meaning::Observation);
         }
         let mut checker = Checker {
             stdlib,

@@ -62,6 +62,7 @@ pub trait Environment: Sync {
 /// The state of a running environment (the pointers and the state stack
 /// belong to the interpreter). Observations an environment does not have
 /// read as END (a value or symbol), false (a test) or n (a position).
+#[allow(clippy::len_without_is_empty)] // n is a size to compute with, not a container's.
 pub trait EnvState: std::fmt::Debug + Send + Sync + AnyState {
     /// n: the array length, the number of vertices or of columns.
     fn len(&self) -> i64;

@@ -47,7 +47,7 @@ pub(super) fn load_env(
             }
             Item::Observe(decl) => {
                 let observation = load_observation(decl, kind)?;
-                if library.observation(&observation.name).is_some() {
+                if library.observation(observation.name).is_some() {
                     return Err(internal(decl.span, "observation declared twice"));
                 }
                 library.observations.push(observation);
