@@ -23,14 +23,13 @@
 //! is completed if and only if the combinator ran as defined (tested for
 //! every task over every call sequence).
 
-use cnpi::env::{ArrayState, EnvKind, State};
 use cnpi::exec::{Options, Store};
 use cnpi::program::{Behaviour, Slot};
 use cnpi_neural::core::expected;
 use rand::{Rng, RngExt};
 
 use crate::policy::{Activation, Policy, argmax, sample};
-use crate::tasks::Task;
+use crate::tasks::{Task, array_state};
 
 /// The number of callable slots of CNPI-4: `self, a1, a2, a3`.
 pub const K: usize = 4;
@@ -70,15 +69,12 @@ struct Run<'a> {
 
 impl Run<'_> {
     fn new(task: &Task, input: &[i64]) -> Run<'static> {
-        let state = State::Array(ArrayState {
-            a: input.to_vec(),
-            output: Vec::new(),
-        });
+        let state = array_state(task.env, input);
         let options = Options {
             max_steps: u64::MAX,
             trace: None,
         };
-        let store = match Store::new(EnvKind::Array, &task.pointers, state, options) {
+        let store = match Store::new(task.env, &task.pointers, state, options) {
             Ok(store) => store,
             Err(diagnostic) => panic!("a task's pointers start on any array: {diagnostic:?}"),
         };

@@ -19,10 +19,9 @@
 //! compiling every candidate into a `.cnpim` memory.
 
 use cnpi::compile::compile;
-use cnpi::env::{ArrayState, EnvKind, State};
 use cnpi::exec::{Options, Store};
 use cnpi::program::print;
-use cnpi::program::{Act, ActApp, Applier, Body, BoolExpr, Callee, Pointer, Slot};
+use cnpi::program::{Act, ActApp, Applier, Body, BoolExpr, Callee, EnvKind, Pointer, Slot};
 use cnpi::span::Span;
 use cnpi_neural::core::{CoreState, Network};
 
@@ -47,6 +46,7 @@ pub enum Program {
 #[derive(Clone, Debug)]
 pub struct Library {
     pub env: String,
+    pub kind: EnvKind,
     pub pointers: Vec<Pointer>,
     pub names: Vec<String>,
     pub programs: Vec<Program>,
@@ -97,6 +97,7 @@ impl Library {
         };
         let mut library = Library {
             env: env.to_string(),
+            kind: program.env,
             pointers: program.pointers.clone(),
             names: Vec::new(),
             programs: Vec::new(),
@@ -203,15 +204,12 @@ impl Library {
 
     /// A store at the start of a run on the array `input`.
     pub fn store(&self, input: &[i64]) -> Store<'static> {
-        let state = State::Array(ArrayState {
-            a: input.to_vec(),
-            output: Vec::new(),
-        });
+        let state = crate::tasks::array_state(self.kind, input);
         let options = Options {
             max_steps: u64::MAX,
             trace: None,
         };
-        match Store::new(EnvKind::Array, &self.pointers, state, options) {
+        match Store::new(self.kind, &self.pointers, state, options) {
             Ok(store) => store,
             Err(diagnostic) => panic!("the library's pointers start on any array: {diagnostic:?}"),
         }

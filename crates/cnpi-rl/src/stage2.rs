@@ -21,7 +21,6 @@
 //! detector's output). An applier is learned when the greedy applier
 //! (every field its argmax) completes the task on inputs of every length.
 
-use cnpi::env::{State, Tape};
 use cnpi_neural::core::Network;
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -283,19 +282,15 @@ fn input(lengths: (usize, usize), rng: &mut impl Rng) -> Vec<i64> {
 }
 
 fn tape(store: &cnpi::exec::Store) -> (Vec<i64>, Vec<Option<i64>>) {
-    match store.state() {
-        State::Array(s) => (
-            s.a.clone(),
-            s.output
-                .iter()
-                .map(|t| match t {
-                    Tape::Int(k) => Some(*k),
-                    Tape::Ok => None,
-                })
-                .collect(),
-        ),
-        _ => (Vec::new(), Vec::new()),
-    }
+    // The array environment's JSON: "A" and "output" (integers and "OK").
+    let json = store.state().to_json(0, "");
+    let ints = |key: &str| -> Vec<Option<i64>> {
+        json[key]
+            .as_array()
+            .map(|items| items.iter().map(serde_json::Value::as_i64).collect())
+            .unwrap_or_default()
+    };
+    (ints("A").into_iter().flatten().collect(), ints("output"))
 }
 
 /// Output max is done: the tape is the maximum, and the array holds the
@@ -337,8 +332,7 @@ pub fn trial(core: &Network, settings: &Settings, seed: u64) -> Trial {
         let mut store = library.store(&pair);
         let mut bits = Vec::new();
         let result = library.execute(core, compswap, &mut store, 8, &mut |_, store| {
-            let view = store.view();
-            let features = Detector::features(view_value(&view, 0), view_value(&view, 1));
+            let features = Detector::features(value_at(store, 0), value_at(store, 1));
             let bit = rng.random::<f32>() < detector.probability(features);
             bits.push((features, bit));
             bit
@@ -400,10 +394,12 @@ pub fn trial(core: &Network, settings: &Settings, seed: u64) -> Trial {
     }
 }
 
-/// `A[P1]` and `A[P2]` on a view (P1, P2 are the library's first pointers).
-fn view_value(view: &cnpi::env::View, pointer: usize) -> Option<i64> {
-    use cnpi::program::{ValueObservation, World};
-    view.value(ValueObservation::Array, view.pointer(pointer))
+/// `A[p]` for pointer `pointer` (P1, P2 are the library's first
+/// pointers); `None` at END.
+fn value_at(store: &cnpi::exec::Store, pointer: usize) -> Option<i64> {
+    let (a, _) = tape(store);
+    let at = usize::try_from(store.pointers()[pointer]).ok()?;
+    a.get(at).copied()
 }
 
 /// `+1 − 0.1·T` on completion, `−1 − 0.1·T` otherwise.
@@ -563,24 +559,22 @@ mod tests {
     #[test]
     fn the_output_max_and_sort_tests_accept_exactly_the_goal() {
         let library = library();
-        let mut store = library.store(&[3, 7, 1]);
-        assert!(!max_done(&[3, 7, 1], &store));
-        let out = cnpi::program::ActApp {
-            act: cnpi::program::Act::Out(1),
-            span: cnpi::span::Span::default(),
+        let mut store = library.store(&[7, 3, 1]);
+        assert!(!max_done(&[7, 3, 1], &store));
+        let outclear = library.id("OUTCLEAR_1");
+        let Program::Applier { args, .. } = &library.programs[outclear] else {
+            panic!("OUTCLEAR_1 is an applier")
         };
-        let clear = cnpi::program::ActApp {
-            act: cnpi::program::Act::Clear(1),
-            span: cnpi::span::Span::default(),
-        };
-        store
-            .apply(&out, &library.pointers)
-            .expect("P2 is on the array");
-        store
-            .apply(&clear, &library.pointers)
-            .expect("P2 is on the array");
-        assert!(max_done(&[3, 7, 1], &store));
-        assert!(!sort_done(&[3, 7, 1], &store));
+        for &act in &args[..2] {
+            let Program::Act(app) = &library.programs[act] else {
+                panic!("OUT(P1) and CLEAR(P1) are ACTs")
+            };
+            store
+                .apply(app, &library.pointers)
+                .expect("P1 is on the array");
+        }
+        assert!(max_done(&[7, 3, 1], &store));
+        assert!(!sort_done(&[7, 3, 1], &store));
     }
 
     #[test]

@@ -10,7 +10,7 @@
 //! leaves a different mark on the environment; see `episode`).
 
 use cnpi::compile::compile;
-use cnpi::program::{ActApp, Applier, Body, BoolExpr, Callee, Combinator, Pointer};
+use cnpi::program::{ActApp, Applier, Body, BoolExpr, Callee, Combinator, EnvKind, Pointer};
 use rand::seq::SliceRandom;
 use rand::{Rng, RngExt};
 
@@ -25,6 +25,15 @@ pub const LEARNED: [(Combinator, &str); 3] = [
 /// The largest value in a task's input (values are distinct, 0 to this).
 pub const MAX_VALUE: i64 = 9;
 
+/// The environment state of the array `input`.
+pub fn array_state(env: EnvKind, input: &[i64]) -> cnpi::env::State {
+    let json = serde_json::Value::from(input.to_vec()).to_string();
+    match cnpi::env::parse_input(env, &json) {
+        Ok(state) => state,
+        Err(diagnostic) => panic!("an array of integers is an array input: {diagnostic:?}"),
+    }
+}
+
 /// A compiled auxiliary task.
 #[derive(Clone, Debug)]
 pub struct Task {
@@ -35,6 +44,7 @@ pub struct Task {
     pub easy: bool,
     /// The task's program, as `.cnpi` source.
     pub source: String,
+    pub env: EnvKind,
     pub pointers: Vec<Pointer>,
     pub detector: Option<BoolExpr>,
     pub args: [ActApp; 3],
@@ -133,6 +143,7 @@ impl Task {
             combinator,
             easy,
             source,
+            env: program.env,
             pointers: program.pointers,
             detector,
             args,
