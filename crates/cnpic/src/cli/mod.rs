@@ -9,9 +9,12 @@ mod build;
 mod check;
 mod combinatorize;
 mod explain;
+mod fmt;
+mod lsp;
 mod memory;
 mod report;
 mod run;
+mod sources;
 mod train_core;
 mod verify_core;
 
@@ -88,6 +91,11 @@ enum Command {
         /// A code such as E0101 or W0101 (case does not matter).
         code: String,
     },
+    /// Lay `.cnpi` files out canonically (comments kept); `--check` only
+    /// names the files that would change.
+    Fmt(fmt::FmtArgs),
+    /// Run the language server on stdin and stdout, for editors.
+    Lsp,
 }
 
 pub fn parse_args() -> Cli {
@@ -108,5 +116,7 @@ pub fn execute(cli: Cli) -> ExitCode {
         Command::TrainCore(args) => train_core::train_core(&args),
         Command::VerifyCore { path } => verify_core::verify_core(path.as_deref()),
         Command::Explain { code } => explain::explain(&code),
+        Command::Fmt(args) => fmt::fmt(&args),
+        Command::Lsp => lsp::lsp(),
     }
 }
