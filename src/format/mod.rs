@@ -337,7 +337,11 @@ impl<'s> Printer<'s> {
 
     /// Writes the comment lines that start before `offset`, at `indent`.
     fn comments_before(&mut self, offset: usize, indent: usize) {
-        while self.comments.get(self.next).is_some_and(|c| c.start < offset) {
+        while self
+            .comments
+            .get(self.next)
+            .is_some_and(|c| c.start < offset)
+        {
             self.comment(indent);
         }
     }

@@ -54,7 +54,11 @@ pub fn completions(document: &Document) -> Vec<CompletionItem> {
         }
         for pointer in &env.pointers {
             let detail = format!("pointer = {}", cnpi::format::expression(&pointer.init));
-            add(pointer.name.name.clone(), CompletionItemKind::VARIABLE, detail);
+            add(
+                pointer.name.name.clone(),
+                CompletionItemKind::VARIABLE,
+                detail,
+            );
         }
     }
     for word in WORDS {

@@ -48,10 +48,10 @@ pub fn to_lsp(diagnostic: &Diagnostic, document: &Document, uri: &Uri) -> lsp_ty
             message: label.message.clone(),
         })
         .collect();
-    let range = primary
-        .map(|label| label.span)
-        .filter(in_document)
-        .map_or(Range::new(Position::new(0, 0), Position::new(0, 0)), range_of);
+    let range = primary.map(|label| label.span).filter(in_document).map_or(
+        Range::new(Position::new(0, 0), Position::new(0, 0)),
+        range_of,
+    );
     lsp_types::Diagnostic {
         range,
         severity: Some(match diagnostic.severity {

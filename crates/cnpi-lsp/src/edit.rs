@@ -17,9 +17,7 @@ pub fn formatting(document: &Document) -> Result<Option<Vec<TextEdit>>, String> 
     match cnpi::format::format(&document.text) {
         Ok(formatted) if formatted == document.text => Ok(None),
         Ok(formatted) => {
-            let end = document
-                .index
-                .position(&document.text, document.text.len());
+            let end = document.index.position(&document.text, document.text.len());
             let whole = Range::new(Position::new(0, 0), end);
             Ok(Some(vec![TextEdit::new(whole, formatted)]))
         }

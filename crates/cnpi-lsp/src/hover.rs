@@ -51,15 +51,17 @@ fn describe(document: &Document, name: &str, role: Role) -> Option<String> {
         return Some(code_block(&document.text_of(combinator.span)));
     }
     if let Some(entry) = library::combinator(name) {
-        return Some(format!("{}\n\n{}", entry.meaning(), code_block(&entry.code)));
+        return Some(format!(
+            "{}\n\n{}",
+            entry.meaning(),
+            code_block(&entry.code)
+        ));
     }
     let env = document.env().map(|e| e.kind.name.clone());
     let items: Vec<String> = library::env_items(env.as_deref().unwrap_or_default())
         .into_iter()
         .filter(|(item, _, _)| item == name)
-        .map(|(_, _, entry)| {
-            format!("{}\n\n{}", code_block(&entry.code), entry.comment.join(" "))
-        })
+        .map(|(_, _, entry)| format!("{}\n\n{}", code_block(&entry.code), entry.comment.join(" ")))
         .collect();
     if !items.is_empty() {
         return Some(items.join("\n\n"));
@@ -84,7 +86,10 @@ fn describe(document: &Document, name: &str, role: Role) -> Option<String> {
 fn explanation(code: Code) -> String {
     let text = Code::lookup(code.0).map_or("", |(_, text)| text);
     let mut paragraphs = text.split("\n\n").map(str::trim);
-    let title = paragraphs.next().unwrap_or_default().trim_start_matches("# ");
+    let title = paragraphs
+        .next()
+        .unwrap_or_default()
+        .trim_start_matches("# ");
     let first = paragraphs.next().unwrap_or_default().replace('\n', " ");
     format!("**{title}**\n\n{first}")
 }

@@ -27,10 +27,10 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types::{
-    CodeActionProviderCapability, CompletionOptions, DocumentSymbolResponse, GotoDefinitionResponse,
-    Hover, HoverContents, HoverProviderCapability, Location, MarkupContent, MarkupKind, OneOf,
-    PublishDiagnosticsParams, ServerCapabilities, ServerInfo, TextDocumentSyncCapability,
-    TextDocumentSyncKind, Uri,
+    CodeActionProviderCapability, CompletionOptions, DocumentSymbolResponse,
+    GotoDefinitionResponse, Hover, HoverContents, HoverProviderCapability, Location, MarkupContent,
+    MarkupKind, OneOf, PublishDiagnosticsParams, ServerCapabilities, ServerInfo,
+    TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
 };
 use serde_json::Value;
 
@@ -39,9 +39,7 @@ use document::Document;
 /// The server's answer to `initialize`.
 pub fn capabilities() -> ServerCapabilities {
     ServerCapabilities {
-        text_document_sync: Some(TextDocumentSyncCapability::Kind(
-            TextDocumentSyncKind::FULL,
-        )),
+        text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
         definition_provider: Some(OneOf::Left(true)),
         references_provider: Some(OneOf::Left(true)),
@@ -66,8 +64,7 @@ pub fn stdio() -> Result<(), String> {
 /// Runs the server on `connection` until the client shuts it down (`Ok`)
 /// or the connection breaks (`Err`, a message for the user).
 pub fn serve(connection: &Connection) -> Result<(), String> {
-    let capabilities =
-        serde_json::to_value(capabilities()).map_err(|error| error.to_string())?;
+    let capabilities = serde_json::to_value(capabilities()).map_err(|error| error.to_string())?;
     let info = serde_json::to_value(ServerInfo {
         name: "cnpic lsp".into(),
         version: Some(env!("CARGO_PKG_VERSION").into()),
@@ -164,14 +161,13 @@ impl Server {
                 let uri = at.text_document.uri;
                 let (document, offset) = self.at(&uri, at.position)?;
                 let declaration = params.context.include_declaration;
-                let locations: Vec<Location> =
-                    navigate::references(document, offset, declaration)
-                        .into_iter()
-                        .map(|span| {
-                            let range = document.index.range(&document.text, span);
-                            Location::new(uri.clone(), range)
-                        })
-                        .collect();
+                let locations: Vec<Location> = navigate::references(document, offset, declaration)
+                    .into_iter()
+                    .map(|span| {
+                        let range = document.index.range(&document.text, span);
+                        Location::new(uri.clone(), range)
+                    })
+                    .collect();
                 json(locations)
             }
             Completion::METHOD => {

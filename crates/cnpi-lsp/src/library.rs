@@ -81,7 +81,10 @@ fn comment_above(text: &str, offset: usize) -> Vec<String> {
         .take_while(|line| line.trim_start().starts_with('#'))
         .map(|line| {
             let line = line.trim_start().trim_start_matches('#');
-            line.strip_prefix(' ').unwrap_or(line).trim_end().to_string()
+            line.strip_prefix(' ')
+                .unwrap_or(line)
+                .trim_end()
+                .to_string()
         })
         .collect();
     lines.reverse();

@@ -38,8 +38,7 @@ pub fn references(document: &Document, offset: usize, declaration: bool) -> Vec<
     let Some(name) = document.name_at(offset) else {
         return Vec::new();
     };
-    if matches!(name.role, Role::Pointer | Role::Word) || defined(document, &name.name).is_none()
-    {
+    if matches!(name.role, Role::Pointer | Role::Word) || defined(document, &name.name).is_none() {
         return Vec::new();
     }
     document

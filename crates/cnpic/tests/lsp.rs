@@ -120,10 +120,7 @@ impl Client {
             },
         };
         assert_eq!(message["params"]["uri"], URI);
-        message["params"]["diagnostics"]
-            .as_array()
-            .unwrap()
-            .clone()
+        message["params"]["diagnostics"].as_array().unwrap().clone()
     }
 }
 
@@ -185,9 +182,19 @@ fn a_session_with_the_language_server() {
     let error = &diagnostics[0];
     assert_eq!(error["code"], "E0101");
     assert_eq!(error["severity"], 1);
-    assert!(error["message"].as_str().unwrap().contains("BSTPE"), "{error}");
-    assert!(error["message"].as_str().unwrap().contains("help: did you mean `BSTEP`?"));
-    let column = "def BUBBLESORT: linrec(A[P3] ≠ END?; ".encode_utf16().count();
+    assert!(
+        error["message"].as_str().unwrap().contains("BSTPE"),
+        "{error}"
+    );
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("help: did you mean `BSTEP`?")
+    );
+    let column = "def BUBBLESORT: linrec(A[P3] ≠ END?; "
+        .encode_utf16()
+        .count();
     assert_eq!(
         error["range"],
         json!({ "start": { "line": 7, "character": column }, "end": { "line": 7, "character": column + 5 } })
@@ -214,7 +221,11 @@ fn a_session_with_the_language_server() {
     assert_eq!(client.diagnostics(), Vec::<Value>::new());
 
     // A definition twice: the first one is related information.
-    change(&mut client, 3, &format!("{FIXED}def RESET: seq(; NOP, NOP, NOP)\n"));
+    change(
+        &mut client,
+        3,
+        &format!("{FIXED}def RESET: seq(; NOP, NOP, NOP)\n"),
+    );
     let diagnostics = client.diagnostics();
     let twice = diagnostics
         .iter()
@@ -233,7 +244,10 @@ fn a_session_with_the_language_server() {
     };
     let linrec = hover(&mut client, 4, 16);
     assert!(linrec.contains("linear (tail) recursion"), "{linrec}");
-    assert!(linrec.contains("combinator linrec(a1, a2, a3):"), "{linrec}");
+    assert!(
+        linrec.contains("combinator linrec(a1, a2, a3):"),
+        "{linrec}"
+    );
     let mv = hover(&mut client, 3, 22);
     assert!(mv.contains("act MOVE(pointer, direction)"), "{mv}");
     let compswap = hover(&mut client, 4, 40);
@@ -300,7 +314,12 @@ fn a_session_with_the_language_server() {
         "textDocument/formatting",
         json!({ "textDocument": { "uri": URI }, "options": { "tabSize": 2, "insertSpaces": true } }),
     );
-    assert!(refused["error"]["message"].as_str().unwrap().contains("errors"));
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("errors")
+    );
 
     // A request the server does not serve gets an error, not silence.
     let unknown = client.request("textDocument/rename", at(2, 6));
