@@ -16,18 +16,37 @@ fn vscode_files_are_json_and_agree() {
     json("language-configuration.json");
     let contributed = &package["contributes"]["grammars"][0];
     assert_eq!(contributed["scopeName"], grammar["scopeName"]);
-    assert_eq!(package["contributes"]["languages"][0]["extensions"][0], ".cnpi");
+    assert_eq!(
+        package["contributes"]["languages"][0]["extensions"][0],
+        ".cnpi"
+    );
 }
 
 #[test]
 fn the_grammar_scopes_every_keyword() {
     let grammar = json("syntaxes/cnpi.tmLanguage.json").to_string();
     for word in [
-        "env", "state", "def", "if", "else", "while", "pass", "and", "or", "not", "seq", "cond",
-        "linrec", "treerec", "END", "LAST", "combinator",
+        "env",
+        "state",
+        "def",
+        "if",
+        "else",
+        "while",
+        "pass",
+        "and",
+        "or",
+        "not",
+        "seq",
+        "cond",
+        "linrec",
+        "treerec",
+        "END",
+        "LAST",
+        "combinator",
     ] {
         assert!(
-            grammar.contains(&format!("({word}|")) || grammar.contains(&format!("|{word}|"))
+            grammar.contains(&format!("({word}|"))
+                || grammar.contains(&format!("|{word}|"))
                 || grammar.contains(&format!("|{word})")),
             "`{word}` has no scope"
         );
