@@ -74,7 +74,7 @@ fn write(e: &Expr, outer: u8, out: &mut String) {
     match &e.kind {
         ExprKind::Int(value) => out.push_str(&value.to_string()),
         ExprKind::Name(name) => out.push_str(name),
-        ExprKind::Error => out.push_str("?"),
+        ExprKind::Error => out.push('?'),
         ExprKind::Neg(inner) => {
             out.push('-');
             write(inner, UNARY, out);
