@@ -10,9 +10,12 @@ mod check;
 mod combinatorize;
 mod experiment;
 mod explain;
+mod fmt;
+mod lsp;
 mod memory;
 mod report;
 mod run;
+mod sources;
 mod train_core;
 mod verify_core;
 
@@ -92,6 +95,11 @@ enum Command {
         /// A code such as E0101 or W0101 (case does not matter).
         code: String,
     },
+    /// Lay `.cnpi` files out canonically (comments kept); `--check` only
+    /// names the files that would change.
+    Fmt(fmt::FmtArgs),
+    /// Run the language server on stdin and stdout, for editors.
+    Lsp,
 }
 
 pub fn parse_args() -> Cli {
@@ -113,5 +121,7 @@ pub fn execute(cli: Cli) -> ExitCode {
         Command::VerifyCore { path } => verify_core::verify_core(path.as_deref()),
         Command::Experiment(command) => experiment::experiment(&command),
         Command::Explain { code } => explain::explain(&code),
+        Command::Fmt(args) => fmt::fmt(&args),
+        Command::Lsp => lsp::lsp(),
     }
 }
