@@ -16,6 +16,7 @@ use std::sync::OnceLock;
 
 mod combinators;
 mod envs;
+pub mod family;
 
 /// Test helpers shared by the loaders' unit tests.
 #[cfg(test)]
@@ -60,7 +61,8 @@ pub struct StdlibFile {
 
 /// Every stdlib file, for rendering spans that point into them:
 /// `stdlib/core.cnpi` (source 1), then each environment's file in registry
-/// order (sources 2, 3, ...).
+/// order (sources 2, 3, ...), and last `stdlib/full_set.cnpi`, the
+/// learnable family of [`family`].
 pub fn files() -> &'static [StdlibFile] {
     static FILES: OnceLock<Vec<StdlibFile>> = OnceLock::new();
     FILES.get_or_init(|| {
@@ -74,8 +76,21 @@ pub fn files() -> &'static [StdlibFile] {
             text: env.stdlib(),
             id: SourceId(id),
         });
-        std::iter::once(core).chain(envs).collect()
+        let full_set = StdlibFile {
+            name: "stdlib/full_set.cnpi".into(),
+            text: include_str!("../stdlib/full_set.cnpi"),
+            id: SourceId(2 + ENVIRONMENTS.len() as u16),
+        };
+        std::iter::once(core)
+            .chain(envs)
+            .chain(std::iter::once(full_set))
+            .collect()
     })
+}
+
+/// `stdlib/full_set.cnpi`, the last of [`files`].
+fn full_set_file() -> &'static StdlibFile {
+    files().last().expect("files() ends with full_set.cnpi")
 }
 
 /// `stdlib/core.cnpi`, the first of [`files`].

@@ -129,6 +129,10 @@ fn every_stdlib_file_is_listed_once() {
     for (env, id) in ENVIRONMENTS.iter().zip(2..) {
         expected.push((format!("stdlib/{}.cnpi", env.name()), id));
     }
+    expected.push((
+        "stdlib/full_set.cnpi".to_string(),
+        2 + ENVIRONMENTS.len() as u16,
+    ));
     let expected: Vec<(&str, u16)> = expected.iter().map(|(n, i)| (n.as_str(), *i)).collect();
     assert_eq!(names, expected);
     assert!(files.iter().all(|f| !f.text.is_empty()));

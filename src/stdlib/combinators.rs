@@ -101,7 +101,7 @@ fn uses_state_stack(behaviour: &Behaviour) -> bool {
 }
 
 /// One combinator's behaviour, and whether its body branches on `c`.
-fn load_combinator(decl: &ast::CombinatorDecl) -> Result<(Behaviour, bool), Diagnostic> {
+pub(super) fn load_combinator(decl: &ast::CombinatorDecl) -> Result<(Behaviour, bool), Diagnostic> {
     let is_mapself = decl.name.name == "_mapself";
     match (&decl.detector, is_mapself) {
         (Some(detector), true) if is_builtin_detector(detector) => {}

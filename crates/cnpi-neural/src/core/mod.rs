@@ -20,6 +20,7 @@
 //! by reinforcement has `seq`, `cond` and `linrec`); it is verified for
 //! those, and the runtime refuses a program that needs another.
 
+pub mod fast;
 mod file;
 mod network;
 mod table;
@@ -32,7 +33,7 @@ use std::sync::OnceLock;
 
 pub use file::{Metadata, write};
 pub use network::{ALPHA, Decision, Network, SLOTS, State as CoreState, Weights};
-pub use table::DecisionTable;
+pub use table::{Decider, DecisionTable};
 pub use traces::{Trace, expected, longest, traces};
 pub use verify::{Mismatch, Verification, VerificationRow, verify_network};
 

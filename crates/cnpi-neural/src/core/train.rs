@@ -140,7 +140,7 @@ pub fn train(
 
 /// Uniform in `±1/√H` for the LSTM and decoders (PyTorch's default) and in
 /// `±1` for the embeddings, drawn tensor by tensor in file order.
-fn initial_weights(cells: usize, combinators: usize, rng: &mut ChaCha8Rng) -> Weights {
+pub(super) fn initial_weights(cells: usize, combinators: usize, rng: &mut ChaCha8Rng) -> Weights {
     let mut weights = Weights::zeros(cells, combinators);
     let bound = 1.0 / (cells.max(1) as f32).sqrt();
     for (name, values) in weights.tensors_mut() {
@@ -165,14 +165,14 @@ fn internal(error: candle_core::Error) -> Diagnostic {
 }
 
 /// The trainable tensors, in the layout of [`Weights`].
-struct Model {
+pub(super) struct Model {
     cells: usize,
     /// In the order of [`Weights::tensors`].
     vars: Vec<Var>,
 }
 
 impl Model {
-    fn new(weights: Weights) -> candle_core::Result<Model> {
+    pub(super) fn new(weights: Weights) -> candle_core::Result<Model> {
         let vars = weights
             .tensors()
             .map(|(_, shape, values)| Var::from_slice(values, shape, &Device::Cpu))
@@ -183,7 +183,7 @@ impl Model {
         })
     }
 
-    fn vars(&self) -> Vec<Var> {
+    pub(super) fn vars(&self) -> Vec<Var> {
         self.vars.clone()
     }
 
@@ -197,7 +197,7 @@ impl Model {
     }
 
     /// The summed loss of one trace, with the graph for backpropagation.
-    fn loss(&self, trace: &Trace) -> candle_core::Result<Tensor> {
+    pub(super) fn loss(&self, trace: &Trace) -> candle_core::Result<Tensor> {
         let [w_ih, w_hh, bias, w_end, b_end, w_prog, b_prog, emb_h, emb_c] =
             [0, 1, 2, 3, 4, 5, 6, 7, 8].map(|i| self.vars[i].as_tensor());
         let h_cells = self.cells;

@@ -1,0 +1,275 @@
+//! The full combinator family for K = 4 (section 4.1 of the paper).
+//!
+//! The paper widens the four combinators to "all possible combinators"
+//! under two constraints: branching happens only at the start, and `self`
+//! is only called last (tail recursion). It counts 57 for K = 4 (`self`,
+//! `a1`, `a2`, `a3`), the three basic combinators included. The reading
+//! that gives exactly 57, and the rule this module generates:
+//!
+//! - **branching (54)**: each of `a1, a2, a3`, in argument order, goes to
+//!   the true branch, to the false branch, or is unused (3³ = 27), and the
+//!   true branch may end with `self` (× 2). A branch left empty runs `NOP`
+//!   (as `treerec`'s false branch does), since every activation makes at
+//!   least one call;
+//! - **non-branching (3)**: the prefixes `a1`, `a1 a2`, `a1 a2 a3`.
+//!
+//! Names are systematic: `seq_1` and `seq_12` for the short prefixes,
+//! `br_T_F` for a branching one, where `T` and `F` list the arguments of
+//! each branch (`s` for `self`, `n` for an empty branch). The three basic
+//! combinators keep their names from `stdlib/core.cnpi`: `seq` (`a1 a2 a3`),
+//! `cond` (`br_12_3`) and `linrec` (`br_12s_3`).
+//!
+//! [`render`] writes the set as `combinator` definitions in the text form of
+//! `core.cnpi`; `stdlib/full_set.cnpi` is that text, checked in (a test
+//! regenerates and compares it), and [`full_set`] reads it back through the
+//! same loader as `core.cnpi`.
+
+use std::fmt::Write as _;
+use std::sync::OnceLock;
+
+use crate::diagnostic::Diagnostic;
+use crate::program::{Behaviour, Slot};
+use crate::syntax::ast::Item;
+
+use super::{combinators, full_set_file, internal, parse};
+
+/// One combinator of the family.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Member {
+    pub name: String,
+    pub behaviour: Behaviour,
+    /// Its body branches on `c` (so it takes a detector).
+    pub branches: bool,
+}
+
+/// Where an argument goes in a branching member.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    True,
+    False,
+    Unused,
+}
+
+const ARGUMENTS: [Slot; 3] = [Slot::A1, Slot::A2, Slot::A3];
+
+/// The 57 members in a fixed order: the three non-branching prefixes, then
+/// the branching ones by the side of `a1`, `a2`, `a3` (true, false, unused)
+/// and without or with `self`.
+pub fn generate() -> Vec<Member> {
+    let prefixes = (1..=3).map(|n| {
+        let slots = ARGUMENTS[..n].to_vec();
+        Member {
+            name: name(&slots, None),
+            behaviour: Behaviour {
+                when_true: slots.clone(),
+                when_false: slots,
+            },
+            branches: false,
+        }
+    });
+    let sides = [Side::True, Side::False, Side::Unused];
+    let branching = (0..27).flat_map(move |code: usize| {
+        let assignment = [code / 9, code / 3 % 3, code % 3].map(|i| sides[i]);
+        [false, true].map(move |recursive| {
+            let pick = |side| -> Vec<Slot> {
+                ARGUMENTS
+                    .iter()
+                    .zip(assignment)
+                    .filter(|(_, s)| *s == side)
+                    .map(|(&slot, _)| slot)
+                    .collect()
+            };
+            let mut when_true = pick(Side::True);
+            if recursive {
+                when_true.push(Slot::SelfSlot);
+            }
+            let when_false = pick(Side::False);
+            Member {
+                name: name(&when_true, Some(&when_false)),
+                behaviour: Behaviour {
+                    when_true: or_nop(when_true),
+                    when_false: or_nop(when_false),
+                },
+                branches: true,
+            }
+        })
+    });
+    prefixes.chain(branching).collect()
+}
+
+fn or_nop(slots: Vec<Slot>) -> Vec<Slot> {
+    if slots.is_empty() {
+        vec![Slot::Nop]
+    } else {
+        slots
+    }
+}
+
+/// The systematic name, or the basic combinator's name from `core.cnpi`.
+fn name(when_true: &[Slot], when_false: Option<&[Slot]>) -> String {
+    let code = |slots: &[Slot]| -> String {
+        if slots.is_empty() {
+            return "n".to_string();
+        }
+        slots
+            .iter()
+            .map(|slot| match slot {
+                Slot::A1 => '1',
+                Slot::A2 => '2',
+                Slot::A3 => '3',
+                _ => 's',
+            })
+            .collect()
+    };
+    let systematic = match when_false {
+        None => format!("seq_{}", code(when_true)),
+        Some(when_false) => format!("br_{}_{}", code(when_true), code(when_false)),
+    };
+    match systematic.as_str() {
+        "seq_123" => "seq".to_string(),
+        "br_12_3" => "cond".to_string(),
+        "br_12s_3" => "linrec".to_string(),
+        _ => systematic,
+    }
+}
+
+const HEADER: &str = "\
+# The full combinator family for K = 4 (self, a1, a2, a3): every combinator
+# that branches only at its start and calls `self` only last (section 4.1
+# of the paper). Generated by `cnpi::stdlib::family` and checked by a test;
+# do not edit by hand.
+#
+# 54 branching combinators: each of a1, a2, a3, in argument order, goes to
+# the true branch, to the false branch or is unused, and the true branch may
+# end with `self`; an empty branch runs NOP. 3 non-branching ones: the
+# prefixes a1, a1 a2, a1 a2 a3. Names: `br_T_F` lists each branch (`s` for
+# self, `n` for empty), `seq_P` a prefix; seq, cond and linrec keep their
+# names from core.cnpi.
+";
+
+/// The text of `stdlib/full_set.cnpi`.
+pub fn render(members: &[Member]) -> String {
+    let mut text = HEADER.to_string();
+    for member in members {
+        let _ = write!(text, "\ncombinator {}(a1, a2, a3):\n", member.name);
+        let lines = |text: &mut String, slots: &[Slot], indent: &str| {
+            for slot in slots {
+                let _ = writeln!(text, "{indent}{}", slot.name());
+            }
+        };
+        if member.branches {
+            text.push_str("    if c:\n");
+            lines(&mut text, &member.behaviour.when_true, "        ");
+            text.push_str("    else:\n");
+            lines(&mut text, &member.behaviour.when_false, "        ");
+        } else {
+            lines(&mut text, &member.behaviour.when_true, "    ");
+        }
+    }
+    text
+}
+
+/// The family as read from `stdlib/full_set.cnpi`, once per process.
+pub fn full_set() -> Result<&'static [Member], Diagnostic> {
+    static SET: OnceLock<Result<Vec<Member>, Diagnostic>> = OnceLock::new();
+    SET.get_or_init(load)
+        .as_ref()
+        .map(Vec::as_slice)
+        .map_err(Clone::clone)
+}
+
+fn load() -> Result<Vec<Member>, Diagnostic> {
+    let file = parse(full_set_file()).map_err(|mut diagnostics| diagnostics.remove(0))?;
+    file.items
+        .iter()
+        .map(|item| {
+            let Item::Combinator(decl) = item else {
+                return Err(internal(
+                    item.span(),
+                    "full_set.cnpi may only define combinators",
+                ));
+            };
+            let (behaviour, branches) = combinators::load_combinator(decl)?;
+            Ok(Member {
+                name: decl.name.name.clone(),
+                behaviour,
+                branches,
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    /// `CNPI_REGENERATE=1 cargo test -p cnpi family` rewrites the file.
+    #[test]
+    fn the_checked_in_file_is_what_the_generator_writes() {
+        let text = render(&generate());
+        if std::env::var_os("CNPI_REGENERATE").is_some() {
+            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/stdlib/full_set.cnpi");
+            std::fs::write(path, &text).expect("stdlib/ is writable");
+            return;
+        }
+        assert_eq!(full_set_file().text, text);
+        assert_eq!(full_set().expect("full_set.cnpi loads"), generate());
+    }
+
+    #[test]
+    fn the_family_has_57_distinct_members_under_the_two_constraints() {
+        let members = generate();
+        assert_eq!(members.len(), 57);
+        assert_eq!(members.iter().filter(|m| m.branches).count(), 54);
+        let names: HashSet<&str> = members.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names.len(), 57);
+        let bodies: HashSet<String> = members
+            .iter()
+            .map(|m| format!("{:?}", m.behaviour))
+            .collect();
+        assert_eq!(bodies.len(), 57);
+        for member in &members {
+            for bit in [false, true] {
+                let slots = member.behaviour.slots(bit);
+                assert!(!slots.is_empty());
+                // `self` only last; each argument at most once, in order.
+                let before_last = &slots[..slots.len() - 1];
+                assert!(!before_last.contains(&Slot::SelfSlot), "{}", member.name);
+                let arguments: Vec<Slot> = slots
+                    .iter()
+                    .copied()
+                    .filter(|s| ARGUMENTS.contains(s))
+                    .collect();
+                assert!(arguments.is_sorted_by_key(|s| *s as usize));
+            }
+            let b = &member.behaviour;
+            assert!(!b.when_false.contains(&Slot::SelfSlot));
+            if !member.branches {
+                assert_eq!(b.when_true, b.when_false);
+            }
+        }
+    }
+
+    #[test]
+    fn the_basic_combinators_are_in_the_family_as_core_cnpi_defines_them() {
+        let core = &crate::stdlib::load().expect("the stdlib loads").combinators;
+        let members = generate();
+        let find = |name: &str| {
+            members
+                .iter()
+                .find(|m| m.name == name)
+                .map(|m| &m.behaviour)
+        };
+        assert_eq!(find("seq"), Some(&core.seq));
+        assert_eq!(find("cond"), Some(&core.cond));
+        assert_eq!(find("linrec"), Some(&core.linrec));
+        assert_eq!(
+            find("br_n_n"),
+            Some(&Behaviour {
+                when_true: vec![Slot::Nop],
+                when_false: vec![Slot::Nop]
+            })
+        );
+    }
+}
