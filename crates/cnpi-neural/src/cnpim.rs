@@ -30,7 +30,8 @@ use cnpi::env::EnvKind;
 use cnpi::program::{Pointer, PointerId};
 use cnpi::span::{SourceId, Span};
 
-const FORMAT: &str = "cnpi-memory-1";
+/// The `format` metadata entry of a program memory.
+pub const FORMAT: &str = "cnpi-memory-1";
 
 #[derive(Serialize, Deserialize)]
 struct Header {
@@ -400,9 +401,12 @@ fn check_applier(memory: &Memory, row: usize, index: &KeyIndex) -> Result<(), St
     }
 }
 
-/// True for a path that names a program memory (`.cnpim`).
+/// True for a path that names a program memory: by its extension
+/// (`.cnpim`), or by its contents under any other name.
 pub fn is_memory_file(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "cnpim")
+        || std::fs::read(path)
+            .is_ok_and(|bytes| crate::tensors::format_of(&bytes).as_deref() == Some(FORMAT))
 }
 
 /// Reads and checks the `.cnpim` file at `path`.
@@ -423,7 +427,7 @@ pub fn read_file(path: &Path) -> Result<Memory, Diagnostic> {
 /// Writes `memory` to `path`, recording `command` (the command line).
 pub fn write_file(path: &Path, memory: &Memory, command: &str) -> Result<(), Diagnostic> {
     let bytes = write(memory, command)?;
-    std::fs::write(path, bytes).map_err(|error| {
+    cnpi::files::write_atomic(path, &bytes).map_err(|error| {
         Diagnostic::error(
             codes::E1101,
             format!(
