@@ -8,8 +8,8 @@
 use cnpi::check::check;
 use cnpi::diagnostic::{Diagnostic, has_errors};
 use cnpi::program::{
-    Act, Applier, Body, BoolExpr, Callee, Color, Combinator, Operand, PosExpr, PosKind, Program,
-    Stmt, SymExpr,
+    Act, ActArg, Applier, Body, BoolExpr, Callee, Color, Combinator, Operand, PosExpr, PosKind,
+    Program, Stmt, SymExpr,
 };
 use cnpi::span::{SourceId, Span};
 use cnpi::syntax::ast::{self, ArithOp, CompareOp};
@@ -65,6 +65,14 @@ fn callee_def(callee: &Callee) -> Option<usize> {
     match callee {
         Callee::Def(id, _) => Some(*id),
         Callee::Act(_) => None,
+    }
+}
+
+/// The name and arguments of an environment's ACT.
+fn env_act(act: &Act) -> (&'static str, &[ActArg]) {
+    match act {
+        Act::Env(act) => (act.name(), act.args.as_slice()),
+        other => panic!("not an ACT of the environment: {other:?}"),
     }
 }
 
@@ -152,7 +160,10 @@ fn bubble_sort_checks_to_nested_linrecs() {
         (pos_kind(&a.at), pos_kind(&b.at)),
         (&PosKind::Pointer(0), &PosKind::Pointer(1))
     );
-    assert!(matches!(callee_act(&args[0]), Act::Swap(0, 1)));
+    assert_eq!(
+        env_act(callee_act(&args[0])),
+        ("SWAP", &[ActArg::Pointer(0), ActArg::Pointer(1)][..])
+    );
     assert!(matches!(callee_act(&args[1]), Act::Nop));
 
     let (kind, detector, args) = combinator(&program, "BSTEP");
@@ -224,11 +235,15 @@ fn topological_sort_reads_the_graph() {
     assert_eq!(program.state, Some(vec![1]));
 
     let (_, detector, args) = combinator(&program, "DIVIDE");
-    assert!(matches!(detector, Some(BoolExpr::HasChild(v)) if v.kind == PosKind::Pointer(1)));
+    assert!(
+        matches!(detector, Some(BoolExpr::Test(o, v)) if o.name == "has_child" && v.kind == PosKind::Pointer(1))
+    );
     let Act::Push(states) = callee_act(&args[0]) else {
         panic!("DIVIDE pushes the child");
     };
-    assert!(matches!(&states[0].kind, PosKind::Child(v) if v.kind == PosKind::Pointer(1)));
+    assert!(
+        matches!(&states[0].kind, PosKind::Observe(o, v) if o.name == "child" && v.kind == PosKind::Pointer(1))
+    );
 
     let (kind, detector, args) = combinator(&program, "TRAVERSE");
     assert_eq!(kind, Combinator::Treerec);
@@ -236,11 +251,17 @@ fn topological_sort_reads_the_graph() {
         detector,
         Some(BoolExpr::Compare(
             CompareOp::Eq,
-            Operand::Sym(SymExpr::ColorOf(..)),
+            Operand::Sym(SymExpr::Observe(..)),
             Operand::Sym(SymExpr::Literal(Color::White, _))
         ))
     ));
-    assert!(matches!(callee_act(&args[0]), Act::Color(1, Color::Grey)));
+    assert_eq!(
+        env_act(callee_act(&args[0])),
+        (
+            "COLOR",
+            &[ActArg::Pointer(1), ActArg::Color(Color::Grey)][..]
+        )
+    );
 }
 
 #[test]
@@ -297,8 +318,11 @@ fn integer_arithmetic_is_folded() {
 fn overloads_are_chosen_by_shape() {
     let program = program("env array(P1 = 0)\ndef MAIN: seq(; OUT(P1), OUT(OK), NOP)\n");
     let (_, _, args) = combinator(&program, "MAIN");
-    assert!(matches!(callee_act(&args[0]), Act::Out(0)));
-    assert!(matches!(callee_act(&args[1]), Act::OutOk));
+    assert_eq!(
+        env_act(callee_act(&args[0])),
+        ("OUT", &[ActArg::Pointer(0)][..])
+    );
+    assert_eq!(env_act(callee_act(&args[1])), ("OUT", &[ActArg::Ok][..]));
     assert_eq!(codes("env array(P1 = 0)\ndef MAIN: OUT(LEFT)\n"), ["E0205"]);
 }
 

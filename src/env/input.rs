@@ -9,25 +9,18 @@
 
 use serde_json::{Map, Value};
 
-use super::EnvKind;
+use super::environment;
 use crate::diagnostic::{Diagnostic, codes};
+use crate::program::EnvKind;
 
 /// An example of a valid input, for help lines.
 fn example(kind: EnvKind) -> &'static str {
-    match kind {
-        EnvKind::Array => "[5, 3, 9, 1]",
-        EnvKind::Graph => r#"{"graph": [[1, 2], [3], [3], []]}"#,
-        EnvKind::Addition => r#"{"a": "1207", "b": "95"}"#,
-    }
+    environment(kind).input_example()
 }
 
 /// What the input of `kind` must be, in words.
 fn expected(kind: EnvKind) -> &'static str {
-    match kind {
-        EnvKind::Array => "a JSON array of integers",
-        EnvKind::Graph => r#"a JSON object `{"graph": [...]}`"#,
-        EnvKind::Addition => r#"a JSON object `{"a": "...", "b": "..."}`"#,
-    }
+    environment(kind).input_shape()
 }
 
 /// The help line shared by shape errors: what a valid input looks like.

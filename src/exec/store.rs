@@ -12,8 +12,8 @@ use std::io::Write;
 
 use super::{MAX_STACK_BYTES, MAX_TASKS, Options, Outcome, StateStack, errors};
 use crate::diagnostic::Diagnostic;
-use crate::env::{EnvKind, State, View, eval_error, internal};
-use crate::program::{Act, ActApp, BoolExpr, Pointer};
+use crate::env::{State, View, eval_error, internal};
+use crate::program::{Act, ActApp, BoolExpr, EnvKind, Pointer};
 use crate::span::Span;
 
 pub struct Store<'o> {

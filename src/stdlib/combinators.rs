@@ -11,7 +11,7 @@ use crate::program::{Behaviour, Combinator, CombinatorKind, Combinators, Slot};
 use crate::span::Span;
 use crate::syntax::ast::{self, CompareOp, ExprKind, Item, Stmt};
 
-use super::{CORE, CombinatorInfo, file_start, internal};
+use super::{CombinatorInfo, core_file, file_start, internal};
 
 /// The names of the five combinators of core.cnpi, in its order.
 const COMBINATOR_NAMES: [(&str, CombinatorKind); 5] = [
@@ -55,7 +55,12 @@ pub(super) fn load_core(
             .iter()
             .find(|(k, ..)| *k == kind)
             .map(|(_, b, ..)| b.clone())
-            .ok_or_else(|| internal(file_start(&CORE), format!("missing combinator {kind:?}")))
+            .ok_or_else(|| {
+                internal(
+                    file_start(core_file()),
+                    format!("missing combinator {kind:?}"),
+                )
+            })
     };
     let combinators = Combinators {
         seq: behaviour(CombinatorKind::User(Combinator::Seq))?,
@@ -220,7 +225,7 @@ mod tests {
 
     #[test]
     fn the_core_file_loads() {
-        let (combinators, infos) = load(CORE.text).expect("core.cnpi loads");
+        let (combinators, infos) = load(core_file().text).expect("core.cnpi loads");
         assert_eq!(combinators.cond.when_false, [Slot::A3]);
         assert_eq!(infos.len(), 4);
     }

@@ -26,12 +26,14 @@ use crate::memory::{
 };
 use crate::tensors::{Reader, Writer};
 use cnpi::diagnostic::{Diagnostic, codes};
-use cnpi::env::EnvKind;
+use cnpi::program::EnvKind;
 use cnpi::program::{Pointer, PointerId};
 use cnpi::span::{SourceId, Span};
 
-/// The `format` metadata entry of a program memory.
-pub const FORMAT: &str = "cnpi-memory-1";
+/// The format of the files this version writes and reads (the `format`
+/// metadata entry). Version 2: ACT rows come from the environment registry
+/// and ACT arguments and observations are written by their declared types.
+pub const FORMAT: &str = "cnpi-memory-2";
 
 #[derive(Serialize, Deserialize)]
 struct Header {
@@ -384,7 +386,7 @@ fn check_applier(memory: &Memory, row: usize, index: &KeyIndex) -> Result<(), St
                 .get(detector)
                 .is_some_and(|d| d.unit.is_none() || d.unit <= info.unit)
                 && detector != crate::memory::STACK_TOP;
-            let nop = Memory::fixed(RowKind::Act(ActKind::Nop));
+            let nop = Memory::fixed(RowKind::Act(ActKind::NOP));
             let args_ok = args.iter().all(|&a| {
                 a == nop
                     || memory

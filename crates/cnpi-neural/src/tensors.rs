@@ -137,7 +137,8 @@ impl<'a> Reader<'a> {
             Some(found) if found == format => {}
             Some(found) => {
                 return Err(malformed(format!(
-                    "its format is `{found}`, not `{format}`"
+                    "its format is `{found}`, but this cnpic reads `{format}` (the file was \
+                     written by another version)"
                 )));
             }
             None => return Err(malformed(format!("it has no `{FORMAT}` entry"))),

@@ -19,6 +19,7 @@ use super::{
 };
 use crate::detector::{Cache, Condition, Detector, Failure, MAX_DOMAIN};
 use cnpi::diagnostic::{Diagnostic, codes};
+use cnpi::env::internal;
 use cnpi::program::print;
 use cnpi::program::print::condition as condition_text;
 use cnpi::program::{Act, ActApp, Applier, Body, BoolExpr, Callee, CombinatorKind, DefId, Program};
@@ -190,7 +191,7 @@ impl Memory {
                         *slot = match callee {
                             Callee::Def(id, span) => row_of(*id, *span)?,
                             Callee::Act(ActApp { act: Act::Nop, .. }) => {
-                                Memory::fixed(RowKind::Act(ActKind::Nop))
+                                Memory::fixed(RowKind::Act(ActKind::NOP))
                             }
                             Callee::Act(app) => {
                                 let text = print::act(&app.act, &program.pointers);
@@ -236,7 +237,9 @@ fn embed(plan: &Plan, m_key: &[f32], w_key: &[f32]) -> Result<(Vec<f32>, Vec<Spa
             }
         }
         Plan::Act(app) => {
-            let act = RowKind::Act(ActKind::of(&app.act));
+            let kind = ActKind::of(&app.act)
+                .ok_or_else(|| internal(format!("no environment declares `{}`", app.act.name())))?;
+            let act = RowKind::Act(kind);
             embedding.extend(key(m_key, Memory::fixed(act)));
             embedding.extend(key(w_key, BLIND));
             let mut code = Code::default();

@@ -223,7 +223,7 @@ impl<'m, 'o> Machine<'m, 'o> {
                 match other {
                     Some(RowKind::Applier) => self.call_applier(target, deeper),
                     Some(RowKind::Builtin(builtin)) => self.builtin(builtin, owner),
-                    Some(RowKind::Act(ActKind::Nop)) => Ok(()),
+                    Some(RowKind::Act(ActKind::NOP)) => Ok(()),
                     _ => Err(internal(format!(
                         "frame slot `{:?}` of `{}` is bound to row {target}, which cannot be run",
                         decision.slot,
