@@ -13,7 +13,7 @@ use super::{
     Act, ActArg, BoolExpr, Color, Combinator, CombinatorKind, Direction, Observation, Operand,
     Pointer, PosExpr, PosKind, SymExpr,
 };
-use crate::operators::{ArithOp, CompareOp};
+use crate::operators::ArithOp;
 
 /// `SWAP(P1, P2)`, `OUT(OK)`, `NOP`, `_push(lo, pivot - 1)`: the name,
 /// then each argument as its type is written.
@@ -84,16 +84,6 @@ fn precedence(op: ArithOp) -> u8 {
     }
 }
 
-fn symbol(op: ArithOp) -> &'static str {
-    match op {
-        ArithOp::Add => "+",
-        ArithOp::Sub => "-",
-        ArithOp::Mul => "*",
-        ArithOp::Div => "/",
-        ArithOp::Rem => "%",
-    }
-}
-
 /// Writes `expr`, in parentheses when it binds less tightly than `outer`.
 fn write_position(expr: &PosExpr, pointers: &[Pointer], outer: u8, out: &mut String) {
     match &expr.kind {
@@ -116,7 +106,7 @@ fn write_position(expr: &PosExpr, pointers: &[Pointer], outer: u8, out: &mut Str
                 out.push('(');
             }
             write_position(lhs, pointers, own, out);
-            out.push_str(&format!(" {} ", symbol(*op)));
+            out.push_str(&format!(" {} ", op.symbol()));
             // Operators associate to the left: a right operand of the same
             // precedence needs parentheses (`a - (b - c)`).
             write_position(rhs, pointers, own + 1, out);
@@ -172,14 +162,7 @@ fn write_condition(expr: &BoolExpr, pointers: &[Pointer], outer: u8, out: &mut S
         }
         BoolExpr::Test(o, at) => (4, observation(o, at, pointers)),
         BoolExpr::Compare(op, a, b) => {
-            let op = match op {
-                CompareOp::Eq => "==",
-                CompareOp::Ne => "!=",
-                CompareOp::Lt => "<",
-                CompareOp::Le => "<=",
-                CompareOp::Gt => ">",
-                CompareOp::Ge => ">=",
-            };
+            let op = op.symbol();
             let (a, b) = (operand(a, pointers), operand(b, pointers));
             (4, format!("{a} {op} {b}"))
         }
