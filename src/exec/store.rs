@@ -98,6 +98,11 @@ impl<'o> Store<'o> {
         condition.eval(&self.view()).map_err(eval_error)
     }
 
+    /// The environment's state as it is now.
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
     pub fn pointers(&self) -> &[i64] {
         &self.pointers
     }

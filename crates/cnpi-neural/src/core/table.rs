@@ -34,10 +34,18 @@ impl DecisionTable {
     /// Runs `network` on every prefix: `depths[i]` is the depth of
     /// combinator `i` (its longest execution).
     pub fn build(network: &Network, depths: &[usize]) -> DecisionTable {
-        let rows = depths
+        let rows: Vec<Option<(usize, usize)>> =
+            depths.iter().copied().enumerate().map(Some).collect();
+        DecisionTable::for_embeddings(network, &rows)
+    }
+
+    /// Row `i` of the table from `rows[i] = Some((embedding, depth))`; an
+    /// empty row (no decisions) for `None`, a combinator the network does
+    /// not have.
+    pub fn for_embeddings(network: &Network, rows: &[Option<(usize, usize)>]) -> DecisionTable {
+        let rows = rows
             .iter()
-            .enumerate()
-            .map(|(index, &depth)| row(network, index, depth))
+            .map(|entry| entry.map_or_else(Vec::new, |(index, depth)| row(network, index, depth)))
             .collect();
         DecisionTable { rows }
     }
@@ -55,7 +63,7 @@ impl DecisionTable {
     }
 }
 
-/// A row of `2^(d+1) - 2` entries covers `d` bits.
+/// A row of `2^(d+1) - 2` entries covers `d` bits (an empty row none).
 fn depth_of(row: &[Decision]) -> usize {
     (row.len() + 2).ilog2() as usize - 1
 }

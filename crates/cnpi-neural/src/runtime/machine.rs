@@ -174,6 +174,7 @@ impl<'m, 'o> Machine<'m, 'o> {
         if self.tasks.len() >= MAX_TASKS {
             return Err(too_deep(MAX_TASKS, self.name(owner), self.span(owner)));
         }
+        self.core.require(kind)?;
         let progress = if self.index.is_some() {
             Progress::Bits { bits: 0, len: 0 }
         } else {

@@ -8,6 +8,7 @@
 mod build;
 mod check;
 mod combinatorize;
+mod experiment;
 mod explain;
 mod fmt;
 mod lsp;
@@ -86,6 +87,9 @@ enum Command {
         /// The core file (default: the core shipped with cnpi).
         path: Option<PathBuf>,
     },
+    /// Run one of the paper's experiments (seeded, reproducible).
+    #[command(subcommand)]
+    Experiment(experiment::ExperimentCommand),
     /// Print the long explanation of a diagnostic code, e.g. `cnpic explain E0101`.
     Explain {
         /// A code such as E0101 or W0101 (case does not matter).
@@ -115,6 +119,7 @@ pub fn execute(cli: Cli) -> ExitCode {
         Command::Memory(command) => memory::memory(&command),
         Command::TrainCore(args) => train_core::train_core(&args),
         Command::VerifyCore { path } => verify_core::verify_core(path.as_deref()),
+        Command::Experiment(command) => experiment::experiment(&command),
         Command::Explain { code } => explain::explain(&code),
         Command::Fmt(args) => fmt::fmt(&args),
         Command::Lsp => lsp::lsp(),

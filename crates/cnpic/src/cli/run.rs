@@ -61,6 +61,12 @@ pub struct RunArgs {
     /// condition bit, slot, the program bound to it, return flag).
     #[arg(long)]
     trace: bool,
+    /// Run on the core file PATH instead of the shipped core. It is
+    /// verified when loaded and refused if it fails; a partial core (one
+    /// learned by `cnpic experiment rl-core`) refuses a program that needs a
+    /// combinator it does not have (E1007).
+    #[arg(long, value_name = "PATH", conflicts_with = "symbolic")]
+    core: Option<PathBuf>,
     /// Seed of the program memory's keys and of detector training, for a
     /// `.cnpi` file.
     #[arg(long, value_name = "S", default_value_t = DEFAULT_SEED)]
@@ -210,18 +216,25 @@ fn execute(args: &RunArgs, loaded: &Loaded) -> Run {
         max_steps: args.max_steps,
         trace,
     };
-    let neural = match &loaded.memory {
-        Some((memory, unit, entry)) => Some(runtime::run(
-            Core::shipped()?,
+    let chosen;
+    let core = match &args.core {
+        Some(path) => {
+            chosen = Core::load(path)?;
+            &chosen
+        }
+        None => Core::shipped()?,
+    };
+    let neural = loaded.memory.as_ref().map(|(memory, unit, entry)| {
+        runtime::run(
+            core,
             memory,
             *unit,
             *entry,
             state.clone(),
             options(trace.take()),
             !args.no_cache,
-        )),
-        None => None,
-    };
+        )
+    });
     let reference = (loaded.reference.as_ref())
         .map(|program| symbolic::run(program, state.clone(), options(trace.take())));
     if let (Some(program), Some(Ok(neural))) = (&loaded.written, &neural) {
