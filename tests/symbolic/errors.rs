@@ -243,7 +243,7 @@ fn runaway_recursion_is_stopped() {
 fn wide_endless_state_calls_are_stopped_by_the_byte_bound() {
     let pointers: Vec<String> = (0..501).map(|i| format!("p{i} = 0")).collect();
     let text = format!(
-        "env array({})\nstate(p0)\n\ndef DIVE():\n  DIVE(p0 + 1)\n  NOP\n",
+        "env array({})\nstate(p0)\n\ndef DIVE():\n  if p0 >= 0:\n    DIVE(p0 + 1)\n  NOP\n",
         pointers.join(", ")
     );
     let program = cnpi::compile::compile("wide.cnpi", &text, None)

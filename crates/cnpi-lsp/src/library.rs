@@ -30,7 +30,7 @@ fn files() -> &'static [File] {
                     .name
                     .rsplit('/')
                     .next()
-                    .unwrap_or(file.name)
+                    .unwrap_or(&file.name)
                     .trim_end_matches(".cnpi")
                     .to_string();
                 File {

@@ -31,7 +31,7 @@ mod verify;
 use std::path::Path;
 use std::sync::OnceLock;
 
-pub use file::{Metadata, write};
+pub use file::{FORMAT, Metadata, write};
 pub use network::{ALPHA, Decision, Network, SLOTS, State as CoreState, Weights};
 pub use table::{Decider, DecisionTable};
 pub use traces::{Trace, expected, longest, traces};

@@ -5,8 +5,8 @@
 //! else `$HOME/.cache/cnpi` (`detectors/<hash>.safetensors`). The file
 //! records the full text, so a hash collision is a miss, never a wrong
 //! detector; and whatever is read is verified again before use, so a
-//! damaged or stale entry is only a miss too. Writes go through a temporary
-//! file and a rename; a cache that cannot be written is silently skipped
+//! damaged or stale entry is only a miss too. Writes are atomic
+//! ([`cnpi::files::write_atomic`]); a cache that cannot be written is silently skipped
 //! (the detector is still trained and verified, just not kept).
 
 use std::path::{Path, PathBuf};
@@ -14,7 +14,8 @@ use std::path::{Path, PathBuf};
 use super::classifier::Classifier;
 use crate::tensors::{Fnv, Reader, Writer};
 
-const FORMAT: &str = "cnpi-detector-1";
+/// The `format` metadata entry of a cached detector.
+pub const FORMAT: &str = "cnpi-detector-1";
 
 /// Where classifiers are kept, if anywhere.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,14 +76,12 @@ impl Cache {
         writer.metadata("seed", seed.to_string());
         write_classifier(&mut writer, "", classifier);
         let bytes = writer.finish();
-        let temporary = path.with_extension(format!("tmp{}", std::process::id()));
-        let written = path
+        if path
             .parent()
             .is_some_and(|dir| std::fs::create_dir_all(dir).is_ok())
-            && std::fs::write(&temporary, bytes).is_ok()
-            && std::fs::rename(&temporary, &path).is_ok();
-        if !written {
-            let _ = std::fs::remove_file(&temporary);
+        {
+            // A failed write leaves no file; the detector is simply not kept.
+            let _ = cnpi::files::write_atomic(&path, &bytes);
         }
     }
 }

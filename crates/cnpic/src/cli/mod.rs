@@ -13,6 +13,7 @@ mod explain;
 mod fmt;
 mod lsp;
 mod memory;
+mod output;
 mod report;
 mod run;
 mod sources;
@@ -106,8 +107,14 @@ pub fn parse_args() -> Cli {
     Cli::parse()
 }
 
+/// Runs the command; a closed pipe or a failed write on the way ends it
+/// with a clear status (see [`output`]).
 pub fn execute(cli: Cli) -> ExitCode {
-    match cli.command {
+    output::guarded(move || command(cli.command))
+}
+
+fn command(command: Command) -> ExitCode {
+    match command {
         Command::Check { file, entry } => check::check(&file, entry.as_deref()),
         Command::Run(args) => run::run(&args),
         Command::Combinatorize {

@@ -20,6 +20,7 @@ use cnpi_neural::detector::Cache;
 use cnpi_neural::memory::{DEFAULT_SEED, Memory, RowId};
 use cnpi_neural::runtime;
 
+use super::output::{err, out, outln};
 use super::report::{
     build_memory, compile_file, compile_for_network, exit_code, print_diagnostics,
 };
@@ -107,8 +108,8 @@ pub fn run(args: &RunArgs) -> ExitCode {
         Ok(outcome) => {
             let engine = if args.symbolic { "symbolic" } else { "neural" };
             match args.format {
-                Format::Text => print!("{}", outcome.to_text(engine)),
-                Format::Json => println!("{}", outcome.to_json(engine)),
+                Format::Text => out!("{}", outcome.to_text(engine)),
+                Format::Json => outln!("{}", outcome.to_json(engine)),
             }
             ExitCode::SUCCESS
         }
@@ -255,8 +256,8 @@ fn execute(args: &RunArgs, loaded: &Loaded) -> Run {
 fn read_input(input: Option<&str>, kind: EnvKind) -> Result<env::State, Diagnostic> {
     let text = match input {
         None => {
-            eprintln!(
-                "note: no --input given; running on the empty input `{}`",
+            err!(
+                "note: no --input given; running on the empty input `{}`\n",
                 env::empty_input(kind)
             );
             env::empty_input(kind).to_string()
