@@ -7,13 +7,13 @@
 //! is written: the files that would change are named, and the exit status
 //! is 1 if there are any.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
 use cnpi::compile::sources;
 use cnpi::diagnostic::{Diagnostic, codes};
+use cnpi::files::write_atomic;
 use cnpi::format::format;
 
 use super::report::{exit_code, fail, print_diagnostics};
@@ -80,21 +80,4 @@ pub fn fmt(args: &FmtArgs) -> ExitCode {
         }
     }
     exit_code(clean)
-}
-
-/// Replaces `path` with `bytes` atomically: a temporary file in the same
-/// folder (tempfile), synced, given the original's permissions, renamed
-/// over it. Stand-in for `cnpi::files::write_atomic`, which is not on main
-/// yet; switch to it when it lands.
-fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    let mut temporary = tempfile::NamedTempFile::new_in(dir)?;
-    temporary.write_all(bytes)?;
-    temporary.as_file().sync_all()?;
-    std::fs::set_permissions(temporary.path(), std::fs::metadata(path)?.permissions())?;
-    temporary.persist(path).map_err(|error| error.error)?;
-    Ok(())
 }

@@ -153,24 +153,12 @@ fn save_core(summary: &Summary, path: &Path) -> Result<(), Diagnostic> {
         &command_line(),
         "learned by reinforcement: seq, cond, linrec pass",
     );
-    write_atomically(path, &bytes).map_err(|error| {
+    cnpi::files::write_atomic(path, &bytes).map_err(|error| {
         Diagnostic::error(
             codes::E1005,
             format!("cannot write the core file `{}`: {error}", path.display()),
         )
     })
-}
-
-/// Temporary file beside the target, synced, then renamed over it.
-fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".tmp");
-    let temporary = path.with_file_name(name);
-    let mut file = std::fs::File::create(&temporary)?;
-    file.write_all(bytes)?;
-    file.sync_all()?;
-    std::fs::rename(&temporary, path)
 }
 
 #[derive(Args)]
@@ -238,7 +226,7 @@ pub fn rl_stage2(args: &RlStage2Args) -> ExitCode {
                 ),
             ));
         };
-        if let Err(error) = write_atomically(path, program.as_bytes()) {
+        if let Err(error) = cnpi::files::write_atomic(path, program.as_bytes()) {
             return fail(Diagnostic::error(
                 codes::E1005,
                 format!("cannot write `{}`: {error}", path.display()),
