@@ -158,12 +158,12 @@ pub fn render(members: &[Member]) -> String {
             }
         };
         if member.branches {
-            text.push_str("    if c:\n");
-            lines(&mut text, &member.behaviour.when_true, "        ");
-            text.push_str("    else:\n");
-            lines(&mut text, &member.behaviour.when_false, "        ");
-        } else {
+            text.push_str("  if c:\n");
             lines(&mut text, &member.behaviour.when_true, "    ");
+            text.push_str("  else:\n");
+            lines(&mut text, &member.behaviour.when_false, "    ");
+        } else {
+            lines(&mut text, &member.behaviour.when_true, "  ");
         }
     }
     text
