@@ -1,6 +1,13 @@
-//! `cnpic experiment ...`: the paper's experiments, one subcommand each.
+//! `cnpic experiment`: the paper's experiments, one subcommand each. The
+//! supervised ones run as sweeps of seeded trials on every core, with
+//! `--shard i/n` for array jobs and `merge` to join the shards (see
+//! `cnpi-experiments`); the reinforcement ones live in `cnpi-rl`.
 
+mod continual;
+mod full_set;
+mod merge;
 mod rl;
+mod sweep;
 
 use std::process::ExitCode;
 
@@ -8,6 +15,18 @@ use clap::Subcommand;
 
 #[derive(Subcommand)]
 pub enum ExperimentCommand {
+    /// Train cores on the 57 combinators of `stdlib/full_set.cnpi` and
+    /// verify them: step accuracy and combinators learned perfectly.
+    FullSet(full_set::FullSetArgs),
+    /// Figure 3: accuracy on the full set against the LSTM's cell count,
+    /// for the three variants; writes CSV files and a PNG and SVG plot.
+    Cells(full_set::CellsArgs),
+    /// Table 2: learn new combinators on a fixed core (CNPI-4) and new
+    /// programs with fixed core and learned keys (RNPI-4x2); re-test the old.
+    Continual(continual::ContinualArgs),
+    /// Join the `results.json` files of the shards of one run and write
+    /// the run's rows and summary.
+    Merge(merge::MergeArgs),
     /// Table 4: learn the core and seq, cond, linrec by reinforcement, over
     /// many seeded trials; print the success rates.
     RlCore(rl::RlCoreArgs),
@@ -19,6 +38,10 @@ pub enum ExperimentCommand {
 
 pub fn experiment(command: &ExperimentCommand) -> ExitCode {
     match command {
+        ExperimentCommand::FullSet(args) => full_set::full_set(args),
+        ExperimentCommand::Cells(args) => full_set::cells(args),
+        ExperimentCommand::Continual(args) => continual::continual(args),
+        ExperimentCommand::Merge(args) => merge::merge(args),
         ExperimentCommand::RlCore(args) => rl::rl_core(args),
         ExperimentCommand::RlStage2(args) => rl::rl_stage2(args),
     }
