@@ -7,8 +7,13 @@
 use std::path::Path;
 
 use cnpi::diagnostic::{Diagnostic, codes};
+use image::ImageEncoder;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+
+/// The size of both plots, in pixels.
+const WIDTH: u32 = 800;
+const HEIGHT: u32 = 560;
 
 /// One line: `(x, mean, low, high)` per point.
 pub struct Series {
@@ -33,31 +38,26 @@ pub fn line_chart(
 ) -> Result<(), Diagnostic> {
     let png = stem.with_extension("png");
     let svg = stem.with_extension("svg");
-    let temporary = |path: &Path| path.with_extension(format!("{}.part", extension(path)));
-    let (png_part, svg_part) = (temporary(&png), temporary(&svg));
+    // Both plots are drawn in memory first, so that each file is written
+    // whole, atomically, by the one writer every command uses.
+    let mut pixels = vec![0u8; (WIDTH * HEIGHT * 3) as usize];
     {
-        let root = BitMapBackend::new(&png_part, (800, 560)).into_drawing_area();
+        let root = BitMapBackend::with_buffer(&mut pixels, (WIDTH, HEIGHT)).into_drawing_area();
         draw(&root, title, x_label, y_label, series).map_err(|e| failed(&png, e))?;
         root.present().map_err(|e| failed(&png, e))?;
     }
+    let mut svg_text = String::new();
     {
-        let root = SVGBackend::new(&svg_part, (800, 560)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg_text, (WIDTH, HEIGHT)).into_drawing_area();
         draw(&root, title, x_label, y_label, series).map_err(|e| failed(&svg, e))?;
         root.present().map_err(|e| failed(&svg, e))?;
     }
-    for path in [&png, &svg] {
-        // The backends write the temporary file; it becomes the plot atomically.
-        let bytes = std::fs::read(temporary(path)).map_err(|e| failed(path, e))?;
-        let _ = std::fs::remove_file(temporary(path));
-        crate::results::write_atomically(path, &bytes)?;
-    }
-    Ok(())
-}
-
-fn extension(path: &Path) -> String {
-    path.extension()
-        .map(|e| e.to_string_lossy().into_owned())
-        .unwrap_or_default()
+    let mut png_bytes = Vec::new();
+    image::codecs::png::PngEncoder::new(&mut png_bytes)
+        .write_image(&pixels, WIDTH, HEIGHT, image::ColorType::Rgb8)
+        .map_err(|e| failed(&png, e))?;
+    crate::results::write_file(&png, &png_bytes)?;
+    crate::results::write_file(&svg, svg_text.as_bytes())
 }
 
 fn draw<DB: DrawingBackend>(

@@ -6,10 +6,8 @@
 //! trial run: its index, its wall time, and its row. Rows hold results only
 //! (the seed and parameters of the trial and what it measured); wall times
 //! are kept beside them, since they differ from run to run. Every file is
-//! written atomically: a temporary file in the same folder, synced, then
-//! renamed over the target.
+//! written atomically, through `cnpi::files`.
 
-use std::io::Write as _;
 use std::path::Path;
 
 use cnpi::diagnostic::{Diagnostic, codes};
@@ -127,7 +125,7 @@ pub fn experiment_of(path: &Path) -> Result<String, Diagnostic> {
 pub fn write_json<R: Serialize>(path: &Path, results: &Results<R>) -> Result<(), Diagnostic> {
     let mut text = serde_json::to_string_pretty(results).map_err(|e| cannot_write(path, e))?;
     text.push('\n');
-    write_atomically(path, text.as_bytes())
+    write_file(path, text.as_bytes())
 }
 
 /// Writes rows as CSV, one column per field.
@@ -140,23 +138,12 @@ pub fn write_csv<'r, R: Serialize + 'r>(
         writer.serialize(row).map_err(|e| cannot_write(path, e))?;
     }
     let bytes = writer.into_inner().map_err(|e| cannot_write(path, e))?;
-    write_atomically(path, &bytes)
+    write_file(path, &bytes)
 }
 
-/// Writes `bytes` to `path` through a synced temporary file and a rename.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Diagnostic> {
-    let folder = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let mut file = tempfile::NamedTempFile::new_in(folder).map_err(|e| cannot_write(path, e))?;
-    file.write_all(bytes).map_err(|e| cannot_write(path, e))?;
-    file.as_file()
-        .sync_all()
-        .map_err(|e| cannot_write(path, e))?;
-    file.persist(path)
-        .map_err(|e| cannot_write(path, e.error))?;
-    Ok(())
+/// Writes `bytes` to `path` atomically (see [`cnpi::files::write_atomic`]).
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Diagnostic> {
+    cnpi::files::write_atomic(path, bytes).map_err(|e| cannot_write(path, e))
 }
 
 fn cannot_write(path: &Path, error: impl std::fmt::Display) -> Diagnostic {
