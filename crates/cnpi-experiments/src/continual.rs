@@ -13,7 +13,9 @@ use std::path::Path;
 
 use cnpi::diagnostic::Diagnostic;
 use cnpi::program::Behaviour;
-use cnpi_neural::core::fast::{FastOptions, Variant, learn_embeddings, train, verify};
+use cnpi_neural::core::fast::{Variant, learn_embeddings, train, verify};
+
+use crate::full_set::Training;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -56,12 +58,13 @@ pub enum Trial {
 pub struct Continual {
     pub set: Vec<(&'static str, &'static Behaviour)>,
     pub seeds: Vec<u64>,
-    pub cells: usize,
-    pub max_epochs: usize,
+    /// Cells, epochs and rate of every training (each model sets its own
+    /// variant: state0 for CNPI, input for RNPI).
+    pub training: Training,
 }
 
 /// One CNPI-4 trial.
-pub fn cnpi_trial(set: &[(&str, &Behaviour)], seed: u64, cells: usize, max_epochs: usize) -> Row {
+pub fn cnpi_trial(set: &[(&str, &Behaviour)], seed: u64, training: &Training) -> Row {
     let mut order: Vec<usize> = (0..set.len()).collect();
     order.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
     let (old, new) = order.split_at(set.len() / 2);
@@ -71,7 +74,11 @@ pub fn cnpi_trial(set: &[(&str, &Behaviour)], seed: u64, cells: usize, max_epoch
         sorted.iter().map(|&i| set[i]).collect()
     };
     let (old, new) = (pick(old), pick(new));
-    let options = FastOptions::new(Variant::State0, cells, seed, max_epochs);
+    let options = Training {
+        variant: Variant::State0,
+        ..*training
+    }
+    .options(seed);
     let core = train(&old, &options, &mut |_| {});
     let learned = learn_embeddings(&core.model, &new, &options, &mut |_| {});
     Row {
@@ -114,27 +121,21 @@ impl Experiment for Continual {
 
     fn run(&self, trial: &Trial) -> Row {
         match *trial {
-            Trial::Cnpi { seed } => cnpi_trial(&self.set, seed, self.cells, self.max_epochs),
+            Trial::Cnpi { seed } => cnpi_trial(&self.set, seed, &self.training),
             Trial::Rnpi {
                 sampling,
                 target,
                 seed,
-            } => crate::rnpi::trial(
-                &self.set,
-                sampling,
-                target,
-                seed,
-                self.cells,
-                self.max_epochs,
-            ),
+            } => crate::rnpi::trial(&self.set, sampling, target, seed, &self.training),
         }
     }
 
     fn config(&self) -> serde_json::Value {
         serde_json::json!({
             "seeds": self.seeds,
-            "cells": self.cells,
-            "max_epochs": self.max_epochs,
+            "cells": self.training.cells,
+            "max_epochs": self.training.max_epochs,
+            "learning_rate": self.training.learning_rate,
         })
     }
 

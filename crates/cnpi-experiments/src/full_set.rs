@@ -29,6 +29,15 @@ pub struct Training {
     pub learning_rate: f32,
 }
 
+impl Training {
+    /// The fast trainer's options for this training from `seed`.
+    pub fn options(&self, seed: u64) -> FastOptions {
+        let mut options = FastOptions::new(self.variant, self.cells, seed, self.max_epochs);
+        options.learning_rate = self.learning_rate;
+        options
+    }
+}
+
 /// What one trained core achieved on the full set.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Row {
@@ -52,9 +61,7 @@ pub fn behaviours() -> Result<Vec<(&'static str, &'static Behaviour)>, Diagnosti
 /// Trains and verifies one core; also returns its wall time in seconds.
 pub fn train_one(set: &[(&str, &Behaviour)], training: &Training, seed: u64) -> (Row, f64) {
     let start = Instant::now();
-    let mut options = FastOptions::new(training.variant, training.cells, seed, training.max_epochs);
-    options.learning_rate = training.learning_rate;
-    let fitted = train(set, &options, &mut |_| {});
+    let fitted = train(set, &training.options(seed), &mut |_| {});
     let seconds = start.elapsed().as_secs_f64();
     let verification = &fitted.verification;
     let row = Row {

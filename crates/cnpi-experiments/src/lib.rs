@@ -21,6 +21,7 @@ pub mod results;
 pub mod rnpi;
 pub mod runner;
 pub mod stats;
+pub mod verification_cost;
 
 pub use results::{Record, Results, merge, read_json, write_csv, write_json};
 pub use runner::{Experiment, Shard, run};

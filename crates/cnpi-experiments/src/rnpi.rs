@@ -24,6 +24,7 @@ use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
 use crate::continual::Row;
+use crate::full_set::Training;
 
 /// Set 2's version of a program: each base program of set 1 replaced by
 /// its counterpart in set 2 (`NOP` is shared).
@@ -53,8 +54,7 @@ pub fn trial(
     sampling: u32,
     target: f64,
     seed: u64,
-    cells: usize,
-    max_epochs: usize,
+    training: &Training,
 ) -> Row {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let count = (set.len() * sampling as usize / 100).max(1);
@@ -74,7 +74,11 @@ pub fn trial(
         .zip(&relabelled)
         .map(|(&i, b)| (set[i].0, b))
         .collect();
-    let options = FastOptions::new(Variant::Input, cells, seed, max_epochs);
+    let options = Training {
+        variant: Variant::Input,
+        ..*training
+    }
+    .options(seed);
     let trained = train(&old, &options, &mut |_| {});
     let train_old = trained.verification.accuracy();
     let mut model: Model = trained.model;

@@ -86,6 +86,15 @@ impl std::fmt::Display for Shard {
     }
 }
 
+/// The threads to run on: `requested`, or one per core for 0. (Rayon's own
+/// choice for 0 was measured to be a single thread on these machines.)
+pub fn worker_threads(requested: usize) -> usize {
+    if requested > 0 {
+        return requested;
+    }
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
 /// Runs the trials `shard` owns on `threads` threads (0: one per core).
 pub fn run<E: Experiment>(experiment: &E, shard: Shard, threads: usize) -> Results<E::Row> {
     let trials = experiment.trials();
@@ -113,7 +122,10 @@ pub fn run<E: Experiment>(experiment: &E, shard: Shard, threads: usize) -> Resul
             })
             .collect()
     };
-    let records = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+    let records = match rayon::ThreadPoolBuilder::new()
+        .num_threads(worker_threads(threads))
+        .build()
+    {
         Ok(pool) => pool.install(run_all),
         // Without a pool of our own, rayon's global one does the same work.
         Err(_) => run_all(),

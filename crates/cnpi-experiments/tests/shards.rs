@@ -3,7 +3,7 @@
 
 use cnpi_experiments::cells::Cells;
 use cnpi_experiments::continual::Continual;
-use cnpi_experiments::full_set::behaviours;
+use cnpi_experiments::full_set::{Training, behaviours};
 use cnpi_experiments::{Results, Shard, merge, read_json, run, save};
 use cnpi_neural::core::fast::Variant;
 
@@ -78,8 +78,12 @@ fn continual_trials_cover_cnpi_and_the_four_rnpi_settings() {
     let experiment = Continual {
         set: behaviours().expect("the full set loads"),
         seeds: vec![3],
-        cells: 4,
-        max_epochs: 1,
+        training: Training {
+            variant: Variant::State0,
+            cells: 4,
+            max_epochs: 1,
+            learning_rate: 0.5,
+        },
     };
     let results = run(&experiment, Shard::ALL, 2);
     let models: Vec<(String, u32)> = results

@@ -6,6 +6,7 @@ use clap::Args;
 use clap::builder::TypedValueParser as _;
 use cnpi_experiments::continual::Continual;
 use cnpi_experiments::full_set::behaviours;
+use cnpi_neural::core::fast::Variant;
 
 use super::sweep::{SweepArgs, finish, run_and_save};
 
@@ -27,8 +28,7 @@ pub fn continual(args: &ContinualArgs) -> ExitCode {
     let experiment = Continual {
         set,
         seeds: args.sweep.seed_list(),
-        cells: args.cells,
-        max_epochs: args.sweep.max_epochs,
+        training: args.sweep.schedule.training(Variant::State0, args.cells),
     };
     run_and_save(&experiment, &args.sweep)
 }

@@ -5,11 +5,11 @@ use std::process::ExitCode;
 use clap::builder::TypedValueParser as _;
 use clap::{Args, ValueEnum};
 use cnpi_experiments::cells::Cells;
-use cnpi_experiments::full_set::{FullSet, Training, behaviours};
+use cnpi_experiments::full_set::{FullSet, behaviours};
 use cnpi_experiments::{Shard, run};
 use cnpi_neural::core::fast::Variant;
 
-use super::sweep::{SweepArgs, finish, run_and_save};
+use super::sweep::{ScheduleArgs, SweepArgs, finish, run_and_save};
 
 #[derive(Clone, Copy, ValueEnum)]
 pub enum Embedding {
@@ -54,12 +54,8 @@ pub struct FullSetArgs {
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u64).range(1..=10_000))]
     seeds: u64,
-    /// The SGD learning rate (the paper's is 0.5).
-    #[arg(long, value_name = "R", default_value_t = 0.5)]
-    learning_rate: f32,
-    /// Give up after this many epochs.
-    #[arg(long, value_name = "E", default_value_t = 1000)]
-    max_epochs: usize,
+    #[command(flatten)]
+    schedule: ScheduleArgs,
     /// Worker threads (0: one per core).
     #[arg(long, value_name = "N", default_value_t = 0)]
     threads: usize,
@@ -76,12 +72,7 @@ pub fn full_set(args: &FullSetArgs) -> ExitCode {
     };
     let experiment = FullSet {
         set,
-        training: Training {
-            variant: args.embedding.into(),
-            cells: args.cells,
-            max_epochs: args.max_epochs,
-            learning_rate: args.learning_rate,
-        },
+        training: args.schedule.training(args.embedding.into(), args.cells),
         seeds: (0..args.seeds).map(|i| args.seed.wrapping_add(i)).collect(),
     };
     let results = run(&experiment, Shard::ALL, args.threads);
@@ -117,9 +108,6 @@ pub struct CellsArgs {
     /// The variants to sweep (default: all three).
     #[arg(long, value_enum, value_delimiter = ',')]
     embedding: Vec<Embedding>,
-    /// The SGD learning rate (the paper's is 0.5).
-    #[arg(long, value_name = "R", default_value_t = 0.5)]
-    learning_rate: f32,
     #[command(flatten)]
     sweep: SweepArgs,
 }
@@ -139,8 +127,8 @@ pub fn cells(args: &CellsArgs) -> ExitCode {
         variants,
         cells: (1..=args.max_cells).collect(),
         seeds: args.sweep.seed_list(),
-        max_epochs: args.sweep.max_epochs,
-        learning_rate: args.learning_rate,
+        max_epochs: args.sweep.schedule.max_epochs,
+        learning_rate: args.sweep.schedule.learning_rate,
     };
     run_and_save(&experiment, &args.sweep)
 }

@@ -8,6 +8,7 @@ mod full_set;
 mod merge;
 mod rl;
 mod sweep;
+mod verification_cost;
 
 use std::process::ExitCode;
 
@@ -24,6 +25,10 @@ pub enum ExperimentCommand {
     /// Table 2: learn new combinators on a fixed core (CNPI-4) and new
     /// programs with fixed core and learned keys (RNPI-4x2); re-test the old.
     Continual(continual::ContinualArgs),
+    /// Section 3.3: the test inputs that verify a program on CNPI (core
+    /// and detectors) against an RNPI-style verification (each subprogram
+    /// over its observation sequences).
+    VerificationCost(verification_cost::VerificationCostArgs),
     /// Join the `results.json` files of the shards of one run and write
     /// the run's rows and summary.
     Merge(merge::MergeArgs),
@@ -41,6 +46,7 @@ pub fn experiment(command: &ExperimentCommand) -> ExitCode {
         ExperimentCommand::FullSet(args) => full_set::full_set(args),
         ExperimentCommand::Cells(args) => full_set::cells(args),
         ExperimentCommand::Continual(args) => continual::continual(args),
+        ExperimentCommand::VerificationCost(args) => verification_cost::verification_cost(args),
         ExperimentCommand::Merge(args) => merge::merge(args),
         ExperimentCommand::RlCore(args) => rl::rl_core(args),
         ExperimentCommand::RlStage2(args) => rl::rl_stage2(args),

@@ -6,7 +6,9 @@ use std::process::ExitCode;
 
 use clap::Args;
 use cnpi::diagnostic::{Diagnostic, Sources};
+use cnpi_experiments::full_set::Training;
 use cnpi_experiments::{Experiment, Shard, run, save};
+use cnpi_neural::core::fast::Variant;
 
 use crate::cli::report::{exit_code, print_diagnostics};
 
@@ -26,12 +28,35 @@ pub struct SweepArgs {
     /// Worker threads (0: one per core).
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
-    /// Give up on a training after this many epochs.
-    #[arg(long, value_name = "E", default_value_t = 1000)]
-    pub max_epochs: usize,
+    #[command(flatten)]
+    pub schedule: ScheduleArgs,
     /// The folder for `results.json`, `rows.csv` and the summary files.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+}
+
+/// How every training of an experiment runs: batch-1 SGD at a rate that
+/// decays ×0.1 after 10 epochs without progress, as in the paper.
+#[derive(Args)]
+pub struct ScheduleArgs {
+    /// The SGD learning rate (the paper's is 0.5).
+    #[arg(long, value_name = "R", default_value_t = 0.5)]
+    pub learning_rate: f32,
+    /// Give up on a training after this many epochs.
+    #[arg(long, value_name = "E", default_value_t = 1000)]
+    pub max_epochs: usize,
+}
+
+impl ScheduleArgs {
+    /// A training of `cells` cells of `variant` on this schedule.
+    pub fn training(&self, variant: Variant, cells: usize) -> Training {
+        Training {
+            variant,
+            cells,
+            max_epochs: self.max_epochs,
+            learning_rate: self.learning_rate,
+        }
+    }
 }
 
 impl SweepArgs {
