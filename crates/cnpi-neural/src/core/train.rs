@@ -51,6 +51,12 @@ pub struct TrainOptions {
     pub decay: f64,
 }
 
+/// The paper's schedule for supervised training (section 4): plain SGD at
+/// rate 0.5, decayed ×0.1 after 10 epochs without a better accuracy.
+pub const LEARNING_RATE: f32 = 0.5;
+pub const PATIENCE: usize = 10;
+pub const DECAY: f32 = 0.1;
+
 impl TrainOptions {
     /// The paper's settings with the given cells and seed.
     pub fn new(cells: usize, seed: u64, max_epochs: usize) -> TrainOptions {
@@ -58,9 +64,9 @@ impl TrainOptions {
             cells,
             seed,
             max_epochs,
-            learning_rate: 0.5,
-            patience: 10,
-            decay: 0.1,
+            learning_rate: f64::from(LEARNING_RATE),
+            patience: PATIENCE,
+            decay: f64::from(DECAY),
         }
     }
 }

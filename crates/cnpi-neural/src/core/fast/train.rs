@@ -17,7 +17,7 @@ use super::model::{Group, Model, Variant};
 use crate::core::network::Decision;
 use crate::core::table::Decider;
 use crate::core::traces::traces;
-use crate::core::train::EpochReport;
+use crate::core::train::{DECAY, EpochReport, LEARNING_RATE, PATIENCE};
 use crate::core::verify::{Verification, verify_network};
 use cnpi::program::Behaviour;
 
@@ -45,10 +45,11 @@ impl FastOptions {
             cells,
             seed,
             max_epochs,
-            learning_rate: 0.5,
-            patience: 10,
-            decay: 0.1,
-            min_learning_rate: 0.5e-3,
+            learning_rate: LEARNING_RATE,
+            patience: PATIENCE,
+            decay: DECAY,
+            // Three decays.
+            min_learning_rate: LEARNING_RATE * DECAY * DECAY * DECAY,
             target: 1.0,
         }
     }
