@@ -50,7 +50,7 @@ pub fn sources(name: &str, text: &str) -> Sources {
     let mut sources = Sources::new();
     sources.add(SourceId::USER, name, text);
     for file in stdlib::files() {
-        sources.add(file.id, file.name, file.text);
+        sources.add(file.id, file.name.as_str(), file.text);
     }
     sources
 }

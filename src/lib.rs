@@ -15,7 +15,9 @@
 //! for what the network runs. [`diagnostic`] carries every error as data
 //! (code, message, labelled [`span`]s, help) and renders it; [`stdlib`]
 //! reads the combinators and environment signatures from `stdlib/*.cnpi`;
-//! [`operators`] is the vocabulary the phases share. The library never
+//! [`operators`] is the vocabulary the phases share; [`format`] lays a
+//! file out canonically (`cnpic fmt`, the language server); [`files`]
+//! writes every output file atomically. The library never
 //! prints or exits. The network lives in the `cnpi-neural` crate and the
 //! command line in `cnpic`; this crate does not depend on either (nor on
 //! candle), so editor tooling can use it alone.
@@ -26,6 +28,8 @@ pub mod compile;
 pub mod diagnostic;
 pub mod env;
 pub mod exec;
+pub mod files;
+pub mod format;
 pub mod operators;
 pub mod program;
 pub mod span;

@@ -17,6 +17,19 @@ pub enum ArithOp {
     Rem,
 }
 
+impl ArithOp {
+    /// How the operator is written.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            ArithOp::Add => "+",
+            ArithOp::Sub => "-",
+            ArithOp::Mul => "*",
+            ArithOp::Div => "/",
+            ArithOp::Rem => "%",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CompareOp {
     Eq,
@@ -25,4 +38,18 @@ pub enum CompareOp {
     Le,
     Gt,
     Ge,
+}
+
+impl CompareOp {
+    /// How the operator is written (ASCII, never the `≠ ≤ ≥` aliases).
+    pub fn symbol(self) -> &'static str {
+        match self {
+            CompareOp::Eq => "==",
+            CompareOp::Ne => "!=",
+            CompareOp::Lt => "<",
+            CompareOp::Le => "<=",
+            CompareOp::Gt => ">",
+            CompareOp::Ge => ">=",
+        }
+    }
 }

@@ -3,10 +3,11 @@
 //! `stdlib/core.cnpi` defines the combinators as bodies of slot calls; the
 //! loader turns them into [`Combinators`] (one `Behaviour` each) plus what
 //! the checker must know to apply them (whether they take a detector, whether
-//! they need a `state(...)`). The environment files declare each
-//! environment's ACTs and observations; the loader turns them into an
-//! [`EnvLibrary`] per [`EnvKind`], built from the Rust implementations
-//! (`Act::build`, `ObservationKind::from_name`). The checker reads the
+//! they need a `state(...)`). Each registered environment
+//! (`env::ENVIRONMENTS`) brings its own file, which declares its ACTs and
+//! observations; the loader checks every declaration against the
+//! environment's Rust side and turns the file into an [`EnvLibrary`]. The
+//! checker reads the
 //! loaded [`Stdlib`], and the diagnostic renderer reads [`files`] to show
 //! stdlib spans. A file that fails to load is a bug in cnpi: it becomes an
 //! internal-error diagnostic, never a panic.
@@ -15,6 +16,7 @@ use std::sync::OnceLock;
 
 mod combinators;
 mod envs;
+pub mod family;
 
 /// Test helpers shared by the loaders' unit tests.
 #[cfg(test)]
@@ -43,45 +45,57 @@ mod testing {
 }
 
 use crate::diagnostic::{Diagnostic, codes, has_errors};
-use crate::env::EnvKind;
-use crate::program::{Combinator, Combinators, ObservationKind, ParamType};
+use crate::env::{self, ENVIRONMENTS};
+use crate::program::{ActDecl, Combinator, Combinators, EnvKind, Observation};
 use crate::span::{SourceId, Span};
 use crate::syntax::ast;
 
 /// One embedded stdlib source file.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct StdlibFile {
     /// The name diagnostics show, such as `stdlib/core.cnpi`.
-    pub name: &'static str,
+    pub name: String,
     pub text: &'static str,
     pub id: SourceId,
 }
 
-const CORE: StdlibFile = StdlibFile {
-    name: "stdlib/core.cnpi",
-    text: include_str!("../stdlib/core.cnpi"),
-    id: SourceId(1),
-};
-const ARRAY: StdlibFile = StdlibFile {
-    name: "stdlib/array.cnpi",
-    text: include_str!("../stdlib/array.cnpi"),
-    id: SourceId(2),
-};
-const GRAPH: StdlibFile = StdlibFile {
-    name: "stdlib/graph.cnpi",
-    text: include_str!("../stdlib/graph.cnpi"),
-    id: SourceId(3),
-};
-const ADDITION: StdlibFile = StdlibFile {
-    name: "stdlib/addition.cnpi",
-    text: include_str!("../stdlib/addition.cnpi"),
-    id: SourceId(4),
-};
-const FILES: [StdlibFile; 4] = [CORE, ARRAY, GRAPH, ADDITION];
-
-/// Every stdlib file, for rendering spans that point into them.
+/// Every stdlib file, for rendering spans that point into them:
+/// `stdlib/core.cnpi` (source 1), then each environment's file in registry
+/// order (sources 2, 3, ...), and last `stdlib/full_set.cnpi`, the
+/// learnable family of [`family`].
 pub fn files() -> &'static [StdlibFile] {
-    &FILES
+    static FILES: OnceLock<Vec<StdlibFile>> = OnceLock::new();
+    FILES.get_or_init(|| {
+        let core = StdlibFile {
+            name: "stdlib/core.cnpi".into(),
+            text: include_str!("../stdlib/core.cnpi"),
+            id: SourceId(1),
+        };
+        let envs = ENVIRONMENTS.iter().zip(2..).map(|(env, id)| StdlibFile {
+            name: format!("stdlib/{}.cnpi", env.name()),
+            text: env.stdlib(),
+            id: SourceId(id),
+        });
+        let full_set = StdlibFile {
+            name: "stdlib/full_set.cnpi".into(),
+            text: include_str!("../stdlib/full_set.cnpi"),
+            id: SourceId(2 + ENVIRONMENTS.len() as u16),
+        };
+        std::iter::once(core)
+            .chain(envs)
+            .chain(std::iter::once(full_set))
+            .collect()
+    })
+}
+
+/// `stdlib/full_set.cnpi`, the last of [`files`].
+fn full_set_file() -> &'static StdlibFile {
+    files().last().expect("files() ends with full_set.cnpi")
+}
+
+/// `stdlib/core.cnpi`, the first of [`files`].
+fn core_file() -> &'static StdlibFile {
+    &files()[0]
 }
 
 /// The loaded standard library.
@@ -91,9 +105,8 @@ pub struct Stdlib {
     pub combinators: Combinators,
     /// The four combinators programs may apply, in the order of core.cnpi.
     pub user_combinators: Vec<CombinatorInfo>,
-    array: EnvLibrary,
-    graph: EnvLibrary,
-    addition: EnvLibrary,
+    /// One per registered environment, in registry order.
+    envs: Vec<EnvLibrary>,
 }
 
 /// What the checker needs to know to apply a user-visible combinator.
@@ -107,38 +120,19 @@ pub struct CombinatorInfo {
     pub needs_state: bool,
 }
 
-/// The ACTs and observations one environment declares.
+/// The ACTs and observations one environment declares, each the Rust
+/// environment's own declaration of it.
 #[derive(Clone, Debug)]
 pub struct EnvLibrary {
     pub kind: EnvKind,
     /// In declaration order; overloads share a name.
-    pub acts: Vec<ActSignature>,
-    pub observations: Vec<ObservationSignature>,
-}
-
-/// `act NAME(TYPE, ...)`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ActSignature {
-    pub name: String,
-    pub params: Vec<ParamType>,
-}
-
-/// `observe NAME[position] -> TYPE` or `observe NAME(position) -> TYPE`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ObservationSignature {
-    pub name: String,
-    /// Read with brackets (`A[i]`) rather than parentheses (`color(v)`).
-    pub indexed: bool,
-    pub kind: ObservationKind,
+    pub acts: Vec<&'static ActDecl>,
+    pub observations: Vec<&'static Observation>,
 }
 
 impl Stdlib {
     pub fn env(&self, kind: EnvKind) -> &EnvLibrary {
-        match kind {
-            EnvKind::Array => &self.array,
-            EnvKind::Graph => &self.graph,
-            EnvKind::Addition => &self.addition,
-        }
+        &self.envs[kind.index()]
     }
 
     /// The user-visible combinator called `name`.
@@ -149,34 +143,12 @@ impl Stdlib {
 
 impl EnvLibrary {
     /// Every declaration of the ACT `name` (several for an overloaded ACT).
-    pub fn overloads<'s>(&'s self, name: &str) -> impl Iterator<Item = &'s ActSignature> {
-        self.acts.iter().filter(move |a| a.name == name)
+    pub fn overloads(&self, name: &str) -> impl Iterator<Item = &'static ActDecl> {
+        self.acts.iter().copied().filter(move |a| a.name == name)
     }
 
-    pub fn observation(&self, name: &str) -> Option<&ObservationSignature> {
-        self.observations.iter().find(|o| o.name == name)
-    }
-}
-
-impl ActSignature {
-    /// How the ACT is written with its parameter types: `MOVE(pointer, direction)`.
-    pub fn display(&self) -> String {
-        if self.params.is_empty() {
-            return self.name.clone();
-        }
-        let params: Vec<&str> = self.params.iter().map(|p| param_name(*p)).collect();
-        format!("{}({})", self.name, params.join(", "))
-    }
-}
-
-/// The spelling of a parameter type in stdlib declarations.
-pub fn param_name(param: ParamType) -> &'static str {
-    match param {
-        ParamType::Pointer => "pointer",
-        ParamType::Position => "position",
-        ParamType::Direction => "direction",
-        ParamType::Color => "color",
-        ParamType::Ok => "OK",
+    pub fn observation(&self, name: &str) -> Option<&'static Observation> {
+        self.observations.iter().copied().find(|o| o.name == name)
     }
 }
 
@@ -190,17 +162,17 @@ pub fn load() -> Result<&'static Stdlib, &'static [Diagnostic]> {
 }
 
 fn load_uncached() -> Result<Stdlib, Vec<Diagnostic>> {
+    let files = files();
     let (combinators, user_combinators) =
-        combinators::load_core(&parse(&CORE)?).map_err(|d| vec![d])?;
-    let env = |file: &StdlibFile, kind: EnvKind| -> Result<EnvLibrary, Vec<Diagnostic>> {
-        envs::load_env(&parse(file)?, kind, file).map_err(|d| vec![d])
-    };
+        combinators::load_core(&parse(core_file())?).map_err(|d| vec![d])?;
+    let envs = env::kinds()
+        .zip(&files[1..])
+        .map(|(kind, file)| envs::load_env(&parse(file)?, kind, file).map_err(|d| vec![d]))
+        .collect::<Result<_, _>>()?;
     Ok(Stdlib {
         combinators,
         user_combinators,
-        array: env(&ARRAY, EnvKind::Array)?,
-        graph: env(&GRAPH, EnvKind::Graph)?,
-        addition: env(&ADDITION, EnvKind::Addition)?,
+        envs,
     })
 }
 

@@ -8,8 +8,8 @@
 use cnpi::check::check;
 use cnpi::diagnostic::{Diagnostic, has_errors};
 use cnpi::program::{
-    Act, Applier, Body, BoolExpr, Callee, Color, Combinator, Operand, PosExpr, PosKind, Program,
-    Stmt, SymExpr,
+    Act, ActArg, Applier, Body, BoolExpr, Callee, Color, Combinator, Operand, PosExpr, PosKind,
+    Program, Stmt, SymExpr,
 };
 use cnpi::span::{SourceId, Span};
 use cnpi::syntax::ast::{self, ArithOp, CompareOp};
@@ -65,6 +65,14 @@ fn callee_def(callee: &Callee) -> Option<usize> {
     match callee {
         Callee::Def(id, _) => Some(*id),
         Callee::Act(_) => None,
+    }
+}
+
+/// The name and arguments of an environment's ACT.
+fn env_act(act: &Act) -> (&'static str, &[ActArg]) {
+    match act {
+        Act::Env(act) => (act.name(), act.args.as_slice()),
+        other => panic!("not an ACT of the environment: {other:?}"),
     }
 }
 
@@ -152,7 +160,10 @@ fn bubble_sort_checks_to_nested_linrecs() {
         (pos_kind(&a.at), pos_kind(&b.at)),
         (&PosKind::Pointer(0), &PosKind::Pointer(1))
     );
-    assert!(matches!(callee_act(&args[0]), Act::Swap(0, 1)));
+    assert_eq!(
+        env_act(callee_act(&args[0])),
+        ("SWAP", &[ActArg::Pointer(0), ActArg::Pointer(1)][..])
+    );
     assert!(matches!(callee_act(&args[1]), Act::Nop));
 
     let (kind, detector, args) = combinator(&program, "BSTEP");
@@ -224,11 +235,15 @@ fn topological_sort_reads_the_graph() {
     assert_eq!(program.state, Some(vec![1]));
 
     let (_, detector, args) = combinator(&program, "DIVIDE");
-    assert!(matches!(detector, Some(BoolExpr::HasChild(v)) if v.kind == PosKind::Pointer(1)));
+    assert!(
+        matches!(detector, Some(BoolExpr::Test(o, v)) if o.name == "has_child" && v.kind == PosKind::Pointer(1))
+    );
     let Act::Push(states) = callee_act(&args[0]) else {
         panic!("DIVIDE pushes the child");
     };
-    assert!(matches!(&states[0].kind, PosKind::Child(v) if v.kind == PosKind::Pointer(1)));
+    assert!(
+        matches!(&states[0].kind, PosKind::Observe(o, v) if o.name == "child" && v.kind == PosKind::Pointer(1))
+    );
 
     let (kind, detector, args) = combinator(&program, "TRAVERSE");
     assert_eq!(kind, Combinator::Treerec);
@@ -236,11 +251,17 @@ fn topological_sort_reads_the_graph() {
         detector,
         Some(BoolExpr::Compare(
             CompareOp::Eq,
-            Operand::Sym(SymExpr::ColorOf(..)),
+            Operand::Sym(SymExpr::Observe(..)),
             Operand::Sym(SymExpr::Literal(Color::White, _))
         ))
     ));
-    assert!(matches!(callee_act(&args[0]), Act::Color(1, Color::Grey)));
+    assert_eq!(
+        env_act(callee_act(&args[0])),
+        (
+            "COLOR",
+            &[ActArg::Pointer(1), ActArg::Color(Color::Grey)][..]
+        )
+    );
 }
 
 #[test]
@@ -297,8 +318,11 @@ fn integer_arithmetic_is_folded() {
 fn overloads_are_chosen_by_shape() {
     let program = program("env array(P1 = 0)\ndef MAIN: seq(; OUT(P1), OUT(OK), NOP)\n");
     let (_, _, args) = combinator(&program, "MAIN");
-    assert!(matches!(callee_act(&args[0]), Act::Out(0)));
-    assert!(matches!(callee_act(&args[1]), Act::OutOk));
+    assert_eq!(
+        env_act(callee_act(&args[0])),
+        ("OUT", &[ActArg::Pointer(0)][..])
+    );
+    assert_eq!(env_act(callee_act(&args[1])), ("OUT", &[ActArg::Ok][..]));
     assert_eq!(codes("env array(P1 = 0)\ndef MAIN: OUT(LEFT)\n"), ["E0205"]);
 }
 
@@ -586,19 +610,104 @@ fn a_program_may_define_combinators_of_the_family() {
     assert_eq!(defined.name, "repeat");
     assert!(defined.reads_c);
     // A body that does not read `c` takes no detector, as `seq`.
-    let twice = "env array(i = 0)\ncombinator twice(a1, a2, a3):\n    a1\n    a1\n";
+    let both = "env array(i = 0)\ncombinator both(x, y, z):\n    x\n    y\n";
     assert!(
         codes(&format!(
-            "{twice}def MAIN: twice(; MOVE(i, RIGHT), NOP, NOP)\n"
+            "{both}def MAIN: both(; MOVE(i, RIGHT), NOP, NOP)\n"
         ))
         .is_empty()
     );
     assert_eq!(
-        codes(&format!(
-            "{twice}def MAIN: twice(i != END?; NOP, NOP, NOP)\n"
-        )),
+        codes(&format!("{both}def MAIN: both(i != END?; NOP, NOP, NOP)\n")),
         ["E0203"]
     );
+}
+
+/// `stdlib/full_set.cnpi` with `a1, a2, a3` renamed by position to `names`
+/// (whole words only).
+fn full_set_renamed(names: [&str; 3]) -> String {
+    let text = include_str!("../stdlib/full_set.cnpi");
+    let mut out = String::new();
+    let mut word = String::new();
+    for ch in text.chars() {
+        if ch.is_ascii_alphanumeric() || ch == '_' {
+            word.push(ch);
+            continue;
+        }
+        let i = ["a1", "a2", "a3"].iter().position(|a| *a == word);
+        out.push_str(i.map_or(word.as_str(), |i| names[i]));
+        word.clear();
+        out.push(ch);
+    }
+    out.push_str(&word);
+    out
+}
+
+#[test]
+fn every_member_of_the_full_set_is_a_combinator_a_program_may_define() {
+    let members = cnpi::stdlib::family::full_set().expect("full_set.cnpi loads");
+    assert_eq!(members.len(), 57);
+    // `seq`, `cond` and `linrec` are the stdlib's names (E0110 in a
+    // program): the program calls its copies `my_seq` and so on.
+    let own = |name: &str| match name {
+        "seq" | "cond" | "linrec" => format!("my_{name}"),
+        other => other.to_string(),
+    };
+    for names in [["a1", "a2", "a3"], ["step", "then", "last"]] {
+        let mut definitions = full_set_renamed(names);
+        for basic in ["seq", "cond", "linrec"] {
+            definitions = definitions.replace(
+                &format!("combinator {basic}("),
+                &format!("combinator my_{basic}("),
+            );
+        }
+        // Each member applied once, with a detector when it branches, and
+        // all of them run in a chain.
+        let mut source = format!("env array(i = 0)\n{definitions}\n");
+        for (k, member) in members.iter().enumerate() {
+            let detector = if member.branches { "i != END?" } else { "" };
+            let next = if k + 1 < members.len() {
+                format!("RUN{}", k + 1)
+            } else {
+                "NOP".to_string()
+            };
+            source.push_str(&format!(
+                "def USE{k}: {}({detector}; MOVE(i, RIGHT), NOP, NOP)\n\
+                 def RUN{k}: seq(; USE{k}, {next}, NOP)\n",
+                own(&member.name)
+            ));
+        }
+        let program = program(&source);
+        assert_eq!(program.combinators.defined.len(), 57);
+        for (defined, member) in program.combinators.defined.iter().zip(members) {
+            assert_eq!(defined.name, own(&member.name));
+            assert_eq!(defined.behaviour, member.behaviour, "{}", member.name);
+            assert_eq!(defined.reads_c, member.branches, "{}", member.name);
+        }
+    }
+}
+
+#[test]
+fn bodies_outside_the_family_are_refused_with_e0111() {
+    let outside = [
+        // `a1` twice, and not in order.
+        "    a1\n    a1\n",
+        "    a2\n    a1\n",
+        // `self` without a branch, before the end, in `else:`.
+        "    a1\n    self\n",
+        "    if c:\n        self\n        a1\n    else:\n        NOP\n",
+        "    if c:\n        a1\n    else:\n        a2\n        self\n",
+        // An argument in both branches; `NOP` beside a slot.
+        "    if c:\n        a1\n    else:\n        a1\n",
+        "    if c:\n        a1\n        NOP\n    else:\n        a2\n",
+        // A fourth line without a branch; the stack machinery.
+        "    a1\n    a2\n    a3\n    a3\n",
+        "    if c:\n        _push_sentinel\n        a1\n    else:\n        a2\n",
+    ];
+    for body in outside {
+        let source = format!("env array(i = 0)\ncombinator x(a1, a2, a3):\n{body}def MAIN: NOP\n");
+        assert_eq!(codes(&source), ["E0111"], "{source}");
+    }
 }
 
 #[test]

@@ -109,6 +109,19 @@ fn findmax_outputs_the_maximum() {
     });
 }
 
+#[test]
+fn maxsort_outputs_from_largest_to_smallest_and_clears() {
+    let program = compile("maxsort.cnpi");
+    let naturals = prop_oneof![0i64..5, 0..=i64::MAX];
+    proptest!(|(input in prop::collection::vec(naturals, 0..40))| {
+        let result = run(&program, &json!(input));
+        let mut largest_first = input.clone();
+        largest_first.sort_by(|a, b| b.cmp(a));
+        prop_assert_eq!(tape(&result), largest_first);
+        prop_assert_eq!(array(&result), vec![-1; input.len()]);
+    });
+}
+
 /// Reference traversals of a heap-ordered binary tree.
 fn heap_order(values: &[i64], node: usize, pre: bool, out: &mut Vec<i64>) {
     if node >= values.len() {

@@ -1,12 +1,12 @@
 //! The stdlib files and the Rust side agree.
 //!
-//! For every environment, the ACTs and observations `stdlib/<env>.cnpi`
-//! declares are exactly those `cnpi::env::signatures` implements; and the
-//! combinators read from `stdlib/core.cnpi` have the slot sequences of
-//! language.md §3.1.
+//! For every registered environment, the ACTs and observations
+//! `stdlib/<env>.cnpi` declares are exactly those its Rust side implements
+//! (`cnpi::env::Environment`), in the same order; and the combinators read
+//! from `stdlib/core.cnpi` have the slot sequences of language.md §3.1.
 
-use cnpi::env::{EnvKind, signatures};
-use cnpi::program::{Combinator, ObservationKind, ParamType, Slot};
+use cnpi::env::{self, ENVIRONMENTS};
+use cnpi::program::{Combinator, Slot};
 use cnpi::stdlib::{self, Stdlib};
 
 fn stdlib() -> &'static Stdlib {
@@ -18,36 +18,43 @@ fn stdlib() -> &'static Stdlib {
 
 #[test]
 fn declared_acts_and_observations_are_implemented() {
-    for kind in EnvKind::ALL {
+    // The loader already refuses a declaration the Rust side lacks; here
+    // the Rust side has nothing the file does not declare.
+    for kind in env::kinds() {
         let library = stdlib().env(kind);
-        let rust = signatures(kind);
+        let rust = env::environment(kind);
+        let declared: Vec<_> = library.acts.iter().copied().copied().collect();
+        assert_eq!(declared, rust.acts(), "ACTs of `{}`", kind.name());
+        let declared: Vec<_> = library.observations.iter().copied().copied().collect();
+        assert_eq!(
+            declared,
+            rust.observations(),
+            "observations of `{}`",
+            kind.name()
+        );
+    }
+}
 
-        let mut declared: Vec<(&str, Vec<ParamType>)> = library
-            .acts
-            .iter()
-            .map(|a| (a.name.as_str(), a.params.clone()))
-            .collect();
-        let mut implemented: Vec<(&str, Vec<ParamType>)> = rust
-            .acts
-            .iter()
-            .map(|(name, params)| (*name, params.to_vec()))
-            .collect();
-        let order = |a: &(&str, Vec<ParamType>), b: &(&str, Vec<ParamType>)| {
-            (a.0, format!("{:?}", a.1)).cmp(&(b.0, format!("{:?}", b.1)))
-        };
-        declared.sort_by(order);
-        implemented.sort_by(order);
-        assert_eq!(declared, implemented, "ACTs of `{}`", kind.name());
-
-        let mut declared: Vec<(&str, ObservationKind)> = library
-            .observations
-            .iter()
-            .map(|o| (o.name.as_str(), o.kind))
-            .collect();
-        let mut implemented = rust.observations.to_vec();
-        declared.sort_by_key(|o| o.0);
-        implemented.sort_by_key(|o| o.0);
-        assert_eq!(declared, implemented, "observations of `{}`", kind.name());
+#[test]
+fn every_environment_offers_the_machine_acts_and_an_input() {
+    use cnpi::program::declared::{MOVE, NOP, SET};
+    for kind in env::kinds() {
+        let rust = env::environment(kind);
+        for act in [NOP, MOVE, SET] {
+            assert!(
+                rust.acts().contains(&act),
+                "{} lacks {}",
+                kind.name(),
+                act.name
+            );
+        }
+        for input in [rust.empty_input(), rust.input_example()] {
+            assert!(
+                env::parse_input(kind, input).is_ok(),
+                "{}: {input}",
+                kind.name()
+            );
+        }
     }
 }
 
@@ -117,15 +124,16 @@ fn detectors_and_state_follow_the_bodies() {
 #[test]
 fn every_stdlib_file_is_listed_once() {
     let files = stdlib::files();
-    let names: Vec<(&str, u16)> = files.iter().map(|f| (f.name, f.id.0)).collect();
-    assert_eq!(
-        names,
-        [
-            ("stdlib/core.cnpi", 1),
-            ("stdlib/array.cnpi", 2),
-            ("stdlib/graph.cnpi", 3),
-            ("stdlib/addition.cnpi", 4),
-        ]
-    );
+    let names: Vec<(&str, u16)> = files.iter().map(|f| (f.name.as_str(), f.id.0)).collect();
+    let mut expected = vec![("stdlib/core.cnpi".to_string(), 1)];
+    for (env, id) in ENVIRONMENTS.iter().zip(2..) {
+        expected.push((format!("stdlib/{}.cnpi", env.name()), id));
+    }
+    expected.push((
+        "stdlib/full_set.cnpi".to_string(),
+        2 + ENVIRONMENTS.len() as u16,
+    ));
+    let expected: Vec<(&str, u16)> = expected.iter().map(|(n, i)| (n.as_str(), *i)).collect();
+    assert_eq!(names, expected);
     assert!(files.iter().all(|f| !f.text.is_empty()));
 }

@@ -15,10 +15,10 @@ mod errors;
 mod trace;
 
 use cnpi::diagnostic::{Diagnostic, codes};
-use cnpi::env::{self, EnvKind};
+use cnpi::env;
 use cnpi::exec::{Options, Outcome};
 use cnpi::program::{
-    Act, ActApp, Callee, Color, Combinator, Operand, PosKind, Program, Stmt, ValueObservation,
+    Act, ActApp, Callee, Color, Combinator, EnvKind, Operand, PosKind, Program, Stmt,
 };
 use cnpi::span::Span;
 use cnpi::symbolic;
@@ -225,21 +225,14 @@ fn normal_programs_and_appliers_call_each_other() {
     // def OUT2(): OUT(P1); RSHIFT          (a normal program calling an applier)
     // def RSHIFT: seq(; MOVE(P1, RIGHT), NOP, NOP)
     // def MAIN: linrec(A[P1] != END?; OUT2, NOP, NOP)   (an applier calling it)
-    let mut b = Builder::new(EnvKind::Array, &[("P1", int(0))]);
+    let mut b = Builder::new(kind("array"), &[("P1", int(0))]);
     let p1 = b.p("P1");
     let rshift = b.seq("RSHIFT", [inline(right(p1)), nop(), nop()]);
     let out2 = b.normal(
         "OUT2",
-        vec![
-            Stmt::Act(app(Act::Out(p1))),
-            Stmt::Call(rshift, Span::default()),
-        ],
+        vec![Stmt::Act(app(out(p1))), Stmt::Call(rshift, Span::default())],
     );
-    let c = cmp(
-        CompareOp::Ne,
-        val(ValueObservation::Array, b.ptr("P1")),
-        Operand::End,
-    );
+    let c = cmp(CompareOp::Ne, val("A", b.ptr("P1")), Operand::End);
     let main = b.comb(
         "MAIN",
         Combinator::Linrec,

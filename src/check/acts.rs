@@ -8,9 +8,8 @@
 //! names pointers.
 
 use crate::diagnostic::{Diagnostic, codes};
-use crate::program::{Act, ActApp, ActArg, ParamType, PosExpr};
+use crate::program::{Act, ActApp, ActArg, ActDecl, ParamType, PosExpr};
 use crate::span::Span;
-use crate::stdlib::{ActSignature, param_name};
 use crate::syntax::ast::{Call, Expr, ExprKind};
 
 use super::Checker;
@@ -58,17 +57,19 @@ impl<'a> Checker<'a> {
 
     fn declared_act(&mut self, call: &Call, args: &[Expr]) -> Option<Act> {
         let name = call.name.name.as_str();
-        let overloads: Vec<&'static ActSignature> = self.env.overloads(name).collect();
-        let same_arity: Vec<_> = overloads
+        let overloads: Vec<&'static ActDecl> = self.env.overloads(name).collect();
+        let same_arity: Vec<&'static ActDecl> = overloads
             .iter()
+            .copied()
             .filter(|o| o.params.len() == args.len())
             .collect();
-        let Some(first) = same_arity.first() else {
+        let Some(&first) = same_arity.first() else {
             self.report(act_arity(call, &overloads, args.len()));
             return None;
         };
         let chosen = same_arity
             .iter()
+            .copied()
             .find(|o| o.params.iter().zip(args).all(|(p, a)| self.fits(*p, a)))
             .unwrap_or(first);
         let checked: Vec<Option<ActArg>> = chosen
@@ -79,7 +80,7 @@ impl<'a> Checker<'a> {
             .map(|(i, (param, arg))| self.act_arg(chosen, &overloads, i, *param, arg))
             .collect();
         let checked = checked.into_iter().collect::<Option<Vec<_>>>()?;
-        let act = Act::build(name, checked);
+        let act = Act::build(chosen, checked);
         if act.is_none() {
             let diagnostic = Diagnostic::error(
                 codes::E0100,
@@ -117,8 +118,8 @@ impl<'a> Checker<'a> {
     /// The `index`-th argument of `chosen`, checked against its type.
     fn act_arg(
         &mut self,
-        chosen: &ActSignature,
-        overloads: &[&ActSignature],
+        chosen: &ActDecl,
+        overloads: &[&ActDecl],
         index: usize,
         param: ParamType,
         arg: &Expr,
@@ -167,7 +168,7 @@ impl<'a> Checker<'a> {
                     chosen.name
                 ),
             )
-            .with_label(arg.span, format!("expected {}", param_name(param)));
+            .with_label(arg.span, format!("expected {}", param.name()));
             diagnostic = match (param, overloads) {
                 (ParamType::Pointer, _) if name.is_none() => diagnostic.with_help(
                     "an ACT acts on the place a pointer names; to move a pointer to a computed position, use `SET(p, e)` first",
@@ -191,7 +192,7 @@ fn param_expect(param: ParamType) -> Expect {
 }
 
 /// "`OUT(pointer)` or `OUT(OK)`".
-fn forms(overloads: &[&ActSignature]) -> String {
+fn forms(overloads: &[&ActDecl]) -> String {
     let forms: Vec<String> = overloads
         .iter()
         .map(|o| format!("`{}`", o.display()))
@@ -200,7 +201,7 @@ fn forms(overloads: &[&ActSignature]) -> String {
 }
 
 /// E0204: no declaration of the ACT takes `given` arguments.
-fn act_arity(call: &Call, overloads: &[&ActSignature], given: usize) -> Diagnostic {
+fn act_arity(call: &Call, overloads: &[&ActDecl], given: usize) -> Diagnostic {
     let name = &call.name.name;
     let mut counts: Vec<usize> = overloads.iter().map(|o| o.params.len()).collect();
     counts.sort_unstable();

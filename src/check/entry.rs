@@ -14,7 +14,7 @@ use crate::program::DefId;
 
 use super::Checker;
 use super::names::Meaning;
-use super::suggest::closest;
+use super::suggest::{closest, listing};
 
 impl<'a> Checker<'a> {
     pub(super) fn choose_entry(&mut self, entry: Option<&str>) -> Option<DefId> {
@@ -55,12 +55,11 @@ impl<'a> Checker<'a> {
                 self.report(diagnostic);
             }
             candidates => {
-                let mut names: Vec<String> = candidates
+                let names: Vec<String> = candidates
                     .iter()
                     .map(|id| format!("`{}`", self.def_name(*id)))
                     .collect();
-                let last = names.pop().unwrap_or_default();
-                let names = format!("{} and {last}", names.join(", "));
+                let names = listing(&names);
                 let mut diagnostic = Diagnostic::error(
                     codes::E0504,
                     format!(

@@ -1,23 +1,22 @@
-//! The family rule: which combinator bodies a program may define.
+//! The family rule for the combinators a program defines.
 //!
 //! The fixed core learns a new combinator only by finding an initial state
-//! for it (an embedding), so a program's own combinator must stay inside
-//! the family the core was built for, the paper's K = 4 family: every line
-//! calls one slot (`a1`, `a2`, `a3` by parameter position, `self`, `NOP`;
-//! the state-stack built-ins belong to `treerec` alone); the body branches
-//! at most once, at its start, on `c`, with both branches written; a branch
-//! has at most four lines; `self` is only the last line of a branch, and
-//! only in a body that branches (without `c` nothing could end the
-//! recursion). [`recognize`] reads a declaration into a [`Behaviour`] or
-//! names the first rule it breaks; the checker turns that into E0111.
+//! for it (an embedding), so a program's own combinator must be one the
+//! core's family holds: a member of the paper's K = 4 family of 57, which
+//! `stdlib::family` generates (`stdlib/full_set.cnpi`), up to the names of
+//! its parameters (read by position as `a1`, `a2`, `a3`). [`recognize`]
+//! reads a declaration's shape (at most three parameters, no detector of
+//! its own, every line one slot, at most one branch, at its start, on `c`,
+//! with an `else:`) into a [`Behaviour`], then asks
+//! [`stdlib::family::member`](crate::stdlib::family::member) whether it is
+//! in the family; the rule itself is stated only there. The checker turns a
+//! [`Violation`] into E0111.
 
 use crate::diagnostic::{Diagnostic, codes};
 use crate::program::{Behaviour, Slot};
 use crate::span::Span;
+use crate::stdlib::family;
 use crate::syntax::ast::{self, ExprKind, Stmt};
-
-/// The most lines (core steps) a branch may have: K = 4.
-pub const MAX_STEPS: usize = 4;
 
 /// The rules of the family, as the diagnostics name them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,10 +29,8 @@ pub enum Rule {
     SlotsOnly,
     /// One branch, at the start, on `c`, with an `else:`.
     OneBranch,
-    /// A branch has at most [`MAX_STEPS`] lines.
-    Length,
-    /// `self` only as the last line of a branch of a body that branches.
-    SelfLast,
+    /// The body is one of the family's members.
+    Member,
 }
 
 impl Rule {
@@ -54,9 +51,11 @@ impl Rule {
                 "a combinator branches at most once, at its start: `if c:` with an `else:`, \
                  and nothing after it"
             }
-            Rule::Length => "a branch runs at most four slots (K = 4)",
-            Rule::SelfLast => {
-                "`self` may only be the last line of a branch, in a body that branches on `c`"
+            Rule::Member => {
+                "a body is one of the 57 of the family (stdlib/full_set.cnpi): each argument, \
+                 in order, in the `if c:` branch, the `else:` branch or neither, `self` only \
+                 as the last line of `if c:`, `NOP` for an empty branch; or, without a branch, \
+                 `a1`, `a1 a2` or `a1 a2 a3`"
             }
         }
     }
@@ -103,18 +102,12 @@ pub fn recognize(decl: &ast::CombinatorDecl) -> Result<(Behaviour, bool), Violat
     }
     check_params(&decl.params)?;
     let slots = |block: &ast::Block| -> Result<Vec<Slot>, Violation> {
-        let slots = block
+        block
             .iter()
             .map(|stmt| slot_of(stmt, &decl.params))
-            .collect::<Result<Vec<_>, _>>()?;
-        if slots.len() > MAX_STEPS {
-            let extra = block.get(MAX_STEPS).map_or(decl.span, Stmt::span);
-            let label = format!("line {} of a branch", MAX_STEPS + 1);
-            return Err(Violation::new(Rule::Length, extra, label));
-        }
-        Ok(slots)
+            .collect()
     };
-    if let [
+    let (behaviour, branches, blocks) = if let [
         Stmt::If {
             condition,
             then,
@@ -137,30 +130,25 @@ pub fn recognize(decl: &ast::CombinatorDecl) -> Result<(Behaviour, bool), Violat
             when_true: slots(then)?,
             when_false: slots(otherwise)?,
         };
-        for (branch, block) in [
-            (&behaviour.when_true, then),
-            (&behaviour.when_false, otherwise),
-        ] {
-            self_only_last(branch, block)?;
-        }
-        return Ok((behaviour, true));
-    }
-    let sequence = slots(&decl.body)?;
-    if let Some(i) = sequence.iter().position(|&s| s == Slot::SelfSlot) {
-        let span = decl.body.get(i).map_or(decl.span, Stmt::span);
-        return Err(Violation::new(
-            Rule::SelfLast,
-            span,
-            "`self` in a body that never reads `c` would never stop",
-        ));
-    }
-    Ok((
-        Behaviour {
+        (behaviour, true, [then, otherwise])
+    } else {
+        let sequence = slots(&decl.body)?;
+        let behaviour = Behaviour {
             when_true: sequence.clone(),
             when_false: sequence,
-        },
-        false,
-    ))
+        };
+        (behaviour, false, [&decl.body, &decl.body])
+    };
+    match family::departure(&behaviour, branches) {
+        None => Ok((behaviour, branches)),
+        Some(departure) => {
+            let block = blocks[usize::from(departure.branch == Some(false))];
+            let span = (departure.line)
+                .and_then(|line| block.get(line))
+                .map_or(decl.name.span, Stmt::span);
+            Err(Violation::new(Rule::Member, span, departure.reason))
+        }
+    }
 }
 
 fn check_params(params: &[ast::Ident]) -> Result<(), Violation> {
@@ -184,19 +172,6 @@ fn check_params(params: &[ast::Ident]) -> Result<(), Violation> {
         }
     }
     Ok(())
-}
-
-/// `self` is the last slot of `branch` if it is there at all.
-fn self_only_last(branch: &[Slot], block: &ast::Block) -> Result<(), Violation> {
-    let last = branch.len().saturating_sub(1);
-    match branch.iter().position(|&s| s == Slot::SelfSlot) {
-        Some(i) if i != last => Err(Violation::new(
-            Rule::SelfLast,
-            block.get(i).map_or(Span::default(), Stmt::span),
-            "`self` before the end of its branch",
-        )),
-        _ => Ok(()),
-    }
 }
 
 /// The slot a body line calls.
@@ -258,68 +233,74 @@ mod tests {
     use crate::span::SourceId;
     use crate::syntax::ast::Item;
 
-    /// The declaration in `text`, a file of one combinator.
-    fn recognized(text: &str) -> Result<(Behaviour, bool), Violation> {
+    type Recognized = Result<(Behaviour, bool), Violation>;
+
+    /// The declarations in `text`, a file of combinators.
+    fn recognized_all(text: &str) -> Vec<(String, Recognized)> {
         let (file, diagnostics) = crate::syntax::parse(text, SourceId::USER);
         assert!(diagnostics.is_empty(), "{diagnostics:?}");
-        match file.items.as_slice() {
-            [Item::Combinator(decl)] => recognize(decl),
-            other => panic!("not one combinator: {other:?}"),
-        }
+        (file.items.iter())
+            .map(|item| match item {
+                Item::Combinator(decl) => (decl.name.name.clone(), recognize(decl)),
+                other => panic!("not a combinator: {other:?}"),
+            })
+            .collect()
     }
 
-    fn broken(text: &str) -> Rule {
+    /// The declaration in `text`, a file of one combinator.
+    fn recognized(text: &str) -> Recognized {
+        let mut all = recognized_all(text);
+        assert_eq!(all.len(), 1);
+        all.remove(0).1
+    }
+
+    fn broken(text: &str) -> Violation {
         match recognized(text) {
-            Ok(found) => panic!("accepted: {found:?}"),
-            Err(violation) => violation.rule,
+            Ok(found) => panic!("accepted: {found:?}\n{text}"),
+            Err(violation) => violation,
         }
     }
 
-    /// The issue's reading of the paper's K = 4 family: each of `a1, a2,
-    /// a3` in order to the true branch, the false branch or unused, with an
-    /// optional `self` last in the true branch, plus three prefixes.
-    fn paper_family() -> Vec<String> {
-        let mut bodies = Vec::new();
-        for code in 0..27 {
-            for with_self in [false, true] {
-                let (mut yes, mut no) = (String::new(), String::new());
-                for (i, arg) in ["a1", "a2", "a3"].iter().enumerate() {
-                    match code / 3usize.pow(i as u32) % 3 {
-                        0 => yes.push_str(&format!("        {arg}\n")),
-                        1 => no.push_str(&format!("        {arg}\n")),
-                        _ => {}
-                    }
+    /// `stdlib/full_set.cnpi` with the parameters renamed by position.
+    fn full_set_renamed(names: [&str; 3]) -> String {
+        let text = include_str!("../../stdlib/full_set.cnpi");
+        let mut renamed = String::new();
+        for line in text.lines() {
+            let mut words: Vec<String> = Vec::new();
+            // Whole words only: `a1` but not `a12`.
+            let mut word = String::new();
+            for ch in line.chars().chain(['\n']) {
+                if ch.is_ascii_alphanumeric() || ch == '_' {
+                    word.push(ch);
+                    continue;
                 }
-                if with_self {
-                    yes.push_str("        self\n");
+                let i = ["a1", "a2", "a3"].iter().position(|a| *a == word);
+                words.push(i.map_or(word.clone(), |i| names[i].to_string()));
+                word.clear();
+                if ch != '\n' {
+                    words.push(ch.to_string());
                 }
-                let line = |block: String| {
-                    if block.is_empty() {
-                        "        NOP\n".to_string()
-                    } else {
-                        block
-                    }
-                };
-                bodies.push(format!("    if c:\n{}    else:\n{}", line(yes), line(no)));
             }
+            renamed.push_str(&words.concat());
+            renamed.push('\n');
         }
-        for prefix in ["a1", "a1 a2", "a1 a2 a3"] {
-            let lines: String = prefix.split(' ').map(|a| format!("    {a}\n")).collect();
-            bodies.push(lines);
-        }
-        bodies
+        renamed
     }
 
     #[test]
-    fn the_papers_family_is_accepted() {
-        let family = paper_family();
-        assert_eq!(family.len(), 57);
-        for body in family {
-            let text = format!("combinator member(a1, a2, a3):\n{body}");
-            let (behaviour, reads_c) = recognized(&text).unwrap_or_else(|v| panic!("{text}{v:?}"));
-            // The canonical form reads back as the body written.
-            if reads_c {
-                assert_eq!(crate::program::print::body(&behaviour, true), body);
+    fn every_member_of_the_full_set_is_recognized_under_any_parameter_names() {
+        for names in [
+            ["a1", "a2", "a3"],
+            ["step", "other", "last"],
+            ["x", "a1", "a2"],
+        ] {
+            let all = recognized_all(&full_set_renamed(names));
+            assert_eq!(all.len(), 57);
+            for (name, result) in all {
+                let (behaviour, branches) =
+                    result.unwrap_or_else(|v| panic!("{name} under {names:?}: {v:?}"));
+                let found = family::member(&behaviour, branches).map(|m| m.name.as_str());
+                assert_eq!(found, Some(name.as_str()));
             }
         }
     }
@@ -327,9 +308,9 @@ mod tests {
     #[test]
     fn bodies_are_read_as_slots_by_parameter_position() {
         let (behaviour, reads_c) =
-            recognized("combinator twice(step):\n    step\n    step\n").expect("fits");
+            recognized("combinator first_two(step, next):\n    step\n    next\n").expect("fits");
         assert!(!reads_c);
-        assert_eq!(behaviour.when_true, [Slot::A1, Slot::A1]);
+        assert_eq!(behaviour.when_true, [Slot::A1, Slot::A2]);
         assert_eq!(behaviour.when_false, behaviour.when_true);
         let text = "combinator loop(x, y, z):\n    if c:\n        z\n        self\n    else:\n        NOP\n";
         let (behaviour, reads_c) = recognized(text).expect("fits");
@@ -340,12 +321,7 @@ mod tests {
 
     #[test]
     fn each_rule_is_named_when_broken() {
-        let rule = |body: &str| broken(&format!("combinator x(a1, a2, a3):\n{body}"));
-        assert_eq!(
-            rule("    if c:\n        self\n        a1\n    else:\n        a2\n"),
-            Rule::SelfLast
-        );
-        assert_eq!(rule("    a1\n    self\n"), Rule::SelfLast);
+        let rule = |body: &str| broken(&format!("combinator x(a1, a2, a3):\n{body}")).rule;
         assert_eq!(rule("    _push_sentinel\n"), Rule::SlotsOnly);
         assert_eq!(rule("    MOVE\n"), Rule::SlotsOnly);
         assert_eq!(rule("    a1()\n"), Rule::SlotsOnly);
@@ -367,20 +343,73 @@ mod tests {
             Rule::OneBranch
         );
         assert_eq!(
-            rule("    a1\n    a2\n    a3\n    a1\n    a2\n"),
-            Rule::Length
-        );
-        assert_eq!(
-            broken("combinator x(a, b, c2, d):\n    a\n"),
+            broken("combinator x(a, b, c2, d):\n    a\n").rule,
             Rule::Parameters
         );
-        assert_eq!(broken("combinator x(a, a):\n    a\n"), Rule::Parameters);
-        assert_eq!(broken("combinator x(self):\n    NOP\n"), Rule::Parameters);
         assert_eq!(
-            broken("combinator x(a1) detects _top != SENTINEL:\n    a1\n"),
+            broken("combinator x(a, a):\n    a\n").rule,
+            Rule::Parameters
+        );
+        assert_eq!(
+            broken("combinator x(self):\n    NOP\n").rule,
+            Rule::Parameters
+        );
+        assert_eq!(
+            broken("combinator x(a1) detects _top != SENTINEL:\n    a1\n").rule,
             Rule::NoBuiltinDetector
         );
-        // Four lines is the most a branch may have.
-        assert!(recognized("combinator x(a1, a2, a3):\n    a1\n    a2\n    a3\n    a1\n").is_ok());
+    }
+
+    #[test]
+    fn non_members_are_refused_at_the_line_to_blame() {
+        // (body, the text under the label, a word of the reason)
+        let cases = [
+            (
+                "    if c:\n        self\n        a1\n    else:\n        a2\n",
+                "self",
+                "before the end",
+            ),
+            ("    a1\n    self\n", "self", "never stop"),
+            ("    a1\n    a1\n", "a1", "must be `a2`"),
+            ("    a2\n", "a2", "must be `a1`"),
+            ("    a1\n    a2\n    a3\n    a1\n", "a1", "fourth line"),
+            (
+                "    if c:\n        a2\n        a1\n    else:\n        NOP\n",
+                "a1",
+                "in order",
+            ),
+            (
+                "    if c:\n        a1\n    else:\n        a1\n",
+                "a1",
+                "second time",
+            ),
+            (
+                "    if c:\n        a1\n    else:\n        a2\n        self\n",
+                "self",
+                "`else:`",
+            ),
+            (
+                "    if c:\n        a1\n        NOP\n    else:\n        a2\n",
+                "NOP",
+                "empty branch",
+            ),
+        ];
+        for (body, under, reason) in cases {
+            let text = format!("combinator x(a1, a2, a3):\n{body}");
+            let violation = broken(&text);
+            assert_eq!(violation.rule, Rule::Member, "{text}");
+            assert_eq!(
+                &text[violation.span.start..violation.span.end],
+                under,
+                "{text}"
+            );
+            assert!(violation.label.contains(reason), "{text}{violation:?}");
+            assert_eq!(violation.diagnostic("x").code, codes::E0111);
+        }
+        // Four lines are fine when they are a member's.
+        assert!(
+            recognized("combinator x(a1, a2, a3):\n    if c:\n        a1\n        a2\n        a3\n        self\n    else:\n        NOP\n")
+                .is_ok()
+        );
     }
 }

@@ -1,10 +1,14 @@
-//! The applier reference graph must be acyclic (language.md §3).
+//! Cycles between definitions (language.md §3 and §5).
 //!
-//! Nodes are definitions, edges the references from one applier to another
-//! applier (normal programs may recurse, and calls between normal programs
-//! and appliers do not count). Every strongly connected component with a
-//! cycle (petgraph's `tarjan_scc`) becomes one E0501 that names a whole
-//! cycle through it, `A → B → C → A`, with a label on each reference.
+//! The applier reference graph must be acyclic: nodes are definitions,
+//! edges the references from one applier to another applier (normal
+//! programs may recurse, and calls between normal programs and appliers do
+//! not count). Normal programs may recurse, but not endlessly: in the graph
+//! of the calls a normal program makes on every path (outside `while`, and
+//! in both branches of an `if`), a cycle never stops. Every strongly
+//! connected component with a cycle (petgraph's `tarjan_scc`) becomes one
+//! E0501 (appliers) or E0505 (endless calls) that names a whole cycle
+//! through it, `A → B → C → A`, with a label on each reference.
 
 use std::collections::{HashMap, VecDeque};
 
@@ -12,56 +16,134 @@ use petgraph::algo::tarjan_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
 
-use crate::diagnostic::{Diagnostic, codes};
-use crate::program::DefId;
+use crate::diagnostic::{Code, Diagnostic, codes};
+use crate::program::{Body, DefId, Stmt};
 use crate::span::Span;
 
 use super::Checker;
 
 impl<'a> Checker<'a> {
     pub(super) fn check_cycles(&mut self) {
-        let mut graph: DiGraph<(), Span, usize> = DiGraph::default();
-        for _ in &self.defs {
-            graph.add_node(());
-        }
-        for reference in &self.refs {
-            if self.is_applier(reference.from) && self.is_applier(reference.to) {
-                let (from, to) = (NodeIndex::new(reference.from), NodeIndex::new(reference.to));
-                graph.add_edge(from, to, reference.span);
-            }
-        }
-        let mut cycles: Vec<Vec<(DefId, Span)>> = tarjan_scc(&graph)
-            .into_iter()
-            .filter_map(|component| cycle_in(&graph, &component))
-            .collect();
-        cycles.sort_by_key(|cycle| cycle.first().map(|(id, _)| *id));
-        for cycle in cycles {
-            let diagnostic = self.cycle_diagnostic(&cycle);
+        let edges = (self.refs.iter())
+            .filter(|r| self.is_applier(r.from) && self.is_applier(r.to))
+            .map(|r| (r.from, r.to, r.span));
+        for cycle in cycles(self.defs.len(), edges) {
+            let diagnostic = self.cycle_diagnostic(&cycle, &APPLIERS);
             self.report(diagnostic);
         }
     }
 
-    /// E0501 for a cycle given as (definition, its reference to the next).
-    fn cycle_diagnostic(&self, cycle: &[(DefId, Span)]) -> Diagnostic {
+    /// E0505 for every cycle of normal programs that call each other on
+    /// every path: such a recursion never stops.
+    pub(super) fn check_endless(&mut self, bodies: &[Option<Body>]) {
+        let mut edges = Vec::new();
+        for (from, body) in bodies.iter().enumerate() {
+            if let Some(Body::Normal(block)) = body {
+                for (to, span) in always_called(block) {
+                    if !self.is_applier(to) {
+                        edges.push((from, to, span));
+                    }
+                }
+            }
+        }
+        for cycle in cycles(self.defs.len(), edges) {
+            let diagnostic = self.cycle_diagnostic(&cycle, &ENDLESS);
+            self.report(diagnostic);
+        }
+    }
+
+    /// The diagnostic for a cycle given as (definition, its reference to
+    /// the next).
+    fn cycle_diagnostic(&self, cycle: &[(DefId, Span)], kind: &CycleKind) -> Diagnostic {
         let names: Vec<&str> = cycle.iter().map(|(id, _)| self.def_name(*id)).collect();
         let first = names.first().copied().unwrap_or("?");
         let message = if let [name] = names.as_slice() {
-            format!("the applier `{name}` refers to itself")
+            (kind.itself)(name)
         } else {
-            format!("cycle between appliers: `{} → {first}`", names.join(" → "))
+            (kind.cycle)(&format!("{} → {first}", names.join(" → ")))
         };
-        let mut diagnostic = Diagnostic::error(codes::E0501, message);
+        let mut diagnostic = Diagnostic::error(kind.code, message);
         for (i, (id, span)) in cycle.iter().enumerate() {
             let next = cycle
                 .get(i + 1)
                 .map_or(first, |(next, _)| self.def_name(*next));
             let from = self.def_name(*id);
-            diagnostic = diagnostic.with_label(*span, format!("`{from}` refers to `{next}` here"));
+            diagnostic =
+                diagnostic.with_label(*span, format!("`{from}` {} `{next}` here", kind.verb));
         }
-        diagnostic.with_help(
-            "appliers are built bottom-up; recursion happens only through a combinator's `self`: use `linrec` (or `treerec`)",
-        )
+        diagnostic.with_help(kind.help)
     }
+}
+
+/// How one kind of forbidden cycle is reported.
+struct CycleKind {
+    code: Code,
+    itself: fn(&str) -> String,
+    cycle: fn(&str) -> String,
+    verb: &'static str,
+    help: &'static str,
+}
+
+const APPLIERS: CycleKind = CycleKind {
+    code: codes::E0501,
+    itself: |name| format!("the applier `{name}` refers to itself"),
+    cycle: |path| format!("cycle between appliers: `{path}`"),
+    verb: "refers to",
+    help: "appliers are built bottom-up; recursion happens only through a combinator's `self`: use `linrec` (or `treerec`)",
+};
+
+const ENDLESS: CycleKind = CycleKind {
+    code: codes::E0505,
+    itself: |name| format!("`{name}` calls itself on every path, so it never finishes"),
+    cycle: |path| format!("`{path}` call each other on every path, so they never finish"),
+    verb: "always calls",
+    help: "put one of the calls under an `if` whose condition can become false, so that the recursion can stop",
+};
+
+/// Every cycle of the graph on `nodes` definitions with `edges` (from, to,
+/// span of the reference), one per strongly connected component, in the
+/// order of their first definitions.
+fn cycles(
+    nodes: usize,
+    edges: impl IntoIterator<Item = (DefId, DefId, Span)>,
+) -> Vec<Vec<(DefId, Span)>> {
+    let mut graph: DiGraph<(), Span, usize> = DiGraph::default();
+    for _ in 0..nodes {
+        graph.add_node(());
+    }
+    for (from, to, span) in edges {
+        graph.add_edge(NodeIndex::new(from), NodeIndex::new(to), span);
+    }
+    let mut cycles: Vec<Vec<(DefId, Span)>> = tarjan_scc(&graph)
+        .into_iter()
+        .filter_map(|component| cycle_in(&graph, &component))
+        .collect();
+    cycles.sort_by_key(|cycle| cycle.first().map(|(id, _)| *id));
+    cycles
+}
+
+/// The definitions `block` calls whenever it runs to its end, with where:
+/// its own calls and state calls, and the calls both branches of an `if`
+/// make. A `while` body may not run at all.
+fn always_called(block: &[Stmt]) -> Vec<(DefId, Span)> {
+    let mut called = Vec::new();
+    for stmt in block {
+        match stmt {
+            Stmt::Call(id, span) | Stmt::StateCall(id, _, span) => called.push((*id, *span)),
+            Stmt::If {
+                then, otherwise, ..
+            } => {
+                let other = always_called(otherwise);
+                called.extend(
+                    always_called(then)
+                        .into_iter()
+                        .filter(|(id, _)| other.iter().any(|(o, _)| o == id)),
+                );
+            }
+            Stmt::Act(_) | Stmt::While { .. } | Stmt::Pass(_) => {}
+        }
+    }
+    called
 }
 
 /// A cycle through the component, if it has one: a shortest path from its

@@ -11,15 +11,15 @@
 use std::collections::HashMap;
 
 use crate::diagnostic::{Code, Diagnostic, codes};
-use crate::env::EnvKind;
-use crate::program::{Behaviour, Combinator, Defined};
+use crate::env;
+use crate::program::{Behaviour, Combinator, Defined, EnvKind};
 use crate::span::{SourceId, Span};
 use crate::stdlib::Stdlib;
 use crate::syntax::ast::{self, Item};
 
 use super::family;
 use super::names::{Expect, Meaning, RESERVED, WORDS, reserved};
-use super::suggest::closest;
+use super::suggest::{closest, listing};
 use super::{Checker, PointerDecl};
 
 impl<'a> Checker<'a> {
@@ -46,10 +46,10 @@ impl<'a> Checker<'a> {
             names.insert(&info.name, Meaning::Combinator(info.combinator));
         }
         for act in &library.acts {
-            names.insert(&act.name, Meaning::Act);
+            names.insert(act.name, Meaning::Act);
         }
         for observation in &library.observations {
-            names.insert(&observation.name, Meaning::Observation);
+            names.insert(observation.name, Meaning::Observation);
         }
         let mut checker = Checker {
             stdlib,
@@ -276,13 +276,13 @@ fn find_env<'a>(
 }
 
 fn unknown_env(kind: &ast::Ident) -> Diagnostic {
-    let names = EnvKind::ALL.map(EnvKind::name);
+    let names: Vec<String> = env::kinds().map(|k| format!("`{}`", k.name())).collect();
     let diagnostic =
         Diagnostic::error(codes::E0103, format!("unknown environment `{}`", kind.name))
             .with_label(kind.span, "not an environment");
-    match closest(&kind.name, names.map(|n| (n, true))) {
+    match closest(&kind.name, env::kinds().map(|k| (k.name(), true))) {
         Some(name) => diagnostic.with_help(format!("did you mean `{name}`?")),
-        None => diagnostic.with_help("the environments are `array`, `graph` and `addition`"),
+        None => diagnostic.with_help(format!("the environments are {}", listing(&names))),
     }
 }
 

@@ -8,8 +8,9 @@
 //! lives in its own file: `items` (declarations), `names` (resolution and
 //! kind errors), `types` (conditions and positions), `acts` (ACT
 //! applications), `appliers`, `normal` (normal programs), `graph` (applier
-//! cycles), `entry` (entry and reachability), `suggest` (did you mean),
-//! `family` (which combinators a program may define).
+//! cycles and endless recursion), `entry` (entry and reachability),
+//! `suggest` (did you mean), `family` (which combinators a program may
+//! define).
 
 mod acts;
 mod appliers;
@@ -48,6 +49,7 @@ pub fn check(file: &ast::File, entry: Option<&str>) -> (Option<Program>, Vec<Dia
     };
     let bodies = checker.check_bodies();
     checker.check_cycles();
+    checker.check_endless(&bodies);
     let entry = checker.choose_entry(entry);
     if let Some(entry) = entry {
         checker.warn_unreachable(entry);

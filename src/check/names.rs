@@ -8,7 +8,7 @@
 //! expected ([`Expect`]) and what was found.
 
 use crate::diagnostic::{Diagnostic, codes};
-use crate::env::EnvKind;
+use crate::env;
 use crate::program::{Color, Combinator, DefId, Direction, PointerId};
 use crate::span::Span;
 
@@ -199,8 +199,7 @@ impl<'a> Checker<'a> {
     /// "`color` is an observation of the `graph` environment", when `name`
     /// belongs to another environment.
     fn elsewhere(&self, name: &str) -> Option<String> {
-        EnvKind::ALL
-            .into_iter()
+        env::kinds()
             .filter(|kind| *kind != self.env.kind)
             .find_map(|kind| {
                 let library = self.stdlib.env(kind);

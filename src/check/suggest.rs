@@ -68,6 +68,15 @@ fn osa<T: PartialEq>(a: &[T], b: &[T]) -> usize {
     previous[b.len()]
 }
 
+/// "`a`", "`a` and `b`", "`a`, `b` and `c`": names for a message.
+pub fn listing(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

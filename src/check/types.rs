@@ -342,15 +342,15 @@ impl<'a> Checker<'a> {
         // Exactly one argument, checked just above.
         let at = positions.into_iter().next()??;
         Some(match signature.kind {
-            ObservationKind::Value(observation) => Typed::Val(ValExpr {
-                observation,
+            ObservationKind::Value => Typed::Val(ValExpr {
+                observation: signature,
                 at,
                 span,
             }),
-            ObservationKind::Color => Typed::Sym(SymExpr::ColorOf(at, span)),
-            ObservationKind::HasChild => Typed::Bool(BoolExpr::HasChild(at)),
-            ObservationKind::Child => Typed::Pos(PosExpr {
-                kind: PosKind::Child(Box::new(at)),
+            ObservationKind::Symbol => Typed::Sym(SymExpr::Observe(signature, at, span)),
+            ObservationKind::Test => Typed::Bool(BoolExpr::Test(signature, at)),
+            ObservationKind::Position => Typed::Pos(PosExpr {
+                kind: PosKind::Observe(signature, Box::new(at)),
                 span,
             }),
         })

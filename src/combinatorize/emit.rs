@@ -66,12 +66,14 @@ impl Piece {
         matches!(self.node, Node::Arg(Arg::Nop))
     }
 
-    /// A step that advances a loop: `MOVE` or `NEXT_CHILD`.
+    /// A step that advances a loop: an ACT declared as advancing (`MOVE`,
+    /// `NEXT_CHILD`).
     fn is_advance(&self) -> bool {
-        matches!(
-            self.node,
-            Node::Arg(Arg::Act(Act::Move(..) | Act::NextChild(_)))
-        )
+        match &self.node {
+            Node::Arg(Arg::Act(Act::Move(..))) => true,
+            Node::Arg(Arg::Act(Act::Env(act))) => act.decl.advances,
+            _ => false,
+        }
     }
 }
 
@@ -261,7 +263,7 @@ impl<'a> Emitter<'a> {
     }
 
     /// A body split between the first two arguments of `linrec` or
-    /// `cond`: trailing `MOVE`/`NEXT_CHILD` steps (the loop's advance) go
+    /// `cond`: trailing advancing steps (`MOVE`, `NEXT_CHILD`) (the loop's advance) go
     /// to the second, the rest to the first, as in the paper's listings;
     /// without such a split, the first piece and the rest.
     pub fn split(&mut self, pieces: Vec<Piece>) -> [Piece; 2] {

@@ -5,7 +5,7 @@
 //! `effects` combines them into summaries of statements and definitions.
 
 use super::set::Pointers;
-use crate::program::{Act, BoolExpr, Operand, PosExpr, PosKind, SymExpr};
+use crate::program::{Act, ActArg, BoolExpr, Operand, PosExpr, PosKind, SymExpr};
 
 /// What running a piece of code may do.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -63,7 +63,7 @@ impl Flow {
 }
 
 /// Pointers read by a position expression; true when it reads the
-/// environment (`child(v)`).
+/// environment (a position observation such as `child(v)`).
 pub fn position_reads(expr: &PosExpr, reads: &mut Pointers) -> bool {
     match &expr.kind {
         PosKind::Int(_) | PosKind::Last | PosKind::End => false,
@@ -71,8 +71,8 @@ pub fn position_reads(expr: &PosExpr, reads: &mut Pointers) -> bool {
             reads.insert(*p);
             false
         }
-        PosKind::Child(v) => {
-            position_reads(v, reads);
+        PosKind::Observe(_, at) => {
+            position_reads(at, reads);
             true
         }
         PosKind::Neg(e) => position_reads(e, reads),
@@ -84,8 +84,8 @@ pub fn position_reads(expr: &PosExpr, reads: &mut Pointers) -> bool {
 pub fn condition_reads(expr: &BoolExpr, reads: &mut Pointers) -> bool {
     match expr {
         BoolExpr::Compare(_, a, b) => operand_reads(a, reads) | operand_reads(b, reads),
-        BoolExpr::HasChild(v) => {
-            position_reads(v, reads);
+        BoolExpr::Test(_, at) => {
+            position_reads(at, reads);
             true
         }
         BoolExpr::And(a, b) | BoolExpr::Or(a, b) => {
@@ -103,8 +103,8 @@ fn operand_reads(operand: &Operand, reads: &mut Pointers) -> bool {
             position_reads(&v.at, reads);
             true
         }
-        Operand::Sym(SymExpr::ColorOf(e, _)) => {
-            position_reads(e, reads);
+        Operand::Sym(SymExpr::Observe(_, at, _)) => {
+            position_reads(at, reads);
             true
         }
     }
@@ -120,8 +120,9 @@ pub fn positions_reads(exprs: &[PosExpr]) -> (Pointers, bool) {
 }
 
 /// The flow of one ACT: `MOVE(p, ...)` reads and writes p, `SET(p, e)`
-/// reads e and writes p, the others read their pointer and change the
-/// environment.
+/// reads e and writes p, `_push` reads its positions; an ACT of the
+/// environment reads its pointers and positions, reads the environment
+/// where it takes one (`OUT(OK)` does not), and changes it.
 pub fn act_flow(act: &Act) -> Flow {
     let mut reads = Pointers::default();
     let mut writes = Pointers::default();
@@ -141,21 +142,22 @@ pub fn act_flow(act: &Act) -> Flow {
             reads = read;
             (env, false)
         }
-        Act::OutOk => (false, true),
-        Act::Swap(p, q) => {
-            reads.insert(*p);
-            reads.insert(*q);
-            (true, true)
-        }
-        Act::Out(p)
-        | Act::Clear(p)
-        | Act::Color(p, _)
-        | Act::Emit(p)
-        | Act::NextChild(p)
-        | Act::WriteSum(p)
-        | Act::Carry(p) => {
-            reads.insert(*p);
-            (true, true)
+        Act::Env(act) => {
+            let mut env_read = false;
+            for arg in &act.args {
+                match arg {
+                    ActArg::Pointer(p) => {
+                        reads.insert(*p);
+                        env_read = true;
+                    }
+                    ActArg::Position(e) => {
+                        position_reads(e, &mut reads);
+                        env_read = true;
+                    }
+                    ActArg::Direction(_) | ActArg::Color(_) | ActArg::Ok => {}
+                }
+            }
+            (env_read, true)
         }
     };
     Flow {

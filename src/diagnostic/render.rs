@@ -5,13 +5,15 @@
 //! their display names; [`render`] draws one diagnostic with byte-offset
 //! spans, in colour only when asked (the CLI asks when stderr is a terminal).
 //! Diagnostics without a label (bad input, for instance) are written as a
-//! plain `error[E0601]: ...` line followed by their help and notes.
+//! plain `error[E0601]: ...` line followed by their help and notes. Very
+//! long lines are cut around the labels first (see [`super::cut`]).
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use ariadne::{Color, Config, IndexType, Label, Report, ReportKind, Source};
 
+use super::cut::{Cut, column};
 use super::{Diagnostic, Severity};
 use crate::span::{SourceId, Span};
 
@@ -33,18 +35,29 @@ impl Sources {
     }
 }
 
-impl ariadne::Cache<SourceId> for &Sources {
+/// The sources as one diagnostic shows them: one of them may be cut.
+struct View<'a> {
+    sources: &'a Sources,
+    cut: Option<(SourceId, Source<String>)>,
+}
+
+impl ariadne::Cache<SourceId> for View<'_> {
     type Storage = String;
 
     fn fetch(&mut self, id: &SourceId) -> Result<&Source<String>, impl std::fmt::Debug> {
-        self.entries
-            .get(id)
-            .map(|(_, source)| source)
-            .ok_or_else(|| format!("no source registered for {id:?}"))
+        match &self.cut {
+            Some((cut_id, source)) if cut_id == id => Ok(source),
+            _ => self
+                .sources
+                .entries
+                .get(id)
+                .map(|(_, source)| source)
+                .ok_or_else(|| format!("no source registered for {id:?}")),
+        }
     }
 
     fn display<'a>(&self, id: &'a SourceId) -> Option<impl std::fmt::Display + 'a> {
-        self.entries.get(id).map(|(name, _)| name.clone())
+        self.sources.entries.get(id).map(|(name, _)| name.clone())
     }
 }
 
@@ -71,7 +84,20 @@ fn render_with_source(
     let config = Config::default()
         .with_index_type(IndexType::Byte)
         .with_color(color);
-    let mut report = Report::build(kind, primary)
+    let (name, source) = &sources.entries[&primary.source];
+    let text = source.text();
+    let points: Vec<usize> = (diagnostic.labels.iter())
+        .filter(|label| label.span.source == primary.source)
+        .flat_map(|label| [label.span.start, label.span.end])
+        .collect();
+    let cut = Cut::new(text, &points);
+    let place = |span: Span| match &cut {
+        Some(cut) if span.source == primary.source => {
+            Span::new(span.source, cut.map(span.start), cut.map(span.end))
+        }
+        _ => span,
+    };
+    let mut report = Report::build(kind, place(primary))
         .with_config(config)
         .with_code(diagnostic.code)
         .with_message(&diagnostic.message);
@@ -79,7 +105,7 @@ fn render_with_source(
         if !sources.entries.contains_key(&label.span.source) {
             continue;
         }
-        let mut drawn = Label::new(label.span).with_message(&label.message);
+        let mut drawn = Label::new(place(label.span)).with_message(&label.message);
         if color {
             drawn = drawn.with_color(if i == 0 { Color::Red } else { Color::Blue });
         }
@@ -91,9 +117,30 @@ fn render_with_source(
     for note in &diagnostic.notes {
         report = report.with_note(note);
     }
+    // The header names the line and column of the cut text: put back the
+    // column of the original one.
+    let header = cut.as_ref().map(|cut| {
+        let before = &text.as_bytes()[..primary.start.min(text.len())];
+        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+        let at = |text: &str, offset| format!("{name}:{line}:{}", column(text, offset));
+        (
+            at(&cut.text, cut.map(primary.start)),
+            at(text, primary.start),
+        )
+    });
+    let view = View {
+        sources,
+        cut: cut.map(|cut| (primary.source, Source::from(cut.text))),
+    };
     let mut out = Vec::new();
-    match report.finish().write(sources, &mut out) {
-        Ok(()) => String::from_utf8_lossy(&out).into_owned(),
+    match report.finish().write(view, &mut out) {
+        Ok(()) => {
+            let drawn = String::from_utf8_lossy(&out).into_owned();
+            match header {
+                Some((shown, real)) => drawn.replacen(&shown, &real, 1),
+                None => drawn,
+            }
+        }
         // Writing to a Vec cannot fail on I/O; a source ariadne cannot
         // fetch falls back to the plain form rather than losing the message.
         Err(_) => render_plain(diagnostic),

@@ -13,26 +13,72 @@ use serde_json::{Map, Value};
 
 use super::errors::{self, Extent};
 use super::input;
-use super::{ActContext, EnvKind, MOVE, NOP, SET, Signatures, index, len_i64, row};
+use super::{ActContext, EnvState, Environment, index, len_i64, row};
 use crate::diagnostic::{Diagnostic, codes};
-use crate::program::{Act, ObservationKind, ParamType, ValueObservation};
+use crate::program::declared::{MOVE, NOP, SET};
+use crate::program::{ActArg, ActDecl, EnvAct, EnvKind, Observation, ObservationKind, ParamType};
 
-pub(super) const SIGNATURES: Signatures = Signatures {
-    acts: &[
-        NOP,
-        MOVE,
-        SET,
-        ("WRITE_SUM", &[ParamType::Pointer]),
-        ("CARRY", &[ParamType::Pointer]),
-    ],
-    observations: &[
-        ("a", ObservationKind::Value(ValueObservation::DigitA)),
-        ("b", ObservationKind::Value(ValueObservation::DigitB)),
-        ("carry", ObservationKind::Value(ValueObservation::Carry)),
-        ("out", ObservationKind::Value(ValueObservation::Out)),
-        ("sum", ObservationKind::Value(ValueObservation::Sum)),
-    ],
-};
+/// The addition environment (registered in `env::ENVIRONMENTS`).
+pub(super) struct Addition;
+
+const ACTS: &[ActDecl] = &[
+    NOP,
+    MOVE,
+    SET,
+    ActDecl::new("WRITE_SUM", &[ParamType::Pointer]),
+    ActDecl::new("CARRY", &[ParamType::Pointer]),
+];
+
+/// A digit row (or the column sum) read at a column.
+const fn digits(name: &'static str) -> Observation {
+    Observation {
+        name,
+        indexed: false,
+        kind: ObservationKind::Value,
+    }
+}
+
+const OBSERVATIONS: &[Observation] = &[
+    digits("a"),
+    digits("b"),
+    digits("carry"),
+    digits("out"),
+    digits("sum"),
+];
+
+impl Environment for Addition {
+    fn name(&self) -> &'static str {
+        "addition"
+    }
+
+    fn stdlib(&self) -> &'static str {
+        include_str!("../../stdlib/addition.cnpi")
+    }
+
+    fn acts(&self) -> &'static [ActDecl] {
+        ACTS
+    }
+
+    fn observations(&self) -> &'static [Observation] {
+        OBSERVATIONS
+    }
+
+    fn input_shape(&self) -> &'static str {
+        r#"a JSON object `{"a": "...", "b": "..."}`"#
+    }
+
+    fn input_example(&self) -> &'static str {
+        r#"{"a": "1207", "b": "95"}"#
+    }
+
+    fn empty_input(&self) -> &'static str {
+        r#"{"a": "0", "b": "0"}"#
+    }
+
+    fn read(&self, kind: EnvKind, input: Value) -> Result<Box<dyn EnvState>, Diagnostic> {
+        Ok(Box::new(AdditionState::from_json(kind, input)?))
+    }
+}
 
 /// The scratch pad: four rows of digits, one entry per column, left to
 /// right.
@@ -45,9 +91,9 @@ pub struct AdditionState {
 }
 
 impl AdditionState {
-    pub(super) fn from_json(value: Value) -> Result<AdditionState, Diagnostic> {
-        let [a, b] = input::fields(EnvKind::Addition, value, ["a", "b"])?;
-        let (a, b) = (digits("a", &a)?, digits("b", &b)?);
+    fn from_json(kind: EnvKind, value: Value) -> Result<AdditionState, Diagnostic> {
+        let [a, b] = input::fields(kind, value, ["a", "b"])?;
+        let (a, b) = (read_digits(kind, "a", &a)?, read_digits(kind, "b", &b)?);
         let n = a.len().max(b.len()) + 1;
         let pad = |row: Vec<u8>| [vec![0; n - row.len()], row].concat();
         Ok(AdditionState {
@@ -58,48 +104,12 @@ impl AdditionState {
         })
     }
 
-    pub(super) fn len(&self) -> i64 {
-        len_i64(self.out.len())
-    }
-
     fn column(&self, at: i64) -> Option<usize> {
         index(at, self.out.len())
     }
 
     fn sum(&self, column: usize) -> u8 {
         self.a[column] + self.b[column] + self.carry[column]
-    }
-
-    pub(super) fn value(&self, observation: ValueObservation, at: i64) -> Option<i64> {
-        let i = self.column(at)?;
-        let digit = match observation {
-            ValueObservation::DigitA => self.a[i],
-            ValueObservation::DigitB => self.b[i],
-            ValueObservation::Carry => self.carry[i],
-            ValueObservation::Out => self.out[i],
-            ValueObservation::Sum => self.sum(i),
-            ValueObservation::Array => return None,
-        };
-        Some(i64::from(digit))
-    }
-
-    pub(super) fn apply(&mut self, ctx: &ActContext) -> Result<(), Diagnostic> {
-        match &ctx.app.act {
-            Act::WriteSum(p) => {
-                let i = self
-                    .column(ctx.pointer(*p).0)
-                    .ok_or_else(|| errors::off_environment(ctx, *p, self.extent()))?;
-                self.out[i] = self.sum(i) % 10;
-            }
-            Act::Carry(p) => {
-                let (value, _) = ctx.pointer(*p);
-                let left = value.checked_sub(1).and_then(|at| self.column(at));
-                let i = left.ok_or_else(|| self.no_left_column(ctx, *p))?;
-                self.carry[i] = 1;
-            }
-            _ => return Err(errors::foreign_act(ctx.app, "addition")),
-        }
-        Ok(())
     }
 
     fn extent(&self) -> Extent {
@@ -140,14 +150,52 @@ impl AdditionState {
             digits => digits.to_string(),
         }
     }
+}
 
-    pub(super) fn to_json(&self) -> Map<String, Value> {
+impl EnvState for AdditionState {
+    fn len(&self) -> i64 {
+        len_i64(self.out.len())
+    }
+
+    fn value(&self, observation: &Observation, at: i64) -> Option<i64> {
+        let i = self.column(at)?;
+        let digit = match observation.name {
+            "a" => self.a[i],
+            "b" => self.b[i],
+            "carry" => self.carry[i],
+            "out" => self.out[i],
+            "sum" => self.sum(i),
+            _ => return None,
+        };
+        Some(i64::from(digit))
+    }
+
+    fn apply(&mut self, act: &EnvAct, ctx: &ActContext) -> Result<(), Diagnostic> {
+        match (act.name(), act.args.as_slice()) {
+            ("WRITE_SUM", &[ActArg::Pointer(p)]) => {
+                let i = self
+                    .column(ctx.pointer(p).0)
+                    .ok_or_else(|| errors::off_environment(ctx, p, self.extent()))?;
+                self.out[i] = self.sum(i) % 10;
+            }
+            ("CARRY", &[ActArg::Pointer(p)]) => {
+                let (value, _) = ctx.pointer(p);
+                let left = value.checked_sub(1).and_then(|at| self.column(at));
+                let i = left.ok_or_else(|| self.no_left_column(ctx, p))?;
+                self.carry[i] = 1;
+            }
+            _ => return Err(errors::foreign_act(ctx.app, "addition")),
+        }
+        Ok(())
+    }
+
+    fn to_json(&self) -> Map<String, Value> {
         let mut object = Map::new();
         object.insert("sum".into(), self.sum_text().into());
         object
     }
 
-    pub(super) fn to_text(&self) -> String {
+    fn to_text(&self) -> String {
         [
             row("a", text(&self.a)),
             row("b", text(&self.b)),
@@ -165,10 +213,10 @@ fn text(digits: &[u8]) -> String {
 }
 
 /// The digits of the decimal string in field `field`.
-fn digits(field: &str, value: &Value) -> Result<Vec<u8>, Diagnostic> {
+fn read_digits(kind: EnvKind, field: &str, value: &Value) -> Result<Vec<u8>, Diagnostic> {
     let Value::String(text) = value else {
         return Err(input::wrong_shape(
-            EnvKind::Addition,
+            kind,
             &format!("`{field}` to be a string of decimal digits"),
             value,
         ));
@@ -200,14 +248,18 @@ fn digits(field: &str, value: &Value) -> Result<Vec<u8>, Diagnostic> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::env::{State, parse_input};
+    use crate::env::parse_input;
 
     fn pad(json: &str) -> Result<AdditionState, Diagnostic> {
-        parse_input(EnvKind::Addition, json).map(|state| match state {
-            State::Addition(s) => s,
-            other => panic!("addition input gives a pad, not {other:?}"),
+        let kind = EnvKind::from_name("addition").expect("registered");
+        parse_input(kind, json).map(|state| {
+            let pad: &AdditionState = state.downcast().expect("a scratch pad");
+            pad.clone()
         })
     }
+
+    const SUM: Observation = digits("sum");
+    const A: Observation = digits("a");
 
     #[test]
     fn digits_are_right_aligned_with_a_free_column() {
@@ -217,9 +269,9 @@ mod tests {
             (&[0, 1, 2, 0, 7][..], &[0, 0, 0, 9, 5][..])
         );
         assert_eq!(s.len(), 5);
-        assert_eq!(s.value(ValueObservation::Sum, 4), Some(12));
-        assert_eq!(s.value(ValueObservation::DigitA, 5), None);
-        assert_eq!(s.value(ValueObservation::DigitA, -1), None);
+        assert_eq!(s.value(&SUM, 4), Some(12));
+        assert_eq!(s.value(&A, 5), None);
+        assert_eq!(s.value(&A, -1), None);
         assert_eq!(s.sum_text(), "0");
     }
 

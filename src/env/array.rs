@@ -1,29 +1,71 @@
 //! The `array` environment: an array `A` of i64 and an output tape.
 //!
-//! Input `[5, 3, 9, 1]`; ACTs `SWAP`, `OUT`, `OUT(OK)` and `CLEAR` (plus the
-//! common `NOP`, `MOVE`, `SET`); observation `A[e]`, END off the array.
+//! Input `[5, 3, 9, 1]`; ACTs `SWAP`, `OUT`, `OUT(OK)`, `CLEAR` and
+//! `OUTCLEAR` (plus the common `NOP`, `MOVE`, `SET`); observation `A[e]`, END off the array.
 //! Output: the final `A` and the tape.
 
 use serde_json::{Map, Value};
 
 use super::errors::{self, Extent};
 use super::input::{self, integer, not_i64};
-use super::{ActContext, EnvKind, MOVE, NOP, SET, Signatures, index, len_i64, list, row};
+use super::{ActContext, EnvState, Environment, index, len_i64, list, row};
 use crate::diagnostic::Diagnostic;
-use crate::program::{Act, ObservationKind, ParamType, ValueObservation};
+use crate::program::declared::{MOVE, NOP, SET};
+use crate::program::{ActArg, ActDecl, EnvAct, EnvKind, Observation, ObservationKind, ParamType};
 
-pub(super) const SIGNATURES: Signatures = Signatures {
-    acts: &[
-        NOP,
-        MOVE,
-        ("SWAP", &[ParamType::Pointer, ParamType::Pointer]),
-        SET,
-        ("OUT", &[ParamType::Pointer]),
-        ("OUT", &[ParamType::Ok]),
-        ("CLEAR", &[ParamType::Pointer]),
-    ],
-    observations: &[("A", ObservationKind::Value(ValueObservation::Array))],
-};
+/// The array environment (registered in `env::ENVIRONMENTS`).
+pub(super) struct Array;
+
+const ACTS: &[ActDecl] = &[
+    NOP,
+    MOVE,
+    ActDecl::new("SWAP", &[ParamType::Pointer, ParamType::Pointer]),
+    SET,
+    ActDecl::new("OUT", &[ParamType::Pointer]),
+    ActDecl::new("OUT", &[ParamType::Ok]),
+    ActDecl::new("CLEAR", &[ParamType::Pointer]),
+    ActDecl::new("OUTCLEAR", &[ParamType::Pointer]),
+];
+
+const OBSERVATIONS: &[Observation] = &[Observation {
+    name: "A",
+    indexed: true,
+    kind: ObservationKind::Value,
+}];
+
+impl Environment for Array {
+    fn name(&self) -> &'static str {
+        "array"
+    }
+
+    fn stdlib(&self) -> &'static str {
+        include_str!("../../stdlib/array.cnpi")
+    }
+
+    fn acts(&self) -> &'static [ActDecl] {
+        ACTS
+    }
+
+    fn observations(&self) -> &'static [Observation] {
+        OBSERVATIONS
+    }
+
+    fn input_shape(&self) -> &'static str {
+        "a JSON array of integers"
+    }
+
+    fn input_example(&self) -> &'static str {
+        "[5, 3, 9, 1]"
+    }
+
+    fn empty_input(&self) -> &'static str {
+        "[]"
+    }
+
+    fn read(&self, kind: EnvKind, input: Value) -> Result<Box<dyn EnvState>, Diagnostic> {
+        Ok(Box::new(ArrayState::from_json(kind, input)?))
+    }
+}
 
 /// One entry of the output tape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,55 +91,19 @@ pub struct ArrayState {
 }
 
 impl ArrayState {
-    pub(super) fn from_json(value: Value) -> Result<ArrayState, Diagnostic> {
-        let items = input::top_array(EnvKind::Array, value)?;
+    fn from_json(kind: EnvKind, value: Value) -> Result<ArrayState, Diagnostic> {
+        let items = input::top_array(kind, value)?;
         let a = items
             .iter()
             .enumerate()
             .map(|(i, item)| {
-                integer(item)
-                    .map_err(|why| not_i64(EnvKind::Array, &format!("element {i}"), item, why))
+                integer(item).map_err(|why| not_i64(kind, &format!("element {i}"), item, why))
             })
             .collect::<Result<_, _>>()?;
         Ok(ArrayState {
             a,
             output: Vec::new(),
         })
-    }
-
-    pub(super) fn len(&self) -> i64 {
-        len_i64(self.a.len())
-    }
-
-    pub(super) fn value(&self, observation: ValueObservation, at: i64) -> Option<i64> {
-        match observation {
-            ValueObservation::Array => index(at, self.a.len()).map(|i| self.a[i]),
-            _ => None,
-        }
-    }
-
-    pub(super) fn apply(&mut self, ctx: &ActContext) -> Result<(), Diagnostic> {
-        let cell = |p| {
-            index(ctx.pointer(p).0, self.a.len())
-                .ok_or_else(|| errors::off_environment(ctx, p, self.extent()))
-        };
-        match &ctx.app.act {
-            Act::Swap(p, q) => {
-                let (i, j) = (cell(*p)?, cell(*q)?);
-                self.a.swap(i, j);
-            }
-            Act::Out(p) => {
-                let i = cell(*p)?;
-                self.output.push(Tape::Int(self.a[i]));
-            }
-            Act::OutOk => self.output.push(Tape::Ok),
-            Act::Clear(p) => {
-                let i = cell(*p)?;
-                self.a[i] = -1;
-            }
-            _ => return Err(errors::foreign_act(ctx.app, "array")),
-        }
-        Ok(())
     }
 
     fn extent(&self) -> Extent {
@@ -107,8 +113,50 @@ impl ArrayState {
             describe: errors::describe_extent("the array", self.a.len(), "element", "elements"),
         }
     }
+}
 
-    pub(super) fn to_json(&self) -> Map<String, Value> {
+impl EnvState for ArrayState {
+    fn len(&self) -> i64 {
+        len_i64(self.a.len())
+    }
+
+    fn value(&self, observation: &Observation, at: i64) -> Option<i64> {
+        match observation.name {
+            "A" => index(at, self.a.len()).map(|i| self.a[i]),
+            _ => None,
+        }
+    }
+
+    fn apply(&mut self, act: &EnvAct, ctx: &ActContext) -> Result<(), Diagnostic> {
+        let cell = |p| {
+            index(ctx.pointer(p).0, self.a.len())
+                .ok_or_else(|| errors::off_environment(ctx, p, self.extent()))
+        };
+        match (act.name(), act.args.as_slice()) {
+            ("SWAP", &[ActArg::Pointer(p), ActArg::Pointer(q)]) => {
+                let (i, j) = (cell(p)?, cell(q)?);
+                self.a.swap(i, j);
+            }
+            ("OUT", &[ActArg::Pointer(p)]) => {
+                let i = cell(p)?;
+                self.output.push(Tape::Int(self.a[i]));
+            }
+            ("OUT", [ActArg::Ok]) => self.output.push(Tape::Ok),
+            ("CLEAR", &[ActArg::Pointer(p)]) => {
+                let i = cell(p)?;
+                self.a[i] = -1;
+            }
+            ("OUTCLEAR", &[ActArg::Pointer(p)]) => {
+                let i = cell(p)?;
+                self.output.push(Tape::Int(self.a[i]));
+                self.a[i] = -1;
+            }
+            _ => return Err(errors::foreign_act(ctx.app, "array")),
+        }
+        Ok(())
+    }
+
+    fn to_json(&self) -> Map<String, Value> {
         let output = self
             .output
             .iter()
@@ -123,7 +171,7 @@ impl ArrayState {
         object
     }
 
-    pub(super) fn to_text(&self) -> String {
+    fn to_text(&self) -> String {
         row("A", list(&self.a)) + &row("output", list(&self.output))
     }
 }
@@ -132,24 +180,26 @@ impl ArrayState {
 mod tests {
     use super::*;
     use crate::diagnostic::codes;
-    use crate::env::{State, parse_input};
+    use crate::env::parse_input;
+
+    fn array() -> EnvKind {
+        EnvKind::from_name("array").expect("registered")
+    }
 
     fn error(json: &str) -> Diagnostic {
-        parse_input(EnvKind::Array, json).expect_err("the input is invalid")
+        parse_input(array(), json).expect_err("the input is invalid")
     }
 
     #[test]
     fn reads_any_i64() {
         let state = parse_input(
-            EnvKind::Array,
+            array(),
             "[3, -1, 9223372036854775807, -9223372036854775808]",
         )
         .expect("valid input");
-        let State::Array(s) = state else {
-            panic!("array input gives an array state")
-        };
+        let s: &ArrayState = state.downcast().expect("an array state");
         assert_eq!(s.a, [3, -1, i64::MAX, i64::MIN]);
-        assert!(parse_input(EnvKind::Array, " [ ] ").is_ok());
+        assert!(parse_input(array(), " [ ] ").is_ok());
     }
 
     #[test]

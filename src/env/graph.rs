@@ -11,25 +11,76 @@ use serde_json::{Map, Value};
 
 use super::errors::{self, Extent};
 use super::input::{self, NotI64, integer, not_i64};
-use super::{ActContext, EnvKind, MOVE, NOP, SET, Signatures, index, len_i64, list, row};
+use super::{ActContext, EnvState, Environment, index, len_i64, list, row};
 use crate::diagnostic::{Diagnostic, codes};
-use crate::program::{Act, Color, ObservationKind, ParamType};
-
-pub(super) const SIGNATURES: Signatures = Signatures {
-    acts: &[
-        NOP,
-        MOVE,
-        SET,
-        ("COLOR", &[ParamType::Pointer, ParamType::Color]),
-        ("EMIT", &[ParamType::Pointer]),
-        ("NEXT_CHILD", &[ParamType::Pointer]),
-    ],
-    observations: &[
-        ("color", ObservationKind::Color),
-        ("has_child", ObservationKind::HasChild),
-        ("child", ObservationKind::Child),
-    ],
+use crate::program::declared::{MOVE, NOP, SET};
+use crate::program::{
+    ActArg, ActDecl, Color, EnvAct, EnvKind, Observation, ObservationKind, ParamType,
 };
+
+/// The graph environment (registered in `env::ENVIRONMENTS`).
+pub(super) struct Graph;
+
+const ACTS: &[ActDecl] = &[
+    NOP,
+    MOVE,
+    SET,
+    ActDecl::new("COLOR", &[ParamType::Pointer, ParamType::Color]),
+    ActDecl::new("EMIT", &[ParamType::Pointer]),
+    ActDecl::advancing("NEXT_CHILD", &[ParamType::Pointer]),
+];
+
+const OBSERVATIONS: &[Observation] = &[
+    Observation {
+        name: "color",
+        indexed: false,
+        kind: ObservationKind::Symbol,
+    },
+    Observation {
+        name: "has_child",
+        indexed: false,
+        kind: ObservationKind::Test,
+    },
+    Observation {
+        name: "child",
+        indexed: false,
+        kind: ObservationKind::Position,
+    },
+];
+
+impl Environment for Graph {
+    fn name(&self) -> &'static str {
+        "graph"
+    }
+
+    fn stdlib(&self) -> &'static str {
+        include_str!("../../stdlib/graph.cnpi")
+    }
+
+    fn acts(&self) -> &'static [ActDecl] {
+        ACTS
+    }
+
+    fn observations(&self) -> &'static [Observation] {
+        OBSERVATIONS
+    }
+
+    fn input_shape(&self) -> &'static str {
+        r#"a JSON object `{"graph": [...]}`"#
+    }
+
+    fn input_example(&self) -> &'static str {
+        r#"{"graph": [[1, 2], [3], [3], []]}"#
+    }
+
+    fn empty_input(&self) -> &'static str {
+        r#"{"graph": []}"#
+    }
+
+    fn read(&self, kind: EnvKind, input: Value) -> Result<Box<dyn EnvState>, Diagnostic> {
+        Ok(Box::new(GraphState::from_json(kind, input)?))
+    }
+}
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GraphState {
@@ -42,11 +93,11 @@ pub struct GraphState {
 }
 
 impl GraphState {
-    pub(super) fn from_json(value: Value) -> Result<GraphState, Diagnostic> {
-        let [graph] = input::fields(EnvKind::Graph, value, ["graph"])?;
+    fn from_json(kind: EnvKind, value: Value) -> Result<GraphState, Diagnostic> {
+        let [graph] = input::fields(kind, value, ["graph"])?;
         let Value::Array(vertices) = graph else {
             return Err(input::wrong_shape(
-                EnvKind::Graph,
+                kind,
                 "`graph` to be a JSON array with the children of each vertex",
                 &graph,
             ));
@@ -55,7 +106,7 @@ impl GraphState {
         let children = vertices
             .iter()
             .enumerate()
-            .map(|(v, list)| read_children(v, list, n))
+            .map(|(v, list)| read_children(kind, v, list, n))
             .collect::<Result<_, _>>()?;
         Ok(GraphState {
             children,
@@ -65,15 +116,11 @@ impl GraphState {
         })
     }
 
-    pub(super) fn len(&self) -> i64 {
-        len_i64(self.children.len())
-    }
-
     fn vertex(&self, at: i64) -> Option<usize> {
         index(at, self.children.len())
     }
 
-    pub(super) fn color(&self, at: i64) -> Option<Color> {
+    fn color(&self, at: i64) -> Option<Color> {
         self.vertex(at).map(|v| self.colors[v])
     }
 
@@ -83,37 +130,12 @@ impl GraphState {
         self.children[v].get(self.cursors[v]).copied()
     }
 
-    pub(super) fn has_child(&self, at: i64) -> bool {
+    fn has_child(&self, at: i64) -> bool {
         self.current_child(at).is_some()
     }
 
-    pub(super) fn child(&self, at: i64) -> i64 {
+    fn child(&self, at: i64) -> i64 {
         self.current_child(at).map_or(self.len(), len_i64)
-    }
-
-    pub(super) fn apply(&mut self, ctx: &ActContext) -> Result<(), Diagnostic> {
-        let vertex = |p| {
-            self.vertex(ctx.pointer(p).0)
-                .ok_or_else(|| errors::off_environment(ctx, p, self.extent()))
-        };
-        match &ctx.app.act {
-            Act::Color(p, color) => {
-                let v = vertex(*p)?;
-                self.colors[v] = *color;
-            }
-            Act::Emit(p) => {
-                let v = vertex(*p)?;
-                self.output.push(len_i64(v));
-            }
-            Act::NextChild(p) => {
-                let v = vertex(*p)?;
-                if self.cursors[v] < self.children[v].len() {
-                    self.cursors[v] += 1;
-                }
-            }
-            _ => return Err(errors::foreign_act(ctx.app, "graph")),
-        }
-        Ok(())
     }
 
     fn extent(&self) -> Extent {
@@ -128,23 +150,80 @@ impl GraphState {
             ),
         }
     }
+}
 
-    pub(super) fn to_json(&self) -> Map<String, Value> {
+impl EnvState for GraphState {
+    fn len(&self) -> i64 {
+        len_i64(self.children.len())
+    }
+
+    fn symbol(&self, observation: &Observation, at: i64) -> Option<Color> {
+        match observation.name {
+            "color" => self.color(at),
+            _ => None,
+        }
+    }
+
+    fn test(&self, observation: &Observation, at: i64) -> bool {
+        match observation.name {
+            "has_child" => self.has_child(at),
+            _ => false,
+        }
+    }
+
+    fn position(&self, observation: &Observation, at: i64) -> i64 {
+        match observation.name {
+            "child" => self.child(at),
+            _ => self.len(),
+        }
+    }
+
+    fn apply(&mut self, act: &EnvAct, ctx: &ActContext) -> Result<(), Diagnostic> {
+        let vertex = |p| {
+            self.vertex(ctx.pointer(p).0)
+                .ok_or_else(|| errors::off_environment(ctx, p, self.extent()))
+        };
+        match (act.name(), act.args.as_slice()) {
+            ("COLOR", &[ActArg::Pointer(p), ActArg::Color(color)]) => {
+                let v = vertex(p)?;
+                self.colors[v] = color;
+            }
+            ("EMIT", &[ActArg::Pointer(p)]) => {
+                let v = vertex(p)?;
+                self.output.push(len_i64(v));
+            }
+            ("NEXT_CHILD", &[ActArg::Pointer(p)]) => {
+                let v = vertex(p)?;
+                if self.cursors[v] < self.children[v].len() {
+                    self.cursors[v] += 1;
+                }
+            }
+            _ => return Err(errors::foreign_act(ctx.app, "graph")),
+        }
+        Ok(())
+    }
+
+    fn to_json(&self) -> Map<String, Value> {
         let mut object = Map::new();
         object.insert("output".into(), self.output.clone().into());
         object
     }
 
-    pub(super) fn to_text(&self) -> String {
+    fn to_text(&self) -> String {
         row("output", list(&self.output))
     }
 }
 
 /// The children of vertex `v`, each checked to be a vertex of `0..n`.
-fn read_children(v: usize, list: &Value, n: usize) -> Result<Vec<usize>, Diagnostic> {
+fn read_children(
+    kind: EnvKind,
+    v: usize,
+    list: &Value,
+    n: usize,
+) -> Result<Vec<usize>, Diagnostic> {
     let Value::Array(items) = list else {
         return Err(input::wrong_shape(
-            EnvKind::Graph,
+            kind,
             &format!("vertex {v}'s children to be a JSON array of vertex numbers"),
             list,
         ));
@@ -157,7 +236,7 @@ fn read_children(v: usize, list: &Value, n: usize) -> Result<Vec<usize>, Diagnos
             match integer(item) {
                 Ok(k) => index(k, n).ok_or_else(|| out_of_range(&what, &input::show(item), n)),
                 Err(NotI64::OutOfRange) => Err(out_of_range(&what, &input::show(item), n)),
-                Err(why) => Err(not_i64(EnvKind::Graph, &what, item, why)),
+                Err(why) => Err(not_i64(kind, &what, item, why)),
             }
         })
         .collect()
@@ -179,18 +258,20 @@ fn out_of_range(what: &str, shown: &str, n: usize) -> Diagnostic {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::env::{State, parse_input};
+    use crate::env::parse_input;
+
+    fn graph() -> EnvKind {
+        EnvKind::from_name("graph").expect("registered")
+    }
 
     fn error(json: &str) -> Diagnostic {
-        parse_input(EnvKind::Graph, json).expect_err("the input is invalid")
+        parse_input(graph(), json).expect_err("the input is invalid")
     }
 
     #[test]
     fn vertices_start_white_with_their_cursor_on_the_first_child() {
-        let state = parse_input(EnvKind::Graph, r#"{"graph": [[2, 1], [], [0]]}"#);
-        let Ok(State::Graph(g)) = state else {
-            panic!("valid graph input: {state:?}")
-        };
+        let state = parse_input(graph(), r#"{"graph": [[2, 1], [], [0]]}"#).expect("valid");
+        let g: &GraphState = state.downcast().expect("a graph state");
         assert_eq!(g.colors, [Color::White; 3]);
         assert_eq!((g.child(0), g.child(1), g.child(7)), (2, 3, 3));
         assert_eq!(

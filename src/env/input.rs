@@ -1,31 +1,26 @@
 //! Reading JSON input: the checks every environment shares.
 //!
-//! Parses the text (E0601 with serde_json's line and column), describes
-//! JSON values for messages, reads integers (E0603 for non-integers, E0604
+//! Parses the text (E0601 with serde_json's line and column; a UTF-8
+//! byte-order mark at the start is skipped), describes JSON values for
+//! messages (numbers as written: serde_json's `arbitrary_precision` keeps
+//! their text), reads integers (E0603 for non-integers, E0604
 //! outside i64) and the fields of an object (E0602 for a wrong shape). The
 //! environments build their states from what these return.
 
 use serde_json::{Map, Value};
 
-use super::EnvKind;
+use super::environment;
 use crate::diagnostic::{Diagnostic, codes};
+use crate::program::EnvKind;
 
 /// An example of a valid input, for help lines.
 fn example(kind: EnvKind) -> &'static str {
-    match kind {
-        EnvKind::Array => "[5, 3, 9, 1]",
-        EnvKind::Graph => r#"{"graph": [[1, 2], [3], [3], []]}"#,
-        EnvKind::Addition => r#"{"a": "1207", "b": "95"}"#,
-    }
+    environment(kind).input_example()
 }
 
 /// What the input of `kind` must be, in words.
 fn expected(kind: EnvKind) -> &'static str {
-    match kind {
-        EnvKind::Array => "a JSON array of integers",
-        EnvKind::Graph => r#"a JSON object `{"graph": [...]}`"#,
-        EnvKind::Addition => r#"a JSON object `{"a": "...", "b": "..."}`"#,
-    }
+    environment(kind).input_shape()
 }
 
 /// The help line shared by shape errors: what a valid input looks like.
@@ -39,6 +34,7 @@ pub(super) fn help(kind: EnvKind) -> String {
 }
 
 pub(super) fn parse_json(kind: EnvKind, text: &str) -> Result<Value, Diagnostic> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     serde_json::from_str(text).map_err(|error| {
         Diagnostic::error(
             codes::E0601,
@@ -130,9 +126,9 @@ pub(super) enum NotI64 {
     OutOfRange,
 }
 
-/// The value as an i64. serde_json parses every integer literal that fits
-/// in i64 or u64 exactly, and anything else (a fraction, an exponent, a
-/// larger integer) as an f64.
+/// The value as an i64. A number is an integer when its text is one
+/// (`-0` is 0); anything else that is whole (a larger integer) is out of
+/// range, and the rest (a fraction, an exponent) is no integer.
 pub(super) fn integer(value: &Value) -> Result<i64, NotI64> {
     let Value::Number(number) = value else {
         return Err(NotI64::NotInteger);

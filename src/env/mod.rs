@@ -1,13 +1,17 @@
-//! The environments programs act on: `array`, `graph` and `addition`.
+//! The environments programs act on, one file each, and their registry.
 //!
-//! Each environment parses and validates its JSON input ([`parse_input`]),
-//! applies ACTs ([`State::apply`]), answers the observations of conditions
-//! (through [`View`], a `program::World` that borrows the state and the
-//! pointers) and formats its final state as text or JSON. [`signatures`] is
-//! the Rust truth of what each environment offers; `stdlib/<env>.cnpi`
-//! declares the same for the checker, and a test keeps the two in sync.
-//! The interpreters own the pointers and the state stack (`_push`); every
-//! other ACT is applied here.
+//! An environment is two things: an [`Environment`], its static description
+//! (its name, its `stdlib/<env>.cnpi`, the ACTs and observations it
+//! implements, and how it reads its JSON input), and the [`EnvState`] that
+//! input becomes, which applies the environment's ACTs, answers its
+//! observations and formats the final state. [`ENVIRONMENTS`] lists them
+//! all; everything else (the stdlib loader, the checker's names, the
+//! network's ACT rows, the tests that hold each stdlib file against its
+//! Rust side) iterates over that list. [`State`] is a running environment
+//! as the engines hold it, and [`View`] what conditions read of it (a
+//! `program::World`). The machine's own ACTs are applied here for every
+//! environment: `MOVE` and `SET` change a pointer, `NOP` nothing; the
+//! interpreters apply `_push` to their state stack.
 
 mod addition;
 mod array;
@@ -15,73 +19,118 @@ mod errors;
 mod graph;
 mod input;
 
-pub use addition::AdditionState;
-pub use array::{ArrayState, Tape};
 pub use errors::{eval_error, internal};
-pub use graph::GraphState;
+
+use std::any::Any;
+
+use serde_json::{Map, Value};
 
 use crate::diagnostic::Diagnostic;
+use crate::program::declared::NOP;
 use crate::program::{
-    Act, ActApp, Color, Direction, ObservationKind, ParamType, Pointer, PointerId,
-    ValueObservation, World,
+    Act, ActApp, ActDecl, Color, Direction, EnvAct, EnvKind, Observation, Pointer, PointerId, World,
 };
 
-/// Which environment a program runs in (the `env KIND(...)` line).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum EnvKind {
-    Array,
-    Graph,
-    Addition,
+/// Every environment, in the order of their stdlib files and of their ACTs'
+/// rows in program memory. A new environment is one more line here.
+pub const ENVIRONMENTS: &[&dyn Environment] = &[&array::Array, &graph::Graph, &addition::Addition];
+
+/// An environment's static description.
+pub trait Environment: Sync {
+    /// The name written after `env`.
+    fn name(&self) -> &'static str;
+    /// The text of `stdlib/<name>.cnpi`, which declares to the checker the
+    /// same ACTs and observations as [`Environment::acts`] and
+    /// [`Environment::observations`] (a test holds them together).
+    fn stdlib(&self) -> &'static str;
+    /// The ACTs it implements, the machine's `NOP`, `MOVE` and `SET`
+    /// included, in the order of its stdlib file.
+    fn acts(&self) -> &'static [ActDecl];
+    /// The observations it implements, in the order of its stdlib file.
+    fn observations(&self) -> &'static [Observation];
+    /// What its input must be, in words: "a JSON array of integers".
+    fn input_shape(&self) -> &'static str;
+    /// A valid input, for help lines: `[5, 3, 9, 1]`.
+    fn input_example(&self) -> &'static str;
+    /// The input `cnpic run` uses when none is given.
+    fn empty_input(&self) -> &'static str;
+    /// The state its (already parsed) JSON input describes; every error is
+    /// an E06xx diagnostic without labels, with the help of [`input`].
+    fn read(&self, kind: EnvKind, input: Value) -> Result<Box<dyn EnvState>, Diagnostic>;
+}
+
+/// The state of a running environment (the pointers and the state stack
+/// belong to the interpreter). Observations an environment does not have
+/// read as END (a value or symbol), false (a test) or n (a position).
+#[allow(clippy::len_without_is_empty)] // n is a size to compute with, not a container's.
+pub trait EnvState: std::fmt::Debug + Send + Sync + AnyState {
+    /// n: the array length, the number of vertices or of columns.
+    fn len(&self) -> i64;
+    /// Applies one of the environment's ACTs (never `NOP`, `MOVE`, `SET`).
+    fn apply(&mut self, act: &EnvAct, ctx: &ActContext) -> Result<(), Diagnostic>;
+    fn value(&self, _observation: &Observation, _at: i64) -> Option<i64> {
+        None
+    }
+    fn symbol(&self, _observation: &Observation, _at: i64) -> Option<Color> {
+        None
+    }
+    fn test(&self, _observation: &Observation, _at: i64) -> bool {
+        false
+    }
+    fn position(&self, _observation: &Observation, _at: i64) -> i64 {
+        self.len()
+    }
+    /// The fields of the JSON object of `cnpic run --format json`.
+    fn to_json(&self) -> Map<String, Value>;
+    /// The final state as aligned lines (each ends with `\n`, see [`row`]).
+    fn to_text(&self) -> String;
+}
+
+/// What a boxed [`EnvState`] needs to be cloned, compared and looked into;
+/// every `Clone + PartialEq` state has it.
+pub trait AnyState {
+    fn clone_box(&self) -> Box<dyn EnvState>;
+    fn as_any(&self) -> &dyn Any;
+    fn same(&self, other: &dyn EnvState) -> bool;
+}
+
+impl<T: EnvState + Clone + PartialEq + 'static> AnyState for T {
+    fn clone_box(&self) -> Box<dyn EnvState> {
+        Box::new(self.clone())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn same(&self, other: &dyn EnvState) -> bool {
+        other.as_any().downcast_ref::<T>() == Some(self)
+    }
 }
 
 impl EnvKind {
-    pub const ALL: [EnvKind; 3] = [EnvKind::Array, EnvKind::Graph, EnvKind::Addition];
-
-    /// The name written after `env`.
-    pub fn name(self) -> &'static str {
-        match self {
-            EnvKind::Array => "array",
-            EnvKind::Graph => "graph",
-            EnvKind::Addition => "addition",
-        }
-    }
-
+    /// The registered environment called `name`.
     pub fn from_name(name: &str) -> Option<EnvKind> {
-        EnvKind::ALL.into_iter().find(|k| k.name() == name)
+        kinds().find(|kind| kind.name() == name)
     }
 }
 
-/// What an environment implements: its ACTs (with `NOP`, without `_push`)
-/// and its observations. `stdlib/<env>.cnpi` must declare exactly these.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Signatures {
-    pub acts: &'static [ActSignature],
-    pub observations: &'static [(&'static str, ObservationKind)],
+/// Every registered environment's kind, in registry order.
+pub fn kinds() -> impl Iterator<Item = EnvKind> {
+    ENVIRONMENTS
+        .iter()
+        .enumerate()
+        .map(|(index, env)| EnvKind::registered(index, env.name()))
 }
 
-pub fn signatures(kind: EnvKind) -> Signatures {
-    match kind {
-        EnvKind::Array => array::SIGNATURES,
-        EnvKind::Graph => graph::SIGNATURES,
-        EnvKind::Addition => addition::SIGNATURES,
-    }
+/// The environment of `kind` (kinds are made only from the registry).
+pub fn environment(kind: EnvKind) -> &'static dyn Environment {
+    ENVIRONMENTS[kind.index()]
 }
-
-/// The signature of an ACT: its name and parameter types.
-type ActSignature = (&'static str, &'static [ParamType]);
-
-// The ACTs every environment offers.
-const NOP: ActSignature = ("NOP", &[]);
-const MOVE: ActSignature = ("MOVE", &[ParamType::Pointer, ParamType::Direction]);
-const SET: ActSignature = ("SET", &[ParamType::Pointer, ParamType::Position]);
 
 /// The input `cnpic run` uses when none is given.
 pub fn empty_input(kind: EnvKind) -> &'static str {
-    match kind {
-        EnvKind::Array => "[]",
-        EnvKind::Graph => r#"{"graph": []}"#,
-        EnvKind::Addition => r#"{"a": "0", "b": "0"}"#,
-    }
+    environment(kind).empty_input()
 }
 
 /// Parses and validates the JSON input of an environment. Every error is
@@ -89,38 +138,82 @@ pub fn empty_input(kind: EnvKind) -> &'static str {
 /// wrong (input is not a source file).
 pub fn parse_input(kind: EnvKind, json: &str) -> Result<State, Diagnostic> {
     let value = input::parse_json(kind, json)?;
-    Ok(match kind {
-        EnvKind::Array => State::Array(ArrayState::from_json(value)?),
-        EnvKind::Graph => State::Graph(GraphState::from_json(value)?),
-        EnvKind::Addition => State::Addition(AdditionState::from_json(value)?),
-    })
+    let inner = environment(kind).read(kind, value)?;
+    Ok(State { kind, inner })
 }
 
-/// The state of a running environment (pointers and the state stack
-/// belong to the interpreter).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum State {
-    Array(ArrayState),
-    Graph(GraphState),
-    Addition(AdditionState),
+/// The ACT `name` of the environment `kind` applied to `args`, of the
+/// declaration whose parameters they fit (several share an overloaded
+/// name); `None` when there is none.
+pub fn build_act(kind: EnvKind, name: &str, args: Vec<crate::program::ActArg>) -> Option<Act> {
+    let decl = environment(kind)
+        .acts()
+        .iter()
+        .find(|decl| decl.name == name && decl.fits(&args))?;
+    Act::build(decl, args)
 }
+
+/// Every ACT some environment declares, once each, in registry order
+/// (`NOP` first): the ACT rows of program memory.
+pub fn all_acts() -> Vec<&'static ActDecl> {
+    let mut acts: Vec<&'static ActDecl> = vec![&NOP];
+    for decl in ENVIRONMENTS.iter().flat_map(|env| env.acts()) {
+        if !acts.contains(&decl) {
+            acts.push(decl);
+        }
+    }
+    acts
+}
+
+/// Every observation some environment declares, once each, in registry
+/// order.
+pub fn all_observations() -> Vec<&'static Observation> {
+    let mut observations: Vec<&'static Observation> = Vec::new();
+    for observation in ENVIRONMENTS.iter().flat_map(|env| env.observations()) {
+        if !observations.contains(&observation) {
+            observations.push(observation);
+        }
+    }
+    observations
+}
+
+/// A running environment: its kind and its state.
+#[derive(Debug)]
+pub struct State {
+    kind: EnvKind,
+    inner: Box<dyn EnvState>,
+}
+
+impl Clone for State {
+    fn clone(&self) -> State {
+        State {
+            kind: self.kind,
+            inner: self.inner.clone_box(),
+        }
+    }
+}
+
+impl PartialEq for State {
+    fn eq(&self, other: &State) -> bool {
+        self.kind == other.kind && self.inner.same(other.inner.as_ref())
+    }
+}
+
+impl Eq for State {}
 
 impl State {
     pub fn kind(&self) -> EnvKind {
-        match self {
-            State::Array(_) => EnvKind::Array,
-            State::Graph(_) => EnvKind::Graph,
-            State::Addition(_) => EnvKind::Addition,
-        }
+        self.kind
+    }
+
+    /// The environment's own state, when it is a `T`.
+    pub fn downcast<T: 'static>(&self) -> Option<&T> {
+        self.inner.as_any().downcast_ref()
     }
 
     /// n: the array length, the number of vertices or of columns.
     pub fn len(&self) -> i64 {
-        match self {
-            State::Array(s) => s.len(),
-            State::Graph(s) => s.len(),
-            State::Addition(s) => s.len(),
-        }
+        self.inner.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -130,7 +223,7 @@ impl State {
     /// The state as conditions see it, with the current pointer values.
     pub fn view<'a>(&'a self, pointers: &'a [i64]) -> View<'a> {
         View {
-            state: self,
+            state: self.inner.as_ref(),
             pointers,
         }
     }
@@ -162,28 +255,20 @@ impl State {
                 pointers[*p] = value;
                 Ok(())
             }
-            _ => {
+            Act::Env(act) => {
                 let ctx = ActContext {
                     app,
                     pointers,
                     decls,
                 };
-                match self {
-                    State::Array(s) => s.apply(&ctx),
-                    State::Graph(s) => s.apply(&ctx),
-                    State::Addition(s) => s.apply(&ctx),
-                }
+                self.inner.apply(act, &ctx)
             }
         }
     }
 
     /// The final state as the JSON object of `cnpic run --format json`.
     pub fn to_json(&self, steps: u64, engine: &str) -> serde_json::Value {
-        let mut object = match self {
-            State::Array(s) => s.to_json(),
-            State::Graph(s) => s.to_json(),
-            State::Addition(s) => s.to_json(),
-        };
+        let mut object = self.inner.to_json();
         object.insert("steps".into(), steps.into());
         object.insert("engine".into(), engine.into());
         serde_json::Value::Object(object)
@@ -191,11 +276,7 @@ impl State {
 
     /// The final state as aligned, readable lines (each ends with `\n`).
     pub fn to_text(&self, steps: u64, engine: &str) -> String {
-        let mut text = match self {
-            State::Array(s) => s.to_text(),
-            State::Graph(s) => s.to_text(),
-            State::Addition(s) => s.to_text(),
-        };
+        let mut text = self.inner.to_text();
         text.push_str(&row("steps", format!("{steps} ({engine})")));
         text
     }
@@ -218,9 +299,8 @@ fn name(decls: &[Pointer], p: PointerId) -> &str {
     decls.get(p).map_or("?", |d| d.name.as_str())
 }
 
-/// An environment-specific ACT being applied, with what its error
-/// messages need.
-struct ActContext<'a> {
+/// An environment's ACT being applied, with what its error messages need.
+pub struct ActContext<'a> {
     app: &'a ActApp,
     pointers: &'a [i64],
     decls: &'a [Pointer],
@@ -228,7 +308,7 @@ struct ActContext<'a> {
 
 impl ActContext<'_> {
     /// The value and the name of pointer `p`.
-    fn pointer(&self, p: PointerId) -> (i64, &str) {
+    pub fn pointer(&self, p: PointerId) -> (i64, &str) {
         (self.pointers[p], name(self.decls, p))
     }
 }
@@ -247,7 +327,7 @@ fn len_i64(len: usize) -> i64 {
 /// and the pointer values, both borrowed.
 #[derive(Clone, Copy)]
 pub struct View<'a> {
-    state: &'a State,
+    state: &'a dyn EnvState,
     pointers: &'a [i64],
 }
 
@@ -260,32 +340,19 @@ impl World for View<'_> {
         self.pointers[pointer]
     }
 
-    fn value(&self, observation: ValueObservation, at: i64) -> Option<i64> {
-        match self.state {
-            State::Array(s) => s.value(observation, at),
-            State::Addition(s) => s.value(observation, at),
-            State::Graph(_) => None,
-        }
+    fn value(&self, observation: &Observation, at: i64) -> Option<i64> {
+        self.state.value(observation, at)
     }
 
-    fn color(&self, at: i64) -> Option<Color> {
-        match self.state {
-            State::Graph(s) => s.color(at),
-            _ => None,
-        }
+    fn symbol(&self, observation: &Observation, at: i64) -> Option<Color> {
+        self.state.symbol(observation, at)
     }
 
-    fn has_child(&self, at: i64) -> bool {
-        match self.state {
-            State::Graph(s) => s.has_child(at),
-            _ => false,
-        }
+    fn test(&self, observation: &Observation, at: i64) -> bool {
+        self.state.test(observation, at)
     }
 
-    fn child(&self, at: i64) -> i64 {
-        match self.state {
-            State::Graph(s) => s.child(at),
-            _ => self.state.len(),
-        }
+    fn position(&self, observation: &Observation, at: i64) -> i64 {
+        self.state.position(observation, at)
     }
 }

@@ -12,8 +12,8 @@ use std::io::Write;
 
 use super::{MAX_STACK_BYTES, MAX_TASKS, Options, Outcome, StateStack, errors};
 use crate::diagnostic::Diagnostic;
-use crate::env::{EnvKind, State, View, eval_error, internal};
-use crate::program::{Act, ActApp, BoolExpr, Pointer};
+use crate::env::{State, View, eval_error, internal};
+use crate::program::{Act, ActApp, BoolExpr, EnvKind, Pointer};
 use crate::span::Span;
 
 pub struct Store<'o> {
@@ -96,6 +96,11 @@ impl<'o> Store<'o> {
     /// Evaluates a condition on the current environment.
     pub fn eval(&self, condition: &BoolExpr) -> Result<bool, Diagnostic> {
         condition.eval(&self.view()).map_err(eval_error)
+    }
+
+    /// The environment's state as it is now.
+    pub fn state(&self) -> &State {
+        &self.state
     }
 
     pub fn pointers(&self) -> &[i64] {

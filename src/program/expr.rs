@@ -7,25 +7,26 @@
 //! trait and implements the END rules of the language: a position outside
 //! `0..n-1` equals END, and every ordering comparison with END is false.
 
-use super::{Color, PointerId};
+use super::{Color, Observation, PointerId};
 use crate::operators::{ArithOp, CompareOp};
 
 use crate::span::Span;
 
-/// What an expression may read from a running environment.
+/// What an expression may read from a running environment: its size, the
+/// pointers, and its observations at a position, by their kind.
 #[allow(clippy::len_without_is_empty)] // n is a size to compute with, not a container's.
 pub trait World {
     /// n: the length of the array, the number of vertices or columns.
     fn len(&self) -> i64;
     fn pointer(&self, pointer: PointerId) -> i64;
     /// A value observation at a position; `None` reads as END.
-    fn value(&self, observation: ValueObservation, at: i64) -> Option<i64>;
-    /// The colour of a vertex; `None` when `at` is not a vertex.
-    fn color(&self, at: i64) -> Option<Color>;
-    fn has_child(&self, at: i64) -> bool;
-    /// The vertex under the cursor of `at`; n (END) when exhausted or when
-    /// `at` is not a vertex.
-    fn child(&self, at: i64) -> i64;
+    fn value(&self, observation: &Observation, at: i64) -> Option<i64>;
+    /// A symbol observation at a position; `None` reads as END.
+    fn symbol(&self, observation: &Observation, at: i64) -> Option<Color>;
+    /// A test observation at a position.
+    fn test(&self, observation: &Observation, at: i64) -> bool;
+    /// A position observation at a position; n (END) where there is none.
+    fn position(&self, observation: &Observation, at: i64) -> i64;
 }
 
 /// Why an expression could not be evaluated.
@@ -49,27 +50,16 @@ pub enum PosKind {
     Last,
     /// n, in arithmetic and in `SET`
     End,
-    Child(Box<PosExpr>),
+    /// A position observation (`child(v)`).
+    Observe(&'static Observation, Box<PosExpr>),
     Neg(Box<PosExpr>),
     Arith(ArithOp, Box<PosExpr>, Box<PosExpr>),
 }
 
-/// The value observations of all environments (`A[e]`, `sum(i)`, ...).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ValueObservation {
-    /// `A[e]` in `array`
-    Array,
-    /// `a(i)`, `b(i)`, `carry(i)`, `out(i)`, `sum(i)` in `addition`
-    DigitA,
-    DigitB,
-    Carry,
-    Out,
-    Sum,
-}
-
+/// A value observation at a position (`A[e]`, `sum(i)`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ValExpr {
-    pub observation: ValueObservation,
+    pub observation: &'static Observation,
     pub at: PosExpr,
     pub span: Span,
 }
@@ -77,7 +67,8 @@ pub struct ValExpr {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SymExpr {
     Literal(Color, Span),
-    ColorOf(PosExpr, Span),
+    /// A symbol observation (`color(v)`).
+    Observe(&'static Observation, PosExpr, Span),
 }
 
 /// One side of a comparison. Integer literals (after constant folding) and
@@ -94,7 +85,8 @@ pub enum Operand {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BoolExpr {
     Compare(CompareOp, Operand, Operand),
-    HasChild(PosExpr),
+    /// A test observation (`has_child(v)`).
+    Test(&'static Observation, PosExpr),
     And(Box<BoolExpr>, Box<BoolExpr>),
     Or(Box<BoolExpr>, Box<BoolExpr>),
     Not(Box<BoolExpr>),
@@ -108,7 +100,7 @@ impl PosExpr {
             PosKind::Pointer(p) => world.pointer(*p),
             PosKind::Last => world.len() - 1,
             PosKind::End => world.len(),
-            PosKind::Child(v) => world.child(v.eval(world)?),
+            PosKind::Observe(o, at) => world.position(o, at.eval(world)?),
             PosKind::Neg(e) => e.eval(world)?.checked_neg().ok_or(overflow)?,
             PosKind::Arith(op, lhs, rhs) => {
                 let (a, b) = (lhs.eval(world)?, rhs.eval(world)?);
@@ -148,8 +140,8 @@ impl Operand {
             Operand::Pos(e) => Evaluated::Position(e.eval(world)?),
             Operand::Val(v) => Evaluated::Value(world.value(v.observation, v.at.eval(world)?)),
             Operand::Sym(SymExpr::Literal(c, _)) => Evaluated::Symbol(Some(*c)),
-            Operand::Sym(SymExpr::ColorOf(at, _)) => {
-                Evaluated::Symbol(world.color(at.eval(world)?))
+            Operand::Sym(SymExpr::Observe(o, at, _)) => {
+                Evaluated::Symbol(world.symbol(o, at.eval(world)?))
             }
         })
     }
@@ -233,14 +225,14 @@ pub fn relation(lhs: &Operand, rhs: &Operand, world: &dyn World) -> Result<Relat
 #[derive(Clone, Copy, Debug)]
 pub enum Leaf<'a> {
     Compare(CompareOp, &'a Operand, &'a Operand),
-    HasChild(&'a PosExpr),
+    Test(&'static Observation, &'a PosExpr),
 }
 
 impl BoolExpr {
     pub fn eval(&self, world: &dyn World) -> Result<bool, EvalError> {
         self.eval_with(&mut |leaf| match leaf {
             Leaf::Compare(op, lhs, rhs) => Ok(relation(lhs, rhs, world)?.holds(op)),
-            Leaf::HasChild(v) => Ok(world.has_child(v.eval(world)?)),
+            Leaf::Test(o, at) => Ok(world.test(o, at.eval(world)?)),
         })
     }
 
@@ -252,43 +244,10 @@ impl BoolExpr {
     ) -> Result<bool, E> {
         Ok(match self {
             BoolExpr::Compare(op, lhs, rhs) => leaf(Leaf::Compare(*op, lhs, rhs))?,
-            BoolExpr::HasChild(v) => leaf(Leaf::HasChild(v))?,
+            BoolExpr::Test(o, at) => leaf(Leaf::Test(o, at))?,
             BoolExpr::And(a, b) => a.eval_with(leaf)? && b.eval_with(leaf)?,
             BoolExpr::Or(a, b) => a.eval_with(leaf)? || b.eval_with(leaf)?,
             BoolExpr::Not(a) => !a.eval_with(leaf)?,
-        })
-    }
-}
-
-/// What an `observe` declaration in the stdlib may name, and what the
-/// checker builds from an application of it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ObservationKind {
-    /// A value at a position (`A[e]`, `sum(i)`).
-    Value(ValueObservation),
-    /// `color(v)`: a symbol.
-    Color,
-    /// `has_child(v)`: a bool.
-    HasChild,
-    /// `child(v)`: a position.
-    Child,
-}
-
-impl ObservationKind {
-    /// The Rust implementation of the observation called `name`.
-    pub fn from_name(name: &str) -> Option<ObservationKind> {
-        use ValueObservation as V;
-        Some(match name {
-            "A" => ObservationKind::Value(V::Array),
-            "a" => ObservationKind::Value(V::DigitA),
-            "b" => ObservationKind::Value(V::DigitB),
-            "carry" => ObservationKind::Value(V::Carry),
-            "out" => ObservationKind::Value(V::Out),
-            "sum" => ObservationKind::Value(V::Sum),
-            "color" => ObservationKind::Color,
-            "has_child" => ObservationKind::HasChild,
-            "child" => ObservationKind::Child,
-            _ => return None,
         })
     }
 }

@@ -1,20 +1,21 @@
 //! The checked program: what the checker hands to the interpreters.
 //!
 //! Every name is resolved to an index, every expression is typed (position,
-//! value, symbol or bool), every ACT application is one variant of [`Act`],
-//! and the combinators carry the slot sequences read from their stdlib
+//! value, symbol or bool), every ACT application is an [`Act`] (the
+//! machine's own, or one its environment [`declared`]), and the combinators carry the slot sequences read from their stdlib
 //! definitions. Nothing here can fail to make sense at run time except the
 //! runtime errors the environments define (SWAP at END, a zero divisor, ...).
 
+pub mod declared;
 pub mod expr;
 pub mod print;
 
+pub use declared::{ActArg, ActDecl, EnvAct, EnvKind, Observation, ObservationKind, ParamType};
 pub use expr::{
-    BoolExpr, EvalError, Leaf, ObservationKind, Operand, PosExpr, PosKind, Relation, SymExpr,
-    ValExpr, ValueObservation, World, relation,
+    BoolExpr, EvalError, Leaf, Operand, PosExpr, PosKind, Relation, SymExpr, ValExpr, World,
+    relation,
 };
 
-use crate::env::EnvKind;
 use crate::span::Span;
 
 /// Index of a pointer in [`Program::pointers`].
@@ -100,24 +101,19 @@ pub enum Color {
     Black,
 }
 
-/// Every ACT of every environment. Which environment offers which ACT is
-/// declared in `stdlib/*.cnpi`; `env::act_signatures` must agree.
-#[derive(Clone, Debug)]
+/// An ACT applied in a program: one of the machine's, which change only
+/// the pointers or the state stack, or one its environment declares.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Act {
     Nop,
+    /// `MOVE(p, LEFT)` / `MOVE(p, RIGHT)`: p := p ∓ 1.
     Move(PointerId, Direction),
-    Swap(PointerId, PointerId),
+    /// `SET(p, e)`: p := e.
     Set(PointerId, PosExpr),
-    Out(PointerId),
-    OutOk,
-    Clear(PointerId),
-    Color(PointerId, Color),
-    Emit(PointerId),
-    NextChild(PointerId),
-    WriteSum(PointerId),
-    Carry(PointerId),
     /// `_push(e1, ..., ek)`: push a state onto the state stack.
     Push(Vec<PosExpr>),
+    /// Any other ACT, applied by the environment.
+    Env(EnvAct),
 }
 
 /// The user-visible combinators: the four of the stdlib, and those a
@@ -283,95 +279,48 @@ pub enum Stmt {
     Pass(Span),
 }
 
-/// The declared type of an ACT parameter in `stdlib/*.cnpi`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ParamType {
-    /// A pointer name: the place the ACT acts on.
-    Pointer,
-    /// A position expression (`lo`, `pivot - 1`, `child(v)`).
-    Position,
-    /// `LEFT` or `RIGHT`.
-    Direction,
-    /// `WHITE`, `GREY` or `BLACK`.
-    Color,
-    /// The literal word `OK` (as in `OUT(OK)`).
-    Ok,
-}
-
-impl ParamType {
-    /// The spelling used in stdlib declarations.
-    pub fn from_name(name: &str) -> Option<ParamType> {
-        Some(match name {
-            "pointer" => ParamType::Pointer,
-            "position" => ParamType::Position,
-            "direction" => ParamType::Direction,
-            "color" => ParamType::Color,
-            "OK" => ParamType::Ok,
-            _ => return None,
-        })
-    }
-}
-
-/// A checked ACT argument, of the type its declaration asks for.
-#[derive(Clone, Debug)]
-pub enum ActArg {
-    Pointer(PointerId),
-    Position(PosExpr),
-    Direction(Direction),
-    Color(Color),
-    Ok,
-}
-
 impl Act {
-    /// Builds the ACT `name` from arguments already checked against a
-    /// stdlib declaration; `None` when no Rust implementation has that
-    /// name and shape (a stdlib declaration the runtime does not know).
-    pub fn build(name: &str, args: Vec<ActArg>) -> Option<Act> {
-        use ActArg as A;
-        if name == "_push" {
-            return args
-                .into_iter()
-                .map(|a| match a {
-                    A::Position(e) => Some(e),
-                    _ => None,
-                })
-                .collect::<Option<Vec<_>>>()
-                .map(Act::Push);
+    /// Builds the ACT `decl` declares from arguments already checked
+    /// against it; `None` when they do not fit its parameters. The
+    /// machine's ACTs (`NOP`, `MOVE`, `SET`) get their own variants.
+    pub fn build(decl: &'static ActDecl, args: Vec<ActArg>) -> Option<Act> {
+        if !decl.fits(&args) {
+            return None;
         }
-        let mut args = args.into_iter();
-        let act = match (name, args.next(), args.next()) {
-            ("NOP", None, None) => Act::Nop,
-            ("MOVE", Some(A::Pointer(p)), Some(A::Direction(d))) => Act::Move(p, d),
-            ("SWAP", Some(A::Pointer(p)), Some(A::Pointer(q))) => Act::Swap(p, q),
-            ("SET", Some(A::Pointer(p)), Some(A::Position(e))) => Act::Set(p, e),
-            ("OUT", Some(A::Pointer(p)), None) => Act::Out(p),
-            ("OUT", Some(A::Ok), None) => Act::OutOk,
-            ("CLEAR", Some(A::Pointer(p)), None) => Act::Clear(p),
-            ("COLOR", Some(A::Pointer(p)), Some(A::Color(c))) => Act::Color(p, c),
-            ("EMIT", Some(A::Pointer(p)), None) => Act::Emit(p),
-            ("NEXT_CHILD", Some(A::Pointer(p)), None) => Act::NextChild(p),
-            ("WRITE_SUM", Some(A::Pointer(p)), None) => Act::WriteSum(p),
-            ("CARRY", Some(A::Pointer(p)), None) => Act::Carry(p),
-            _ => return None,
-        };
-        args.next().is_none().then_some(act)
+        if *decl == declared::NOP {
+            return Some(Act::Nop);
+        }
+        if *decl == declared::MOVE || *decl == declared::SET {
+            let mut args = args.into_iter();
+            return match (args.next(), args.next()) {
+                (Some(ActArg::Pointer(p)), Some(ActArg::Direction(d))) => Some(Act::Move(p, d)),
+                (Some(ActArg::Pointer(p)), Some(ActArg::Position(e))) => Some(Act::Set(p, e)),
+                _ => None,
+            };
+        }
+        Some(Act::Env(EnvAct { decl, args }))
     }
 
     /// The ACT's name as written in programs.
     pub fn name(&self) -> &'static str {
         match self {
-            Act::Nop => "NOP",
-            Act::Move(..) => "MOVE",
-            Act::Swap(..) => "SWAP",
-            Act::Set(..) => "SET",
-            Act::Out(_) | Act::OutOk => "OUT",
-            Act::Clear(_) => "CLEAR",
-            Act::Color(..) => "COLOR",
-            Act::Emit(_) => "EMIT",
-            Act::NextChild(_) => "NEXT_CHILD",
-            Act::WriteSum(_) => "WRITE_SUM",
-            Act::Carry(_) => "CARRY",
+            Act::Nop => declared::NOP.name,
+            Act::Move(..) => declared::MOVE.name,
+            Act::Set(..) => declared::SET.name,
             Act::Push(_) => "_push",
+            Act::Env(act) => act.name(),
+        }
+    }
+
+    /// Its arguments, in order, as the declared types see them (`_push`'s
+    /// are positions).
+    pub fn args(&self) -> Vec<ActArg> {
+        match self {
+            Act::Nop => Vec::new(),
+            Act::Move(p, d) => vec![ActArg::Pointer(*p), ActArg::Direction(*d)],
+            Act::Set(p, e) => vec![ActArg::Pointer(*p), ActArg::Position(e.clone())],
+            Act::Push(exprs) => exprs.iter().cloned().map(ActArg::Position).collect(),
+            Act::Env(act) => act.args.clone(),
         }
     }
 }

@@ -10,37 +10,45 @@
 use std::fmt::Write as _;
 
 use super::{
-    Act, Behaviour, BoolExpr, Color, Combinator, CombinatorKind, Defined, Direction, Operand,
-    Pointer, PosExpr, PosKind, Slot, SymExpr, ValueObservation,
+    Act, ActArg, Behaviour, BoolExpr, Color, Combinator, CombinatorKind, Defined, Direction,
+    Observation, Operand, Pointer, PosExpr, PosKind, Slot, SymExpr,
 };
-use crate::operators::{ArithOp, CompareOp};
+use crate::operators::ArithOp;
 
-/// `SWAP(P1, P2)`, `OUT(OK)`, `NOP`, `_push(lo, pivot - 1)`.
+/// `SWAP(P1, P2)`, `OUT(OK)`, `NOP`, `_push(lo, pivot - 1)`: the name,
+/// then each argument as its type is written.
 pub fn act(act: &Act, pointers: &[Pointer]) -> String {
-    let p = |id: &usize| {
-        pointers
-            .get(*id)
-            .map_or("?", |d| d.name.as_str())
-            .to_string()
-    };
-    let e = |expr: &PosExpr| position(expr, pointers);
-    let args: Vec<String> = match act {
-        Act::Nop => return "NOP".into(),
-        Act::Move(ptr, Direction::Left) => vec![p(ptr), "LEFT".into()],
-        Act::Move(ptr, Direction::Right) => vec![p(ptr), "RIGHT".into()],
-        Act::Swap(a, b) => vec![p(a), p(b)],
-        Act::Set(ptr, expr) => vec![p(ptr), e(expr)],
-        Act::OutOk => vec!["OK".into()],
-        Act::Color(ptr, color) => vec![p(ptr), color_name(*color).into()],
-        Act::Out(ptr)
-        | Act::Clear(ptr)
-        | Act::Emit(ptr)
-        | Act::NextChild(ptr)
-        | Act::WriteSum(ptr)
-        | Act::Carry(ptr) => vec![p(ptr)],
-        Act::Push(exprs) => exprs.iter().map(e).collect(),
-    };
+    if matches!(act, Act::Nop) {
+        return act.name().into();
+    }
+    let args: Vec<String> = act
+        .args()
+        .iter()
+        .map(|arg| match arg {
+            ActArg::Pointer(p) => pointer(*p, pointers).into(),
+            ActArg::Position(e) => position(e, pointers),
+            ActArg::Direction(Direction::Left) => "LEFT".into(),
+            ActArg::Direction(Direction::Right) => "RIGHT".into(),
+            ActArg::Color(color) => color_name(*color).into(),
+            ActArg::Ok => "OK".into(),
+        })
+        .collect();
     format!("{}({})", act.name(), args.join(", "))
+}
+
+/// The name of pointer `p`, `?` for one the program does not have.
+fn pointer(p: usize, pointers: &[Pointer]) -> &str {
+    pointers.get(p).map_or("?", |d| d.name.as_str())
+}
+
+/// An observation read at `at`: `A[i]`, `child(v)`.
+fn observation(o: &Observation, at: &PosExpr, pointers: &[Pointer]) -> String {
+    let at = position(at, pointers);
+    if o.indexed {
+        format!("{}[{at}]", o.name)
+    } else {
+        format!("{}({at})", o.name)
+    }
 }
 
 pub fn color_name(color: Color) -> &'static str {
@@ -76,16 +84,6 @@ fn precedence(op: ArithOp) -> u8 {
     }
 }
 
-fn symbol(op: ArithOp) -> &'static str {
-    match op {
-        ArithOp::Add => "+",
-        ArithOp::Sub => "-",
-        ArithOp::Mul => "*",
-        ArithOp::Div => "/",
-        ArithOp::Rem => "%",
-    }
-}
-
 /// Writes `expr`, in parentheses when it binds less tightly than `outer`.
 fn write_position(expr: &PosExpr, pointers: &[Pointer], outer: u8, out: &mut String) {
     match &expr.kind {
@@ -93,14 +91,10 @@ fn write_position(expr: &PosExpr, pointers: &[Pointer], outer: u8, out: &mut Str
             out.push_str(&format!("({k})"))
         }
         PosKind::Int(k) => out.push_str(&integer(*k)),
-        PosKind::Pointer(p) => out.push_str(pointers.get(*p).map_or("?", |d| d.name.as_str())),
+        PosKind::Pointer(p) => out.push_str(pointer(*p, pointers)),
         PosKind::Last => out.push_str("LAST"),
         PosKind::End => out.push_str("END"),
-        PosKind::Child(v) => {
-            out.push_str("child(");
-            write_position(v, pointers, 0, out);
-            out.push(')');
-        }
+        PosKind::Observe(o, at) => out.push_str(&observation(o, at, pointers)),
         PosKind::Neg(e) => {
             out.push('-');
             write_position(e, pointers, 3, out);
@@ -112,7 +106,7 @@ fn write_position(expr: &PosExpr, pointers: &[Pointer], outer: u8, out: &mut Str
                 out.push('(');
             }
             write_position(lhs, pointers, own, out);
-            out.push_str(&format!(" {} ", symbol(*op)));
+            out.push_str(&format!(" {} ", op.symbol()));
             // Operators associate to the left: a right operand of the same
             // precedence needs parentheses (`a - (b - c)`).
             write_position(rhs, pointers, own + 1, out);
@@ -200,16 +194,9 @@ fn write_condition(expr: &BoolExpr, pointers: &[Pointer], outer: u8, out: &mut S
             write_condition(a, pointers, inner, &mut text);
             (3, text)
         }
-        BoolExpr::HasChild(v) => (4, format!("has_child({})", position(v, pointers))),
+        BoolExpr::Test(o, at) => (4, observation(o, at, pointers)),
         BoolExpr::Compare(op, a, b) => {
-            let op = match op {
-                CompareOp::Eq => "==",
-                CompareOp::Ne => "!=",
-                CompareOp::Lt => "<",
-                CompareOp::Le => "<=",
-                CompareOp::Gt => ">",
-                CompareOp::Ge => ">=",
-            };
+            let op = op.symbol();
             let (a, b) = (operand(a, pointers), operand(b, pointers));
             (4, format!("{a} {op} {b}"))
         }
@@ -226,26 +213,23 @@ fn operand(operand: &Operand, pointers: &[Pointer]) -> String {
         Operand::Int(k) => integer(*k),
         Operand::End => "END".into(),
         Operand::Pos(e) => position(e, pointers),
-        Operand::Val(v) => {
-            let at = position(&v.at, pointers);
-            match v.observation {
-                ValueObservation::Array => format!("A[{at}]"),
-                ValueObservation::DigitA => format!("a({at})"),
-                ValueObservation::DigitB => format!("b({at})"),
-                ValueObservation::Carry => format!("carry({at})"),
-                ValueObservation::Out => format!("out({at})"),
-                ValueObservation::Sum => format!("sum({at})"),
-            }
-        }
+        Operand::Val(v) => observation(v.observation, &v.at, pointers),
         Operand::Sym(SymExpr::Literal(color, _)) => color_name(*color).into(),
-        Operand::Sym(SymExpr::ColorOf(v, _)) => format!("color({})", position(v, pointers)),
+        Operand::Sym(SymExpr::Observe(o, at, _)) => observation(o, at, pointers),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::program::{ActDecl, ObservationKind, ParamType};
     use crate::span::Span;
+
+    const CHILD: Observation = Observation {
+        name: "child",
+        indexed: false,
+        kind: ObservationKind::Position,
+    };
 
     fn e(kind: PosKind) -> PosExpr {
         PosExpr {
@@ -280,12 +264,14 @@ mod tests {
             act(&Act::Move(0, Direction::Left), &names),
             "MOVE(lo, LEFT)"
         );
-        assert_eq!(act(&Act::OutOk, &names), "OUT(OK)");
+        const OUT_OK: ActDecl = ActDecl::new("OUT", &[ParamType::Ok]);
+        const COLOR: ActDecl = ActDecl::new("COLOR", &[ParamType::Pointer, ParamType::Color]);
+        let build = |decl, args| Act::build(decl, args).expect("the arguments fit");
+        assert_eq!(act(&build(&OUT_OK, vec![ActArg::Ok]), &names), "OUT(OK)");
         assert_eq!(act(&Act::Nop, &names), "NOP");
-        assert_eq!(
-            act(&Act::Color(1, Color::Grey), &names),
-            "COLOR(pivot, GREY)"
-        );
+        let color = vec![ActArg::Pointer(1), ActArg::Color(Color::Grey)];
+        assert_eq!(act(&build(&COLOR, color), &names), "COLOR(pivot, GREY)");
+        assert!(Act::build(&COLOR, vec![ActArg::Ok]).is_none());
     }
 
     #[test]
@@ -299,7 +285,7 @@ mod tests {
         let left = arith(
             ArithOp::Add,
             sum,
-            PosKind::Child(Box::new(e(PosKind::Pointer(0)))),
+            PosKind::Observe(&CHILD, Box::new(e(PosKind::Pointer(0)))),
         );
         assert_eq!(position(&e(left), &names), "lo - 1 + child(lo)");
         let neg = PosKind::Neg(Box::new(e(PosKind::Int(-2))));

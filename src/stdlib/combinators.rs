@@ -10,7 +10,7 @@ use crate::diagnostic::Diagnostic;
 use crate::program::{Behaviour, Combinator, CombinatorKind, Combinators, Slot};
 use crate::syntax::ast::{self, CompareOp, ExprKind, Item, Stmt};
 
-use super::{CORE, CombinatorInfo, file_start, internal};
+use super::{CombinatorInfo, core_file, file_start, internal};
 
 /// The names of the five combinators of core.cnpi, in its order.
 const COMBINATOR_NAMES: [(&str, CombinatorKind); 5] = [
@@ -54,7 +54,12 @@ pub(super) fn load_core(
             .iter()
             .find(|(k, ..)| *k == kind)
             .map(|(_, b, ..)| b.clone())
-            .ok_or_else(|| internal(file_start(&CORE), format!("missing combinator {kind:?}")))
+            .ok_or_else(|| {
+                internal(
+                    file_start(core_file()),
+                    format!("missing combinator {kind:?}"),
+                )
+            })
     };
     let combinators = Combinators {
         seq: behaviour(CombinatorKind::User(Combinator::Seq))?,
@@ -96,7 +101,7 @@ fn uses_state_stack(behaviour: &Behaviour) -> bool {
 }
 
 /// One combinator's behaviour, and whether its body branches on `c`.
-fn load_combinator(decl: &ast::CombinatorDecl) -> Result<(Behaviour, bool), Diagnostic> {
+pub(super) fn load_combinator(decl: &ast::CombinatorDecl) -> Result<(Behaviour, bool), Diagnostic> {
     let is_mapself = decl.name.name == "_mapself";
     match (&decl.detector, is_mapself) {
         (Some(detector), true) if is_builtin_detector(detector) => {}
@@ -213,7 +218,7 @@ mod tests {
 
     #[test]
     fn the_core_file_loads() {
-        let (combinators, infos) = load(CORE.text).expect("core.cnpi loads");
+        let (combinators, infos) = load(core_file().text).expect("core.cnpi loads");
         assert_eq!(combinators.cond.when_false, [Slot::A3]);
         assert_eq!(infos.len(), 4);
     }

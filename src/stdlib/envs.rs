@@ -1,18 +1,19 @@
 //! The environment files: `env KIND()` followed by `act` and `observe`
 //! declarations.
 //!
-//! Every declaration is checked against the Rust side: an ACT must be one
-//! [`Act::build`] can build with arguments of its parameter types, an
-//! observation one [`ObservationKind::from_name`] knows, read at one
-//! position and giving the declared type.
+//! Every declaration is checked against the environment's Rust side
+//! (`env::Environment`): an ACT must be one it implements, with the same
+//! name and parameter types; an observation one it implements, read at one
+//! position the same way (`A[i]` or `sum(i)`) and giving the declared type.
+//! The library holds the Rust declarations themselves.
 
 use crate::diagnostic::Diagnostic;
-use crate::env::EnvKind;
-use crate::program::{Act, ActArg, Color, Direction, ObservationKind, ParamType, PosExpr, PosKind};
-use crate::span::Span;
+use crate::env::environment;
+use crate::program::declared::act_form;
+use crate::program::{ActDecl, EnvKind, Observation, ParamType};
 use crate::syntax::ast::{self, Item};
 
-use super::{ActSignature, EnvLibrary, ObservationSignature, StdlibFile, file_start, internal};
+use super::{EnvLibrary, StdlibFile, file_start, internal};
 
 pub(super) fn load_env(
     file: &ast::File,
@@ -35,7 +36,7 @@ pub(super) fn load_env(
     for item in items {
         match item {
             Item::Act(decl) => {
-                let act = load_act(decl)?;
+                let act = load_act(decl, kind)?;
                 if library.acts.contains(&act) {
                     return Err(internal(
                         decl.span,
@@ -45,8 +46,8 @@ pub(super) fn load_env(
                 library.acts.push(act);
             }
             Item::Observe(decl) => {
-                let observation = load_observation(decl)?;
-                if library.observation(&observation.name).is_some() {
+                let observation = load_observation(decl, kind)?;
+                if library.observation(observation.name).is_some() {
                     return Err(internal(decl.span, "observation declared twice"));
                 }
                 library.observations.push(observation);
@@ -62,7 +63,10 @@ pub(super) fn load_env(
     Ok(library)
 }
 
-fn load_act(decl: &ast::ActDecl) -> Result<ActSignature, Diagnostic> {
+/// The environment's own declaration of the ACT `decl` declares: a
+/// declaration the runtime does not implement is caught here rather than in
+/// a user's program.
+fn load_act(decl: &ast::ActDecl, kind: EnvKind) -> Result<&'static ActDecl, Diagnostic> {
     let params = decl
         .params
         .iter()
@@ -72,63 +76,51 @@ fn load_act(decl: &ast::ActDecl) -> Result<ActSignature, Diagnostic> {
                 .ok_or_else(|| internal(p.span, format!("unknown parameter type `{}`", p.name)))
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let signature = ActSignature {
-        name: decl.name.name.clone(),
-        params,
-    };
-    // Build it once with stand-in arguments: a declaration the runtime
-    // cannot build is caught here rather than in a user's program.
-    let stand_ins = signature.params.iter().map(|p| stand_in(*p)).collect();
-    match Act::build(&signature.name, stand_ins) {
-        Some(_) => Ok(signature),
-        None => Err(internal(
-            decl.span,
-            format!("the runtime has no ACT `{}`", signature.display()),
-        )),
-    }
+    let name = decl.name.name.as_str();
+    let implemented = environment(kind)
+        .acts()
+        .iter()
+        .find(|act| act.name == name && act.params == params.as_slice());
+    implemented.ok_or_else(|| {
+        let written = act_form(name, &params);
+        internal(decl.span, format!("the runtime has no ACT `{written}`"))
+    })
 }
 
-fn stand_in(param: ParamType) -> ActArg {
-    match param {
-        ParamType::Pointer => ActArg::Pointer(0),
-        ParamType::Position => ActArg::Position(PosExpr {
-            kind: PosKind::Int(0),
-            span: Span::default(),
-        }),
-        ParamType::Direction => ActArg::Direction(Direction::Left),
-        ParamType::Color => ActArg::Color(Color::White),
-        ParamType::Ok => ActArg::Ok,
-    }
-}
-
-fn load_observation(decl: &ast::ObserveDecl) -> Result<ObservationSignature, Diagnostic> {
+/// The environment's own declaration of the observation `decl` declares.
+fn load_observation(
+    decl: &ast::ObserveDecl,
+    kind: EnvKind,
+) -> Result<&'static Observation, Diagnostic> {
     let name = &decl.name.name;
-    let kind = ObservationKind::from_name(name).ok_or_else(|| {
-        internal(
-            decl.name.span,
-            format!("the runtime has no observation `{name}`"),
-        )
-    })?;
+    let observation = environment(kind)
+        .observations()
+        .iter()
+        .find(|o| o.name == name)
+        .ok_or_else(|| {
+            internal(
+                decl.name.span,
+                format!("the runtime has no observation `{name}`"),
+            )
+        })?;
     if !matches!(decl.params.as_slice(), [p] if p.name == "position") {
         return Err(internal(decl.span, "an observation takes one position"));
     }
-    let result = match kind {
-        ObservationKind::Value(_) => "value",
-        ObservationKind::Color => "symbol",
-        ObservationKind::HasChild => "bool",
-        ObservationKind::Child => "position",
-    };
+    if decl.indexed != observation.indexed {
+        let form = match observation.indexed {
+            true => format!("`{name}[position]`"),
+            false => format!("`{name}(position)`"),
+        };
+        return Err(internal(decl.span, format!("`{name}` is read as {form}")));
+    }
+    let result = observation.kind.name();
     if decl.result.name != result {
         return Err(internal(
             decl.result.span,
             format!("`{name}` gives a {result}"),
         ));
     }
-    Ok(ObservationSignature {
-        name: name.clone(),
-        indexed: decl.indexed,
-        kind,
-    })
+    Ok(observation)
 }
 
 #[cfg(test)]
@@ -138,7 +130,8 @@ mod tests {
 
     fn load(text: &str) -> Result<EnvLibrary, Diagnostic> {
         let file = crate::stdlib::testing::parse(text, SourceId(2));
-        load_env(&file, EnvKind::Array, &super::super::ARRAY)
+        let array = EnvKind::from_name("array").expect("registered");
+        load_env(&file, array, &crate::stdlib::files()[1])
     }
 
     fn message(text: &str) -> String {
@@ -162,6 +155,10 @@ mod tests {
             message("env array()\nact MOVE(pointer, colour)\n").contains("unknown parameter type")
         );
         assert!(message("env array()\nobserve A[position] -> bool\n").contains("gives a value"));
+        assert!(
+            message("env array()\nobserve A(position) -> value\n")
+                .contains("read as `A[position]`")
+        );
         assert!(
             message("env array()\nobserve B(position) -> value\n").contains("no observation `B`")
         );

@@ -13,7 +13,7 @@
 //! starts over at the same version has changed nothing, so it would repeat
 //! forever: the machine reports it at once instead of running out of steps.
 
-use super::trace;
+use super::{Event, trace};
 use crate::diagnostic::Diagnostic;
 use crate::exec::{self, MAX_TASKS, Store};
 use crate::program::{
@@ -85,6 +85,8 @@ enum Task<'p> {
 pub(super) struct Machine<'p, 'o> {
     program: &'p Program,
     pub(super) store: Store<'o>,
+    /// Who is told of each activation and core step, if anyone.
+    observer: Option<&'o mut dyn FnMut(Event<'_>)>,
     tasks: Vec<Task<'p>>,
     /// The pointer values saved by the state calls in progress.
     saved: Vec<i64>,
@@ -95,10 +97,15 @@ pub(super) struct Machine<'p, 'o> {
 impl<'p, 'o> Machine<'p, 'o> {
     /// A machine at the start of `program`, its pointers at their initial
     /// positions for `state`.
-    pub(super) fn new(program: &'p Program, store: Store<'o>) -> Machine<'p, 'o> {
+    pub(super) fn new(
+        program: &'p Program,
+        store: Store<'o>,
+        observer: Option<&'o mut dyn FnMut(Event<'_>)>,
+    ) -> Machine<'p, 'o> {
         Machine {
             program,
             store,
+            observer,
             tasks: Vec::new(),
             saved: Vec::new(),
             scratch: Vec::new(),
@@ -181,6 +188,9 @@ impl<'p, 'o> Machine<'p, 'o> {
         def: DefId,
         depth: u32,
     ) -> Result<(), Diagnostic> {
+        if let Some(observer) = self.observer.as_mut() {
+            observer(Event::Start { def });
+        }
         let activation = Activation {
             kind,
             frame,
@@ -217,6 +227,14 @@ impl<'p, 'o> Machine<'p, 'o> {
         }
         if self.store.tracing() {
             self.trace_slot(&a, c, slot);
+        }
+        if let Some(observer) = self.observer.as_mut() {
+            observer(Event::Step {
+                def: a.def,
+                last: tail,
+                view: self.store.view(),
+                stack_top: self.store.top_is_state(),
+            });
         }
         let deeper = a.depth.saturating_add(1);
         match slot {

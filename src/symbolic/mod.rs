@@ -9,20 +9,53 @@
 //! an E07xx runtime error. With a trace writer in the [`Options`] it writes
 //! the call tree, one line per step, in the style of Figure 4 of the paper.
 //! It is an oracle: tests, `--symbolic` and `--cross-check` reach it; the
-//! network never does.
+//! network never does. [`run_observed`] also reports each combinator
+//! activation and core step as it happens (the verification-cost
+//! experiment counts what an NPI-style core would observe).
 
 mod machine;
 mod trace;
 
 use crate::diagnostic::Diagnostic;
-use crate::env::State;
+use crate::env::{State, View};
 use crate::exec::{Options, Outcome, Store};
-use crate::program::Program;
+use crate::program::{DefId, Program};
 
 /// Runs `program` from its entry on `state`.
 pub fn run(program: &Program, state: State, options: Options) -> Result<Outcome, Diagnostic> {
     let store = Store::new(program.env, &program.pointers, state, options)?;
-    let mut machine = machine::Machine::new(program, store);
+    let mut machine = machine::Machine::new(program, store, None);
+    machine.run()?;
+    Ok(machine.store.finish())
+}
+
+/// What [`run_observed`] reports while a program runs. Activations nest:
+/// each `Step` belongs to the innermost activation started and not yet
+/// ended, and an activation ends with its `last` step.
+pub enum Event<'a> {
+    /// An activation of `def`'s combinator (or of `_mapself`) begins.
+    Start { def: DefId },
+    /// The running activation, made by `def`, calls its next slot, with the
+    /// world as the core sees it then.
+    Step {
+        def: DefId,
+        last: bool,
+        view: View<'a>,
+        /// The top of the state stack is a state (what `_mapself` tests).
+        stack_top: bool,
+    },
+}
+
+/// Runs `program` like [`run`], telling `observer` of every activation and
+/// core step.
+pub fn run_observed<'o>(
+    program: &Program,
+    state: State,
+    options: Options<'o>,
+    observer: &'o mut dyn FnMut(Event<'_>),
+) -> Result<Outcome, Diagnostic> {
+    let store = Store::new(program.env, &program.pointers, state, options)?;
+    let mut machine = machine::Machine::new(program, store, Some(observer));
     machine.run()?;
     Ok(machine.store.finish())
 }

@@ -30,6 +30,7 @@ pub fn layout<'s>(
         line: Vec::new(),
         indents: vec![0],
         brackets: Vec::new(),
+        open: [0; 2],
         line_start: 0,
         fresh_line: true,
         tab_lines: Vec::new(),
@@ -51,6 +52,10 @@ struct Layout<'a, 's> {
     indents: Vec<usize>,
     /// The open brackets of the current logical line.
     brackets: Vec<Spanned<'s>>,
+    /// How many of `brackets` are `(` and `[`: a closer with none of its
+    /// kind open is unmatched at once, without a scan, so that a flood of
+    /// stray closers costs linear time.
+    open: [usize; 2],
     /// Byte offset where the current physical line starts.
     line_start: usize,
     /// No token has been seen yet on the current physical line.
@@ -71,11 +76,13 @@ impl<'s> Layout<'_, 's> {
             return;
         }
         let opener = kind.opener();
-        let matching = opener.and_then(|opener| {
-            self.brackets
-                .iter()
-                .rposition(|&(_, open, _)| open == opener)
-        });
+        let matching = opener
+            .filter(|&opener| self.open[kind_index(opener)] > 0)
+            .and_then(|opener| {
+                self.brackets
+                    .iter()
+                    .rposition(|&(_, open, _)| open == opener)
+            });
         if opener.is_some() && matching.is_none() {
             self.diagnostics
                 .push(unmatched(Span::new(self.id, start, end), kind));
@@ -92,10 +99,11 @@ impl<'s> Layout<'_, 's> {
             self.indent(start);
         }
         if kind.closer().is_some() {
+            self.open[kind_index(kind)] += 1;
             self.brackets.push(token);
         } else if let Some(matching) = matching {
             self.close_brackets(Some((matching + 1, token)));
-            self.brackets.truncate(matching);
+            self.pop_brackets(matching);
         }
         self.line.push(token);
     }
@@ -144,29 +152,56 @@ impl<'s> Layout<'_, 's> {
     /// Reports the open brackets above `keep` (all of them when `None`) as
     /// unclosed and appends their closers to the line, innermost first. With
     /// `Some((keep, closer))`, `closer` is the token that revealed them.
+    /// One diagnostic names the outermost of them (the one to fix first),
+    /// however many were left open inside it.
     fn close_brackets(&mut self, until: Option<(usize, Spanned<'s>)>) {
         let keep = until.map_or(0, |(keep, _)| keep);
+        if self.brackets.len() <= keep {
+            return;
+        }
         let at = self.last_end();
-        while self.brackets.len() > keep {
-            let Some((start, open, end)) = self.brackets.pop() else {
-                break;
-            };
-            let close = open.closer().unwrap_or(Token::RParen);
-            let mut diagnostic = Diagnostic::error(codes::E0006, format!("unclosed {open}"))
-                .with_label(
-                    Span::new(self.id, start, end),
-                    format!("this {open} is never closed"),
-                )
-                .with_help(format!("add the matching {close}"));
-            if let Some((_, (found_start, found, found_end))) = until {
-                diagnostic = diagnostic.with_label(
-                    Span::new(self.id, found_start, found_end),
-                    format!("expected {close} before this {found}"),
-                );
+        let unclosed = self.pop_brackets(keep);
+        let innermost = unclosed.last().map(|&(_, open, _)| open);
+        let needed = innermost.and_then(Token::closer).unwrap_or(Token::RParen);
+        let (start, open, end) = unclosed[0];
+        let close = open.closer().unwrap_or(Token::RParen);
+        let mut diagnostic = Diagnostic::error(codes::E0006, format!("unclosed {open}"))
+            .with_label(
+                Span::new(self.id, start, end),
+                format!("this {open} is never closed"),
+            )
+            .with_help(format!("add the matching {close}"));
+        match unclosed.len() - 1 {
+            0 => {}
+            1 => {
+                diagnostic = diagnostic.with_note("a bracket opened after it is not closed either")
             }
-            self.diagnostics.push(diagnostic);
+            more => {
+                diagnostic = diagnostic.with_note(format!(
+                    "{more} brackets opened after it are not closed either"
+                ))
+            }
+        }
+        if let Some((_, (found_start, found, found_end))) = until {
+            diagnostic = diagnostic.with_label(
+                Span::new(self.id, found_start, found_end),
+                format!("expected {needed} before this {found}"),
+            );
+        }
+        self.diagnostics.push(diagnostic);
+        for &(_, open, _) in unclosed.iter().rev() {
+            let close = open.closer().unwrap_or(Token::RParen);
             self.line.push((at, close, at));
         }
+    }
+
+    /// Removes and returns the open brackets above the first `keep`.
+    fn pop_brackets(&mut self, keep: usize) -> Vec<Spanned<'s>> {
+        let popped = self.brackets.split_off(keep.min(self.brackets.len()));
+        for &(_, open, _) in &popped {
+            self.open[kind_index(open)] -= 1;
+        }
+        popped
     }
 
     /// Ends the current logical line, if it has any token.
@@ -296,6 +331,11 @@ impl Group {
     }
 }
 
+/// The slot of an opening bracket in [`Layout::open`].
+fn kind_index(open: Token) -> usize {
+    usize::from(open == Token::LBracket)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -400,9 +440,13 @@ mod tests {
     #[test]
     fn unclosed_brackets_at_end_of_file_are_closed_innermost_first() {
         let (tokens, diagnostics) = run("f(a[1\n");
-        assert_eq!(codes_of(&diagnostics), vec!["E0006", "E0006"]);
-        assert_eq!(primary(&diagnostics[0]), 3..4);
-        assert_eq!(primary(&diagnostics[1]), 1..2);
+        // One report, at the outermost bracket left open.
+        assert_eq!(codes_of(&diagnostics), vec!["E0006"]);
+        assert_eq!(primary(&diagnostics[0]), 1..2);
+        assert_eq!(
+            diagnostics[0].notes,
+            ["a bracket opened after it is not closed either"]
+        );
         assert_eq!(tokens, "f ( a [ 1 ] ) NL");
     }
 

@@ -205,6 +205,12 @@ pub fn check() {
     let result = runner.run(&strategy, |(bytes, inputs)| {
         let text = program_text(&bytes);
         let compilation = cnpi::compile::compile("random.cnpi", &text, Some("MAIN"));
+        // The writer may write a recursion with no way out: the checker
+        // refuses it (E0505), and that is all there is to test.
+        let endless = |d: &cnpi::diagnostic::Diagnostic| !d.is_error() || d.code.0 == "E0505";
+        if compilation.program.is_none() && compilation.diagnostics.iter().all(endless) {
+            return Ok(());
+        }
         let Some(program) = compilation.program else {
             panic!(
                 "the writer wrote a wrong program:\n{text}\n{:?}",

@@ -22,48 +22,54 @@ fn assert_error(d: &Diagnostic, code: cnpi::diagnostic::Code, message: &str, at:
 
 #[test]
 fn array_acts_off_the_array_are_errors_naming_the_pointer() {
-    let swap = acts(EnvKind::Array, &[("P1", 0), ("P2", 5)], |b| {
-        [Act::Swap(b.p("P1"), b.p("P2")), Act::Nop, Act::Nop]
+    let swapping = acts(kind("array"), &[("P1", 0), ("P2", 5)], |b| {
+        [swap(b.p("P1"), b.p("P2")), Act::Nop, Act::Nop]
     });
-    let e = fail(&swap, "[1, 2, 3, 4, 5]");
+    let e = fail(&swapping, "[1, 2, 3, 4, 5]");
     let message = "`SWAP` needs `P2` on the array, but `P2` = 5 reads as END (the array has 5 elements: 0..4)";
     assert_error(&e, codes::E0702, message, span(1));
-    let out = acts(EnvKind::Array, &[("p", 0)], |b| {
-        [Act::Out(b.p("p")), left(b.p("p")), Act::Out(b.p("p"))]
+    let output = acts(kind("array"), &[("p", 0)], |b| {
+        [out(b.p("p")), left(b.p("p")), out(b.p("p"))]
     });
-    let e = fail(&out, "[7]");
+    let e = fail(&output, "[7]");
     let message =
         "`OUT` needs `p` on the array, but `p` = -1 reads as END (the array has 1 element: 0)";
     assert_error(&e, codes::E0702, message, span(3));
-    let clear = acts(EnvKind::Array, &[("p", 0)], |b| {
-        [Act::Clear(b.p("p")), Act::Nop, Act::Nop]
+    let clearing = acts(kind("array"), &[("p", 0)], |b| {
+        [clear(b.p("p")), Act::Nop, Act::Nop]
     });
     let message =
         "`CLEAR` needs `p` on the array, but `p` = 0 reads as END (the array has no elements)";
-    assert_error(&fail(&clear, "[]"), codes::E0702, message, span(1));
-    let fine = acts(EnvKind::Array, &[("p", 1)], |b| {
-        [Act::Clear(b.p("p")), Act::Out(b.p("p")), Act::OutOk]
+    assert_error(&fail(&clearing, "[]"), codes::E0702, message, span(1));
+    let fine = acts(kind("array"), &[("p", 1)], |b| {
+        [clear(b.p("p")), out(b.p("p")), out_ok()]
     });
     let outcome = run(&fine, "[4, 5]");
     assert_eq!(
         outcome.to_json("symbolic"),
         json!({"A": [4, -1], "output": [-1, "OK"], "steps": 3, "engine": "symbolic"})
     );
+    let outclear = acts(kind("array"), &[("p", 0)], |b| {
+        [outclear(b.p("p")), outclear(b.p("p")), right(b.p("p"))]
+    });
+    assert_eq!(
+        run(&outclear, "[8, 9]").to_json("symbolic"),
+        json!({"A": [-1, 9], "output": [8, -1], "steps": 3, "engine": "symbolic"})
+    );
+    let message =
+        "`OUTCLEAR` needs `p` on the array, but `p` = 0 reads as END (the array has no elements)";
+    assert_error(&fail(&outclear, "[]"), codes::E0702, message, span(1));
 }
 
 #[test]
 fn graph_acts_at_a_non_vertex_are_errors() {
-    for (k, act) in [Act::Color(0, Color::Grey), Act::Emit(0), Act::NextChild(0)]
+    for (k, act) in [paint(0, Color::Grey), emit(0), next_child(0)]
         .into_iter()
         .enumerate()
     {
         let name = act.name();
-        let program = acts(EnvKind::Graph, &[("v", 0)], |_| {
-            [
-                Act::NextChild(0),
-                Act::Set(0, int(2 + k as i64)),
-                act.clone(),
-            ]
+        let program = acts(kind("graph"), &[("v", 0)], |_| {
+            [next_child(0), Act::Set(0, int(2 + k as i64)), act.clone()]
         });
         let message = format!(
             "`{name}` needs `v` on a vertex, but `v` = {} is not a vertex (the graph has 2 vertices: 0..1)",
@@ -80,8 +86,8 @@ fn graph_acts_at_a_non_vertex_are_errors() {
 
 #[test]
 fn addition_acts_off_the_pad_are_errors() {
-    let write = acts(EnvKind::Addition, &[("i", 3)], |b| {
-        [Act::WriteSum(b.p("i")), Act::Nop, Act::Nop]
+    let write = acts(kind("addition"), &[("i", 3)], |b| {
+        [write_sum(b.p("i")), Act::Nop, Act::Nop]
     });
     let message = "`WRITE_SUM` needs `i` on a column, but `i` = 3 reads as END (the scratch pad has 3 columns: 0..2)";
     assert_error(
@@ -90,8 +96,8 @@ fn addition_acts_off_the_pad_are_errors() {
         message,
         span(1),
     );
-    let carry = acts(EnvKind::Addition, &[("i", 0)], |b| {
-        [Act::Carry(b.p("i")), Act::Nop, Act::Nop]
+    let carry = acts(kind("addition"), &[("i", 0)], |b| {
+        [carry(b.p("i")), Act::Nop, Act::Nop]
     });
     let e = fail(&carry, r#"{"a": "5", "b": "5"}"#);
     assert_eq!((e.code, e.span()), (codes::E0702, Some(span(1))));
@@ -107,14 +113,10 @@ fn addition_acts_off_the_pad_are_errors() {
 fn a_condition_is_evaluated_at_every_step() {
     // cond(A[P1 / P2] > 0?; SET(P2, 0), NOP, NOP): the first step decides
     // (P2 = 1), the second divides by the new P2 = 0.
-    let mut b = Builder::new(EnvKind::Array, &[("P1", int(0)), ("P2", int(1))]);
+    let mut b = Builder::new(kind("array"), &[("P1", int(0)), ("P2", int(1))]);
     let mut divided = arith(ArithOp::Div, b.ptr("P1"), b.ptr("P2"));
     divided.span = span(5);
-    let c = cmp(
-        CompareOp::Gt,
-        val(ValueObservation::Array, divided),
-        Operand::Int(0),
-    );
+    let c = cmp(CompareOp::Gt, val("A", divided), Operand::Int(0));
     let set = inline(Act::Set(b.p("P2"), int(0)));
     let main = b.comb("MAIN", Combinator::Cond, Some(c), [set, nop(), nop()]);
     let e = fail(&b.finish(main), "[4, 2]");
@@ -123,12 +125,12 @@ fn a_condition_is_evaluated_at_every_step() {
 
 #[test]
 fn overflow_is_an_error() {
-    let program = acts(EnvKind::Array, &[("P1", i64::MAX)], |b| {
+    let program = acts(kind("array"), &[("P1", i64::MAX)], |b| {
         [Act::Nop, right(b.p("P1")), Act::Nop]
     });
     let e = fail(&program, "[]");
     assert_eq!((e.code, e.span()), (codes::E0703, Some(span(2))));
-    let program = acts(EnvKind::Array, &[("P1", i64::MIN)], |b| {
+    let program = acts(kind("array"), &[("P1", i64::MIN)], |b| {
         let negated = pos(PosKind::Neg(Box::new(b.ptr("P1"))));
         [Act::Set(b.p("P1"), negated), Act::Nop, Act::Nop]
     });
@@ -152,24 +154,16 @@ fn the_step_budget_is_exact() {
 #[test]
 fn a_loop_that_changes_nothing_is_reported_at_once() {
     // BSTEP without RSHIFT: after one swap, rounds repeat unchanged.
-    let mut b = Builder::new(EnvKind::Array, &[("P1", int(0)), ("P2", int(1))]);
+    let mut b = Builder::new(kind("array"), &[("P1", int(0)), ("P2", int(1))]);
     let (p1, p2) = (b.p("P1"), b.p("P2"));
-    let c = cmp(
-        CompareOp::Gt,
-        val(ValueObservation::Array, b.ptr("P1")),
-        val(ValueObservation::Array, b.ptr("P2")),
-    );
+    let c = cmp(CompareOp::Gt, val("A", b.ptr("P1")), val("A", b.ptr("P2")));
     let compswap = b.comb(
         "COMPSWAP",
         Combinator::Cond,
         Some(c),
-        [inline(Act::Swap(p1, p2)), nop(), nop()],
+        [inline(swap(p1, p2)), nop(), nop()],
     );
-    let c = cmp(
-        CompareOp::Ne,
-        val(ValueObservation::Array, b.ptr("P2")),
-        Operand::End,
-    );
+    let c = cmp(CompareOp::Ne, val("A", b.ptr("P2")), Operand::End);
     let bstep = b.comb(
         "BSTEP",
         Combinator::Linrec,
@@ -186,7 +180,7 @@ fn a_loop_that_changes_nothing_is_reported_at_once() {
     );
 
     // while P1 != END: pass
-    let mut b = Builder::new(EnvKind::Array, &[("P1", int(0))]);
+    let mut b = Builder::new(kind("array"), &[("P1", int(0))]);
     let condition = cmp(CompareOp::Ne, Operand::Pos(b.ptr("P1")), Operand::End);
     let spin = b.normal(
         "SPIN",
@@ -205,7 +199,7 @@ fn a_loop_that_changes_nothing_is_reported_at_once() {
     );
 
     // def AGAIN(): AGAIN()
-    let mut b = Builder::new(EnvKind::Array, &[("P1", int(0))]);
+    let mut b = Builder::new(kind("array"), &[("P1", int(0))]);
     let me = b.next_id();
     let again = b.normal("AGAIN", vec![Stmt::Call(me, span(4))]);
     let e = fail(&b.finish(again), "[]");
@@ -221,7 +215,7 @@ fn a_loop_that_changes_nothing_is_reported_at_once() {
 #[cfg_attr(debug_assertions, ignore = "ten million calls: run with --release")]
 fn runaway_recursion_is_stopped() {
     // def DIVE(): MOVE(P1, RIGHT); DIVE(); MOVE(P1, LEFT)
-    let mut b = Builder::new(EnvKind::Array, &[("P1", int(0))]);
+    let mut b = Builder::new(kind("array"), &[("P1", int(0))]);
     let (p1, me) = (b.p("P1"), b.next_id());
     let body = vec![
         Stmt::Act(app(right(p1))),
@@ -249,7 +243,7 @@ fn runaway_recursion_is_stopped() {
 fn wide_endless_state_calls_are_stopped_by_the_byte_bound() {
     let pointers: Vec<String> = (0..501).map(|i| format!("p{i} = 0")).collect();
     let text = format!(
-        "env array({})\nstate(p0)\n\ndef DIVE():\n  DIVE(p0 + 1)\n  NOP\n",
+        "env array({})\nstate(p0)\n\ndef DIVE():\n  if p0 >= 0:\n    DIVE(p0 + 1)\n  NOP\n",
         pointers.join(", ")
     );
     let program = cnpi::compile::compile("wide.cnpi", &text, None)

@@ -2,11 +2,11 @@
 //! front end: a small builder, expression helpers, the stdlib combinator
 //! behaviours, and the programs of section 8 of the language contract.
 
-use cnpi::env::EnvKind;
+use cnpi::env;
 use cnpi::program::{
-    Act, ActApp, Applier, Behaviour, Body, BoolExpr, Callee, Color, Combinator, Combinators, Def,
-    DefId, Direction, Operand, Pointer, PointerId, PosExpr, PosKind, Program, Slot, Stmt, SymExpr,
-    ValExpr, ValueObservation,
+    Act, ActApp, ActArg, Applier, Behaviour, Body, BoolExpr, Callee, Color, Combinator,
+    Combinators, Def, DefId, Direction, EnvKind, Observation, Operand, Pointer, PointerId, PosExpr,
+    PosKind, Program, Slot, Stmt, SymExpr, ValExpr,
 };
 use cnpi::span::{SourceId, Span};
 use cnpi::syntax::ast::{ArithOp, CompareOp};
@@ -143,14 +143,80 @@ pub fn arith(op: ArithOp, a: PosExpr, b: PosExpr) -> PosExpr {
     pos(PosKind::Arith(op, Box::new(a), Box::new(b)))
 }
 
+/// The registered environment `name`.
+pub fn kind(name: &str) -> EnvKind {
+    EnvKind::from_name(name).unwrap_or_else(|| panic!("no environment {name}"))
+}
+
+/// The registered observation `name`.
+pub fn observation(name: &str) -> &'static Observation {
+    let all = env::all_observations();
+    all.into_iter()
+        .find(|o| o.name == name)
+        .unwrap_or_else(|| panic!("no observation {name}"))
+}
+
+/// The ACT `name` of environment `env` on `args`, as the checker builds it.
+fn env_act(env: &str, name: &str, args: Vec<ActArg>) -> Act {
+    env::build_act(kind(env), name, args).unwrap_or_else(|| panic!("no ACT {name}"))
+}
+
+pub fn swap(p: PointerId, q: PointerId) -> Act {
+    env_act(
+        "array",
+        "SWAP",
+        vec![ActArg::Pointer(p), ActArg::Pointer(q)],
+    )
+}
+
+pub fn out(p: PointerId) -> Act {
+    env_act("array", "OUT", vec![ActArg::Pointer(p)])
+}
+
+pub fn out_ok() -> Act {
+    env_act("array", "OUT", vec![ActArg::Ok])
+}
+
+pub fn clear(p: PointerId) -> Act {
+    env_act("array", "CLEAR", vec![ActArg::Pointer(p)])
+}
+
+pub fn outclear(p: PointerId) -> Act {
+    env_act("array", "OUTCLEAR", vec![ActArg::Pointer(p)])
+}
+
+pub fn paint(v: PointerId, c: Color) -> Act {
+    env_act("graph", "COLOR", vec![ActArg::Pointer(v), ActArg::Color(c)])
+}
+
+pub fn emit(v: PointerId) -> Act {
+    env_act("graph", "EMIT", vec![ActArg::Pointer(v)])
+}
+
+pub fn next_child(v: PointerId) -> Act {
+    env_act("graph", "NEXT_CHILD", vec![ActArg::Pointer(v)])
+}
+
+pub fn write_sum(i: PointerId) -> Act {
+    env_act("addition", "WRITE_SUM", vec![ActArg::Pointer(i)])
+}
+
+pub fn carry(i: PointerId) -> Act {
+    env_act("addition", "CARRY", vec![ActArg::Pointer(i)])
+}
+
 pub fn child(v: PosExpr) -> PosExpr {
-    pos(PosKind::Child(Box::new(v)))
+    pos(PosKind::Observe(observation("child"), Box::new(v)))
+}
+
+pub fn has_child(v: PosExpr) -> BoolExpr {
+    BoolExpr::Test(observation("has_child"), v)
 }
 
 /// An observation such as `A[e]` or `sum(i)`.
-pub fn val(observation: ValueObservation, at: PosExpr) -> Operand {
+pub fn val(name: &str, at: PosExpr) -> Operand {
     Operand::Val(ValExpr {
-        observation,
+        observation: observation(name),
         at,
         span: Span::default(),
     })
@@ -161,7 +227,7 @@ pub fn cmp(op: CompareOp, a: Operand, b: Operand) -> BoolExpr {
 }
 
 pub fn color_of(v: PosExpr) -> Operand {
-    Operand::Sym(SymExpr::ColorOf(v, Span::default()))
+    Operand::Sym(SymExpr::Observe(observation("color"), v, Span::default()))
 }
 
 pub fn color(c: Color) -> Operand {
@@ -196,14 +262,14 @@ pub fn left(p: PointerId) -> Act {
 }
 
 fn a(b: &Builder, name: &str) -> Operand {
-    val(ValueObservation::Array, b.ptr(name))
+    val("A", b.ptr(name))
 }
 
 /// Bubble sort, section 8.
 pub fn bubblesort() -> Program {
     use CompareOp::*;
     let mut b = Builder::new(
-        EnvKind::Array,
+        kind("array"),
         &[("P1", int(0)), ("P2", int(1)), ("P3", int(0))],
     );
     let (p1, p2, p3) = (b.p("P1"), b.p("P2"), b.p("P3"));
@@ -212,7 +278,7 @@ pub fn bubblesort() -> Program {
         "COMPSWAP",
         Combinator::Cond,
         Some(c),
-        [inline(Act::Swap(p1, p2)), nop(), nop()],
+        [inline(swap(p1, p2)), nop(), nop()],
     );
     let rshift = b.seq("RSHIFT", [inline(right(p1)), inline(right(p2)), nop()]);
     let c = cmp(Ne, a(&b, "P2"), Operand::End);
@@ -243,7 +309,7 @@ pub fn bubblesort() -> Program {
 fn quicksort_builder() -> Builder {
     let last = pos(PosKind::Last);
     Builder::new(
-        EnvKind::Array,
+        kind("array"),
         &[
             ("lo", int(0)),
             ("hi", last),
@@ -272,7 +338,7 @@ pub fn quicksort() -> Program {
         "COMPSWAP",
         Combinator::Cond,
         Some(c),
-        [inline(Act::Swap(pivot, j)), inline(right(pivot)), nop()],
+        [inline(swap(pivot, j)), inline(right(pivot)), nop()],
     );
     let c = cmp(Ne, Operand::Pos(b.ptr("j")), Operand::Pos(b.ptr("hi")));
     let looping = b.comb(
@@ -283,7 +349,7 @@ pub fn quicksort() -> Program {
     );
     let partition = b.seq(
         "PARTITION",
-        [call(pre_loop), call(looping), inline(Act::Swap(pivot, hi))],
+        [call(pre_loop), call(looping), inline(swap(pivot, hi))],
     );
     let right_part = Act::Push(vec![
         arith(ArithOp::Add, b.ptr("pivot"), int(1)),
@@ -323,7 +389,7 @@ pub fn quicksort_normal() -> Program {
                 body: vec![
                     Stmt::If {
                         condition: cmp(Le, a(&b, "j"), a(&b, "hi")),
-                        then: vec![act(Act::Swap(pivot, j)), act(right(pivot))],
+                        then: vec![act(swap(pivot, j)), act(right(pivot))],
                         otherwise: vec![],
                         span: Span::default(),
                     },
@@ -331,7 +397,7 @@ pub fn quicksort_normal() -> Program {
                 ],
                 span: Span::default(),
             },
-            act(Act::Swap(pivot, hi)),
+            act(swap(pivot, hi)),
         ],
     );
     let me = b.next_id();
@@ -359,26 +425,22 @@ pub fn quicksort_normal() -> Program {
 /// Topological sort by depth-first search, section 8.
 pub fn toposort() -> Program {
     use CompareOp::*;
-    let mut b = Builder::new(EnvKind::Graph, &[("u", int(0)), ("v", int(0))]).state(&["v"]);
+    let mut b = Builder::new(kind("graph"), &[("u", int(0)), ("v", int(0))]).state(&["v"]);
     let (u, v) = (b.p("u"), b.p("v"));
-    let c = BoolExpr::HasChild(b.ptr("v"));
+    let c = has_child(b.ptr("v"));
     let push = inline(Act::Push(vec![child(b.ptr("v"))]));
     let divide = b.comb(
         "DIVIDE",
         Combinator::Linrec,
         Some(c),
-        [push, inline(Act::NextChild(v)), nop()],
+        [push, inline(next_child(v)), nop()],
     );
     let post = b.seq(
         "POST",
-        [
-            inline(Act::Color(v, Color::Black)),
-            inline(Act::Emit(v)),
-            nop(),
-        ],
+        [inline(paint(v, Color::Black)), inline(emit(v)), nop()],
     );
     let c = cmp(Eq, color_of(b.ptr("v")), color(Color::White));
-    let grey = inline(Act::Color(v, Color::Grey));
+    let grey = inline(paint(v, Color::Grey));
     let traverse = b.comb(
         "TRAVERSE",
         Combinator::Treerec,
@@ -402,18 +464,18 @@ pub fn toposort() -> Program {
 /// Grade-school addition, the design of `env addition`.
 pub fn addition() -> Program {
     use CompareOp::*;
-    let mut b = Builder::new(EnvKind::Addition, &[("i", pos(PosKind::Last))]);
+    let mut b = Builder::new(kind("addition"), &[("i", pos(PosKind::Last))]);
     let i = b.p("i");
-    let c = cmp(Ge, val(ValueObservation::Sum, b.ptr("i")), Operand::Int(10));
+    let c = cmp(Ge, val("sum", b.ptr("i")), Operand::Int(10));
     let carry_if = b.comb(
         "CARRY_IF",
         Combinator::Cond,
         Some(c),
-        [inline(Act::Carry(i)), nop(), nop()],
+        [inline(carry(i)), nop(), nop()],
     );
     let add1 = b.seq(
         "ADD1",
-        [inline(Act::WriteSum(i)), call(carry_if), inline(left(i))],
+        [inline(write_sum(i)), call(carry_if), inline(left(i))],
     );
     let c = cmp(Ne, Operand::Pos(b.ptr("i")), Operand::End);
     let add = b.comb(

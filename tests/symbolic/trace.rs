@@ -62,7 +62,7 @@ fn the_trace_shows_one_line_per_step_as_a_call_tree() {
 
 /// `def R(): if A[P1] != END: MOVE(P1, RIGHT); R(); TAIL...`
 fn walk(tail: Vec<Stmt>) -> Program {
-    let mut b = Builder::new(EnvKind::Array, &[("P1", int(0))]);
+    let mut b = Builder::new(kind("array"), &[("P1", int(0))]);
     let (p1, me) = (b.p("P1"), b.next_id());
     let condition = cmp(CompareOp::Ne, Operand::Pos(b.ptr("P1")), Operand::End);
     let then = vec![Stmt::Act(app(right(p1))), Stmt::Call(me, Span::default())];

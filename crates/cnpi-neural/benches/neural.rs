@@ -17,7 +17,7 @@ use cnpi_neural::runtime;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 fn compile(file: &str) -> (Program, Memory) {
-    let path = format!("{}/examples/{file}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/../../examples/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(path).expect("example exists");
     let program = cnpi::compile::compile(file, &text, None)
         .program

@@ -28,11 +28,14 @@ use crate::memory::{
 };
 use crate::tensors::{Reader, Writer};
 use cnpi::diagnostic::{Diagnostic, codes};
-use cnpi::env::EnvKind;
+use cnpi::program::EnvKind;
 use cnpi::program::{Behaviour, Pointer, PointerId, Slot};
 use cnpi::span::{SourceId, Span};
 
-const FORMAT: &str = "cnpi-memory-1";
+/// The format of the files this version writes and reads (the `format`
+/// metadata entry). Version 2: ACT rows come from the environment registry
+/// and ACT arguments and observations are written by their declared types.
+pub const FORMAT: &str = "cnpi-memory-2";
 
 #[derive(Serialize, Deserialize)]
 struct Header {
@@ -443,7 +446,7 @@ fn check_applier(memory: &Memory, row: usize, index: &KeyIndex) -> Result<(), St
                 .get(detector)
                 .is_some_and(|d| d.unit.is_none() || d.unit <= info.unit)
                 && detector != crate::memory::STACK_TOP;
-            let nop = Memory::fixed(RowKind::Act(ActKind::Nop));
+            let nop = Memory::fixed(RowKind::Act(ActKind::NOP));
             let args_ok = args.iter().all(|&a| {
                 a == nop
                     || memory
@@ -460,9 +463,12 @@ fn check_applier(memory: &Memory, row: usize, index: &KeyIndex) -> Result<(), St
     }
 }
 
-/// True for a path that names a program memory (`.cnpim`).
+/// True for a path that names a program memory: by its extension
+/// (`.cnpim`), or by its contents under any other name.
 pub fn is_memory_file(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "cnpim")
+        || std::fs::read(path)
+            .is_ok_and(|bytes| crate::tensors::format_of(&bytes).as_deref() == Some(FORMAT))
 }
 
 /// Reads and checks the `.cnpim` file at `path`.
@@ -483,7 +489,7 @@ pub fn read_file(path: &Path) -> Result<Memory, Diagnostic> {
 /// Writes `memory` to `path`, recording `command` (the command line).
 pub fn write_file(path: &Path, memory: &Memory, command: &str) -> Result<(), Diagnostic> {
     let bytes = write(memory, command)?;
-    std::fs::write(path, bytes).map_err(|error| {
+    cnpi::files::write_atomic(path, &bytes).map_err(|error| {
         Diagnostic::error(
             codes::E1101,
             format!(

@@ -95,6 +95,25 @@ impl std::fmt::Display for OpenError {
     }
 }
 
+/// The `format` entry of a safetensors file, if `bytes` start like one:
+/// how a file is recognised by its contents rather than its name.
+pub fn format_of(bytes: &[u8]) -> Option<String> {
+    let (_, header) = SafeTensors::read_metadata(bytes).ok()?;
+    header.metadata().as_ref()?.get(FORMAT).cloned()
+}
+
+/// What a file that is not what a command expected looks like, in words:
+/// "a program memory", "a core file", ... (`None` for none of cnpi's).
+pub fn describe(bytes: &[u8]) -> Option<String> {
+    let format = format_of(bytes)?;
+    Some(match format.as_str() {
+        crate::cnpim::FORMAT => "a program memory (`.cnpim`)".to_string(),
+        crate::core::FORMAT => "a core file (safetensors)".to_string(),
+        crate::detector::CACHE_FORMAT => "a cached detector".to_string(),
+        other => format!("a safetensors file of format `{other}`"),
+    })
+}
+
 /// A file whose checksum and format have been checked.
 pub struct Reader<'a> {
     file: SafeTensors<'a>,
@@ -118,7 +137,8 @@ impl<'a> Reader<'a> {
             Some(found) if found == format => {}
             Some(found) => {
                 return Err(malformed(format!(
-                    "its format is `{found}`, not `{format}`"
+                    "its format is `{found}`, but this cnpic reads `{format}` (the file was \
+                     written by another version)"
                 )));
             }
             None => return Err(malformed(format!("it has no `{FORMAT}` entry"))),

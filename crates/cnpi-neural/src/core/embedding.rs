@@ -2,35 +2,37 @@
 //!
 //! The core is never retrained for a new combinator. [`learn`] looks for
 //! an initial state `(h, c)` (an embedding, Emb-as-State0) under which the
-//! frozen LSTM and decoders follow the combinator's definition: SGD on its
-//! abstract traces with only the embedding as a variable (the trainer of
-//! `train`, the paper's continual setting of Table 2), restarted from a
-//! new random embedding a few times, each attempt checked by the
-//! exhaustive verification `verify-core` runs. A combinator no attempt
-//! verifies is refused, never run. Learned embeddings are cached beside
-//! the detectors (`combinators/<hash>.safetensors`), keyed by the
+//! frozen LSTM and decoders follow the combinator's definition: batch-1 SGD
+//! on its abstract traces with only the new embedding as a variable
+//! ([`fast::learn_embeddings`], the paper's continual setting of Table 2),
+//! restarted from a new random embedding a few times. An attempt counts
+//! only once the embedding passes the exhaustive verification `verify-core`
+//! runs, on [`Network`], the inference path the runtime uses. A combinator
+//! no attempt verifies is refused, never run. Learned embeddings are cached
+//! beside the detectors (`combinators/<hash>.safetensors`), keyed by the
 //! behaviour's canonical text, the core's identity (a hash of all its
 //! weights) and the seed; whatever is read back is verified again, so a
 //! stale entry is only a miss. [`Extended`] is the core with embeddings
-//! appended: the core's tensors and its five embeddings stay as they are,
+//! appended: the core's tensors and its own embeddings stay as they are,
 //! bit for bit, and every appended embedding is verified before a run.
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::fast::{self, FastOptions, Variant};
 use super::network::{Decision, Network, State};
 use super::table::DecisionTable;
-use super::train::{TrainOptions, train_embeddings};
 use super::verify::{Verification, verify_network};
-use super::{Core, index, longest, named};
+use super::{COMBINATORS, Core, longest};
 use crate::detector::Cache;
 use crate::tensors::{Fnv, Reader, Writer};
 use cnpi::diagnostic::Diagnostic;
-use cnpi::program::{Behaviour, CombinatorKind, print};
+use cnpi::program::{Behaviour, Combinator, CombinatorKind, print};
 
 /// Fresh starting embeddings tried before a combinator is refused.
 pub const ATTEMPTS: u64 = 4;
-/// Epochs of SGD per attempt.
+/// The most epochs of SGD per attempt (the schedule also stops an attempt
+/// after three learning-rate decays).
 pub const MAX_EPOCHS: usize = 400;
 
 const FORMAT: &str = "cnpi-embedding-1";
@@ -54,14 +56,10 @@ pub struct Learned {
     pub updates: usize,
 }
 
-/// Why there is no embedding.
+/// Why there is no embedding: the last attempt's verification (on the
+/// inference network) of a combinator no attempt learned.
 #[derive(Clone, Debug)]
-pub enum NotLearned {
-    /// No attempt verified: the last attempt's verification.
-    Refused(Verification),
-    /// The trainer failed (a bug).
-    Error(Diagnostic),
-}
+pub struct Refused(pub Verification);
 
 /// The canonical text of a behaviour: both branches, slot by slot. What
 /// the core must do depends on nothing else.
@@ -88,7 +86,7 @@ pub fn learn(
     behaviour: &Behaviour,
     seed: u64,
     cache: &Cache,
-) -> Result<Learned, NotLearned> {
+) -> Result<Learned, Refused> {
     let text = canonical(behaviour);
     let key = Key {
         text: &text,
@@ -106,24 +104,26 @@ pub fn learn(
         });
     }
     let cells = core.cells();
-    let weights = core.network().weights();
+    let frozen = fast::Model::from_weights(core.network().weights());
+    let first = frozen.combinators();
     let traces = super::traces(std::slice::from_ref(behaviour)).len();
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    // Each attempt's seed (its starting embedding and trace order) comes
+    // from one stream drawn from `seed`.
+    let mut seeds = ChaCha8Rng::seed_from_u64(seed);
     let (mut epochs, mut last) = (0, None);
     for attempt in 1..=ATTEMPTS {
-        let mut start = weights.clone();
-        start.emb_h = (0..cells).map(|_| rng.random_range(-1.0..1.0)).collect();
-        start.emb_c = (0..cells).map(|_| rng.random_range(-1.0..1.0)).collect();
-        let options = TrainOptions::new(cells, seed, MAX_EPOCHS);
-        let trained =
-            train_embeddings(start, &[(name, behaviour)], &options, &mut rng, &mut |_| {})
-                .map_err(NotLearned::Error)?;
-        epochs += trained.epochs;
-        if trained.verification.passed() {
-            let embedding = Embedding {
-                h: trained.weights.emb_h,
-                c: trained.weights.emb_c,
-            };
+        let options = FastOptions::new(Variant::State0, cells, seeds.random(), MAX_EPOCHS);
+        let fitted = fast::learn_embeddings(&frozen, &[(name, behaviour)], &options, &mut |_| {});
+        epochs += fitted.epochs;
+        let row = |values: &[f32]| values[first * cells..(first + 1) * cells].to_vec();
+        let embedding = Embedding {
+            h: row(&fitted.model.emb_h),
+            c: row(&fitted.model.emb_c),
+        };
+        // The trainer's verification runs its own forward pass; what
+        // counts is the network the runtime steps.
+        let verification = verify(core, name, behaviour, &embedding);
+        if verification.passed() {
             key.store(cache, &embedding);
             return Ok(Learned {
                 embedding,
@@ -132,9 +132,9 @@ pub fn learn(
                 updates: epochs * traces,
             });
         }
-        last = Some(trained.verification);
+        last = Some(verification);
     }
-    Err(NotLearned::Refused(last.unwrap_or_else(|| {
+    Err(Refused(last.unwrap_or_else(|| {
         verify(core, name, behaviour, &Embedding::zeros(cells))
     })))
 }
@@ -219,49 +219,88 @@ impl Key<'_> {
 }
 
 /// The core with the embeddings of a memory's own combinators appended
-/// (`Combinator::Defined(k)` is row `5 + k`), every one verified.
+/// after its own (`Combinator::Defined(k)` is the `k`-th appended row),
+/// every one verified.
 #[derive(Clone, Debug)]
-pub struct Extended {
+pub struct Extended<'c> {
+    core: &'c Core,
     network: Network,
     table: DecisionTable,
 }
 
-impl Extended {
+impl<'c> Extended<'c> {
     /// `core` extended by `defined` (name, behaviour, embedding), or the
-    /// verification that failed: all five stdlib rows and every appended
-    /// one are checked exhaustively.
+    /// verification that failed: every appended row is checked
+    /// exhaustively (the core's own rows are untouched and were verified
+    /// when it was loaded).
     pub fn new(
-        core: &Core,
+        core: &'c Core,
         defined: &[(&str, &Behaviour, Embedding)],
-    ) -> Result<Extended, Verification> {
+    ) -> Result<Extended<'c>, Verification> {
+        let cells = core.cells();
+        let own = core.kinds().len();
         let mut weights = core.network().weights().clone();
         for (_, _, embedding) in defined {
-            weights.emb_h.extend(fit(&embedding.h, core.cells()));
-            weights.emb_c.extend(fit(&embedding.c, core.cells()));
+            weights.emb_h.extend(fit(&embedding.h, cells));
+            weights.emb_c.extend(fit(&embedding.c, cells));
         }
         let network = Network::new(weights);
-        let mut behaviours: Vec<(&str, &Behaviour)> = named(&core.combinators);
-        behaviours.extend(
-            defined
-                .iter()
-                .map(|(name, behaviour, _)| (*name, *behaviour)),
-        );
-        let verification = verify_network(&network, &behaviours);
+        let appended: Vec<(&str, &Behaviour)> = defined
+            .iter()
+            .map(|(name, behaviour, _)| (*name, *behaviour))
+            .collect();
+        let verification = verify_network(&Shifted(&network, own), &appended);
         if !verification.passed() {
             return Err(verification);
         }
-        let depths: Vec<usize> = behaviours.iter().map(|(_, b)| longest(b)).collect();
-        let table = DecisionTable::build(&network, &depths);
-        Ok(Extended { network, table })
+        // Table rows by `index`: the five stdlib combinators (empty for one
+        // a partial core lacks), then the appended ones.
+        let mut rows: Vec<Option<(usize, usize)>> = COMBINATORS
+            .iter()
+            .map(|&(kind, _)| {
+                let embedding = core.kinds().iter().position(|&k| k == kind)?;
+                Some((embedding, longest(core.combinators.get(kind))))
+            })
+            .collect();
+        rows.extend((appended.iter().enumerate()).map(|(k, (_, b))| Some((own + k, longest(b)))));
+        let table = DecisionTable::for_embeddings(&network, &rows);
+        Ok(Extended {
+            core,
+            network,
+            table,
+        })
     }
 
+    /// The number of combinators appended.
+    pub fn appended(&self) -> usize {
+        self.network.combinators() - self.core.kinds().len()
+    }
+
+    /// The network: the core's weights with the appended embeddings.
     pub fn network(&self) -> &Network {
         &self.network
     }
 
-    /// The initial state of `combinator`.
+    /// E1007 unless the core has `combinator` (an appended one it has).
+    pub fn require(&self, combinator: CombinatorKind) -> Result<(), Diagnostic> {
+        match combinator {
+            CombinatorKind::User(Combinator::Defined(k)) if k < self.appended() => Ok(()),
+            CombinatorKind::User(Combinator::Defined(k)) => Err(cnpi::env::internal(format!(
+                "the program applies combinator {k} of its own, which the memory does not hold"
+            ))),
+            stdlib => self.core.require(stdlib),
+        }
+    }
+
+    /// The initial state of `combinator`, which the core must have (see
+    /// [`Extended::require`]).
     pub fn start(&self, combinator: CombinatorKind) -> State {
-        self.network.start(index(combinator))
+        match combinator {
+            CombinatorKind::User(Combinator::Defined(k)) => {
+                self.network.start(self.core.kinds().len() + k)
+            }
+            stdlib => self.core.start(stdlib),
+        }
     }
 
     /// One step of the network (see [`Core::step`]).
@@ -269,8 +308,22 @@ impl Extended {
         self.network.step(state, bit)
     }
 
-    /// The decision table over the five combinators and the appended ones.
+    /// The decision table over the five combinators and the appended ones
+    /// (looked up by [`index`](super::index)).
     pub fn table(&self) -> &DecisionTable {
         &self.table
+    }
+}
+
+/// A network seen from its combinator `.1` on.
+struct Shifted<'n>(&'n Network, usize);
+
+impl super::Decider for Shifted<'_> {
+    type State = State;
+    fn start(&self, combinator: usize) -> State {
+        self.0.start(self.1 + combinator)
+    }
+    fn step(&self, state: &mut State, bit: bool) -> Decision {
+        self.0.step(state, bit)
     }
 }

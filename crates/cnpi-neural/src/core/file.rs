@@ -14,7 +14,7 @@ use crate::tensors::{OpenError, Reader, Writer};
 use cnpi::diagnostic::{Diagnostic, codes};
 
 /// The value of the `format` metadata entry.
-const FORMAT: &str = "cnpi-core-1";
+pub const FORMAT: &str = "cnpi-core-1";
 /// More cells than any core needs; the bound keeps shape arithmetic small.
 const MAX_CELLS: usize = 1 << 16;
 

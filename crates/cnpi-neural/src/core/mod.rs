@@ -16,9 +16,13 @@
 //! A core is only ever handed out verified: [`Core::load`],
 //! [`Core::from_bytes`] and [`Core::shipped`] refuse a core whose decisions
 //! differ from the definitions anywhere. The shipped core is
-//! `stdlib/core.safetensors`, embedded in the binary.
+//! `stdlib/core.safetensors`, embedded in the binary. A core may be
+//! *partial*: its file embeds only some of the combinators (a core learned
+//! by reinforcement has `seq`, `cond` and `linrec`); it is verified for
+//! those, and the runtime refuses a program that needs another.
 
 pub mod embedding;
+pub mod fast;
 mod file;
 mod network;
 mod table;
@@ -29,9 +33,9 @@ mod verify;
 use std::path::Path;
 use std::sync::OnceLock;
 
-pub use file::{Metadata, write};
+pub use file::{FORMAT, Metadata, write};
 pub use network::{ALPHA, Decision, Network, SLOTS, State as CoreState, Weights};
-pub use table::DecisionTable;
+pub use table::{Decider, DecisionTable};
 pub use traces::{Trace, expected, longest, traces};
 pub use verify::{Mismatch, Verification, VerificationRow, verify_network};
 
@@ -54,9 +58,9 @@ pub const COMBINATORS: [(CombinatorKind, &str); 5] = [
     (CombinatorKind::MapSelf, "_mapself"),
 ];
 
-/// The embedding index of a combinator: its position in [`COMBINATORS`],
-/// or for `Defined(k)` the `k`-th embedding appended after them
-/// ([`embedding::Extended`]).
+/// The row of a combinator in a decision table: its position in
+/// [`COMBINATORS`] (its embedding in a full core), or for `Defined(k)` the
+/// `k`-th row after them ([`embedding::Extended`]).
 pub fn index(kind: CombinatorKind) -> usize {
     match kind {
         CombinatorKind::User(Combinator::Defined(k)) => COMBINATORS.len() + k,
@@ -83,6 +87,10 @@ pub struct Core {
     network: Network,
     combinators: Combinators,
     metadata: Metadata,
+    /// The combinators the file embeds, in embedding order.
+    kinds: Vec<CombinatorKind>,
+    /// How diagnostics name the core.
+    name: String,
 }
 
 impl Core {
@@ -120,22 +128,24 @@ impl Core {
     /// which reports the verification itself. Never run such a core.
     pub fn from_bytes_unverified(bytes: &[u8], name: &str) -> Result<Core, Diagnostic> {
         let (weights, metadata) = file::read(bytes, name)?;
-        let expected: Vec<&str> = COMBINATORS.iter().map(|&(_, name)| name).collect();
-        if metadata.combinators != expected {
-            return Err(Diagnostic::error(
+        let kinds = embedded(&metadata.combinators).ok_or_else(|| {
+            let expected: Vec<&str> = COMBINATORS.iter().map(|&(_, name)| name).collect();
+            Diagnostic::error(
                 codes::E1002,
                 format!(
-                    "`{name}` is not a core for this machine: it embeds the combinators `{}`, not `{}`",
+                    "`{name}` is not a core for this machine: it embeds the combinators `{}`, not some of `{}` each once",
                     metadata.combinators.join(","),
                     expected.join(",")
                 ),
-            ));
-        }
+            )
+        })?;
         let combinators = stdlib_combinators()?.clone();
         Ok(Core {
             network: Network::new(weights),
             combinators,
             metadata,
+            kinds,
+            name: name.to_string(),
         })
     }
 
@@ -157,9 +167,44 @@ impl Core {
         &self.network
     }
 
+    /// The combinators this core has, in embedding order (all five unless
+    /// it is partial).
+    pub fn kinds(&self) -> &[CombinatorKind] {
+        &self.kinds
+    }
+
+    /// Whether the core has an embedding for `combinator`.
+    pub fn has(&self, combinator: CombinatorKind) -> bool {
+        self.kinds.contains(&combinator)
+    }
+
+    /// E1007 unless the core has `combinator`.
+    pub fn require(&self, combinator: CombinatorKind) -> Result<(), Diagnostic> {
+        if self.has(combinator) {
+            return Ok(());
+        }
+        let name = COMBINATORS.get(index(combinator)).map_or("?", |c| c.1);
+        let has: Vec<&str> = self
+            .kinds
+            .iter()
+            .map(|&k| COMBINATORS.get(index(k)).map_or("?", |c| c.1))
+            .collect();
+        Err(Diagnostic::error(
+            codes::E1007,
+            format!(
+                "the core `{}` has no combinator `{name}`: it was learned and verified for `{}` only",
+                self.name,
+                has.join(", ")
+            ),
+        )
+        .with_help("run the program on a core that has it (the shipped core has all five)"))
+    }
+
     /// Emb-as-State0: the combinator's embedding is the initial `(h, c)`.
+    /// The core must have the combinator (see [`Core::require`]).
     pub fn start(&self, combinator: CombinatorKind) -> CoreState {
-        self.network.start(index(combinator))
+        let embedding = self.kinds.iter().position(|&k| k == combinator);
+        self.network.start(embedding.unwrap_or(usize::MAX))
     }
 
     /// One LSTM step on the condition bit, then `f_end` (return iff
@@ -173,11 +218,14 @@ impl Core {
     /// The network's decision after every bit prefix up to each
     /// combinator's longest execution (computed by running the network).
     pub fn decision_table(&self) -> DecisionTable {
-        let depths: Vec<usize> = named(&self.combinators)
-            .into_iter()
-            .map(|(_, behaviour)| longest(behaviour))
+        let rows: Vec<Option<(usize, usize)>> = COMBINATORS
+            .iter()
+            .map(|&(kind, _)| {
+                let embedding = self.kinds.iter().position(|&k| k == kind)?;
+                Some((embedding, longest(self.combinators.get(kind))))
+            })
             .collect();
-        DecisionTable::build(&self.network, &depths)
+        DecisionTable::for_embeddings(&self.network, &rows)
     }
 }
 
@@ -189,10 +237,28 @@ impl DecisionTable {
     }
 }
 
-/// Verifies `core` against `combinators`: every combinator, every bit
-/// sequence up to its longest execution, every step.
+/// Verifies `core` against `combinators`: every combinator it has, every
+/// bit sequence up to its longest execution, every step.
 pub fn verify(core: &Core, combinators: &Combinators) -> Verification {
-    verify_network(&core.network, &named(combinators))
+    let behaviours: Vec<(&str, &Behaviour)> = core
+        .kinds
+        .iter()
+        .map(|&kind| (COMBINATORS[index(kind)].1, combinators.get(kind)))
+        .collect();
+    verify_network(&core.network, &behaviours)
+}
+
+/// The combinators named in a core file, if each is known and appears once.
+fn embedded(names: &[String]) -> Option<Vec<CombinatorKind>> {
+    let mut kinds = Vec::new();
+    for name in names {
+        let &(kind, _) = COMBINATORS.iter().find(|(_, n)| n == name)?;
+        if kinds.contains(&kind) {
+            return None;
+        }
+        kinds.push(kind);
+    }
+    (!kinds.is_empty()).then_some(kinds)
 }
 
 /// The behaviours read from `stdlib/core.cnpi`.
@@ -306,5 +372,39 @@ mod tests {
         let error = Core::from_bytes(&bytes, "zero.safetensors").err();
         assert_eq!(error.map(|d| d.code), Some(codes::E1004));
         assert!(Core::from_bytes_unverified(&bytes, "zero.safetensors").is_ok());
+    }
+
+    #[test]
+    fn a_partial_core_is_verified_for_what_it_has_and_refuses_the_rest() {
+        let core = shipped();
+        let mut weights = core.network().weights().clone();
+        let cells = weights.cells;
+        weights.emb_h.truncate(3 * cells);
+        weights.emb_c.truncate(3 * cells);
+        let mut metadata = core.metadata().clone();
+        metadata.combinators = ["seq", "cond", "linrec"].map(String::from).to_vec();
+        let bytes = write(&weights, &metadata);
+        let partial = Core::from_bytes(&bytes, "partial.safetensors")
+            .unwrap_or_else(|d| panic!("the partial core is refused: {d:?}"));
+        let verification = verify(&partial, stdlib_combinators().expect("the stdlib loads"));
+        assert!(verification.passed());
+        assert_eq!(verification.rows.len(), 3);
+        let linrec = CombinatorKind::User(Combinator::Linrec);
+        let treerec = CombinatorKind::User(Combinator::Treerec);
+        assert!(partial.require(linrec).is_ok());
+        assert_eq!(partial.start(linrec), core.start(linrec));
+        let refused = partial.require(treerec).err().map(|d| d.code);
+        assert_eq!(refused, Some(codes::E1007));
+        let table = partial.decision_table();
+        assert_eq!(table.decision(treerec, &[true]), None);
+        assert_eq!(
+            table.decision(linrec, &[false]),
+            core.decision_table().decision(linrec, &[false])
+        );
+        // A name twice, or one the machine does not know, is no core.
+        metadata.combinators = ["seq", "seq"].map(String::from).to_vec();
+        let twice = write(&weights, &metadata);
+        let error = Core::from_bytes_unverified(&twice, "twice.safetensors").err();
+        assert_eq!(error.map(|d| d.code), Some(codes::E1002));
     }
 }

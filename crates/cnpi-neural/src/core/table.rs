@@ -10,6 +10,25 @@
 
 use super::network::{Decision, Network, State};
 
+/// Anything that decides like the core, step by step from a combinator's
+/// start: the inference [`Network`], and the fast trainer's models (whose
+/// variants feed the combinator differently).
+pub trait Decider {
+    type State: Clone;
+    fn start(&self, combinator: usize) -> Self::State;
+    fn step(&self, state: &mut Self::State, bit: bool) -> Decision;
+}
+
+impl Decider for Network {
+    type State = State;
+    fn start(&self, combinator: usize) -> State {
+        Network::start(self, combinator)
+    }
+    fn step(&self, state: &mut State, bit: bool) -> Decision {
+        Network::step(self, state, bit)
+    }
+}
+
 /// For each combinator, the decisions after every bit prefix up to its depth.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DecisionTable {
@@ -33,11 +52,22 @@ fn position(bits: &[bool], depth: usize) -> Option<usize> {
 impl DecisionTable {
     /// Runs `network` on every prefix: `depths[i]` is the depth of
     /// combinator `i` (its longest execution).
-    pub fn build(network: &Network, depths: &[usize]) -> DecisionTable {
-        let rows = depths
+    pub fn build(network: &impl Decider, depths: &[usize]) -> DecisionTable {
+        let rows: Vec<Option<(usize, usize)>> =
+            depths.iter().copied().enumerate().map(Some).collect();
+        DecisionTable::for_embeddings(network, &rows)
+    }
+
+    /// Row `i` of the table from `rows[i] = Some((embedding, depth))`; an
+    /// empty row (no decisions) for `None`, a combinator the network does
+    /// not have.
+    pub fn for_embeddings(
+        network: &impl Decider,
+        rows: &[Option<(usize, usize)>],
+    ) -> DecisionTable {
+        let rows = rows
             .iter()
-            .enumerate()
-            .map(|(index, &depth)| row(network, index, depth))
+            .map(|entry| entry.map_or_else(Vec::new, |(index, depth)| row(network, index, depth)))
             .collect();
         DecisionTable { rows }
     }
@@ -55,15 +85,15 @@ impl DecisionTable {
     }
 }
 
-/// A row of `2^(d+1) - 2` entries covers `d` bits.
+/// A row of `2^(d+1) - 2` entries covers `d` bits (an empty row none).
 fn depth_of(row: &[Decision]) -> usize {
     (row.len() + 2).ilog2() as usize - 1
 }
 
 /// Every prefix of one combinator, level by level, branching the states.
-fn row(network: &Network, index: usize, depth: usize) -> Vec<Decision> {
+fn row<D: Decider>(network: &D, index: usize, depth: usize) -> Vec<Decision> {
     let mut decisions = Vec::with_capacity((1 << (depth + 1)) - 2);
-    let mut level: Vec<State> = vec![network.start(index)];
+    let mut level: Vec<D::State> = vec![network.start(index)];
     for length in 1..=depth {
         // Index `code` of the new level extends `code mod 2^(length-1)`
         // with the bit `code >> (length-1)`.

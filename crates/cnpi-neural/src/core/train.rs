@@ -51,6 +51,12 @@ pub struct TrainOptions {
     pub decay: f64,
 }
 
+/// The paper's schedule for supervised training (section 4): plain SGD at
+/// rate 0.5, decayed ×0.1 after 10 epochs without a better accuracy.
+pub const LEARNING_RATE: f32 = 0.5;
+pub const PATIENCE: usize = 10;
+pub const DECAY: f32 = 0.1;
+
 impl TrainOptions {
     /// The paper's settings with the given cells and seed.
     pub fn new(cells: usize, seed: u64, max_epochs: usize) -> TrainOptions {
@@ -58,9 +64,9 @@ impl TrainOptions {
             cells,
             seed,
             max_epochs,
-            learning_rate: 0.5,
-            patience: 10,
-            decay: 0.1,
+            learning_rate: f64::from(LEARNING_RATE),
+            patience: PATIENCE,
+            decay: f64::from(DECAY),
         }
     }
 }
@@ -94,36 +100,8 @@ pub fn train(
     progress: &mut dyn FnMut(&EpochReport),
 ) -> Result<Trained, Diagnostic> {
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
-    let weights = initial_weights(options.cells, behaviours.len(), &mut rng);
-    let model = Model::new(weights, |_| true).map_err(internal)?;
-    descend(&model, behaviours, options, &mut rng, progress)
-}
-
-/// Learns the embeddings of `behaviours` on a fixed core: `weights` holds
-/// the core's LSTM and decoders, which stay constant (only the tensors
-/// `embedding.h` and `embedding.c` are variables), and its embeddings,
-/// one row per behaviour, where descent starts. Otherwise as [`train`],
-/// with `rng` for the trace order.
-pub fn train_embeddings(
-    weights: Weights,
-    behaviours: &[(&str, &Behaviour)],
-    options: &TrainOptions,
-    rng: &mut ChaCha8Rng,
-    progress: &mut dyn FnMut(&EpochReport),
-) -> Result<Trained, Diagnostic> {
-    let model = Model::new(weights, |name| name.starts_with("embedding")).map_err(internal)?;
-    descend(&model, behaviours, options, rng, progress)
-}
-
-/// SGD on the traces of `behaviours` until the model verifies or
-/// `max_epochs` run out.
-fn descend(
-    model: &Model,
-    behaviours: &[(&str, &Behaviour)],
-    options: &TrainOptions,
-    rng: &mut ChaCha8Rng,
-    progress: &mut dyn FnMut(&EpochReport),
-) -> Result<Trained, Diagnostic> {
+    let model =
+        Model::new(initial_weights(options.cells, behaviours.len(), &mut rng)).map_err(internal)?;
     let definitions: Vec<Behaviour> = behaviours.iter().map(|(_, b)| (*b).clone()).collect();
     let mut order = traces(&definitions);
     let mut optimizer = SGD::new(model.vars(), options.learning_rate).map_err(internal)?;
@@ -131,7 +109,7 @@ fn descend(
     let mut verification = verify_network(&Network::new(weights.clone()), behaviours);
     let (mut best, mut stale, mut epochs) = (verification.accuracy(), 0, 0);
     while !verification.passed() && epochs < options.max_epochs {
-        order.shuffle(rng);
+        order.shuffle(&mut rng);
         let mut total = 0.0;
         for trace in &order {
             let loss = model.loss(trace).map_err(internal)?;
@@ -168,7 +146,7 @@ fn descend(
 
 /// Uniform in `±1/√H` for the LSTM and decoders (PyTorch's default) and in
 /// `±1` for the embeddings, drawn tensor by tensor in file order.
-fn initial_weights(cells: usize, combinators: usize, rng: &mut ChaCha8Rng) -> Weights {
+pub(super) fn initial_weights(cells: usize, combinators: usize, rng: &mut ChaCha8Rng) -> Weights {
     let mut weights = Weights::zeros(cells, combinators);
     let bound = 1.0 / (cells.max(1) as f32).sqrt();
     for (name, values) in weights.tensors_mut() {
@@ -192,56 +170,42 @@ fn internal(error: candle_core::Error) -> Diagnostic {
     .with_note("this is a bug in cnpi; please report it with the command line")
 }
 
-/// The tensors of a core, in the layout of [`Weights`], some of them
-/// trainable.
-struct Model {
+/// The trainable tensors, in the layout of [`Weights`].
+pub(super) struct Model {
     cells: usize,
-    /// In the order of [`Weights::tensors`]; a trainable one is its
-    /// variable's tensor.
-    tensors: Vec<Tensor>,
-    /// The trainable tensors.
+    /// In the order of [`Weights::tensors`].
     vars: Vec<Var>,
 }
 
 impl Model {
-    /// A model of `weights` whose tensors named `trainable` are variables
-    /// and the others constants.
-    fn new(weights: Weights, trainable: impl Fn(&str) -> bool) -> candle_core::Result<Model> {
-        let mut tensors = Vec::new();
-        let mut vars = Vec::new();
-        for (name, shape, values) in weights.tensors() {
-            if trainable(name) {
-                let var = Var::from_slice(values, shape, &Device::Cpu)?;
-                tensors.push(var.as_tensor().clone());
-                vars.push(var);
-            } else {
-                tensors.push(Tensor::from_slice(values, shape, &Device::Cpu)?);
-            }
-        }
+    pub(super) fn new(weights: Weights) -> candle_core::Result<Model> {
+        let vars = weights
+            .tensors()
+            .map(|(_, shape, values)| Var::from_slice(values, shape, &Device::Cpu))
+            .collect::<candle_core::Result<Vec<_>>>()?;
         Ok(Model {
             cells: weights.cells,
-            tensors,
             vars,
         })
     }
 
-    fn vars(&self) -> Vec<Var> {
+    pub(super) fn vars(&self) -> Vec<Var> {
         self.vars.clone()
     }
 
     fn weights(&self) -> candle_core::Result<Weights> {
-        let combinators = self.tensors[7].dims()[0];
+        let combinators = self.vars[7].dims()[0];
         let mut weights = Weights::zeros(self.cells, combinators);
-        for ((_, values), tensor) in weights.tensors_mut().zip(&self.tensors) {
-            *values = tensor.flatten_all()?.to_vec1()?;
+        for ((_, values), var) in weights.tensors_mut().zip(&self.vars) {
+            *values = var.as_tensor().flatten_all()?.to_vec1()?;
         }
         Ok(weights)
     }
 
     /// The summed loss of one trace, with the graph for backpropagation.
-    fn loss(&self, trace: &Trace) -> candle_core::Result<Tensor> {
+    pub(super) fn loss(&self, trace: &Trace) -> candle_core::Result<Tensor> {
         let [w_ih, w_hh, bias, w_end, b_end, w_prog, b_prog, emb_h, emb_c] =
-            [0, 1, 2, 3, 4, 5, 6, 7, 8].map(|i| &self.tensors[i]);
+            [0, 1, 2, 3, 4, 5, 6, 7, 8].map(|i| self.vars[i].as_tensor());
         let h_cells = self.cells;
         let (w_ih, w_hh, w_end, w_prog) = (w_ih.t()?, w_hh.t()?, w_end.t()?, w_prog.t()?);
         let bias = bias.unsqueeze(0)?;

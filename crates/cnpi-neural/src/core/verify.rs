@@ -4,15 +4,15 @@
 //! its longest execution is fed to the network, and at every step until the
 //! definition returns, the chosen slot and the return flag must equal
 //! [`traces::expected`]. The network's decisions come from a
-//! [`DecisionTable`], which is computed by [`Network::step`], the path the
+//! [`DecisionTable`], which is computed by [`Network::step`](super::Network::step), the path the
 //! runtime uses, so a verified core is exact wherever it runs the same code.
 //! The result is a [`Verification`]: one row per combinator, printable as
 //! the table `cnpic verify-core` shows.
 
 use std::fmt;
 
-use super::network::{Decision, Network};
-use super::table::DecisionTable;
+use super::network::Decision;
+use super::table::{Decider, DecisionTable};
 use super::traces::{self, expected};
 use cnpi::program::Behaviour;
 
@@ -78,7 +78,7 @@ impl Verification {
 
 /// Verifies `network` against named behaviours (embedding `i` against
 /// `behaviours[i]`).
-pub fn verify_network(network: &Network, behaviours: &[(&str, &Behaviour)]) -> Verification {
+pub fn verify_network(network: &impl Decider, behaviours: &[(&str, &Behaviour)]) -> Verification {
     let depths: Vec<usize> = behaviours.iter().map(|(_, b)| traces::longest(b)).collect();
     let table = DecisionTable::build(network, &depths);
     let rows = behaviours

@@ -5,19 +5,20 @@
 //! else `$HOME/.cache/cnpi` (`detectors/<hash>.safetensors`). The file
 //! records the full text, so a hash collision is a miss, never a wrong
 //! detector; and whatever is read is verified again before use, so a
-//! damaged or stale entry is only a miss too. Writes go through a temporary
-//! file and a rename; a cache that cannot be written is silently skipped
-//! (the detector is still trained and verified, just not kept). The same
-//! directory keeps the embeddings of combinators programs define
-//! (`combinators/`, written by `core::embedding` through [`Cache::file`]
-//! and [`Cache::keep`]).
+//! damaged or stale entry is only a miss too. Writes are atomic
+//! ([`cnpi::files::write_atomic`]); a cache that cannot be written is
+//! silently skipped (the detector is still trained and verified, just not
+//! kept). The same directory keeps the embeddings of combinators programs
+//! define (`combinators/`, written by `core::embedding` through
+//! [`Cache::file`] and [`Cache::keep`]).
 
 use std::path::{Path, PathBuf};
 
 use super::classifier::Classifier;
 use crate::tensors::{Fnv, Reader, Writer};
 
-const FORMAT: &str = "cnpi-detector-1";
+/// The `format` metadata entry of a cached detector.
+pub const FORMAT: &str = "cnpi-detector-1";
 
 /// Where classifiers are kept, if anywhere.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,22 +65,15 @@ impl Cache {
         Some(self.dir.as_ref()?.join(folder).join(name))
     }
 
-    /// Writes `bytes` to `path` through a synced temporary file and a
-    /// rename; a cache that cannot be written is skipped.
+    /// Writes `bytes` to `path` atomically ([`cnpi::files::write_atomic`]);
+    /// a cache that cannot be written is skipped (a failed write leaves no
+    /// file, so the entry is simply not kept).
     pub(crate) fn keep(path: &Path, bytes: &[u8]) {
-        use std::io::Write as _;
-        let temporary = path.with_extension(format!("tmp{}", std::process::id()));
-        let write = || -> std::io::Result<()> {
-            if let Some(dir) = path.parent() {
-                std::fs::create_dir_all(dir)?;
-            }
-            let mut file = std::fs::File::create(&temporary)?;
-            file.write_all(bytes)?;
-            file.sync_all()?;
-            std::fs::rename(&temporary, path)
-        };
-        if write().is_err() {
-            let _ = std::fs::remove_file(&temporary);
+        if path
+            .parent()
+            .is_some_and(|dir| std::fs::create_dir_all(dir).is_ok())
+        {
+            let _ = cnpi::files::write_atomic(path, bytes);
         }
     }
 

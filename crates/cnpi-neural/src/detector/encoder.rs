@@ -1,12 +1,12 @@
 //! Environment encoders: from a running environment to a finite feature
 //! vector, one per condition.
 //!
-//! A condition combines leaves (comparisons and `has_child`) with `and`,
-//! `or` and `not`. Its encoder has one feature per distinct leaf input:
-//! for a comparison, how its two sides relate ([`Relation`]: less, equal or
+//! A condition combines leaves (comparisons and tests) with `and`, `or`
+//! and `not`. Its encoder has one feature per distinct leaf input: for a
+//! comparison, how its two sides relate ([`Relation`]: less, equal or
 //! greater for two numbers, else same or different by the END rules), which
-//! is all any comparison operator needs, whatever the i64 values; for
-//! `has_child(v)`, the bit itself; for `_mapself`'s built-in detector,
+//! is all any comparison operator needs, whatever the i64 values; for a
+//! test observation such as `has_child(v)`, the bit itself; for `_mapself`'s built-in detector,
 //! whether the top of the state stack is a state. The feature vector is one
 //! point of a finite domain (the product of the features' state counts),
 //! numbered in mixed radix. The detector's classifier sees only this point;
@@ -15,7 +15,9 @@
 use std::convert::Infallible;
 
 use crate::memory::codec::Code;
-use cnpi::program::{BoolExpr, EvalError, Leaf, Operand, PosExpr, Relation, World, relation};
+use cnpi::program::{
+    BoolExpr, EvalError, Leaf, Observation, Operand, PosExpr, Relation, World, relation,
+};
 
 /// The largest domain a detector may have.
 pub const MAX_DOMAIN: usize = 1 << 16;
@@ -36,7 +38,8 @@ pub enum Condition {
 #[derive(Clone, Debug)]
 enum Feature {
     Relation(Operand, Operand),
-    HasChild(PosExpr),
+    /// A test observation (`has_child(v)`).
+    Test(&'static Observation, PosExpr),
     StackTop,
 }
 
@@ -64,7 +67,7 @@ impl Feature {
     fn states(&self) -> usize {
         match self {
             Feature::Relation(lhs, rhs) => Feature::relations(lhs, rhs).len(),
-            Feature::HasChild(_) | Feature::StackTop => 2,
+            Feature::Test(..) | Feature::StackTop => 2,
         }
     }
 
@@ -81,7 +84,7 @@ impl Feature {
                     .position(|&r| r == found)
                     .unwrap_or(1)
             }
-            Feature::HasChild(v) => usize::from(world.has_child(v.eval(world)?)),
+            Feature::Test(o, at) => usize::from(world.test(o, at.eval(world)?)),
             Feature::StackTop => usize::from(stack_top),
         })
     }
@@ -96,7 +99,10 @@ fn leaf_key(leaf: Leaf) -> Vec<f32> {
             code.operand(lhs);
             code.operand(rhs);
         }
-        Leaf::HasChild(v) => code.position(v),
+        Leaf::Test(o, at) => {
+            code.observation(o);
+            code.position(at);
+        }
     }
     code.values
 }
@@ -114,7 +120,7 @@ fn collect(expr: &BoolExpr, features: &mut Vec<Feature>, keys: &mut Vec<Vec<f32>
             Leaf::Compare(*op, lhs, rhs),
             Feature::Relation(lhs.clone(), rhs.clone()),
         ),
-        BoolExpr::HasChild(v) => (Leaf::HasChild(v), Feature::HasChild(v.clone())),
+        BoolExpr::Test(o, at) => (Leaf::Test(o, at), Feature::Test(o, at.clone())),
     };
     let key = leaf_key(leaf);
     if !keys.contains(&key) {
@@ -244,7 +250,7 @@ impl Encoder {
                             let relations = Feature::relations(lhs, rhs);
                             relations[state_of(leaf) % relations.len()].holds(op)
                         }
-                        Leaf::HasChild(_) => state_of(leaf) == 1,
+                        Leaf::Test(..) => state_of(leaf) == 1,
                     })
                 });
                 value

@@ -14,7 +14,7 @@ mod cache;
 pub mod classifier;
 mod encoder;
 
-pub use cache::{Cache, read_classifier, write_classifier};
+pub use cache::{Cache, FORMAT as CACHE_FORMAT, read_classifier, write_classifier};
 pub use classifier::{BETA, Classifier};
 pub use encoder::{Condition, Encoder, MAX_DOMAIN, TooLarge};
 

@@ -21,7 +21,7 @@ use super::{
     Row, RowId, RowKind, Unit,
 };
 use crate::core::Core;
-use crate::core::embedding::{self, NotLearned};
+use crate::core::embedding::{self, Refused};
 use crate::detector::{Cache, Condition, Detector, Failure, MAX_DOMAIN};
 use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::env::internal;
@@ -268,7 +268,7 @@ impl Memory {
                         *slot = match callee {
                             Callee::Def(id, span) => row_of(*id, *span)?,
                             Callee::Act(ActApp { act: Act::Nop, .. }) => {
-                                Memory::fixed(RowKind::Act(ActKind::Nop))
+                                Memory::fixed(RowKind::Act(ActKind::NOP))
                             }
                             Callee::Act(app) => {
                                 let text = print::act(&app.act, &program.pointers);
@@ -322,7 +322,9 @@ fn embed(plan: &Plan, m_key: &[f32], w_key: &[f32]) -> Result<(Vec<f32>, Vec<Spa
             }
         }
         Plan::Act(app) => {
-            let act = RowKind::Act(ActKind::of(&app.act));
+            let kind = ActKind::of(&app.act)
+                .ok_or_else(|| internal(format!("no environment declares `{}`", app.act.name())))?;
+            let act = RowKind::Act(kind);
             embedding.extend(key(m_key, Memory::fixed(act)));
             embedding.extend(key(w_key, BLIND));
             let mut code = Code::default();
@@ -377,8 +379,7 @@ fn learn(defined: &Defined, name: &str, seed: u64, cache: &Cache) -> Result<Vec<
             row.resize(EMBED_DIM, 0.0);
             Ok(row)
         }
-        Err(NotLearned::Error(diagnostic)) => Err(diagnostic),
-        Err(NotLearned::Refused(verification)) => Err(Diagnostic::error(
+        Err(Refused(verification)) => Err(Diagnostic::error(
             codes::E1109,
             format!(
                 "the core cannot learn the combinator `{name}`: no embedding passed \

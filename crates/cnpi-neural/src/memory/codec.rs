@@ -10,86 +10,103 @@
 //! in code order) and the decoder hands them back, so that runtime errors
 //! point at the same text as the reference interpreter's.
 
+use std::sync::OnceLock;
+
+use cnpi::env;
 use cnpi::operators::MAX_DEPTH;
 use cnpi::operators::{ArithOp, CompareOp};
 use cnpi::program::{
-    Act, ActApp, BoolExpr, Color, Direction, Operand, PointerId, PosExpr, PosKind, SymExpr,
-    ValExpr, ValueObservation,
+    Act, ActApp, ActArg, ActDecl, BoolExpr, Color, Direction, Observation, ObservationKind,
+    Operand, ParamType, PointerId, PosExpr, PosKind, SymExpr, ValExpr,
 };
 use cnpi::span::Span;
 
-/// The kinds of ACT, one program-memory row each.
+/// The ACTs, one program-memory row each: every ACT some environment
+/// declares (`env::all_acts`, `NOP` first), then `_push`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ActKind {
-    Nop,
-    Move,
-    Swap,
-    Set,
-    Out,
-    OutOk,
-    Clear,
-    Color,
-    Emit,
-    NextChild,
-    WriteSum,
-    Carry,
-    Push,
+pub struct ActKind(usize);
+
+/// The declared ACTs, in row order.
+fn declared() -> &'static [&'static ActDecl] {
+    static ACTS: OnceLock<Vec<&'static ActDecl>> = OnceLock::new();
+    ACTS.get_or_init(env::all_acts)
 }
 
 impl ActKind {
-    pub const ALL: [ActKind; 13] = [
-        ActKind::Nop,
-        ActKind::Move,
-        ActKind::Swap,
-        ActKind::Set,
-        ActKind::Out,
-        ActKind::OutOk,
-        ActKind::Clear,
-        ActKind::Color,
-        ActKind::Emit,
-        ActKind::NextChild,
-        ActKind::WriteSum,
-        ActKind::Carry,
-        ActKind::Push,
-    ];
+    /// The row of `NOP`, the first declared ACT.
+    pub const NOP: ActKind = ActKind(0);
 
-    pub fn of(act: &Act) -> ActKind {
-        match act {
-            Act::Nop => ActKind::Nop,
-            Act::Move(..) => ActKind::Move,
-            Act::Swap(..) => ActKind::Swap,
-            Act::Set(..) => ActKind::Set,
-            Act::Out(_) => ActKind::Out,
-            Act::OutOk => ActKind::OutOk,
-            Act::Clear(_) => ActKind::Clear,
-            Act::Color(..) => ActKind::Color,
-            Act::Emit(_) => ActKind::Emit,
-            Act::NextChild(_) => ActKind::NextChild,
-            Act::WriteSum(_) => ActKind::WriteSum,
-            Act::Carry(_) => ActKind::Carry,
-            Act::Push(_) => ActKind::Push,
-        }
+    /// Every ACT row, in order.
+    pub fn all() -> impl Iterator<Item = ActKind> {
+        (0..Self::count()).map(ActKind)
     }
 
-    /// The name of its row: the ACT as written, `OUT(OK)` apart from `OUT`.
-    pub fn name(self) -> &'static str {
-        match self {
-            ActKind::OutOk => "OUT(OK)",
-            ActKind::Nop => "NOP",
-            ActKind::Move => "MOVE",
-            ActKind::Swap => "SWAP",
-            ActKind::Set => "SET",
-            ActKind::Out => "OUT",
-            ActKind::Clear => "CLEAR",
-            ActKind::Color => "COLOR",
-            ActKind::Emit => "EMIT",
-            ActKind::NextChild => "NEXT_CHILD",
-            ActKind::WriteSum => "WRITE_SUM",
-            ActKind::Carry => "CARRY",
-            ActKind::Push => "_push",
+    /// The number of ACT rows.
+    pub fn count() -> usize {
+        declared().len() + 1
+    }
+
+    /// The `index`-th ACT row.
+    pub fn from_index(index: usize) -> Option<ActKind> {
+        (index < Self::count()).then_some(ActKind(index))
+    }
+
+    /// Its place among the ACT rows.
+    pub fn index(self) -> usize {
+        self.0
+    }
+
+    /// The ACT's declaration; `None` for `_push`, which takes any number
+    /// of positions.
+    pub fn decl(self) -> Option<&'static ActDecl> {
+        declared().get(self.0).copied()
+    }
+
+    /// The row of `act`; `None` for an ACT no environment declares.
+    pub fn of(act: &Act) -> Option<ActKind> {
+        if matches!(act, Act::Push(_)) {
+            return Some(ActKind(declared().len()));
         }
+        let (name, args) = (act.name(), act.args());
+        declared()
+            .iter()
+            .position(|d| d.name == name && d.fits(&args))
+            .map(ActKind)
+    }
+
+    /// The name of its row: the ACT as written, with its literal words
+    /// (`OUT(OK)` apart from `OUT`).
+    pub fn name(self) -> String {
+        let Some(decl) = self.decl() else {
+            return "_push".into();
+        };
+        if !decl.params.contains(&ParamType::Ok) {
+            return decl.name.into();
+        }
+        decl.display()
     }
 }
+
+/// Every observation of a kind, in registry order: an observation is
+/// written as its place in this list.
+fn observations(kind: ObservationKind) -> &'static [&'static Observation] {
+    static ALL: OnceLock<Vec<Vec<&'static Observation>>> = OnceLock::new();
+    let all = ALL.get_or_init(|| {
+        let all = env::all_observations();
+        OBSERVATION_KINDS
+            .iter()
+            .map(|k| all.iter().copied().filter(|o| o.kind == *k).collect())
+            .collect()
+    });
+    &all[position_of(&OBSERVATION_KINDS, &kind) as usize]
+}
+
+const OBSERVATION_KINDS: [ObservationKind; 4] = [
+    ObservationKind::Value,
+    ObservationKind::Symbol,
+    ObservationKind::Test,
+    ObservationKind::Position,
+];
 
 // Tags of the prefix code.
 const INT: u32 = 1;
@@ -97,7 +114,8 @@ const BIG_INT: u32 = 2;
 const POINTER: u32 = 3;
 const LAST: u32 = 4;
 const END: u32 = 5;
-const CHILD: u32 = 6;
+/// A position observation (`child(v)`).
+const OBSERVE_POSITION: u32 = 6;
 const NEG: u32 = 7;
 /// `ARITH + k` for the k-th operator of [`ARITH_OPS`].
 const ARITH: u32 = 8;
@@ -113,7 +131,8 @@ const OPERAND_END: u32 = 21;
 const OPERAND_POS: u32 = 22;
 const OPERAND_VALUE: u32 = 23;
 const OPERAND_COLOR: u32 = 24;
-const OPERAND_COLOR_OF: u32 = 25;
+/// A symbol observation (`color(v)`).
+const OPERAND_OBSERVE: u32 = 25;
 /// `COMPARE + k` for the k-th operator of [`COMPARE_OPS`].
 const COMPARE: u32 = 30;
 const COMPARE_OPS: [CompareOp; 6] = [
@@ -124,19 +143,12 @@ const COMPARE_OPS: [CompareOp; 6] = [
     CompareOp::Gt,
     CompareOp::Ge,
 ];
-const HAS_CHILD: u32 = 40;
+/// A test observation (`has_child(v)`).
+const TEST: u32 = 40;
 const AND: u32 = 41;
 const OR: u32 = 42;
 const NOT: u32 = 43;
 
-const OBSERVATIONS: [ValueObservation; 6] = [
-    ValueObservation::Array,
-    ValueObservation::DigitA,
-    ValueObservation::DigitB,
-    ValueObservation::Carry,
-    ValueObservation::Out,
-    ValueObservation::Sum,
-];
 const COLORS: [Color; 3] = [Color::White, Color::Grey, Color::Black];
 const DIRECTIONS: [Direction; 2] = [Direction::Left, Direction::Right];
 
@@ -158,6 +170,13 @@ pub struct Code {
 impl Code {
     fn tag(&mut self, tag: u32) {
         self.values.push(tag as f32);
+    }
+
+    /// An observation: its place among those of its kind.
+    pub fn observation(&mut self, observation: &Observation) {
+        let list = observations(observation.kind);
+        let index = list.iter().position(|o| *o == observation);
+        self.values.push(index.unwrap_or_default() as f32);
     }
 
     fn int(&mut self, k: i64) {
@@ -183,9 +202,10 @@ impl Code {
             }
             PosKind::Last => self.tag(LAST),
             PosKind::End => self.tag(END),
-            PosKind::Child(v) => {
-                self.tag(CHILD);
-                self.position(v);
+            PosKind::Observe(o, at) => {
+                self.tag(OBSERVE_POSITION);
+                self.observation(o);
+                self.position(at);
             }
             PosKind::Neg(v) => {
                 self.tag(NEG);
@@ -213,8 +233,7 @@ impl Code {
             Operand::Val(v) => {
                 self.tag(OPERAND_VALUE);
                 self.spans.push(v.span);
-                self.values
-                    .push(position_of(&OBSERVATIONS, &v.observation) as f32);
+                self.observation(v.observation);
                 self.position(&v.at);
             }
             Operand::Sym(SymExpr::Literal(color, span)) => {
@@ -222,9 +241,10 @@ impl Code {
                 self.spans.push(*span);
                 self.values.push(position_of(&COLORS, color) as f32);
             }
-            Operand::Sym(SymExpr::ColorOf(at, span)) => {
-                self.tag(OPERAND_COLOR_OF);
+            Operand::Sym(SymExpr::Observe(o, at, span)) => {
+                self.tag(OPERAND_OBSERVE);
                 self.spans.push(*span);
+                self.observation(o);
                 self.position(at);
             }
         }
@@ -237,9 +257,10 @@ impl Code {
                 self.operand(lhs);
                 self.operand(rhs);
             }
-            BoolExpr::HasChild(v) => {
-                self.tag(HAS_CHILD);
-                self.position(v);
+            BoolExpr::Test(o, at) => {
+                self.tag(TEST);
+                self.observation(o);
+                self.position(at);
             }
             BoolExpr::And(a, b) | BoolExpr::Or(a, b) => {
                 self.tag(if matches!(condition, BoolExpr::And(..)) {
@@ -257,39 +278,27 @@ impl Code {
         }
     }
 
-    /// The arguments of an ACT (its kind is the key of its row).
+    /// The arguments of an ACT (its kind is the key of its row), each
+    /// written by its parameter type; `_push` first says how many
+    /// positions follow.
     pub fn act_arguments(&mut self, act: &Act) {
-        let pointer = |code: &mut Code, p: &PointerId| code.values.push(*p as f32);
-        match act {
-            Act::Nop | Act::OutOk => {}
-            Act::Move(p, direction) => {
-                pointer(self, p);
-                self.values.push(position_of(&DIRECTIONS, direction) as f32);
-            }
-            Act::Swap(p, q) => {
-                pointer(self, p);
-                pointer(self, q);
-            }
-            Act::Set(p, e) => {
-                pointer(self, p);
-                self.position(e);
-            }
-            Act::Out(p)
-            | Act::Clear(p)
-            | Act::Emit(p)
-            | Act::NextChild(p)
-            | Act::WriteSum(p)
-            | Act::Carry(p) => pointer(self, p),
-            Act::Color(p, color) => {
-                pointer(self, p);
-                self.values.push(position_of(&COLORS, color) as f32);
-            }
-            Act::Push(exprs) => {
-                self.values.push(exprs.len() as f32);
-                for e in exprs {
-                    self.position(e);
-                }
-            }
+        if let Act::Push(exprs) = act {
+            self.values.push(exprs.len() as f32);
+        }
+        for arg in &act.args() {
+            self.act_argument(arg);
+        }
+    }
+
+    /// One ACT argument: a pointer by its index, a position by its code, a
+    /// direction or colour by its place in its list, `OK` by nothing.
+    fn act_argument(&mut self, arg: &ActArg) {
+        match arg {
+            ActArg::Pointer(p) => self.values.push(*p as f32),
+            ActArg::Position(e) => self.position(e),
+            ActArg::Direction(d) => self.values.push(position_of(&DIRECTIONS, d) as f32),
+            ActArg::Color(c) => self.values.push(position_of(&COLORS, c) as f32),
+            ActArg::Ok => {}
         }
     }
 }
@@ -366,6 +375,13 @@ impl<'a> Decoder<'a> {
         Ok(span)
     }
 
+    /// An observation of `kind`, by its place among those of its kind.
+    fn observation(&mut self, kind: ObservationKind) -> Result<&'static Observation, CodeError> {
+        let list = observations(kind);
+        let limit = u32::try_from(list.len()).unwrap_or(u32::MAX);
+        Ok(list[self.index(limit, "observation")? as usize])
+    }
+
     fn pointer(&mut self) -> Result<PointerId, CodeError> {
         let limit = u32::try_from(self.pointers).unwrap_or(u32::MAX);
         Ok(self.index(limit, "pointer")? as PointerId)
@@ -403,7 +419,10 @@ impl<'a> Decoder<'a> {
             POINTER => PosKind::Pointer(self.pointer()?),
             LAST => PosKind::Last,
             END => PosKind::End,
-            CHILD => PosKind::Child(Box::new(self.position()?)),
+            OBSERVE_POSITION => {
+                let observation = self.observation(ObservationKind::Position)?;
+                PosKind::Observe(observation, Box::new(self.position()?))
+            }
             NEG => PosKind::Neg(Box::new(self.position()?)),
             _ if tag >= ARITH => {
                 let op = ARITH_OPS[(tag - ARITH) as usize];
@@ -416,7 +435,7 @@ impl<'a> Decoder<'a> {
     }
 
     fn operand(&mut self) -> Result<Operand, CodeError> {
-        let tag = self.index(OPERAND_COLOR_OF + 1, "operand tag")?;
+        let tag = self.index(OPERAND_OBSERVE + 1, "operand tag")?;
         Ok(match tag {
             OPERAND_INT => {
                 let tag = self.index(BIG_INT + 1, "integer tag")?;
@@ -429,7 +448,7 @@ impl<'a> Decoder<'a> {
             OPERAND_POS => Operand::Pos(self.position()?),
             OPERAND_VALUE => {
                 let span = self.span()?;
-                let observation = OBSERVATIONS[self.index(6, "observation")? as usize];
+                let observation = self.observation(ObservationKind::Value)?;
                 let at = self.position()?;
                 Operand::Val(ValExpr {
                     observation,
@@ -444,9 +463,10 @@ impl<'a> Decoder<'a> {
                     span,
                 ))
             }
-            OPERAND_COLOR_OF => {
+            OPERAND_OBSERVE => {
                 let span = self.span()?;
-                Operand::Sym(SymExpr::ColorOf(self.position()?, span))
+                let observation = self.observation(ObservationKind::Symbol)?;
+                Operand::Sym(SymExpr::Observe(observation, self.position()?, span))
             }
             _ => return Err(CodeError(format!("{tag} is not an operand tag"))),
         })
@@ -464,7 +484,10 @@ impl<'a> Decoder<'a> {
                 let lhs = self.operand()?;
                 BoolExpr::Compare(op, lhs, self.operand()?)
             }
-            HAS_CHILD => BoolExpr::HasChild(self.position()?),
+            TEST => {
+                let observation = self.observation(ObservationKind::Test)?;
+                BoolExpr::Test(observation, self.position()?)
+            }
             AND | OR => {
                 let a = Box::new(self.condition()?);
                 let b = Box::new(self.condition()?);
@@ -479,43 +502,56 @@ impl<'a> Decoder<'a> {
         })
     }
 
-    /// The arguments of an ACT of kind `kind`, applied at `span`.
+    /// The arguments of an ACT of kind `kind`, applied at `span`, each
+    /// read by its declared parameter type.
     pub fn act(&mut self, kind: ActKind, span: Span) -> Result<ActApp, CodeError> {
-        let act = match kind {
-            ActKind::Nop => Act::Nop,
-            ActKind::OutOk => Act::OutOk,
-            ActKind::Move => {
-                let p = self.pointer()?;
-                Act::Move(p, DIRECTIONS[self.index(2, "direction")? as usize])
-            }
-            ActKind::Swap => Act::Swap(self.pointer()?, self.pointer()?),
-            ActKind::Set => Act::Set(self.pointer()?, self.position()?),
-            ActKind::Out => Act::Out(self.pointer()?),
-            ActKind::Clear => Act::Clear(self.pointer()?),
-            ActKind::Emit => Act::Emit(self.pointer()?),
-            ActKind::NextChild => Act::NextChild(self.pointer()?),
-            ActKind::WriteSum => Act::WriteSum(self.pointer()?),
-            ActKind::Carry => Act::Carry(self.pointer()?),
-            ActKind::Color => {
-                let p = self.pointer()?;
-                Act::Color(p, COLORS[self.index(3, "colour")? as usize])
-            }
-            ActKind::Push => {
+        let act = match kind.decl() {
+            None => {
                 let count = self.index(u32::MAX, "argument count")?;
                 let exprs = (0..count)
                     .map(|_| self.position())
                     .collect::<Result<_, _>>()?;
                 Act::Push(exprs)
             }
+            Some(decl) => {
+                let args = decl
+                    .params
+                    .iter()
+                    .map(|param| self.act_argument(*param))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Act::build(decl, args).ok_or_else(|| {
+                    CodeError(format!("the arguments do not fit {}", decl.display()))
+                })?
+            }
         };
         Ok(ActApp { act, span })
+    }
+
+    /// One ACT argument of type `param`.
+    fn act_argument(&mut self, param: ParamType) -> Result<ActArg, CodeError> {
+        Ok(match param {
+            ParamType::Pointer => ActArg::Pointer(self.pointer()?),
+            ParamType::Position => ActArg::Position(self.position()?),
+            ParamType::Direction => {
+                ActArg::Direction(DIRECTIONS[self.index(2, "direction")? as usize])
+            }
+            ParamType::Color => ActArg::Color(COLORS[self.index(3, "colour")? as usize]),
+            ParamType::Ok => ActArg::Ok,
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use cnpi::program::EnvKind;
     use cnpi::span::SourceId;
+
+    /// The registered observation called `name`.
+    fn observe(name: &str) -> &'static Observation {
+        let all = env::all_observations();
+        all.into_iter().find(|o| o.name == name).expect(name)
+    }
 
     fn span(start: usize) -> Span {
         Span::new(SourceId::USER, start, start + 1)
@@ -551,11 +587,14 @@ mod tests {
     fn conditions_and_acts_round_trip() {
         let at = |p| e(PosKind::Pointer(p), p);
         let condition = BoolExpr::Or(
-            Box::new(BoolExpr::Not(Box::new(BoolExpr::HasChild(at(0))))),
+            Box::new(BoolExpr::Not(Box::new(BoolExpr::Test(
+                observe("has_child"),
+                at(0),
+            )))),
             Box::new(BoolExpr::Compare(
                 CompareOp::Le,
                 Operand::Val(ValExpr {
-                    observation: ValueObservation::Sum,
+                    observation: observe("sum"),
                     at: at(1),
                     span: span(9),
                 }),
@@ -567,18 +606,24 @@ mod tests {
         let mut decoder = Decoder::new(&code.values, &code.spans, 2);
         assert_eq!(decoder.condition(), Ok(condition));
 
-        let push = Act::Push(vec![at(1), e(PosKind::Child(Box::new(at(0))), 7)]);
+        let child = PosKind::Observe(observe("child"), Box::new(at(0)));
+        let push = Act::Push(vec![at(1), e(child, 7)]);
+        let graph = EnvKind::from_name("graph").expect("registered");
+        let color = vec![ActArg::Pointer(1), ActArg::Color(Color::Black)];
         for act in [
             push,
-            Act::Color(1, Color::Black),
+            env::build_act(graph, "COLOR", color).expect("an ACT of graph"),
             Act::Move(0, Direction::Right),
         ] {
             let mut code = Code::default();
             code.act_arguments(&act);
             let mut decoder = Decoder::new(&code.values, &code.spans, 2);
-            let decoded = decoder.act(ActKind::of(&act), span(4)).expect("decodes");
-            assert_eq!(format!("{:?}", decoded.act), format!("{act:?}"));
+            let kind = ActKind::of(&act).expect("a row");
+            let decoded = decoder.act(kind, span(4)).expect("decodes");
+            assert_eq!(decoded.act, act);
         }
+        assert_eq!(ActKind::NOP.name(), "NOP");
+        assert!(ActKind::all().any(|kind| kind.name() == "OUT(OK)"));
     }
 
     #[test]

@@ -29,9 +29,9 @@ pub use keys::KEY_DIM;
 
 use crate::detector::{Cache, Condition, Detector};
 use cnpi::diagnostic::{Diagnostic, codes};
-use cnpi::env::{EnvKind, internal};
+use cnpi::env::internal;
 use cnpi::program::{
-    ActApp, Behaviour, Combinator, CombinatorKind, Pointer, PointerId, Program, Slot,
+    ActApp, Behaviour, Combinator, CombinatorKind, EnvKind, Pointer, PointerId, Program, Slot,
 };
 use cnpi::span::Span;
 
@@ -80,19 +80,21 @@ pub enum RowKind {
     Defined,
 }
 
+/// The built-ins in row order, with their names.
+const BUILTINS: [(Builtin, &str); 3] = [
+    (Builtin::PushSentinel, "_push_sentinel"),
+    (Builtin::Pop, "_pop"),
+    (Builtin::LoadState, "_load_state"),
+];
+
 /// The rows every memory starts with, in order: the combinators in the
 /// core's embedding order, the built-ins, the ACTs.
-pub fn fixed_rows() -> Vec<(RowKind, &'static str)> {
+pub fn fixed_rows() -> Vec<(RowKind, String)> {
     let combinators = crate::core::COMBINATORS
         .iter()
-        .map(|&(kind, name)| (RowKind::Combinator(kind), name));
-    let builtins = [
-        (Builtin::PushSentinel, "_push_sentinel"),
-        (Builtin::Pop, "_pop"),
-        (Builtin::LoadState, "_load_state"),
-    ]
-    .map(|(b, name)| (RowKind::Builtin(b), name));
-    let acts = ActKind::ALL.map(|a| (RowKind::Act(a), a.name()));
+        .map(|&(kind, name)| (RowKind::Combinator(kind), name.to_string()));
+    let builtins = BUILTINS.map(|(b, name)| (RowKind::Builtin(b), name.to_string()));
+    let acts = ActKind::all().map(|a| (RowKind::Act(a), a.name()));
     combinators.chain(builtins).chain(acts).collect()
 }
 
@@ -105,18 +107,26 @@ impl RowKind {
         match self {
             RowKind::Combinator(kind) => crate::core::index(kind),
             RowKind::Builtin(builtin) => combinators + builtin as usize,
-            RowKind::Act(act) => combinators + 3 + act as usize,
-            RowKind::Applier => combinators + 3 + ActKind::ALL.len(),
-            RowKind::Defined => combinators + 4 + ActKind::ALL.len(),
+            RowKind::Act(act) => combinators + BUILTINS.len() + act.index(),
+            RowKind::Applier => combinators + BUILTINS.len() + ActKind::count(),
+            RowKind::Defined => combinators + BUILTINS.len() + ActKind::count() + 1,
         }
     }
 
     pub fn from_code(code: usize) -> Option<RowKind> {
-        let fixed = fixed_rows();
-        match fixed.get(code) {
-            Some(&(kind, _)) => Some(kind),
-            None if code == fixed.len() => Some(RowKind::Applier),
-            None => (code == fixed.len() + 1).then_some(RowKind::Defined),
+        let combinators = crate::core::COMBINATORS;
+        if let Some(&(kind, _)) = combinators.get(code) {
+            return Some(RowKind::Combinator(kind));
+        }
+        let code = code - combinators.len();
+        if let Some(&(builtin, _)) = BUILTINS.get(code) {
+            return Some(RowKind::Builtin(builtin));
+        }
+        let code = code - BUILTINS.len();
+        match ActKind::from_index(code) {
+            Some(act) => Some(RowKind::Act(act)),
+            None if code == ActKind::count() => Some(RowKind::Applier),
+            None => (code == ActKind::count() + 1).then_some(RowKind::Defined),
         }
     }
 }
@@ -223,7 +233,7 @@ impl Memory {
             Slot::MapSelf => RowKind::Combinator(CombinatorKind::MapSelf),
             Slot::Pop => RowKind::Builtin(Builtin::Pop),
             Slot::LoadState => RowKind::Builtin(Builtin::LoadState),
-            Slot::Nop => RowKind::Act(ActKind::Nop),
+            Slot::Nop => RowKind::Act(ActKind::NOP),
             Slot::SelfSlot | Slot::A1 | Slot::A2 | Slot::A3 => return None,
         };
         Some(Memory::fixed(kind))
@@ -385,9 +395,9 @@ impl Memory {
             .map_err(|n| internal(format!("no room for fixed key {n}")))?;
         let rows = fixed
             .iter()
-            .map(|&(kind, name)| Row {
-                kind,
-                name: name.to_string(),
+            .map(|(kind, name)| Row {
+                kind: *kind,
+                name: name.clone(),
                 unit: None,
                 span: Span::default(),
                 spans: Vec::new(),
@@ -467,7 +477,7 @@ mod tests {
     #[test]
     fn builtin_slots_are_bound_to_their_rows() {
         let names = fixed_rows();
-        let name = |slot| Memory::builtin_slot(slot).map(|row| names[row].1);
+        let name = |slot| Memory::builtin_slot(slot).map(|row| names[row].1.as_str());
         assert_eq!(name(Slot::PushSentinel), Some("_push_sentinel"));
         assert_eq!(name(Slot::MapSelf), Some("_mapself"));
         assert_eq!(name(Slot::Pop), Some("_pop"));
@@ -501,7 +511,7 @@ mod tests {
             CombinatorKind::User(cnpi::program::Combinator::Linrec)
         );
         assert_eq!(memory.detectors[detector].text, "A[j] != END");
-        let nop = Memory::fixed(RowKind::Act(ActKind::Nop));
+        let nop = Memory::fixed(RowKind::Act(ActKind::NOP));
         assert_eq!(args, [row("STEP"), row("SET(j, i + 2)"), nop]);
         let Ok(Parsed::Act(app)) = memory.parse(row("SET(j, i + 2)")) else {
             panic!("an ACT applier");

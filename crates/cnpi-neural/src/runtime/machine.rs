@@ -58,7 +58,7 @@ struct Activation {
 
 pub(super) struct Machine<'m, 'o> {
     /// The core, with the memory's own combinators appended, verified.
-    core: Extended,
+    core: Extended<'m>,
     memory: &'m Memory,
     unit: &'m Unit,
     /// In the cached mode: the key tables by bits, and the parse of every
@@ -73,7 +73,7 @@ impl<'m, 'o> Machine<'m, 'o> {
     /// A machine for program `unit` (an index of `memory.units`) with the
     /// parse cache `parses` (empty to parse every time).
     pub(super) fn new(
-        core: Extended,
+        core: Extended<'m>,
         memory: &'m Memory,
         unit: &'m Unit,
         store: Store<'o>,
@@ -186,6 +186,7 @@ impl<'m, 'o> Machine<'m, 'o> {
         if self.tasks.len() >= MAX_TASKS {
             return Err(too_deep(MAX_TASKS, self.name(owner), self.span(owner)));
         }
+        self.core.require(kind)?;
         let progress = if self.index.is_some() {
             Progress::Bits { bits: 0, len: 0 }
         } else {
@@ -240,7 +241,7 @@ impl<'m, 'o> Machine<'m, 'o> {
                 match other {
                     Some(RowKind::Applier) => self.call_applier(target, deeper),
                     Some(RowKind::Builtin(builtin)) => self.builtin(builtin, owner),
-                    Some(RowKind::Act(ActKind::Nop)) => Ok(()),
+                    Some(RowKind::Act(ActKind::NOP)) => Ok(()),
                     _ => Err(internal(format!(
                         "frame slot `{:?}` of `{}` is bound to row {target}, which cannot be run",
                         decision.slot,

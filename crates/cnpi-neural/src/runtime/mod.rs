@@ -44,9 +44,10 @@ pub fn run(
 }
 
 /// `core` with the embeddings of the combinators `memory`'s programs
-/// define, each verified exhaustively; one that fails (a memory learned on
-/// another core, or edited) is refused with E1109 before anything runs.
-fn extend(core: &Core, memory: &Memory) -> Result<Extended, Diagnostic> {
+/// define, each verified exhaustively; one that fails (a memory run on
+/// another core than the shipped one it was learned on, or edited) is
+/// refused with E1109 before anything runs.
+fn extend<'c>(core: &'c Core, memory: &Memory) -> Result<Extended<'c>, Diagnostic> {
     let cells = core.cells();
     let defined: Vec<_> = (memory.combinators.iter())
         .map(|d| {
@@ -65,6 +66,9 @@ fn extend(core: &Core, memory: &Memory) -> Result<Extended, Diagnostic> {
             "a combinator the program defines fails verification on this core and is refused",
         )
         .with_note(verification.to_string())
-        .with_help("rebuild the memory from its source with `cnpic build`")
+        .with_help(
+            "a program's own combinators are learned on the shipped core: run the memory \
+             on it (without `--core`), or rebuild the memory from its source with `cnpic build`",
+        )
     })
 }

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
+use cnpi::files::refuse_overwriting;
 use cnpi_neural::cnpim;
 use cnpi_neural::memory::DEFAULT_SEED;
 
@@ -31,6 +32,13 @@ pub struct BuildArgs {
 }
 
 pub fn build(args: &BuildArgs) -> ExitCode {
+    let output = args
+        .output
+        .clone()
+        .unwrap_or_else(|| args.file.with_extension("cnpim"));
+    if let Err(diagnostic) = refuse_overwriting(&args.file, &output) {
+        return fail(diagnostic);
+    }
     let name = args.file.display().to_string();
     let Some(ready) = compile_for_network(&args.file, args.entry.as_deref()) else {
         return exit_code(false);
@@ -38,10 +46,6 @@ pub fn build(args: &BuildArgs) -> ExitCode {
     let Some(memory) = build_memory(&ready, &name, args.seed) else {
         return exit_code(false);
     };
-    let output = args
-        .output
-        .clone()
-        .unwrap_or_else(|| args.file.with_extension("cnpim"));
     match cnpim::write_file(&output, &memory, &command_line()) {
         Ok(()) => {
             print_summary(&memory, 0, &output);

@@ -9,10 +9,15 @@ use std::process::ExitCode;
 
 use cnpi::compile::convert_checked;
 use cnpi::diagnostic::{Diagnostic, codes};
+use cnpi::files::{refuse_overwriting, write_atomic};
 
+use super::output::out;
 use super::report::{compile_file, exit_code, fail, print_diagnostics};
 
 pub fn combinatorize(file: &Path, output: Option<&Path>, entry: Option<&str>) -> ExitCode {
+    if let Some(Err(diagnostic)) = output.map(|path| refuse_overwriting(file, path)) {
+        return fail(diagnostic);
+    }
     let Some(compiled) = compile_file(file, entry) else {
         return exit_code(false);
     };
@@ -26,10 +31,10 @@ pub fn combinatorize(file: &Path, output: Option<&Path>, entry: Option<&str>) ->
     print_diagnostics(&converted.warnings, &compiled.sources);
     match output {
         None => {
-            print!("{}", converted.text);
+            out!("{}", converted.text);
             exit_code(true)
         }
-        Some(path) => match std::fs::write(path, &converted.text) {
+        Some(path) => match write_atomic(path, converted.text.as_bytes()) {
             Ok(()) => exit_code(true),
             Err(error) => fail(Diagnostic::error(
                 codes::E0903,

@@ -4,16 +4,18 @@ use std::process::ExitCode;
 
 use cnpi::diagnostic::Code;
 
+use super::output::{err, out};
+
 pub fn explain(code: &str) -> ExitCode {
     match Code::lookup(code) {
         Some((_, text)) => {
-            print!("{text}");
+            out!("{text}");
             ExitCode::SUCCESS
         }
         None => {
-            eprintln!(
+            err!(
                 "error: `{code}` is not a cnpic diagnostic code (codes look like E0101 or W0101; \
-                 they are printed in brackets, e.g. `[E0101] Error: ...`)"
+                 they are printed in brackets, e.g. `[E0101] Error: ...`)\n"
             );
             ExitCode::FAILURE
         }

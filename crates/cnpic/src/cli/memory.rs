@@ -5,9 +5,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Subcommand;
+use cnpi::files::refuse_overwriting;
 use cnpi_neural::cnpim;
 use cnpi_neural::detector::Cache;
 
+use super::output::outln;
 use super::report::{
     add_program, command_line, compile_for_network, exit_code, fail, print_diagnostics,
     print_summary,
@@ -59,7 +61,7 @@ fn verify(path: &Path) -> ExitCode {
     });
     match verified {
         Ok(memory) => {
-            println!(
+            outln!(
                 "{}: {} programs, {} rows and {} detectors match the sources it stores",
                 path.display(),
                 memory.units.len(),
@@ -73,6 +75,10 @@ fn verify(path: &Path) -> ExitCode {
 }
 
 fn add(memory: &Path, file: &Path, output: Option<&Path>, entry: Option<&str>) -> ExitCode {
+    let target = output.unwrap_or(memory);
+    if let Err(diagnostic) = refuse_overwriting(file, target) {
+        return fail(diagnostic);
+    }
     let mut loaded = match cnpim::read_file(memory) {
         Ok(loaded) => loaded,
         Err(diagnostic) => return fail(diagnostic),
@@ -88,7 +94,6 @@ fn add(memory: &Path, file: &Path, output: Option<&Path>, entry: Option<&str>) -
             return exit_code(false);
         }
     };
-    let target = output.unwrap_or(memory);
     match cnpim::write_file(target, &loaded, &command_line()) {
         Ok(()) => {
             print_summary(&loaded, unit, target);

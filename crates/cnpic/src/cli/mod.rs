@@ -8,10 +8,15 @@
 mod build;
 mod check;
 mod combinatorize;
+mod experiment;
 mod explain;
+mod fmt;
+mod lsp;
 mod memory;
+mod output;
 mod report;
 mod run;
+mod sources;
 mod train_core;
 mod verify_core;
 
@@ -83,19 +88,33 @@ enum Command {
         /// The core file (default: the core shipped with cnpi).
         path: Option<PathBuf>,
     },
+    /// Run one of the paper's experiments (seeded, reproducible).
+    #[command(subcommand)]
+    Experiment(experiment::ExperimentCommand),
     /// Print the long explanation of a diagnostic code, e.g. `cnpic explain E0101`.
     Explain {
         /// A code such as E0101 or W0101 (case does not matter).
         code: String,
     },
+    /// Lay `.cnpi` files out canonically (comments kept); `--check` only
+    /// names the files that would change.
+    Fmt(fmt::FmtArgs),
+    /// Run the language server on stdin and stdout, for editors.
+    Lsp,
 }
 
 pub fn parse_args() -> Cli {
     Cli::parse()
 }
 
+/// Runs the command; a closed pipe or a failed write on the way ends it
+/// with a clear status (see [`output`]).
 pub fn execute(cli: Cli) -> ExitCode {
-    match cli.command {
+    output::guarded(move || command(cli.command))
+}
+
+fn command(command: Command) -> ExitCode {
+    match command {
         Command::Check { file, entry } => check::check(&file, entry.as_deref()),
         Command::Run(args) => run::run(&args),
         Command::Combinatorize {
@@ -107,6 +126,9 @@ pub fn execute(cli: Cli) -> ExitCode {
         Command::Memory(command) => memory::memory(&command),
         Command::TrainCore(args) => train_core::train_core(&args),
         Command::VerifyCore { path } => verify_core::verify_core(path.as_deref()),
+        Command::Experiment(command) => experiment::experiment(&command),
         Command::Explain { code } => explain::explain(&code),
+        Command::Fmt(args) => fmt::fmt(&args),
+        Command::Lsp => lsp::lsp(),
     }
 }

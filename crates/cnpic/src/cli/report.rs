@@ -9,7 +9,10 @@ use cnpi::compile::{Compiled, ForNetwork, compile, for_the_network};
 use cnpi::diagnostic::{Diagnostic, Sources, codes, render};
 use cnpi_neural::detector::Cache;
 use cnpi_neural::memory::Memory;
+use cnpi_neural::tensors::describe;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use super::output::{err, outln};
 
 /// Compiles `path`, prints every diagnostic, and returns the program when
 /// there were no errors.
@@ -17,11 +20,7 @@ pub fn compile_file(path: &Path, entry: Option<&str>) -> Option<Compiled> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(error) => {
-            let diagnostic = Diagnostic::error(
-                codes::E0901,
-                format!("cannot read `{}`: {error}", path.display()),
-            );
-            print_diagnostics(&[diagnostic], &Sources::new());
+            print_diagnostics(&[unreadable_source(path, &error)], &Sources::new());
             return None;
         }
     };
@@ -32,6 +31,30 @@ pub fn compile_file(path: &Path, entry: Option<&str>) -> Option<Compiled> {
         sources: compilation.sources,
         text,
     })
+}
+
+/// E0901 for a source file that cannot be read; a file that is not text
+/// is named for what it looks like (a program memory, a core file...).
+fn unreadable_source(path: &Path, error: &std::io::Error) -> Diagnostic {
+    let shown = path.display();
+    if error.kind() != std::io::ErrorKind::InvalidData {
+        return Diagnostic::error(codes::E0901, format!("cannot read `{shown}`: {error}"));
+    }
+    let looks_like = std::fs::read(path).ok().and_then(|bytes| describe(&bytes));
+    match looks_like {
+        Some(what) => Diagnostic::error(
+            codes::E0901,
+            format!("`{shown}` is {what}, not a source file"),
+        )
+        .with_help(format!(
+            "this command reads a `.cnpi` source; a program memory runs with `cnpic run {shown}`"
+        )),
+        None => Diagnostic::error(
+            codes::E0901,
+            format!("cannot read `{shown}`: it is not UTF-8 text ({error})"),
+        )
+        .with_help("this command reads a `.cnpi` source file, which is UTF-8 text"),
+    }
 }
 
 /// Compiles `path` for the network (combinatorizing normal programs),
@@ -101,11 +124,38 @@ pub fn add_program(
     added
 }
 
-/// Writes diagnostics to stderr, coloured when stderr is a terminal.
+/// At most this many diagnostics are printed at once (one bad file can
+/// have thousands); a last line counts the others.
+const SHOWN: usize = 50;
+
+/// Writes diagnostics to stderr, coloured when stderr is a terminal: all
+/// of them up to [`SHOWN`], else the first errors, then warnings, up to
+/// [`SHOWN`] in all, in their order, and a line saying how many were left out.
 pub fn print_diagnostics(diagnostics: &[Diagnostic], sources: &Sources) {
     let color = std::io::stderr().is_terminal();
+    let errors = diagnostics.iter().filter(|d| d.is_error()).count();
+    let mut warnings_shown = SHOWN.saturating_sub(errors);
+    let mut errors_shown = SHOWN;
     for diagnostic in diagnostics {
-        eprint!("{}", render(diagnostic, sources, color));
+        let room = if diagnostic.is_error() {
+            &mut errors_shown
+        } else {
+            &mut warnings_shown
+        };
+        if *room > 0 {
+            *room -= 1;
+            err!("{}", render(diagnostic, sources, color));
+        }
+    }
+    if diagnostics.len() > SHOWN {
+        let errors_left = errors.saturating_sub(SHOWN);
+        let warnings_left = diagnostics.len() - SHOWN - errors_left;
+        err!(
+            "... and {} more not shown ({}, {})\n",
+            diagnostics.len() - SHOWN,
+            plural(errors_left, "error"),
+            plural(warnings_left, "warning")
+        );
     }
 }
 
@@ -113,6 +163,11 @@ pub fn print_diagnostics(diagnostics: &[Diagnostic], sources: &Sources) {
 pub fn fail(diagnostic: Diagnostic) -> ExitCode {
     print_diagnostics(&[diagnostic], &Sources::new());
     exit_code(false)
+}
+
+/// `n` and `what`, plural unless `n` is 1: "1 row", "3 rows".
+fn plural(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
 /// 0 for success, 1 for a diagnosed error.
@@ -149,16 +204,15 @@ pub fn print_summary(memory: &Memory, unit: usize, path: &Path) {
         .iter()
         .filter(|d| d.unit == Some(unit))
         .collect();
-    let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
-    println!(
+    outln!(
         "{}: added `{}` ({}, {}); the memory now holds {}, {} and {} (key seed {})",
         path.display(),
         memory.units[unit].name,
-        count(rows, "row"),
-        count(detectors.len(), "detector"),
-        count(memory.units.len(), "program"),
-        count(memory.rows.len(), "row"),
-        count(memory.detectors.len(), "detector"),
+        plural(rows, "row"),
+        plural(detectors.len(), "detector"),
+        plural(memory.units.len(), "program"),
+        plural(memory.rows.len(), "row"),
+        plural(memory.detectors.len(), "detector"),
         memory.seed
     );
     let width = detectors
@@ -167,8 +221,8 @@ pub fn print_summary(memory: &Memory, unit: usize, path: &Path) {
         .max()
         .unwrap_or(0)
         .max(9);
-    println!("{:<width$}  {:>6}  verified", "condition", "domain");
+    outln!("{:<width$}  {:>6}  verified", "condition", "domain");
     for row in detectors {
-        println!("{:<width$}  {:>6}  yes", row.text, row.detector.domain());
+        outln!("{:<width$}  {:>6}  yes", row.text, row.detector.domain());
     }
 }

@@ -8,9 +8,10 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 use cnpi::compile::{compile, sources};
 use cnpi::diagnostic::{Diagnostic, Sources, codes};
-use cnpi::env::{self, EnvKind};
+use cnpi::env;
 use cnpi::exec::Options;
 use cnpi::exec::compare::{Run, agrees_with_written, cross_check};
+use cnpi::program::EnvKind;
 use cnpi::program::Program;
 use cnpi::symbolic;
 use cnpi_neural::cnpim;
@@ -19,6 +20,7 @@ use cnpi_neural::detector::Cache;
 use cnpi_neural::memory::{DEFAULT_SEED, Memory, RowId};
 use cnpi_neural::runtime;
 
+use super::output::{err, out, outln};
 use super::report::{
     build_memory, compile_file, compile_for_network, exit_code, print_diagnostics,
 };
@@ -60,6 +62,12 @@ pub struct RunArgs {
     /// condition bit, slot, the program bound to it, return flag).
     #[arg(long)]
     trace: bool,
+    /// Run on the core file PATH instead of the shipped core. It is
+    /// verified when loaded and refused if it fails; a partial core (one
+    /// learned by `cnpic experiment rl-core`) refuses a program that needs a
+    /// combinator it does not have (E1007).
+    #[arg(long, value_name = "PATH", conflicts_with = "symbolic")]
+    core: Option<PathBuf>,
     /// Seed of the program memory's keys and of detector training, for a
     /// `.cnpi` file.
     #[arg(long, value_name = "S", default_value_t = DEFAULT_SEED)]
@@ -100,8 +108,8 @@ pub fn run(args: &RunArgs) -> ExitCode {
         Ok(outcome) => {
             let engine = if args.symbolic { "symbolic" } else { "neural" };
             match args.format {
-                Format::Text => print!("{}", outcome.to_text(engine)),
-                Format::Json => println!("{}", outcome.to_json(engine)),
+                Format::Text => out!("{}", outcome.to_text(engine)),
+                Format::Json => outln!("{}", outcome.to_json(engine)),
             }
             ExitCode::SUCCESS
         }
@@ -209,18 +217,25 @@ fn execute(args: &RunArgs, loaded: &Loaded) -> Run {
         max_steps: args.max_steps,
         trace,
     };
-    let neural = match &loaded.memory {
-        Some((memory, unit, entry)) => Some(runtime::run(
-            Core::shipped()?,
+    let chosen;
+    let core = match &args.core {
+        Some(path) => {
+            chosen = Core::load(path)?;
+            &chosen
+        }
+        None => Core::shipped()?,
+    };
+    let neural = loaded.memory.as_ref().map(|(memory, unit, entry)| {
+        runtime::run(
+            core,
             memory,
             *unit,
             *entry,
             state.clone(),
             options(trace.take()),
             !args.no_cache,
-        )),
-        None => None,
-    };
+        )
+    });
     let reference = (loaded.reference.as_ref())
         .map(|program| symbolic::run(program, state.clone(), options(trace.take())));
     if let (Some(program), Some(Ok(neural))) = (&loaded.written, &neural) {
@@ -241,8 +256,8 @@ fn execute(args: &RunArgs, loaded: &Loaded) -> Run {
 fn read_input(input: Option<&str>, kind: EnvKind) -> Result<env::State, Diagnostic> {
     let text = match input {
         None => {
-            eprintln!(
-                "note: no --input given; running on the empty input `{}`",
+            err!(
+                "note: no --input given; running on the empty input `{}`\n",
                 env::empty_input(kind)
             );
             env::empty_input(kind).to_string()

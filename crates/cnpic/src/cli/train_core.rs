@@ -6,10 +6,12 @@ use std::process::ExitCode;
 use clap::Args;
 use clap::builder::TypedValueParser as _;
 use cnpi::diagnostic::{Diagnostic, Sources, codes};
+use cnpi::files::write_atomic;
 use cnpi_neural::core::train::{TrainOptions, train};
 use cnpi_neural::core::{self, DEFAULT_CELLS, Metadata, named, stdlib_combinators};
 use indicatif::{ProgressBar, ProgressStyle};
 
+use super::output::{out, outln};
 use super::report::{command_line, exit_code, print_diagnostics};
 
 #[derive(Args)]
@@ -70,7 +72,7 @@ fn run(args: &TrainCoreArgs) -> Result<bool, Diagnostic> {
         verification: trained.verification.summary(),
     };
     let bytes = core::write(&trained.weights, &metadata);
-    std::fs::write(&args.output, bytes).map_err(|error| {
+    write_atomic(&args.output, &bytes).map_err(|error| {
         Diagnostic::error(
             codes::E1005,
             format!(
@@ -79,14 +81,14 @@ fn run(args: &TrainCoreArgs) -> Result<bool, Diagnostic> {
             ),
         )
     })?;
-    println!(
+    outln!(
         "trained {} cells for {} epochs (seed {}); wrote `{}`\n",
         args.cells,
         trained.epochs,
         args.seed,
         args.output.display()
     );
-    print!("{}", trained.verification);
+    out!("{}", trained.verification);
     if trained.verification.passed() {
         return Ok(true);
     }

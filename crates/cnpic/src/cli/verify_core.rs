@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use cnpi::diagnostic::{Diagnostic, Sources, codes};
 use cnpi_neural::core::{Core, SHIPPED, SHIPPED_NAME, stdlib_combinators, verify};
 
+use super::output::{out, outln};
 use super::report::{exit_code, print_diagnostics};
 
 pub fn verify_core(path: Option<&Path>) -> ExitCode {
@@ -22,7 +23,7 @@ pub fn verify_core(path: Option<&Path>) -> ExitCode {
         Err(diagnostic) => return fail(diagnostic),
     };
     let metadata = core.metadata();
-    println!(
+    outln!(
         "core `{name}`: {} cells, seed {}, {} epochs, cnpi {}\nmade by: {}\n",
         core.cells(),
         metadata.seed,
@@ -31,7 +32,7 @@ pub fn verify_core(path: Option<&Path>) -> ExitCode {
         metadata.command
     );
     let verification = verify(&core, combinators);
-    print!("{verification}");
+    out!("{verification}");
     if verification.passed() {
         return exit_code(true);
     }

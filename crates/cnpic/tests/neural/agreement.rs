@@ -9,8 +9,8 @@ use serde_json::json;
 
 use super::inputs::{graphs, values};
 use super::{compile, compile_text, memory_of, neural, reference};
-use cnpi::env::EnvKind;
 use cnpi::program::Body;
+use cnpi::program::EnvKind;
 
 /// The examples written as appliers (normal programs need combinatorizing).
 fn combinatory_examples() -> Vec<String> {
@@ -31,16 +31,18 @@ fn combinatory_examples() -> Vec<String> {
     files
 }
 
-/// The input strategy of an environment, as JSON text.
+/// The input strategy of an environment, as JSON text; an environment
+/// without one here is run on its example input.
 fn inputs(env: EnvKind) -> BoxedStrategy<String> {
-    match env {
-        EnvKind::Array => values().prop_map(|v| json!(v).to_string()).boxed(),
-        EnvKind::Graph => graphs()
+    match env.name() {
+        "array" => values().prop_map(|v| json!(v).to_string()).boxed(),
+        "graph" => graphs()
             .prop_map(|g| json!({ "graph": g }).to_string())
             .boxed(),
-        EnvKind::Addition => ("[0-9]{1,64}", "[0-9]{1,64}")
+        "addition" => ("[0-9]{1,64}", "[0-9]{1,64}")
             .prop_map(|(a, b)| json!({ "a": a, "b": b }).to_string())
             .boxed(),
+        _ => Just(cnpi::env::environment(env).input_example().to_string()).boxed(),
     }
 }
 

@@ -66,6 +66,29 @@ fn the_same_source_gives_the_same_memory() {
 }
 
 #[test]
+fn files_of_the_first_format_are_refused_and_say_so() {
+    // Format 1 had one row per ACT from a table; the same bytes labelled
+    // with it are refused before anything is read.
+    let file = bytes(&memory_of("reverse.cnpi").1);
+    let (new, old) = (b"cnpi-memory-2", b"cnpi-memory-1");
+    let at = file
+        .windows(new.len())
+        .position(|w| w == new)
+        .expect("the format is in the header");
+    let mut labelled = file.clone();
+    labelled[at..at + old.len()].copy_from_slice(old);
+    let error = cnpim::read(&labelled, "old.cnpim").expect_err("an old format");
+    assert_eq!(error.code, codes::E1102);
+    assert!(
+        error
+            .message
+            .contains("`cnpi-memory-1`, but this cnpic reads `cnpi-memory-2`"),
+        "{}",
+        error.message
+    );
+}
+
+#[test]
 fn damaged_files_are_refused_with_e1102() {
     let file = bytes(&memory_of("quicksort.cnpi").1);
     for cut in [0, 8, 100, file.len() / 2, file.len() - 1] {

@@ -1,0 +1,55 @@
+//! The experiments of cnpi: the paper's supervised results (section 4.1),
+//! re-measured with the project's own trainer, and the machinery to run
+//! them as sweeps.
+//!
+//! - `runner`: an [`Experiment`] is a list of seeded trials; [`run`] runs
+//!   those of a [`Shard`] on every core with a progress bar on a terminal;
+//! - `results`: result files (JSON rows, CSV) and [`merge`] of shards;
+//! - `plot`: line charts with spread bars, as PNG and SVG;
+//! - the experiments: `full_set` (one core on the 57 combinators), `cells`
+//!   (Figure 3), `continual` (Table 2, with the RNPI baseline of `rnpi`)
+//!   and `verification_cost` (section 3.3).
+//!
+//! The library prints nothing but the progress bar; the `cnpic experiment`
+//! commands print what the summaries return.
+
+pub mod cells;
+pub mod continual;
+pub mod full_set;
+pub mod plot;
+pub mod results;
+pub mod rnpi;
+pub mod runner;
+pub mod stats;
+pub mod verification_cost;
+
+pub use results::{Record, Results, merge, read_json, write_csv, write_json};
+pub use runner::{Experiment, Shard, run};
+
+use std::path::Path;
+
+use cnpi::diagnostic::Diagnostic;
+
+/// Writes a run's rows (`results.json`, `rows.csv`) into `out`, creating
+/// it, and for a whole run its summary too; returns the text to print.
+pub fn save<E: Experiment>(results: &Results<E::Row>, out: &Path) -> Result<String, Diagnostic> {
+    std::fs::create_dir_all(out).map_err(|error| {
+        Diagnostic::error(
+            cnpi::diagnostic::codes::E1301,
+            format!("cannot create the folder `{}`: {error}", out.display()),
+        )
+    })?;
+    write_json(&out.join("results.json"), results)?;
+    write_csv(&out.join("rows.csv"), results.rows())?;
+    if results.records.len() < results.trials {
+        return Ok(format!(
+            "shard {} of `{}`: {} of {} trials in `{}`; join the shards with `cnpic experiment merge`\n",
+            results.shard,
+            results.experiment,
+            results.records.len(),
+            results.trials,
+            out.display()
+        ));
+    }
+    E::summarize(results, out)
+}

@@ -1,0 +1,158 @@
+//! Running an experiment: its trials, independent and seeded, on every
+//! core, or one shard of them.
+//!
+//! An [`Experiment`] lists its trials (each carries its own seed) and runs
+//! one at a time; nothing is shared between trials, so a trial gives the
+//! same row whichever thread, shard or machine runs it. [`run`] runs the
+//! trials a [`Shard`] owns on a rayon pool of all cores, with an indicatif
+//! bar on stderr when it is a terminal (and nothing otherwise), and hands
+//! back [`Results`] in trial order. `--shard i/n` owns the trials whose
+//! index is `i - 1` modulo `n`, so `n` array jobs split a sweep evenly.
+
+use std::fmt::Debug;
+use std::path::Path;
+
+use cnpi::diagnostic::Diagnostic;
+use std::str::FromStr;
+use std::time::Instant;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::results::{Record, Results};
+
+/// An experiment: a list of trials and how to run one.
+pub trait Experiment: Sync {
+    /// The name `cnpic experiment NAME` uses.
+    const NAME: &'static str;
+    /// One trial's parameters, its seed included.
+    type Trial: Send + Sync;
+    /// What one trial measures.
+    type Row: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send;
+
+    /// Every trial, in a fixed order.
+    fn trials(&self) -> Vec<Self::Trial>;
+    /// Runs one trial.
+    fn run(&self, trial: &Self::Trial) -> Self::Row;
+    /// The parameters the whole sweep was run with (merge checks that all
+    /// shards agree).
+    fn config(&self) -> serde_json::Value;
+    /// Writes the summary files of a whole run (tables, plots) into `out`
+    /// and returns the text to print.
+    fn summarize(results: &Results<Self::Row>, out: &Path) -> Result<String, Diagnostic>;
+}
+
+/// One of `count` shards (`index` 0-based; written 1-based as `i/n`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    /// The whole experiment.
+    pub const ALL: Shard = Shard { index: 0, count: 1 };
+
+    pub fn owns(self, trial: usize) -> bool {
+        trial % self.count == self.index
+    }
+}
+
+impl FromStr for Shard {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Shard, String> {
+        let invalid =
+            || format!("`{text}` is not a shard: write `i/n` with 1 ≤ i ≤ n, such as `2/8`");
+        let (i, n) = text.split_once('/').ok_or_else(invalid)?;
+        let (i, n): (usize, usize) = (
+            i.trim().parse().map_err(|_| invalid())?,
+            n.trim().parse().map_err(|_| invalid())?,
+        );
+        if i == 0 || i > n {
+            return Err(invalid());
+        }
+        Ok(Shard {
+            index: i - 1,
+            count: n,
+        })
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index + 1, self.count)
+    }
+}
+
+/// The threads to run on: `requested`, or one per core for 0. (Rayon's own
+/// choice for 0 was measured to be a single thread on these machines.)
+pub fn worker_threads(requested: usize) -> usize {
+    if requested > 0 {
+        return requested;
+    }
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
+/// Runs the trials `shard` owns on `threads` threads (0: one per core).
+pub fn run<E: Experiment>(experiment: &E, shard: Shard, threads: usize) -> Results<E::Row> {
+    let trials = experiment.trials();
+    let owned: Vec<usize> = (0..trials.len()).filter(|&i| shard.owns(i)).collect();
+    let bar = ProgressBar::with_draw_target(Some(owned.len() as u64), ProgressDrawTarget::stderr())
+        .with_style(
+            ProgressStyle::with_template(
+                "{bar:30} {pos}/{len} trials  {elapsed} (eta {eta})  {msg}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        )
+        .with_message(E::NAME);
+    let run_all = || -> Vec<Record<E::Row>> {
+        owned
+            .par_iter()
+            .map(|&trial| {
+                let start = Instant::now();
+                let row = experiment.run(&trials[trial]);
+                bar.inc(1);
+                Record {
+                    trial,
+                    seconds: start.elapsed().as_secs_f64(),
+                    row,
+                }
+            })
+            .collect()
+    };
+    let records = match rayon::ThreadPoolBuilder::new()
+        .num_threads(worker_threads(threads))
+        .build()
+    {
+        Ok(pool) => pool.install(run_all),
+        // Without a pool of our own, rayon's global one does the same work.
+        Err(_) => run_all(),
+    };
+    bar.finish_and_clear();
+    Results {
+        experiment: E::NAME.to_string(),
+        config: experiment.config(),
+        trials: trials.len(),
+        shard: shard.to_string(),
+        records,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_parse_and_split_the_trials_evenly() {
+        let shard: Shard = "2/3".parse().expect("a shard");
+        assert_eq!(shard, Shard { index: 1, count: 3 });
+        assert_eq!(shard.to_string(), "2/3");
+        let owned: Vec<usize> = (0..7).filter(|&i| shard.owns(i)).collect();
+        assert_eq!(owned, [1, 4]);
+        for bad in ["0/3", "4/3", "3", "a/b", "1/0"] {
+            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,68 @@
+//! Completion: the names in scope of a file.
+//!
+//! The file's `def`s and combinators, the combinators of the core library,
+//! the ACTs and observations of the file's environment, its pointers, and
+//! the words every environment knows (`END`, `LAST`, `LEFT`, `RIGHT`...).
+//! Half-typed text still completes: the parser's error recovery keeps every
+//! item that parsed, and the client filters by what has been typed.
+
+use lsp_types::{CompletionItem, CompletionItemKind};
+
+use crate::document::Document;
+use crate::library;
+
+/// Words with a fixed meaning in positions and ACT arguments.
+const WORDS: [&str; 9] = [
+    "END", "LAST", "LEFT", "RIGHT", "OK", "WHITE", "GREY", "BLACK", "NOP",
+];
+
+pub fn completions(document: &Document) -> Vec<CompletionItem> {
+    let mut items = Vec::new();
+    let mut add = |label: String, kind, detail: String| {
+        if !items.iter().any(|i: &CompletionItem| i.label == label) {
+            items.push(CompletionItem {
+                label,
+                kind: Some(kind),
+                detail: Some(detail),
+                ..CompletionItem::default()
+            });
+        }
+    };
+    for def in document.defs() {
+        let detail = match &def.body {
+            cnpi::syntax::ast::DefBody::Applier(a) => cnpi::format::applier(a),
+            cnpi::syntax::ast::DefBody::Normal(_) => format!("{}()", def.name.name),
+        };
+        add(def.name.name.clone(), CompletionItemKind::FUNCTION, detail);
+    }
+    for combinator in document.combinators() {
+        let name = combinator.name.name.clone();
+        add(name, CompletionItemKind::OPERATOR, "combinator".into());
+    }
+    for name in library::combinator_names() {
+        let detail = library::combinator(&name).map_or_else(String::new, |e| e.meaning());
+        add(name, CompletionItemKind::OPERATOR, detail);
+    }
+    if let Some(env) = document.env() {
+        for (name, act, entry) in library::env_items(&env.kind.name) {
+            let kind = if act {
+                CompletionItemKind::METHOD
+            } else {
+                CompletionItemKind::FIELD
+            };
+            add(name, kind, entry.code);
+        }
+        for pointer in &env.pointers {
+            let detail = format!("pointer = {}", cnpi::format::expression(&pointer.init));
+            add(
+                pointer.name.name.clone(),
+                CompletionItemKind::VARIABLE,
+                detail,
+            );
+        }
+    }
+    for word in WORDS {
+        add(word.into(), CompletionItemKind::CONSTANT, "built-in".into());
+    }
+    items
+}

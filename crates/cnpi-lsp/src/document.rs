@@ -1,0 +1,251 @@
+//! One open document, analysed with the compiler's own front end.
+//!
+//! On every change the text is compiled exactly as `cnpic check` compiles
+//! a file (same diagnostics), and parsed once more for its tree, which error
+//! recovery keeps even for broken text. Every name written in the tree is
+//! listed with its role (a `def`'s own name, a callee, a combinator, a
+//! pointer declaration, a word inside an expression), so that the requests
+//! can ask what stands under the cursor.
+
+use cnpi::compile::compile;
+use cnpi::diagnostic::Diagnostic;
+use cnpi::span::{SourceId, Span};
+use cnpi::syntax::{self, ast};
+
+use crate::position::LineIndex;
+
+/// What a name is where it is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// The name of a `def` (or of a `combinator` item).
+    Definition,
+    /// A callable: an applier argument, an ACT applier, a call statement.
+    Callee,
+    /// The combinator of an applier (`linrec` in `linrec(c?; ...)`).
+    Combinator,
+    /// A pointer on the `env` or `state(...)` line.
+    Pointer,
+    /// A name inside an expression: a pointer, `END`, `A` in `A[j]`...
+    Word,
+}
+
+/// A name as written, with its role.
+#[derive(Clone, Debug)]
+pub struct Name {
+    pub name: String,
+    pub span: Span,
+    pub role: Role,
+}
+
+pub struct Document {
+    pub text: String,
+    pub index: LineIndex,
+    pub tree: ast::File,
+    /// What `cnpic check` reports for this text.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Every name of the tree, in textual order.
+    pub names: Vec<Name>,
+}
+
+impl Document {
+    /// Analyses `text`; `name` is what diagnostics call the file.
+    pub fn new(name: &str, text: String) -> Document {
+        let diagnostics = compile(name, &text, None).diagnostics;
+        let (tree, _) = syntax::parse(&text, SourceId::USER);
+        let mut names = Vec::new();
+        for item in &tree.items {
+            collect_item(item, &mut names);
+        }
+        names.sort_by_key(|n| n.span.start);
+        Document {
+            index: LineIndex::new(&text),
+            text,
+            tree,
+            diagnostics,
+            names,
+        }
+    }
+
+    /// The name under (or just after) byte `offset`.
+    pub fn name_at(&self, offset: usize) -> Option<&Name> {
+        self.names
+            .iter()
+            .find(|n| n.span.start <= offset && offset <= n.span.end)
+    }
+
+    /// The file's `def`s.
+    pub fn defs(&self) -> impl Iterator<Item = &ast::Def> {
+        self.tree.items.iter().filter_map(|item| match item {
+            ast::Item::Def(def) => Some(def),
+            _ => None,
+        })
+    }
+
+    pub fn def(&self, name: &str) -> Option<&ast::Def> {
+        self.defs().find(|def| def.name.name == name)
+    }
+
+    /// The user-defined combinators of the file.
+    pub fn combinators(&self) -> impl Iterator<Item = &ast::CombinatorDecl> {
+        self.tree.items.iter().filter_map(|item| match item {
+            ast::Item::Combinator(c) => Some(c),
+            _ => None,
+        })
+    }
+
+    /// The `env` line, if it parsed.
+    pub fn env(&self) -> Option<&ast::EnvDecl> {
+        self.tree.items.iter().find_map(|item| match item {
+            ast::Item::Env(env) => Some(env),
+            _ => None,
+        })
+    }
+
+    /// The pointers of the `state(...)` line.
+    pub fn state(&self) -> &[ast::Ident] {
+        self.tree
+            .items
+            .iter()
+            .find_map(|item| match item {
+                ast::Item::State(state) => Some(state.pointers.as_slice()),
+                _ => None,
+            })
+            .unwrap_or_default()
+    }
+
+    /// The text of `span`, without the blank and comment lines its end may
+    /// reach over (a block's span ends where the next item starts).
+    pub fn text_of(&self, span: Span) -> String {
+        trimmed_text(&self.text, span)
+    }
+}
+
+/// `text[span]` without trailing blank and comment-only lines.
+pub fn trimmed_text(text: &str, span: Span) -> String {
+    let slice = text.get(span.range()).unwrap_or_default();
+    let mut lines: Vec<&str> = slice.lines().collect();
+    while lines
+        .last()
+        .is_some_and(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
+    {
+        lines.pop();
+    }
+    lines.join("\n")
+}
+
+fn push(names: &mut Vec<Name>, ident: &ast::Ident, role: Role) {
+    names.push(Name {
+        name: ident.name.clone(),
+        span: ident.span,
+        role,
+    });
+}
+
+fn collect_item(item: &ast::Item, names: &mut Vec<Name>) {
+    match item {
+        ast::Item::Env(env) => {
+            for pointer in &env.pointers {
+                push(names, &pointer.name, Role::Pointer);
+                collect_expr(&pointer.init, names);
+            }
+        }
+        ast::Item::State(state) => {
+            for pointer in &state.pointers {
+                push(names, pointer, Role::Pointer);
+            }
+        }
+        ast::Item::Def(def) => {
+            push(names, &def.name, Role::Definition);
+            match &def.body {
+                ast::DefBody::Applier(applier) => collect_applier(applier, names),
+                ast::DefBody::Normal(block) => collect_block(block, names),
+            }
+        }
+        ast::Item::Combinator(combinator) => {
+            push(names, &combinator.name, Role::Definition);
+            collect_block(&combinator.body, names);
+        }
+        ast::Item::Act(_) | ast::Item::Observe(_) => {}
+    }
+}
+
+fn collect_applier(applier: &ast::Applier, names: &mut Vec<Name>) {
+    match applier {
+        ast::Applier::Combinator {
+            combinator,
+            detector,
+            args,
+            ..
+        } => {
+            push(names, combinator, Role::Combinator);
+            if let Some(detector) = detector {
+                collect_expr(detector, names);
+            }
+            for arg in args {
+                collect_call(arg, names);
+            }
+        }
+        ast::Applier::Act(call) => collect_call(call, names),
+    }
+}
+
+fn collect_call(call: &ast::Call, names: &mut Vec<Name>) {
+    push(names, &call.name, Role::Callee);
+    for arg in call.args.iter().flatten() {
+        collect_expr(arg, names);
+    }
+}
+
+fn collect_block(block: &[ast::Stmt], names: &mut Vec<Name>) {
+    for stmt in block {
+        match stmt {
+            ast::Stmt::Call(call) => collect_call(call, names),
+            ast::Stmt::Pass(_) => {}
+            ast::Stmt::If {
+                condition,
+                then,
+                otherwise,
+                ..
+            } => {
+                collect_expr(condition, names);
+                collect_block(then, names);
+                collect_block(otherwise.as_deref().unwrap_or_default(), names);
+            }
+            ast::Stmt::While {
+                condition, body, ..
+            } => {
+                collect_expr(condition, names);
+                collect_block(body, names);
+            }
+        }
+    }
+}
+
+fn collect_expr(expr: &ast::Expr, names: &mut Vec<Name>) {
+    match &expr.kind {
+        ast::ExprKind::Name(name) => names.push(Name {
+            name: name.clone(),
+            span: expr.span,
+            role: Role::Word,
+        }),
+        ast::ExprKind::Int(_) | ast::ExprKind::Error => {}
+        ast::ExprKind::Neg(e) | ast::ExprKind::Not(e) => collect_expr(e, names),
+        ast::ExprKind::Arith(_, a, b)
+        | ast::ExprKind::Compare(_, a, b)
+        | ast::ExprKind::And(a, b)
+        | ast::ExprKind::Or(a, b) => {
+            collect_expr(a, names);
+            collect_expr(b, names);
+        }
+        ast::ExprKind::Index(name, index) => {
+            push(names, name, Role::Word);
+            collect_expr(index, names);
+        }
+        ast::ExprKind::Apply(name, args) => {
+            push(names, name, Role::Word);
+            for arg in args {
+                collect_expr(arg, names);
+            }
+        }
+    }
+}

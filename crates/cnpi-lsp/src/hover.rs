@@ -1,0 +1,117 @@
+//! Hover: what the name under the cursor is, and what a diagnostic code
+//! means.
+//!
+//! A `def` shows its text; a combinator its definition in
+//! `stdlib/core.cnpi` (or in the file, for one the file defines) and its
+//! one-line meaning; an ACT or observation its signatures in
+//! `stdlib/<env>.cnpi`; a pointer its declaration. A diagnostic code under
+//! the cursor (`E0101` in a comment), or a diagnostic whose span holds the
+//! cursor, adds the first paragraph of `cnpic explain`.
+
+use cnpi::diagnostic::Code;
+
+use crate::document::{Document, Role};
+use crate::library;
+
+/// The hover text (markdown) at byte `offset`, if there is anything to say.
+pub fn hover(document: &Document, offset: usize) -> Option<String> {
+    let mut parts = Vec::new();
+    if let Some(name) = document.name_at(offset) {
+        parts.extend(describe(document, &name.name, name.role));
+    }
+    if let Some(word) = word_at(&document.text, offset)
+        && let Some((code, _)) = Code::lookup(word)
+        && code.0 == word
+    {
+        parts.push(explanation(code));
+    }
+    for diagnostic in &document.diagnostics {
+        let inside = diagnostic
+            .span()
+            .is_some_and(|s| s.start <= offset && offset < s.end.max(s.start + 1));
+        if inside {
+            parts.push(format!(
+                "**{}**: {}\n\n{}",
+                diagnostic.code,
+                diagnostic.message,
+                explanation(diagnostic.code)
+            ));
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join("\n\n---\n\n"))
+}
+
+fn describe(document: &Document, name: &str, role: Role) -> Option<String> {
+    if role != Role::Combinator
+        && let Some(def) = document.def(name)
+    {
+        return Some(code_block(&document.text_of(def.span)));
+    }
+    if let Some(combinator) = document.combinators().find(|c| c.name.name == name) {
+        return Some(code_block(&document.text_of(combinator.span)));
+    }
+    if let Some(entry) = library::combinator(name) {
+        return Some(format!(
+            "{}\n\n{}",
+            entry.meaning(),
+            code_block(&entry.code)
+        ));
+    }
+    let env = document.env().map(|e| e.kind.name.clone());
+    let items: Vec<String> = library::env_items(env.as_deref().unwrap_or_default())
+        .into_iter()
+        .filter(|(item, _, _)| item == name)
+        .map(|(_, _, entry)| format!("{}\n\n{}", code_block(&entry.code), entry.comment.join(" ")))
+        .collect();
+    if !items.is_empty() {
+        return Some(items.join("\n\n"));
+    }
+    let pointer = document
+        .env()?
+        .pointers
+        .iter()
+        .find(|p| p.name.name == name)?;
+    let state = if document.state().iter().any(|p| p.name == name) {
+        ", part of the treerec state"
+    } else {
+        ""
+    };
+    Some(format!(
+        "pointer `{name}`, starts at `{}`{state}",
+        cnpi::format::expression(&pointer.init)
+    ))
+}
+
+/// The title and the first paragraph of `cnpic explain CODE`.
+fn explanation(code: Code) -> String {
+    let text = Code::lookup(code.0).map_or("", |(_, text)| text);
+    let mut paragraphs = text.split("\n\n").map(str::trim);
+    let title = paragraphs
+        .next()
+        .unwrap_or_default()
+        .trim_start_matches("# ");
+    let first = paragraphs.next().unwrap_or_default().replace('\n', " ");
+    format!("**{title}**\n\n{first}")
+}
+
+fn code_block(code: &str) -> String {
+    format!("```cnpi\n{code}\n```")
+}
+
+/// The word (letters, digits, `_`) around byte `offset`.
+fn word_at(text: &str, offset: usize) -> Option<&str> {
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let offset = offset.min(text.len());
+    if !text.is_char_boundary(offset) {
+        return None;
+    }
+    let start = text[..offset]
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !is_word(c))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let end = text[offset..]
+        .find(|c: char| !is_word(c))
+        .map_or(text.len(), |i| offset + i);
+    (start < end).then(|| &text[start..end])
+}

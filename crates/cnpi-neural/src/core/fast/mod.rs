@@ -1,0 +1,27 @@
+//! The fast trainer: the core's LSTM trained by hand-written forward and
+//! backward passes, for the experiments of section 4.1 of the paper.
+//!
+//! `core::train` trains the shipped core in candle, which at batch 1 spends
+//! most of an update on graph bookkeeping. The experiments train hundreds of
+//! cores (Figure 3 sweeps 3 variants × 16 sizes × 5 seeds), so they use
+//! this trainer: the same loss, the same initial draw and the same schedule,
+//! computed in plain loops. candle stays the reference: `reference.rs` tests
+//! that both give the same gradients on the same weights.
+//!
+//! - `lstm`: one LSTM layer, forward and backward;
+//! - `model`: the core, its decoders and the three ways to feed it a
+//!   combinator ([`Variant`]), with parameter groups for freezing;
+//! - `train`: SGD over the abstract traces; [`learn_embeddings`] learns new
+//!   combinators on a frozen core.
+//!
+//! A trained state0 model converts to [`Weights`](crate::core::Weights), so
+//! the shipped inference path can run and verify it.
+
+mod lstm;
+mod model;
+#[cfg(test)]
+mod reference;
+mod train;
+
+pub use model::{Group, Model, VOCABULARY, Variant, tokens};
+pub use train::{FastOptions, Fitted, fit, learn_embeddings, train, verify};

@@ -1,0 +1,344 @@
+//! Stage 2's program memory: named appliers and conditions compiled from
+//! `.cnpi` source, run on a fixed learned core.
+//!
+//! A [`Library`] is a file of appliers (`def COMPSWAP: cond(...)`,
+//! `def P1_LEFT: MOVE(P1, LEFT)`) read by the front end, each definition a
+//! [`Program`] that is an ACT or a combinator applied to a detector and
+//! three other programs. Appliers learned by reinforcement are added as
+//! new programs and printed back as source ([`Library::source`]).
+//!
+//! [`Library::execute`] is Algorithm 1 on a fixed core: an applier starts
+//! an activation of its combinator with a new frame; each step reads a
+//! condition bit (from the caller's detector function, so that a detector
+//! being learned can be sampled), asks the core network for the slot and
+//! the return flag (the inference path of `cnpi_neural::core`), and runs
+//! the program in that slot; `self` starts the combinator again on the same
+//! frame, and an activation that returns is popped before its last call,
+//! as in the neural runtime. Stage 2 runs candidate appliers millions of
+//! times, which is why it has this small machine of its own instead of
+//! compiling every candidate into a `.cnpim` memory.
+
+use cnpi::compile::compile;
+use cnpi::exec::{Options, Store};
+use cnpi::program::print;
+use cnpi::program::{Act, ActApp, Applier, Body, BoolExpr, Callee, EnvKind, Pointer, Slot};
+use cnpi::span::Span;
+use cnpi_neural::core::{CoreState, Network};
+
+use crate::tasks::LEARNED;
+
+/// A program of the library.
+#[derive(Clone, Debug)]
+pub enum Program {
+    Act(ActApp),
+    Applier {
+        /// The index of the combinator in [`LEARNED`].
+        combinator: usize,
+        /// The index of the condition in [`Library::conditions`] (`None`
+        /// for `seq`).
+        detector: Option<usize>,
+        /// The programs bound to `a1, a2, a3`.
+        args: [usize; 3],
+    },
+}
+
+/// Named programs and conditions of one `env array(...)` line.
+#[derive(Clone, Debug)]
+pub struct Library {
+    pub env: String,
+    pub kind: EnvKind,
+    pub pointers: Vec<Pointer>,
+    pub names: Vec<String>,
+    pub programs: Vec<Program>,
+    pub conditions: Vec<BoolExpr>,
+}
+
+/// Why a run did not finish.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// An ACT failed (an `OUT` at END, say).
+    Act,
+    /// More core steps than the budget.
+    Budget,
+    /// The core chose a slot a basic combinator does not have.
+    Slot,
+}
+
+struct Activation {
+    combinator: usize,
+    detector: Option<usize>,
+    frame: [usize; 3],
+    state: CoreState,
+}
+
+impl Library {
+    /// Compiles `env` and `defs` (one `def NAME: APPLIER` per line); the
+    /// conditions are those the appliers use, plus `conditions` (written
+    /// as source), in order of first appearance.
+    pub fn compile(env: &str, defs: &[&str], conditions: &[&str]) -> Library {
+        let mut source = format!("env {env}\n");
+        for def in defs {
+            source.push_str(def);
+            source.push('\n');
+        }
+        // One extra applier per condition, so the front end checks it.
+        for (i, condition) in conditions.iter().enumerate() {
+            source.push_str(&format!(
+                "def COND_{i}: cond({condition}?; NOP, NOP, NOP)\n"
+            ));
+        }
+        source.push_str("def ROOT_: seq(; NOP, NOP, NOP)\n");
+        let compilation = compile("library.cnpi", &source, Some("ROOT_"));
+        let Some(program) = compilation.program else {
+            panic!(
+                "the stage-2 library does not compile: {:?}",
+                compilation.diagnostics
+            )
+        };
+        let mut library = Library {
+            env: env.to_string(),
+            kind: program.env,
+            pointers: program.pointers.clone(),
+            names: Vec::new(),
+            programs: Vec::new(),
+            conditions: Vec::new(),
+        };
+        // Definitions keep their ids (`Callee::Def` refers to them); inline
+        // ACTs are numbered after them.
+        let count = defs.len();
+        for def in &program.defs[..count] {
+            library.names.push(def.name.clone());
+            library.programs.push(Program::Act(ActApp {
+                act: Act::Nop,
+                span: Span::default(),
+            }));
+        }
+        for (id, def) in program.defs[..count].iter().enumerate() {
+            let Body::Applier(applier) = &def.body else {
+                panic!("`{}` is not an applier", def.name)
+            };
+            library.programs[id] = library.applier(applier);
+        }
+        for def in &program.defs[count..count + conditions.len()] {
+            if let Body::Applier(Applier::Combinator {
+                detector: Some(d), ..
+            }) = &def.body
+            {
+                library.condition(d);
+            }
+        }
+        library
+    }
+
+    fn applier(&mut self, applier: &Applier) -> Program {
+        match applier {
+            Applier::Act(app) => Program::Act(app.clone()),
+            Applier::Combinator {
+                combinator,
+                detector,
+                args,
+                ..
+            } => {
+                let combinator = LEARNED
+                    .iter()
+                    .position(|(kind, _)| kind == combinator)
+                    .expect("stage 2 uses the learned combinators only");
+                let detector = detector.as_ref().map(|d| self.condition(d));
+                let args = args.clone().map(|arg| match arg {
+                    Callee::Def(id, _) => id,
+                    Callee::Act(app) => {
+                        self.names.push(print::act(&app.act, &self.pointers));
+                        self.programs.push(Program::Act(app));
+                        self.programs.len() - 1
+                    }
+                });
+                Program::Applier {
+                    combinator,
+                    detector,
+                    args,
+                }
+            }
+        }
+    }
+
+    /// The index of a condition, added if new (compared as source text).
+    fn condition(&mut self, condition: &BoolExpr) -> usize {
+        let text = print::condition(condition, &self.pointers);
+        if let Some(i) = self
+            .conditions
+            .iter()
+            .position(|c| print::condition(c, &self.pointers) == text)
+        {
+            return i;
+        }
+        self.conditions.push(condition.clone());
+        self.conditions.len() - 1
+    }
+
+    /// The program called `name`.
+    pub fn id(&self, name: &str) -> usize {
+        self.names
+            .iter()
+            .position(|n| n == name)
+            .unwrap_or_else(|| panic!("the library has no `{name}`"))
+    }
+
+    /// The condition written `text`.
+    pub fn condition_id(&self, text: &str) -> usize {
+        self.conditions
+            .iter()
+            .position(|c| print::condition(c, &self.pointers) == text)
+            .unwrap_or_else(|| panic!("the library has no condition `{text}`"))
+    }
+
+    /// Adds (or replaces) the program `name`.
+    pub fn define(&mut self, name: &str, program: Program) -> usize {
+        if let Some(i) = self.names.iter().position(|n| n == name) {
+            self.programs[i] = program;
+            return i;
+        }
+        self.names.push(name.to_string());
+        self.programs.push(program);
+        self.programs.len() - 1
+    }
+
+    /// A store at the start of a run on the array `input`.
+    pub fn store(&self, input: &[i64]) -> Store<'static> {
+        let state = crate::tasks::array_state(self.kind, input);
+        let options = Options {
+            max_steps: u64::MAX,
+            trace: None,
+        };
+        match Store::new(self.kind, &self.pointers, state, options) {
+            Ok(store) => store,
+            Err(diagnostic) => panic!("the library's pointers start on any array: {diagnostic:?}"),
+        }
+    }
+
+    /// The exact value of condition `condition` on `store`.
+    pub fn holds(&self, condition: usize, store: &Store) -> bool {
+        store.eval(&self.conditions[condition]).unwrap_or(false)
+    }
+
+    /// Runs program `entry` on `store` with the core `core`, reading each
+    /// condition bit from `detect(condition, store)` (`seq` reads
+    /// `false`); returns the core steps taken.
+    pub fn execute(
+        &self,
+        core: &Network,
+        entry: usize,
+        store: &mut Store,
+        budget: usize,
+        detect: &mut dyn FnMut(usize, &Store) -> bool,
+    ) -> Result<usize, Failure> {
+        let mut stack: Vec<Activation> = Vec::new();
+        let mut steps = 0;
+        self.call(core, entry, store, &mut stack)?;
+        while let Some(mut activation) = stack.pop() {
+            steps += 1;
+            if steps > budget {
+                return Err(Failure::Budget);
+            }
+            let bit = activation.detector.is_some_and(|d| detect(d, store));
+            let decision = core.step(&mut activation.state, bit);
+            let slot = decision.slot;
+            let (combinator, detector, frame) =
+                (activation.combinator, activation.detector, activation.frame);
+            if !decision.ret {
+                stack.push(activation);
+            }
+            match slot {
+                Slot::SelfSlot => stack.push(Activation {
+                    combinator,
+                    detector,
+                    frame,
+                    state: core.start(combinator),
+                }),
+                Slot::A1 | Slot::A2 | Slot::A3 => {
+                    self.call(core, frame[slot as usize - 1], store, &mut stack)?;
+                }
+                _ => return Err(Failure::Slot),
+            }
+        }
+        Ok(steps)
+    }
+
+    fn call(
+        &self,
+        core: &Network,
+        program: usize,
+        store: &mut Store,
+        stack: &mut Vec<Activation>,
+    ) -> Result<(), Failure> {
+        match &self.programs[program] {
+            Program::Act(app) => store.apply(app, &self.pointers).map_err(|_| Failure::Act),
+            &Program::Applier {
+                combinator,
+                detector,
+                args,
+            } => {
+                stack.push(Activation {
+                    combinator,
+                    detector,
+                    frame: args,
+                    state: core.start(combinator),
+                });
+                Ok(())
+            }
+        }
+    }
+
+    /// A program as the right-hand side of its `def`.
+    pub fn applier_source(&self, program: usize) -> String {
+        match &self.programs[program] {
+            Program::Act(app) => print::act(&app.act, &self.pointers),
+            Program::Applier {
+                combinator,
+                detector,
+                args,
+            } => {
+                let detector = detector.map_or(String::new(), |d| {
+                    format!("{}?", print::condition(&self.conditions[d], &self.pointers))
+                });
+                let args = args.map(|a| self.names[a].clone());
+                format!(
+                    "{}({detector}; {})",
+                    LEARNED[*combinator].1,
+                    args.join(", ")
+                )
+            }
+        }
+    }
+
+    /// The `.cnpi` file of `entry` and every named applier it reaches
+    /// (inline ACTs stay inline), callees first.
+    pub fn source(&self, entry: usize, header: &str) -> String {
+        let mut order = Vec::new();
+        self.reach(entry, &mut order);
+        let mut text = format!("{header}env {}\n\n", self.env);
+        for id in order {
+            text.push_str(&format!(
+                "def {}: {}\n",
+                self.names[id],
+                self.applier_source(id)
+            ));
+        }
+        text
+    }
+
+    fn reach(&self, program: usize, order: &mut Vec<usize>) {
+        if order.contains(&program) {
+            return;
+        }
+        if let Program::Applier { args, .. } = &self.programs[program] {
+            for &arg in args {
+                self.reach(arg, order);
+            }
+        }
+        let inline = matches!(self.programs[program], Program::Act(_))
+            && self.names[program] == self.applier_source(program);
+        if !inline {
+            order.push(program);
+        }
+    }
+}

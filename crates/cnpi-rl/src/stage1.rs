@@ -1,0 +1,242 @@
+//! Stage 1: learning the core and the three basic combinators from task
+//! reward alone (Table 4 of the paper).
+//!
+//! A trial starts from a fresh, seeded core and runs up to `episodes`
+//! episodes. Each episode practises one task drawn by the schedule, and the
+//! core is updated by plain SGD (learning rate 0.1, batch 1) on the
+//! REINFORCE objective plus the return-flag term on rewarded episodes.
+//! Every `check_every` episodes the greedy core (what the inference network
+//! does) is run on a fixed set of inputs of every task: a task is
+//! *completed* when the greedy core completes it on all of them. A
+//! combinator is learned when its full task is completed; the trial
+//! succeeds, and stops, when all three are. For the gradual curriculum the
+//! same check moves a combinator from its easy task to its full one.
+
+use cnpi::program::{Behaviour, CombinatorKind};
+use cnpi_neural::core::{Network, Weights, stdlib_combinators, verify_network};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::core_file::core_weights;
+use crate::episode::{self, K, Mode};
+use crate::policy::Policy;
+use crate::schedule::{Curriculum, Errors, Sampling, draw};
+use crate::tasks::{LEARNED, Task, stage1};
+
+/// How a trial trains.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    pub sampling: Sampling,
+    pub curriculum: Curriculum,
+    /// The most episodes a trial runs.
+    pub episodes: usize,
+    pub cells: usize,
+    pub learning_rate: f32,
+    /// Episodes between two greedy checks.
+    pub check_every: usize,
+    /// Inputs per task in a greedy check.
+    pub check_inputs: usize,
+}
+
+impl Settings {
+    /// The paper's settings: 16 cells, SGD with rate 0.1.
+    pub fn new(sampling: Sampling, curriculum: Curriculum, episodes: usize) -> Settings {
+        Settings {
+            sampling,
+            curriculum,
+            episodes,
+            cells: cnpi_neural::core::DEFAULT_CELLS,
+            learning_rate: 0.1,
+            check_every: 50,
+            check_inputs: 12,
+        }
+    }
+}
+
+/// What one trial achieved.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Trial {
+    pub seed: u64,
+    /// For seq, cond, linrec: completed by the greedy core at the end.
+    pub learned: [bool; 3],
+    /// For seq, cond, linrec: the learned core passes exhaustive
+    /// verification against the definition.
+    pub verified: [bool; 3],
+    /// The episode after which all three were learned, if they were.
+    pub success_at: Option<usize>,
+    /// For seq, cond, linrec: the episode after which the easy task was
+    /// first completed.
+    pub easy_at: [Option<usize>; 3],
+    pub episodes: usize,
+    #[serde(skip)]
+    pub core: Option<Weights>,
+}
+
+/// The six tasks with their combinators' definitions.
+pub struct Tasks {
+    pub tasks: Vec<Task>,
+    pub behaviours: Vec<Behaviour>,
+}
+
+impl Tasks {
+    pub fn stage1() -> Tasks {
+        let combinators = match stdlib_combinators() {
+            Ok(combinators) => combinators,
+            Err(diagnostic) => panic!("the stdlib loads: {diagnostic:?}"),
+        };
+        let behaviours = LEARNED
+            .iter()
+            .map(|&(kind, _)| combinators.get(CombinatorKind::User(kind)).clone())
+            .collect();
+        Tasks {
+            tasks: stage1(),
+            behaviours,
+        }
+    }
+
+    /// The index of combinator `combinator`'s easy or full task.
+    fn index(&self, combinator: usize, easy: bool) -> usize {
+        self.tasks
+            .iter()
+            .position(|t| t.combinator == combinator && t.easy == easy)
+            .expect("every combinator has an easy and a full task")
+    }
+}
+
+/// Runs one trial with its own seed.
+pub fn trial(tasks: &Tasks, settings: &Settings, seed: u64) -> Trial {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut policy = Policy::new(settings.cells, LEARNED.len(), K, &mut rng);
+    let checks: Vec<Vec<Vec<i64>>> = tasks
+        .tasks
+        .iter()
+        .map(|task| task.evaluation_inputs(settings.check_inputs, &mut rng))
+        .collect();
+    let mut errors = Errors::new(tasks.tasks.len());
+    let mut easy_at = [None; 3];
+    let mut learned = [false; 3];
+    let mut success_at = None;
+    let mut episodes = 0;
+    while episodes < settings.episodes {
+        let active = active(tasks, settings.curriculum, &easy_at);
+        let index = draw(settings.sampling, &active, &errors, &mut rng);
+        let task = &tasks.tasks[index];
+        let input = task.input(&mut rng);
+        let behaviour = &tasks.behaviours[task.combinator];
+        let episode = episode::run(&policy, task, behaviour, &input, Mode::Sample, &mut rng);
+        errors.record(index, !episode.completed);
+        let reward = episode.reward();
+        let return_weight = if reward > 0.0 { 1.0 } else { 0.0 };
+        let gradient = policy.gradient(&episode.activations, reward, return_weight);
+        policy.descend(&gradient, settings.learning_rate);
+        episodes += 1;
+        if episodes % settings.check_every == 0 || episodes == settings.episodes {
+            let completed: Vec<bool> = (0..tasks.tasks.len())
+                .map(|i| completes(&policy, tasks, i, &checks[i]))
+                .collect();
+            for combinator in 0..LEARNED.len() {
+                if easy_at[combinator].is_none() && completed[tasks.index(combinator, true)] {
+                    easy_at[combinator] = Some(episodes);
+                }
+                learned[combinator] = completed[tasks.index(combinator, false)];
+            }
+            if learned.iter().all(|&l| l) {
+                success_at = Some(episodes);
+                break;
+            }
+        }
+    }
+    let core = core_weights(&policy);
+    Trial {
+        seed,
+        learned,
+        verified: verified(&core, tasks),
+        success_at,
+        easy_at,
+        episodes,
+        core: Some(core),
+    }
+}
+
+/// The tasks the curriculum makes active, given when each combinator's
+/// easy task was first completed.
+fn active(tasks: &Tasks, curriculum: Curriculum, easy_at: &[Option<usize>; 3]) -> Vec<usize> {
+    (0..LEARNED.len())
+        .flat_map(|combinator| {
+            let (easy, full) = (
+                tasks.index(combinator, true),
+                tasks.index(combinator, false),
+            );
+            match curriculum {
+                Curriculum::None => vec![full],
+                Curriculum::Mixed => vec![easy, full],
+                Curriculum::Gradual if easy_at[combinator].is_none() => vec![easy],
+                Curriculum::Gradual => vec![full],
+            }
+        })
+        .collect()
+}
+
+/// Whether the greedy core completes task `index` on every input.
+fn completes(policy: &Policy, tasks: &Tasks, index: usize, inputs: &[Vec<i64>]) -> bool {
+    let task = &tasks.tasks[index];
+    let behaviour = &tasks.behaviours[task.combinator];
+    // Greedy episodes draw nothing but `seq`'s coin; a fixed stream keeps
+    // the check independent of the training stream.
+    let mut rng = ChaCha8Rng::seed_from_u64(index as u64);
+    inputs
+        .iter()
+        .all(|input| episode::run(policy, task, behaviour, input, Mode::Greedy, &mut rng).completed)
+}
+
+/// For each combinator, whether the core file's network passes exhaustive
+/// verification against its definition.
+pub fn verified(core: &Weights, tasks: &Tasks) -> [bool; 3] {
+    let network = Network::new(core.clone());
+    let named: Vec<(&str, &Behaviour)> = LEARNED
+        .iter()
+        .zip(&tasks.behaviours)
+        .map(|(&(_, name), behaviour)| (name, behaviour))
+        .collect();
+    let verification = verify_network(&network, &named);
+    let mut passed = [false; 3];
+    for (passed, row) in passed.iter_mut().zip(&verification.rows) {
+        *passed = row.failed_sequences == 0;
+    }
+    passed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_seed_gives_the_same_trial() {
+        let tasks = Tasks::stage1();
+        let mut settings = Settings::new(Sampling::Adaptive, Curriculum::Gradual, 150);
+        settings.cells = 8;
+        let a = trial(&tasks, &settings, 11);
+        let b = trial(&tasks, &settings, 11);
+        assert_eq!(a.core, b.core);
+        assert_eq!(a.episodes, b.episodes);
+        let c = trial(&tasks, &settings, 12);
+        assert_ne!(a.core, c.core);
+    }
+
+    #[test]
+    fn the_gradual_curriculum_starts_with_the_easy_tasks() {
+        let tasks = Tasks::stage1();
+        let easy = active(&tasks, Curriculum::Gradual, &[None; 3]);
+        assert!(easy.iter().all(|&i| tasks.tasks[i].easy));
+        let later = active(&tasks, Curriculum::Gradual, &[Some(5), None, Some(9)]);
+        let kinds: Vec<bool> = later.iter().map(|&i| tasks.tasks[i].easy).collect();
+        assert_eq!(kinds, [false, true, false]);
+        assert_eq!(active(&tasks, Curriculum::Mixed, &[None; 3]).len(), 6);
+        assert!(
+            active(&tasks, Curriculum::None, &[None; 3])
+                .iter()
+                .all(|&i| !tasks.tasks[i].easy)
+        );
+    }
+}

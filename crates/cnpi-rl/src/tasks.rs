@@ -1,0 +1,230 @@
+//! The auxiliary tasks of stage 1 (Table 3 of the paper), as `.cnpi` source.
+//!
+//! Each task is an applier of one basic combinator to ACTs of the `array`
+//! environment, written in the language and compiled by the front end; the
+//! core has to learn to run the combinator so that the applier does what
+//! its definition says. The full tasks are swap-and-output for `seq`,
+//! conditional output for `cond` and copy for `linrec`; each has an easy
+//! version, a partial completion: its first defined step. Inputs are arrays
+//! of distinct values 0 to 9 (distinct, so that every argument of a task
+//! leaves a different mark on the environment; see `episode`).
+
+use cnpi::compile::compile;
+use cnpi::program::{ActApp, Applier, Body, BoolExpr, Callee, Combinator, EnvKind, Pointer};
+use rand::seq::SliceRandom;
+use rand::{Rng, RngExt};
+
+/// The three combinators learned in stage 1, in embedding order (the order
+/// of `cnpi_neural::core::COMBINATORS`).
+pub const LEARNED: [(Combinator, &str); 3] = [
+    (Combinator::Seq, "seq"),
+    (Combinator::Cond, "cond"),
+    (Combinator::Linrec, "linrec"),
+];
+
+/// The largest value in a task's input (values are distinct, 0 to this).
+pub const MAX_VALUE: i64 = 9;
+
+/// The environment state of the array `input`.
+pub fn array_state(env: EnvKind, input: &[i64]) -> cnpi::env::State {
+    let json = serde_json::Value::from(input.to_vec()).to_string();
+    match cnpi::env::parse_input(env, &json) {
+        Ok(state) => state,
+        Err(diagnostic) => panic!("an array of integers is an array input: {diagnostic:?}"),
+    }
+}
+
+/// A compiled auxiliary task.
+#[derive(Clone, Debug)]
+pub struct Task {
+    /// The name of Table 3 ("copy easy").
+    pub name: String,
+    /// The index of its combinator in [`LEARNED`].
+    pub combinator: usize,
+    pub easy: bool,
+    /// The task's program, as `.cnpi` source.
+    pub source: String,
+    pub env: EnvKind,
+    pub pointers: Vec<Pointer>,
+    pub detector: Option<BoolExpr>,
+    pub args: [ActApp; 3],
+    /// Input lengths drawn, inclusive.
+    pub lengths: (usize, usize),
+}
+
+/// One stage-1 task: its name, combinator, env line, applier and lengths.
+struct Spec {
+    name: &'static str,
+    combinator: usize,
+    easy: bool,
+    env: &'static str,
+    applier: &'static str,
+    lengths: (usize, usize),
+}
+
+const SPECS: [Spec; 6] = [
+    Spec {
+        name: "swap and output easy",
+        combinator: 0,
+        easy: true,
+        env: "array(P1 = 0, P2 = 1)",
+        applier: "seq(; OUT(P1), NOP, NOP)",
+        lengths: (2, 5),
+    },
+    Spec {
+        name: "swap and output",
+        combinator: 0,
+        easy: false,
+        env: "array(P1 = 0, P2 = 1)",
+        applier: "seq(; OUT(P1), SWAP(P1, P2), OUT(P2))",
+        lengths: (2, 5),
+    },
+    Spec {
+        name: "conditional output easy",
+        combinator: 1,
+        easy: true,
+        env: "array(P2 = 1)",
+        applier: "cond(A[P2] != END?; OUT(P2), NOP, OUT(OK))",
+        lengths: (0, 5),
+    },
+    Spec {
+        name: "conditional output",
+        combinator: 1,
+        easy: false,
+        env: "array(P2 = 1)",
+        applier: "cond(A[P2] != END?; OUT(P2), CLEAR(P2), OUT(OK))",
+        lengths: (0, 5),
+    },
+    Spec {
+        name: "copy easy",
+        combinator: 2,
+        easy: true,
+        env: "array(P2 = 0)",
+        applier: "linrec(A[P2] != END?; OUT(P2), NOP, OUT(OK))",
+        lengths: (0, 5),
+    },
+    Spec {
+        name: "copy",
+        combinator: 2,
+        easy: false,
+        env: "array(P2 = 0)",
+        applier: "linrec(A[P2] != END?; OUT(P2), MOVE(P2, RIGHT), OUT(OK))",
+        lengths: (0, 5),
+    },
+];
+
+impl Task {
+    /// Compiles a task from its env line and applier (the entry `TASK`).
+    pub fn compile(name: &str, combinator: usize, easy: bool, env: &str, applier: &str) -> Task {
+        let source = format!("env {env}\ndef TASK: {applier}\n");
+        let compilation = compile("task.cnpi", &source, Some("TASK"));
+        let Some(program) = compilation.program else {
+            panic!(
+                "the task `{name}` does not compile: {:?}",
+                compilation.diagnostics
+            )
+        };
+        let Body::Applier(Applier::Combinator {
+            combinator: kind,
+            detector,
+            args,
+            ..
+        }) = program.defs[program.entry].body.clone()
+        else {
+            panic!("the task `{name}` is not a combinator applier")
+        };
+        assert_eq!(kind, LEARNED[combinator].0, "the task `{name}`");
+        let args = args.map(|arg| match arg {
+            Callee::Act(app) => app,
+            Callee::Def(..) => panic!("the task `{name}` calls a definition"),
+        });
+        Task {
+            name: name.to_string(),
+            combinator,
+            easy,
+            source,
+            env: program.env,
+            pointers: program.pointers,
+            detector,
+            args,
+            lengths: (0, 5),
+        }
+    }
+
+    /// A random input: distinct values in `0..=MAX_VALUE`.
+    pub fn input(&self, rng: &mut impl Rng) -> Vec<i64> {
+        let length = rng.random_range(self.lengths.0..=self.lengths.1);
+        let mut values: Vec<i64> = (0..=MAX_VALUE).collect();
+        values.shuffle(rng);
+        values.truncate(length);
+        values
+    }
+
+    /// One input of every length, then random ones: what "the task is
+    /// learned" is judged on.
+    pub fn evaluation_inputs(&self, count: usize, rng: &mut impl Rng) -> Vec<Vec<i64>> {
+        let mut inputs: Vec<Vec<i64>> = (self.lengths.0..=self.lengths.1)
+            .map(|length| (0..length as i64).rev().collect())
+            .collect();
+        while inputs.len() < count {
+            inputs.push(self.input(rng));
+        }
+        inputs
+    }
+}
+
+/// The six tasks of stage 1: for each combinator of [`LEARNED`], the easy
+/// version then the full one.
+pub fn stage1() -> Vec<Task> {
+    SPECS
+        .iter()
+        .map(|spec| {
+            let mut task = Task::compile(
+                spec.name,
+                spec.combinator,
+                spec.easy,
+                spec.env,
+                spec.applier,
+            );
+            task.lengths = spec.lengths;
+            task
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    #[test]
+    fn every_task_compiles_with_its_combinator() {
+        let tasks = stage1();
+        assert_eq!(tasks.len(), 6);
+        for (i, task) in tasks.iter().enumerate() {
+            assert_eq!(task.combinator, i / 2);
+            assert_eq!(task.easy, i % 2 == 0);
+            assert_eq!(task.detector.is_none(), task.combinator == 0);
+        }
+    }
+
+    #[test]
+    fn inputs_have_distinct_small_values_and_lengths_in_range() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        for task in stage1() {
+            for _ in 0..50 {
+                let input = task.input(&mut rng);
+                assert!((task.lengths.0..=task.lengths.1).contains(&input.len()));
+                let mut sorted = input.clone();
+                sorted.sort();
+                sorted.dedup();
+                assert_eq!(sorted.len(), input.len());
+                assert!(input.iter().all(|v| (0..=MAX_VALUE).contains(v)));
+            }
+            let eval = task.evaluation_inputs(10, &mut rng);
+            assert_eq!(eval.len(), 10);
+            assert_eq!(eval[0].len(), task.lengths.0);
+        }
+    }
+}

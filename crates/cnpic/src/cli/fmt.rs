@@ -1,0 +1,83 @@
+//! `cnpic fmt [PATHS] [--check]`: lay `.cnpi` files out canonically, with
+//! `cnpi::format`.
+//!
+//! Directories are searched for `.cnpi` files. A file with syntax errors is
+//! reported with its diagnostics and left untouched; the others are
+//! rewritten atomically when their layout changes. With `--check` nothing
+//! is written: the files that would change are named, and the exit status
+//! is 1 if there are any.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+use cnpi::compile::sources;
+use cnpi::diagnostic::{Diagnostic, codes};
+use cnpi::files::write_atomic;
+use cnpi::format::format;
+
+use super::report::{exit_code, fail, print_diagnostics};
+use super::sources::cnpi_files;
+
+#[derive(Args)]
+pub struct FmtArgs {
+    /// Files and directories to format (directories are searched for
+    /// `.cnpi` files); default: the current directory.
+    paths: Vec<PathBuf>,
+    /// Write nothing; name the files whose layout would change and exit
+    /// with 1 if there are any.
+    #[arg(long)]
+    check: bool,
+}
+
+pub fn fmt(args: &FmtArgs) -> ExitCode {
+    let paths = if args.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        args.paths.clone()
+    };
+    let files = match cnpi_files(&paths) {
+        Ok(files) => files,
+        Err(diagnostic) => return fail(diagnostic),
+    };
+    let mut clean = true;
+    for file in files {
+        let name = file.display().to_string();
+        let text = match std::fs::read_to_string(&file) {
+            Ok(text) => text,
+            Err(error) => {
+                fail(Diagnostic::error(
+                    codes::E0901,
+                    format!("cannot read `{name}`: {error}"),
+                ));
+                clean = false;
+                continue;
+            }
+        };
+        let formatted = match format(&text) {
+            Ok(formatted) => formatted,
+            Err(diagnostics) => {
+                print_diagnostics(&diagnostics, &sources(&name, &text));
+                eprintln!("{name}: not formatted (fix the errors above first)");
+                clean = false;
+                continue;
+            }
+        };
+        if formatted == text {
+            continue;
+        }
+        if args.check {
+            println!("{name}");
+            clean = false;
+        } else if let Err(error) = write_atomic(&file, formatted.as_bytes()) {
+            fail(Diagnostic::error(
+                codes::E1202,
+                format!("cannot write `{name}`: {error}"),
+            ));
+            clean = false;
+        } else {
+            println!("formatted {name}");
+        }
+    }
+    exit_code(clean)
+}

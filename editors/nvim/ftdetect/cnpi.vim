@@ -1,0 +1,2 @@
+" .cnpi files are cnpi programs.
+autocmd BufRead,BufNewFile *.cnpi setfiletype cnpi

@@ -1,0 +1,203 @@
+//! Files written whole or not at all.
+//!
+//! Every file the toolchain writes goes through [`write_atomic`] or
+//! [`write_atomic_with`]: the bytes go to a temporary file in the target's
+//! own directory, which is synced and then renamed over the target. A full
+//! disk, a failing writer or a kill half way therefore leaves the old file
+//! byte for byte (and on an error the temporary file is removed). A file
+//! that is replaced keeps its permissions; a new one gets the usual
+//! permissions for the user's umask. [`refuse_overwriting`] stops a command
+//! from writing its output over its own input.
+
+use std::fs::{File, Permissions};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use crate::diagnostic::{Diagnostic, codes};
+
+/// Writes `bytes` to `path` atomically (see the module documentation).
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_atomic_with(path, |writer| writer.write_all(bytes))
+}
+
+/// Writes to `path` atomically whatever `write` writes into the writer it
+/// is given; if `write` fails, `path` is left as it was.
+pub fn write_atomic_with<F>(path: &Path, write: F) -> io::Result<()>
+where
+    F: FnOnce(&mut dyn Write) -> io::Result<()>,
+{
+    let target = resolve(path);
+    let dir = match target.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let name = target
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the path names no file"))?;
+    let mut prefix = std::ffi::OsString::from(".");
+    prefix.push(name);
+    prefix.push(".");
+    // Dropping `temporary` on any early return removes the file.
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    if let Some(permissions) = permissions_for(&target) {
+        builder.permissions(permissions);
+    }
+    let temporary = builder.tempfile_in(dir)?;
+    let mut writer = BufWriter::new(temporary);
+    write(&mut writer)?;
+    let temporary = writer
+        .into_inner()
+        .map_err(io::IntoInnerError::into_error)?;
+    temporary.as_file().sync_all()?;
+    temporary.persist(&target).map_err(|error| error.error)?;
+    sync_directory(dir);
+    Ok(())
+}
+
+/// The file a write to `path` should replace: the target of a symbolic
+/// link rather than the link itself, so that the link survives.
+fn resolve(path: &Path) -> PathBuf {
+    match std::fs::symlink_metadata(path) {
+        Ok(metadata) if metadata.file_type().is_symlink() => {
+            std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+        }
+        _ => path.to_path_buf(),
+    }
+}
+
+/// The permissions of the file being replaced, or those of a new file
+/// (`None`: the temporary file's own).
+fn permissions_for(target: &Path) -> Option<Permissions> {
+    match std::fs::metadata(target) {
+        Ok(metadata) => Some(metadata.permissions()),
+        Err(_) => new_file_permissions(),
+    }
+}
+
+/// tempfile makes its files private (0600); an output file is an ordinary
+/// file: read and write for everyone, narrowed by the umask.
+#[cfg(unix)]
+fn new_file_permissions() -> Option<Permissions> {
+    use std::os::unix::fs::PermissionsExt;
+    Some(Permissions::from_mode(0o666))
+}
+
+#[cfg(not(unix))]
+fn new_file_permissions() -> Option<Permissions> {
+    None
+}
+
+/// Makes the rename itself durable. Best effort: the data is already
+/// synced, and some systems cannot open or sync a directory.
+fn sync_directory(dir: &Path) {
+    if let Ok(handle) = File::open(dir) {
+        let _ = handle.sync_all();
+    }
+}
+
+/// True when `a` and `b` name the same existing file, however spelled
+/// (`./s.cnpi`, `dir/../s.cnpi`, a hard or symbolic link).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    same_file::is_same_file(a, b).unwrap_or(false)
+}
+
+/// E0904 when `output` is the file `input` names, so that a command never
+/// writes its result over what it read.
+pub fn refuse_overwriting(input: &Path, output: &Path) -> Result<(), Diagnostic> {
+    if !same_file(input, output) {
+        return Ok(());
+    }
+    Err(Diagnostic::error(
+        codes::E0904,
+        format!(
+            "the output `{}` is the input file `{}`",
+            output.display(),
+            input.display()
+        ),
+    )
+    .with_help("name another output file; the input was left unchanged"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn leftovers(dir: &Path) -> Vec<String> {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|name| name.ends_with(".tmp"))
+            .collect()
+    }
+
+    #[test]
+    fn a_writer_failing_half_way_leaves_the_old_file_and_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("memory.cnpim");
+        let old = b"the old contents, byte for byte".repeat(1000);
+        std::fs::write(&path, &old).unwrap();
+        let result = write_atomic_with(&path, |writer| {
+            writer.write_all(&vec![b'x'; 100_000])?;
+            Err(io::Error::other("injected failure"))
+        });
+        assert_eq!(result.unwrap_err().to_string(), "injected failure");
+        assert_eq!(std::fs::read(&path).unwrap(), old);
+        assert_eq!(leftovers(dir.path()), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_successful_write_replaces_the_file_and_keeps_its_permissions() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.cnpi");
+        std::fs::write(&path, "old").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&path, Permissions::from_mode(0o640)).unwrap();
+        }
+        write_atomic(&path, b"new").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o640);
+        }
+        assert_eq!(leftovers(dir.path()), Vec::<String>::new());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_write_through_a_symbolic_link_replaces_its_target() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("real.cnpim");
+        let link = dir.path().join("link.cnpim");
+        std::fs::write(&target, "old").unwrap();
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        write_atomic(&link, b"new").unwrap();
+        assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
+    }
+
+    #[test]
+    fn a_missing_directory_is_an_error_that_writes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("no").join("such").join("file");
+        assert!(write_atomic(&path, b"x").is_err());
+        assert!(!path.exists());
+    }
+
+    #[test]
+    fn the_same_file_is_recognised_under_another_spelling() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.cnpi");
+        std::fs::write(&path, "env array()").unwrap();
+        let other = dir.path().join(".").join("sub").join("..").join("s.cnpi");
+        std::fs::create_dir(dir.path().join("sub")).unwrap();
+        let refused = refuse_overwriting(&path, &other).unwrap_err();
+        assert_eq!(refused.code, codes::E0904);
+        assert!(refuse_overwriting(&path, &dir.path().join("s.cnpim")).is_ok());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "env array()");
+    }
+}

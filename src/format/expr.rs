@@ -1,0 +1,145 @@
+//! The code of one line, in canonical form: expressions, appliers, calls
+//! and the headers of items and statements.
+//!
+//! The parse tree keeps no parentheses, so expressions are written with
+//! exactly the ones the grammar's precedence needs (`a - (b - c)`,
+//! `not (a or b)`); operators get one space on each side, arguments one
+//! after each comma, and the Unicode comparison aliases become ASCII.
+
+use crate::operators::ArithOp;
+use crate::syntax::ast::{Applier, Call, Expr, ExprKind, Ident};
+
+/// Binding strengths of the grammar's levels, loosest first.
+const OR: u8 = 1;
+const AND: u8 = 2;
+const NOT: u8 = 3;
+const COMPARE: u8 = 4;
+const SUM: u8 = 5;
+const TERM: u8 = 6;
+const UNARY: u8 = 7;
+const ATOM: u8 = 8;
+
+/// An expression as a condition, argument or initial value.
+pub fn expr(expr: &Expr) -> String {
+    let mut out = String::new();
+    write(expr, OR, &mut out);
+    out
+}
+
+/// An applier: `cond(A[j] <= A[hi]?; SWAP(pivot, j), NOP, NOP)` or an ACT.
+pub fn applier(applier: &Applier) -> String {
+    match applier {
+        Applier::Combinator {
+            combinator,
+            detector,
+            args,
+            ..
+        } => {
+            let detector = detector.as_ref().map_or(String::new(), |d| expr(d) + "?");
+            let args: Vec<String> = args.iter().map(call).collect();
+            format!("{}({detector}; {})", combinator.name, args.join(", "))
+        }
+        Applier::Act(c) => call(c),
+    }
+}
+
+/// `NOP`, `F()`, `MOVE(P1, RIGHT)`.
+pub fn call(call: &Call) -> String {
+    match &call.args {
+        None => call.name.name.clone(),
+        Some(args) => format!("{}({})", call.name.name, list(args)),
+    }
+}
+
+/// Expressions separated by `, `.
+pub fn list(exprs: &[Expr]) -> String {
+    exprs.iter().map(expr).collect::<Vec<_>>().join(", ")
+}
+
+/// Names separated by `, `.
+pub fn names(idents: &[Ident]) -> String {
+    idents
+        .iter()
+        .map(|i| i.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Writes `e`, in parentheses when it binds more loosely than `outer`.
+fn write(e: &Expr, outer: u8, out: &mut String) {
+    let own = level(&e.kind);
+    if own < outer {
+        out.push('(');
+    }
+    match &e.kind {
+        ExprKind::Int(value) => out.push_str(&value.to_string()),
+        ExprKind::Name(name) => out.push_str(name),
+        ExprKind::Error => out.push('?'),
+        ExprKind::Neg(inner) => {
+            out.push('-');
+            write(inner, UNARY, out);
+        }
+        // `not (lo < hi)`: the parentheses are not needed, but read better
+        // (as in `program::print`).
+        ExprKind::Not(inner) => {
+            out.push_str("not ");
+            let needs = if matches!(inner.kind, ExprKind::Compare(..)) {
+                ATOM
+            } else {
+                NOT
+            };
+            write(inner, needs, out);
+        }
+        ExprKind::Arith(op, a, b) => binary(a, op.symbol(), b, own, out),
+        ExprKind::Compare(op, a, b) => {
+            // Comparisons do not chain: both sides are sums.
+            write(a, SUM, out);
+            out.push_str(&format!(" {} ", op.symbol()));
+            write(b, SUM, out);
+        }
+        ExprKind::And(a, b) => binary(a, "and", b, own, out),
+        ExprKind::Or(a, b) => binary(a, "or", b, own, out),
+        ExprKind::Index(name, index) => {
+            out.push_str(&name.name);
+            out.push('[');
+            write(index, OR, out);
+            out.push(']');
+        }
+        ExprKind::Apply(name, args) => {
+            out.push_str(&name.name);
+            out.push('(');
+            out.push_str(&list(args));
+            out.push(')');
+        }
+    }
+    if own < outer {
+        out.push(')');
+    }
+}
+
+/// A left-associative operator: the right operand needs parentheses at the
+/// operator's own level (`a - (b - c)`).
+fn binary(a: &Expr, word: &str, b: &Expr, own: u8, out: &mut String) {
+    write(a, own, out);
+    out.push(' ');
+    out.push_str(word);
+    out.push(' ');
+    write(b, own + 1, out);
+}
+
+fn level(kind: &ExprKind) -> u8 {
+    match kind {
+        ExprKind::Or(..) => OR,
+        ExprKind::And(..) => AND,
+        ExprKind::Not(_) => NOT,
+        ExprKind::Compare(..) => COMPARE,
+        ExprKind::Arith(ArithOp::Add | ArithOp::Sub, ..) => SUM,
+        ExprKind::Arith(..) => TERM,
+        ExprKind::Neg(_) => UNARY,
+        ExprKind::Int(_)
+        | ExprKind::Name(_)
+        | ExprKind::Index(..)
+        | ExprKind::Apply(..)
+        | ExprKind::Error => ATOM,
+    }
+}
