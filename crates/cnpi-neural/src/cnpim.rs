@@ -88,12 +88,18 @@ impl CombinatorHeader {
                 })
                 .collect::<Result<Vec<_>, _>>()
         };
+        let behaviour = Behaviour {
+            when_true: slots(&self.when_true)?,
+            when_false: slots(&self.when_false)?,
+        };
+        if cnpi::stdlib::family::member(&behaviour, self.reads_c).is_none() {
+            return Err(format!(
+                "combinator row {row} is not a member of the family"
+            ));
+        }
         Ok(DefinedRow {
             row,
-            behaviour: Behaviour {
-                when_true: slots(&self.when_true)?,
-                when_false: slots(&self.when_false)?,
-            },
+            behaviour,
             reads_c: self.reads_c,
         })
     }

@@ -146,3 +146,19 @@ fn learning_is_seeded_cached_and_verified() {
     assert!(canonical(&defined.behaviour).starts_with("    if c:\n        a1\n        self\n"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn every_member_of_the_family_is_learned_on_the_shipped_core_which_stays_as_it_was() {
+    let core = core();
+    let weights = core.network().weights().clone();
+    let members = cnpi::stdlib::family::full_set().expect("full_set.cnpi loads");
+    assert_eq!(members.len(), 57);
+    for member in members {
+        let learned = learn(core, &member.name, &member.behaviour, SEED, &Cache::none())
+            .unwrap_or_else(|refused| panic!("{} refused: {}", member.name, refused.0));
+        assert!(learned.attempts >= 1);
+        let verification = verify(core, &member.name, &member.behaviour, &learned.embedding);
+        assert!(verification.passed(), "{}", member.name);
+    }
+    assert_eq!(core.network().weights(), &weights);
+}
