@@ -215,7 +215,9 @@ impl<'a> Checker<'a> {
             }),
             Err(violation) => {
                 self.report(violation.diagnostic(&decl.name.name));
-                // Keep the name, so that its applications raise no more errors.
+                // Keep the name, so that its applications raise no more
+                // errors: one that branches takes a detector, as written.
+                let reads_c = matches!(decl.body.as_slice(), [ast::Stmt::If { .. }]);
                 self.defined.push(Defined {
                     name: decl.name.name.clone(),
                     span: decl.name.span,
@@ -223,7 +225,7 @@ impl<'a> Checker<'a> {
                         when_true: Vec::new(),
                         when_false: Vec::new(),
                     },
-                    reads_c: true,
+                    reads_c,
                 });
             }
         }
