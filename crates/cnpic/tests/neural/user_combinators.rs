@@ -5,7 +5,7 @@
 
 use cnpi::diagnostic::codes;
 use cnpi_neural::cnpim;
-use cnpi_neural::core::embedding::{Extended, canonical, learn, verify};
+use cnpi_neural::core::embedding::{self, Extended, canonical, learn, verify};
 use cnpi_neural::detector::Cache;
 use cnpi_neural::memory::{EMBED_DIM, KEY_DIM, RowKind};
 
@@ -154,11 +154,37 @@ fn every_member_of_the_family_is_learned_on_the_shipped_core_which_stays_as_it_w
     let members = cnpi::stdlib::family::full_set().expect("full_set.cnpi loads");
     assert_eq!(members.len(), 57);
     for member in members {
-        let learned = learn(core, &member.name, &member.behaviour, SEED, &Cache::none())
-            .unwrap_or_else(|refused| panic!("{} refused: {}", member.name, refused.0));
+        let learned = learn(
+            core,
+            &member.name,
+            &member.behaviour,
+            embedding::SEED,
+            &Cache::none(),
+        )
+        .unwrap_or_else(|refused| panic!("{} refused: {}", member.name, refused.0));
         assert!(learned.attempts >= 1);
         let verification = verify(core, &member.name, &member.behaviour, &learned.embedding);
         assert!(verification.passed(), "{}", member.name);
     }
     assert_eq!(core.network().weights(), &weights);
+}
+
+#[test]
+fn an_embedding_depends_on_the_body_and_the_core_not_on_the_memory_seed() {
+    use cnpi_neural::memory::Memory;
+    let program = compile(FILE);
+    let text = source(FILE);
+    let rows = |seed: u64| {
+        let memory =
+            Memory::with_program(&program, FILE, &text, seed, &Cache::none()).expect("builds");
+        let rows: Vec<Vec<u32>> = (memory.combinators.iter())
+            .map(|d| bits(memory.embedding(d.row)))
+            .collect();
+        (rows, bits(&memory.m_key))
+    };
+    let (one, keys_one) = rows(1);
+    let (other, keys_other) = rows(2018);
+    assert_eq!(one.len(), 2);
+    assert_eq!(one, other);
+    assert_ne!(keys_one, keys_other);
 }
