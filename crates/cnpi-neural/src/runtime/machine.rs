@@ -227,9 +227,11 @@ impl<'m, 'o> Machine<'m, 'o> {
         let kind = self.memory.rows.get(target).map(|r| r.kind);
         match kind {
             Some(RowKind::Combinator(kind)) => self.restart(a, kind, decision.ret),
-            // Only `self` of a defined combinator is bound to its row.
+            // `self` of a defined combinator is bound to its row.
             Some(RowKind::Defined) => {
-                let kind = a.kind;
+                let k = (self.memory.combinators.iter().position(|d| d.row == target))
+                    .ok_or_else(|| internal(format!("row {target} defines no combinator")))?;
+                let kind = CombinatorKind::User(Combinator::Defined(k));
                 self.restart(a, kind, decision.ret)
             }
             other => {
