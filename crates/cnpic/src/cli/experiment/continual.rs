@@ -30,5 +30,5 @@ pub fn continual(args: &ContinualArgs) -> ExitCode {
         seeds: args.sweep.seed_list(),
         training: args.sweep.schedule.training(Variant::State0, args.cells),
     };
-    run_and_save(&experiment, &args.sweep)
+    run_and_save(&experiment, &args.sweep.run)
 }

@@ -1,15 +1,16 @@
 //! `cnpic experiment full-set` and `cnpic experiment cells`.
 
+use std::path::Path;
 use std::process::ExitCode;
 
 use clap::builder::TypedValueParser as _;
 use clap::{Args, ValueEnum};
 use cnpi_experiments::cells::Cells;
 use cnpi_experiments::full_set::{FullSet, behaviours};
-use cnpi_experiments::{Shard, run};
+use cnpi_experiments::{Experiment, Shard, run, save};
 use cnpi_neural::core::fast::Variant;
 
-use super::sweep::{ScheduleArgs, SweepArgs, finish, run_and_save};
+use super::sweep::{RunArgs, ScheduleArgs, SweepArgs, finish, run_and_save};
 
 #[derive(Clone, Copy, ValueEnum)]
 pub enum Embedding {
@@ -56,9 +57,10 @@ pub struct FullSetArgs {
     seeds: u64,
     #[command(flatten)]
     schedule: ScheduleArgs,
-    /// Worker threads (0: one per core).
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    threads: usize,
+    /// With `--out` or `--shard`, the rows are also written as files, as
+    /// the sweeps write them.
+    #[command(flatten)]
+    run: RunArgs,
     /// `json`: one object per core with `combinators`, `accuracy`,
     /// `perfect`, `seconds` and the settings.
     #[arg(long, value_enum, default_value = "text")]
@@ -75,7 +77,7 @@ pub fn full_set(args: &FullSetArgs) -> ExitCode {
         training: args.schedule.training(args.embedding.into(), args.cells),
         seeds: (0..args.seeds).map(|i| args.seed.wrapping_add(i)).collect(),
     };
-    let results = run(&experiment, Shard::ALL, args.threads);
+    let results = run(&experiment, args.run.shard, args.run.threads);
     if args.format == Format::Json {
         let objects: Vec<serde_json::Value> = results
             .records
@@ -93,10 +95,10 @@ pub fn full_set(args: &FullSetArgs) -> ExitCode {
         println!("{value}");
         return ExitCode::SUCCESS;
     }
-    finish(<FullSet as cnpi_experiments::Experiment>::summarize(
-        &results,
-        std::path::Path::new("."),
-    ))
+    if args.run.out.is_some() || args.run.shard != Shard::ALL {
+        return finish(save::<FullSet>(&results, &args.run.folder(FullSet::NAME)));
+    }
+    finish(FullSet::summarize(&results, Path::new(".")))
 }
 
 #[derive(Args)]
@@ -130,5 +132,5 @@ pub fn cells(args: &CellsArgs) -> ExitCode {
         max_epochs: args.sweep.schedule.max_epochs,
         learning_rate: args.sweep.schedule.learning_rate,
     };
-    run_and_save(&experiment, &args.sweep)
+    run_and_save(&experiment, &args.sweep.run)
 }

@@ -21,6 +21,15 @@ pub struct SweepArgs {
     #[arg(long, value_name = "N", default_value_t = 5,
           value_parser = clap::value_parser!(u64).range(1..=10_000))]
     pub seeds: u64,
+    #[command(flatten)]
+    pub schedule: ScheduleArgs,
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// Where and how the trials run, and where their files go.
+#[derive(Args)]
+pub struct RunArgs {
     /// Run only shard `i` of `n` (1-based), for array jobs; join the
     /// shards' `results.json` with `cnpic experiment merge`.
     #[arg(long, value_name = "i/n", default_value = "1/1")]
@@ -28,9 +37,8 @@ pub struct SweepArgs {
     /// Worker threads (0: one per core).
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
-    #[command(flatten)]
-    pub schedule: ScheduleArgs,
-    /// The folder for `results.json`, `rows.csv` and the summary files.
+    /// The folder for `results.json`, `rows.csv` and the summary files
+    /// (default `results/EXPERIMENT`).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
 }
@@ -67,13 +75,18 @@ impl SweepArgs {
 
 /// Runs `experiment` as `args` say, writes its files into `args.out`
 /// (default `results/NAME`) and prints the summary.
-pub fn run_and_save<E: Experiment>(experiment: &E, args: &SweepArgs) -> ExitCode {
+pub fn run_and_save<E: Experiment>(experiment: &E, args: &RunArgs) -> ExitCode {
     let results = run(experiment, args.shard, args.threads);
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("results").join(E::NAME));
-    finish(save::<E>(&results, &out))
+    finish(save::<E>(&results, &args.folder(E::NAME)))
+}
+
+impl RunArgs {
+    /// `--out`, or `results/NAME`.
+    pub fn folder(&self, name: &str) -> PathBuf {
+        self.out
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("results").join(name))
+    }
 }
 
 /// Prints the summary or the diagnostic.
