@@ -287,3 +287,38 @@ fn command_keeps_what_the_entry_reaches() {
     assert!(text.contains("def PARTITION:"), "{text}");
     assert!(!text.contains("QUICKSORT"), "{text}");
 }
+
+#[test]
+fn build_learns_a_programs_own_combinators_once_and_run_reads_them_back() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cache = dir.path().join("cache");
+    let memory = dir.path().join("u.cnpim");
+    let memory = memory.to_str().expect("a UTF-8 path");
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_cnpic"))
+            .args(args)
+            .env("CNPI_CACHE_DIR", &cache)
+            .current_dir(crate::ROOT)
+            .output()
+            .expect("cnpic runs")
+    };
+    let built = run(&["build", "examples/user_combinator.cnpi", "-o", memory]);
+    assert_eq!(built.status.code(), Some(0), "{}", stderr(&built));
+    let report = String::from_utf8_lossy(&built.stdout);
+    assert!(report.contains("both        seq_12     yes"), "{report}");
+    assert!(report.contains("repeat      br_1s_n    yes"), "{report}");
+    // Both embeddings are in the cache now, and in the memory.
+    let cached = std::fs::read_dir(cache.join("combinators")).expect("cached");
+    assert_eq!(cached.count(), 2);
+    let input = ["--input", "[5, 8, 1, 9, 4]"];
+    let from_memory = run(&[&["run", memory][..], &input].concat());
+    let from_source = run(&[&["run", "examples/user_combinator.cnpi"][..], &input].concat());
+    assert_eq!(
+        from_memory.status.code(),
+        Some(0),
+        "{}",
+        stderr(&from_memory)
+    );
+    assert_eq!(from_memory.stdout, from_source.stdout);
+    assert!(String::from_utf8_lossy(&from_memory.stdout).contains("output [5, 1, 4]"));
+}

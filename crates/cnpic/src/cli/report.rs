@@ -225,4 +225,22 @@ pub fn print_summary(memory: &Memory, unit: usize, path: &Path) {
     for row in detectors {
         outln!("{:<width$}  {:>6}  yes", row.text, row.detector.domain());
     }
+    // The program's own combinators: each learned on the core and verified.
+    let defined: Vec<(&str, &str)> = (memory.combinators.iter())
+        .filter_map(|d| {
+            let row = memory.rows.get(d.row).filter(|r| r.unit == Some(unit))?;
+            let member = cnpi::stdlib::family::member(&d.behaviour, d.reads_c);
+            Some((row.name.as_str(), member.map_or("?", |m| m.name.as_str())))
+        })
+        .collect();
+    if !defined.is_empty() {
+        let width = (defined.iter().map(|(name, _)| name.len()))
+            .max()
+            .unwrap_or(0)
+            .max(10);
+        outln!("{:<width$}  {:<9}  verified", "combinator", "member");
+        for (name, member) in defined {
+            outln!("{name:<width$}  {member:<9}  yes");
+        }
+    }
 }
