@@ -2,8 +2,8 @@
 //! means.
 //!
 //! A `def` shows its text; a combinator its definition in
-//! `stdlib/core.cnpi` (or in the file, for one the file defines) and its
-//! one-line meaning; an ACT or observation its signatures in
+//! `stdlib/core.cnpi` and its one-line meaning, or, for one the file
+//! defines, its text and the member of the family it is; an ACT or observation its signatures in
 //! `stdlib/<env>.cnpi`; a pointer its declaration. A diagnostic code under
 //! the cursor (`E0101` in a comment), or a diagnostic whose span holds the
 //! cursor, adds the first paragraph of `cnpic explain`.
@@ -48,7 +48,18 @@ fn describe(document: &Document, name: &str, role: Role) -> Option<String> {
         return Some(code_block(&document.text_of(def.span)));
     }
     if let Some(combinator) = document.combinators().find(|c| c.name.name == name) {
-        return Some(code_block(&document.text_of(combinator.span)));
+        let code = code_block(&document.text_of(combinator.span));
+        // Which member of the family it is (E0111 says why when none).
+        let member = cnpi::check::family::recognize(combinator)
+            .ok()
+            .and_then(|(behaviour, branches)| cnpi::stdlib::family::member(&behaviour, branches));
+        return Some(match member {
+            Some(member) => format!(
+                "`{}` of the family (`stdlib/full_set.cnpi`); on the network its embedding is learned on the fixed core and verified\n\n{code}",
+                member.name
+            ),
+            None => code,
+        });
     }
     if let Some(entry) = library::combinator(name) {
         return Some(format!(
