@@ -3,8 +3,9 @@
 //!
 //! A `def` shows its text; a combinator its definition in
 //! `stdlib/core.cnpi` and its one-line meaning, or, for one the file
-//! defines, its text and the member of the family it is; an ACT or observation its signatures in
-//! `stdlib/<env>.cnpi`; a pointer its declaration. A diagnostic code under
+//! defines, its text and the member of the family it is; an ACT or
+//! observation its signatures in `stdlib/<env>.cnpi`; a pointer its
+//! declaration. A diagnostic code under
 //! the cursor (`E0101` in a comment), or a diagnostic whose span holds the
 //! cursor, adds the first paragraph of `cnpic explain`.
 
