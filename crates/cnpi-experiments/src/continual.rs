@@ -16,6 +16,7 @@ use cnpi::program::Behaviour;
 use cnpi_neural::core::fast::{Variant, learn_embeddings, train, verify};
 
 use crate::full_set::Training;
+use crate::rnpi::Measured;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -41,6 +42,22 @@ pub struct Row {
     pub test_old: f64,
 }
 
+impl Row {
+    fn new(model: &str, sampling: u32, target: f64, seed: u64, measured: Measured) -> Row {
+        Row {
+            model: model.to_string(),
+            sampling,
+            target,
+            seed,
+            old: measured.old,
+            new: measured.new,
+            train_old: measured.train_old,
+            train_new: measured.train_new,
+            test_old: measured.test_old,
+        }
+    }
+}
+
 /// Which model a trial trains.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Trial {
@@ -64,7 +81,7 @@ pub struct Continual {
 }
 
 /// One CNPI-4 trial.
-pub fn cnpi_trial(set: &[(&str, &Behaviour)], seed: u64, training: &Training) -> Row {
+pub fn cnpi_trial(set: &[(&str, &Behaviour)], seed: u64, training: &Training) -> Measured {
     let mut order: Vec<usize> = (0..set.len()).collect();
     order.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
     let (old, new) = order.split_at(set.len() / 2);
@@ -81,11 +98,7 @@ pub fn cnpi_trial(set: &[(&str, &Behaviour)], seed: u64, training: &Training) ->
     .options(seed);
     let core = train(&old, &options, &mut |_| {});
     let learned = learn_embeddings(&core.model, &new, &options, &mut |_| {});
-    Row {
-        model: "CNPI-4".to_string(),
-        sampling: 50,
-        target: 1.0,
-        seed,
+    Measured {
         old: old.len(),
         new: new.len(),
         train_old: core.verification.accuracy(),
@@ -121,12 +134,19 @@ impl Experiment for Continual {
 
     fn run(&self, trial: &Trial) -> Row {
         match *trial {
-            Trial::Cnpi { seed } => cnpi_trial(&self.set, seed, &self.training),
+            Trial::Cnpi { seed } => {
+                let measured = cnpi_trial(&self.set, seed, &self.training);
+                Row::new("CNPI-4", 50, 1.0, seed, measured)
+            }
             Trial::Rnpi {
                 sampling,
                 target,
                 seed,
-            } => crate::rnpi::trial(&self.set, sampling, target, seed, &self.training),
+            } => {
+                let measured =
+                    crate::rnpi::trial(&self.set, sampling, target, seed, &self.training);
+                Row::new("RNPI-4x2", sampling, target, seed, measured)
+            }
         }
     }
 

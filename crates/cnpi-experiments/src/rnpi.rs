@@ -23,7 +23,6 @@ use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
-use crate::continual::Row;
 use crate::full_set::Training;
 
 /// Set 2's version of a program: each base program of set 1 replaced by
@@ -55,7 +54,7 @@ pub fn trial(
     target: f64,
     seed: u64,
     training: &Training,
-) -> Row {
+) -> Measured {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let count = (set.len() * sampling as usize / 100).max(1);
     let pick = |rng: &mut ChaCha8Rng| -> Vec<usize> {
@@ -95,17 +94,26 @@ pub fn trial(
         &mut rng,
         &mut |_| {},
     );
-    Row {
-        model: "RNPI-4x2".to_string(),
-        sampling,
-        target,
-        seed,
+    Measured {
         old: old.len(),
         new: new.len(),
         train_old,
         train_new: learned.verification.accuracy(),
         test_old: verify(&learned.model, &old, 0).accuracy(),
     }
+}
+
+/// What one continual-learning trial measures, for either model: how many
+/// programs each half has, and the accuracies (fractions of verified
+/// steps) of the old half after its training, of the new half after
+/// its own, and of the old half at the end.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Measured {
+    pub old: usize,
+    pub new: usize,
+    pub train_old: f64,
+    pub train_new: f64,
+    pub test_old: f64,
 }
 
 #[cfg(test)]

@@ -25,3 +25,16 @@ pub mod detector;
 pub mod memory;
 pub mod runtime;
 pub mod tensors;
+
+/// What a file that is not what a command expected looks like, in words:
+/// "a program memory", "a core file", ... (`None` for none of cnpi's). It
+/// lives at the top because it knows every kind of file the crate writes.
+pub fn describe(bytes: &[u8]) -> Option<String> {
+    let format = tensors::format_of(bytes)?;
+    Some(match format.as_str() {
+        cnpim::FORMAT => "a program memory (`.cnpim`)".to_string(),
+        core::FORMAT => "a core file (safetensors)".to_string(),
+        detector::CACHE_FORMAT => "a cached detector".to_string(),
+        other => format!("a safetensors file of format `{other}`"),
+    })
+}

@@ -102,18 +102,6 @@ pub fn format_of(bytes: &[u8]) -> Option<String> {
     header.metadata().as_ref()?.get(FORMAT).cloned()
 }
 
-/// What a file that is not what a command expected looks like, in words:
-/// "a program memory", "a core file", ... (`None` for none of cnpi's).
-pub fn describe(bytes: &[u8]) -> Option<String> {
-    let format = format_of(bytes)?;
-    Some(match format.as_str() {
-        crate::cnpim::FORMAT => "a program memory (`.cnpim`)".to_string(),
-        crate::core::FORMAT => "a core file (safetensors)".to_string(),
-        crate::detector::CACHE_FORMAT => "a cached detector".to_string(),
-        other => format!("a safetensors file of format `{other}`"),
-    })
-}
-
 /// A file whose checksum and format have been checked.
 pub struct Reader<'a> {
     file: SafeTensors<'a>,

@@ -7,9 +7,9 @@ use std::process::ExitCode;
 
 use cnpi::compile::{Compiled, ForNetwork, compile, for_the_network};
 use cnpi::diagnostic::{Diagnostic, Sources, codes, render};
+use cnpi_neural::describe;
 use cnpi_neural::detector::Cache;
 use cnpi_neural::memory::Memory;
-use cnpi_neural::tensors::describe;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::output::{err, outln};
