@@ -35,6 +35,7 @@ pub fn describe(bytes: &[u8]) -> Option<String> {
         cnpim::FORMAT => "a program memory (`.cnpim`)".to_string(),
         core::FORMAT => "a core file (safetensors)".to_string(),
         detector::CACHE_FORMAT => "a cached detector".to_string(),
+        core::embedding::FORMAT => "a cached combinator embedding".to_string(),
         other => format!("a safetensors file of format `{other}`"),
     })
 }

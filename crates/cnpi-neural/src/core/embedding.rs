@@ -48,7 +48,8 @@ pub const MAX_EPOCHS: usize = 1000;
 pub const PATIENCE: usize = 30;
 pub const DECAYS: i32 = 4;
 
-const FORMAT: &str = "cnpi-embedding-1";
+/// The `format` metadata entry of a cached embedding.
+pub const FORMAT: &str = "cnpi-embedding-1";
 
 /// A combinator's initial LSTM state.
 #[derive(Clone, Debug, PartialEq)]
