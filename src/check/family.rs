@@ -51,12 +51,7 @@ impl Rule {
                 "a combinator branches at most once, at its start: `if c:` with an `else:`, \
                  and nothing after it"
             }
-            Rule::Member => {
-                "a body is one of the 57 of the family (stdlib/full_set.cnpi): each argument, \
-                 in order, in the `if c:` branch, the `else:` branch or neither, `self` only \
-                 as the last line of `if c:`, `NOP` for an empty branch; or, without a branch, \
-                 `a1`, `a1 a2` or `a1 a2 a3`"
-            }
+            Rule::Member => family::RULE,
         }
     }
 }

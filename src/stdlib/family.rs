@@ -175,6 +175,13 @@ pub fn render(members: &[Member]) -> String {
     text
 }
 
+/// The rule [`generate`] follows, in one sentence (the help line of
+/// E0111).
+pub const RULE: &str = "a body is one of the 57 of the family (stdlib/full_set.cnpi): each \
+    argument, in order, in the `if c:` branch, the `else:` branch or neither, `self` only as \
+    the last line of `if c:`, `NOP` for an empty branch; or, without a branch, `a1`, `a1 a2` \
+    or `a1 a2 a3`";
+
 /// The member with this body (`branches`: the body branches on `c`), if
 /// any: the family rule, as the checker applies it to a program's own
 /// combinators.
