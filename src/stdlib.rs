@@ -16,6 +16,7 @@ use std::sync::OnceLock;
 
 mod combinators;
 mod envs;
+pub(crate) use combinators::{NoShape, Shape, shape};
 pub mod family;
 
 /// Test helpers shared by the loaders' unit tests.

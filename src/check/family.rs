@@ -16,7 +16,8 @@ use crate::diagnostic::{Diagnostic, codes};
 use crate::program::{Behaviour, Slot};
 use crate::span::Span;
 use crate::stdlib::family;
-use crate::syntax::ast::{self, ExprKind, Stmt};
+use crate::stdlib::{NoShape, Shape, shape};
+use crate::syntax::ast::{self, Stmt};
 
 /// The rules of the family, as the diagnostics name them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,37 +103,32 @@ pub fn recognize(decl: &ast::CombinatorDecl) -> Result<(Behaviour, bool), Violat
             .map(|stmt| slot_of(stmt, &decl.params))
             .collect()
     };
-    let (behaviour, branches, blocks) = if let [
-        Stmt::If {
-            condition,
-            then,
-            otherwise,
-            span,
-        },
-    ] = decl.body.as_slice()
-    {
-        if !matches!(&condition.kind, ExprKind::Name(c) if c == "c") {
+    let (behaviour, branches, blocks) = match shape(decl) {
+        Ok(Shape::Branch { then, otherwise }) => {
+            let behaviour = Behaviour {
+                when_true: slots(then)?,
+                when_false: slots(otherwise)?,
+            };
+            (behaviour, true, [then, otherwise])
+        }
+        Ok(Shape::Straight(body)) => {
+            let sequence = slots(body)?;
+            let behaviour = Behaviour {
+                when_true: sequence.clone(),
+                when_false: sequence,
+            };
+            (behaviour, false, [body, body])
+        }
+        Err(NoShape::NotOnC(span)) => {
             return Err(Violation::new(
                 Rule::OneBranch,
-                condition.span,
+                span,
                 "a combinator branches on `c`, its applier's detector",
             ));
         }
-        let Some(otherwise) = otherwise else {
-            return Err(Violation::new(Rule::OneBranch, *span, "no `else:`"));
-        };
-        let behaviour = Behaviour {
-            when_true: slots(then)?,
-            when_false: slots(otherwise)?,
-        };
-        (behaviour, true, [then, otherwise])
-    } else {
-        let sequence = slots(&decl.body)?;
-        let behaviour = Behaviour {
-            when_true: sequence.clone(),
-            when_false: sequence,
-        };
-        (behaviour, false, [&decl.body, &decl.body])
+        Err(NoShape::NoElse(span)) => {
+            return Err(Violation::new(Rule::OneBranch, span, "no `else:`"));
+        }
     };
     match family::departure(&behaviour, branches) {
         None => Ok((behaviour, branches)),

@@ -100,6 +100,46 @@ fn uses_state_stack(behaviour: &Behaviour) -> bool {
         .any(|slot| stack_slots.contains(slot))
 }
 
+/// The shape of a combinator's body: one `if c:` ... `else:` ... making
+/// the whole body, or a straight sequence of calls.
+pub(crate) enum Shape<'a> {
+    Branch {
+        then: &'a ast::Block,
+        otherwise: &'a ast::Block,
+    },
+    Straight(&'a ast::Block),
+}
+
+/// Why a body has no shape: its one `if` tests something other than `c`,
+/// or has no `else:`.
+pub(crate) enum NoShape {
+    NotOnC(crate::span::Span),
+    NoElse(crate::span::Span),
+}
+
+/// The shape of `decl`'s body (the one reading of bodies that both the
+/// stdlib's combinators and a program's own go through).
+pub(crate) fn shape(decl: &ast::CombinatorDecl) -> Result<Shape<'_>, NoShape> {
+    let [
+        Stmt::If {
+            condition,
+            then,
+            otherwise,
+            span,
+        },
+    ] = decl.body.as_slice()
+    else {
+        return Ok(Shape::Straight(&decl.body));
+    };
+    if !matches!(&condition.kind, ExprKind::Name(c) if c == "c") {
+        return Err(NoShape::NotOnC(condition.span));
+    }
+    match otherwise {
+        Some(otherwise) => Ok(Shape::Branch { then, otherwise }),
+        None => Err(NoShape::NoElse(*span)),
+    }
+}
+
 /// One combinator's behaviour, and whether its body branches on `c`.
 pub(super) fn load_combinator(decl: &ast::CombinatorDecl) -> Result<(Behaviour, bool), Diagnostic> {
     let is_mapself = decl.name.name == "_mapself";
@@ -126,37 +166,29 @@ pub(super) fn load_combinator(decl: &ast::CombinatorDecl) -> Result<(Behaviour, 
             .map(|stmt| slot_of(stmt, &decl.params))
             .collect()
     };
-    if let [
-        Stmt::If {
-            condition,
-            then,
-            otherwise,
-            span,
-        },
-    ] = decl.body.as_slice()
-    {
-        if !matches!(&condition.kind, ExprKind::Name(c) if c == "c") {
-            return Err(internal(
-                condition.span,
-                "a combinator branches only on `c`",
-            ));
+    let body = match shape(decl) {
+        Ok(Shape::Branch { then, otherwise }) => {
+            let behaviour = Behaviour {
+                when_true: slots(then)?,
+                when_false: slots(otherwise)?,
+            };
+            return Ok((behaviour, true));
         }
-        let Some(otherwise) = otherwise else {
-            return Err(internal(*span, "a combinator's `if c:` needs an `else:`"));
-        };
-        let behaviour = Behaviour {
-            when_true: slots(then)?,
-            when_false: slots(otherwise)?,
-        };
-        return Ok((behaviour, true));
-    }
+        Ok(Shape::Straight(body)) => body,
+        Err(NoShape::NotOnC(span)) => {
+            return Err(internal(span, "a combinator branches only on `c`"));
+        }
+        Err(NoShape::NoElse(span)) => {
+            return Err(internal(span, "a combinator's `if c:` needs an `else:`"));
+        }
+    };
     if is_mapself {
         return Err(internal(
             decl.span,
             "`_mapself` must branch on its detector",
         ));
     }
-    let sequence = slots(&decl.body)?;
+    let sequence = slots(body)?;
     Ok((
         Behaviour {
             when_true: sequence.clone(),

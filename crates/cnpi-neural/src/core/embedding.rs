@@ -347,21 +347,13 @@ impl super::Decider for Shifted<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::{Metadata, Weights, write};
+    use crate::core::write;
     use cnpi::program::Slot;
 
     /// A core of all-zero weights: its decisions do not depend on the
     /// embedding, so it can follow nothing but one fixed decision.
     fn zero_core() -> Core {
-        let metadata = Metadata {
-            combinators: COMBINATORS.iter().map(|(_, n)| n.to_string()).collect(),
-            seed: 0,
-            epochs: 0,
-            command: String::new(),
-            version: String::new(),
-            verification: String::new(),
-        };
-        let bytes = write(&Weights::zeros(4, 5), &metadata);
+        let bytes = crate::core::tests::zero_core_file();
         Core::from_bytes_unverified(&bytes, "zero.safetensors").expect("reads")
     }
 

@@ -358,8 +358,9 @@ mod tests {
         );
     }
 
-    #[test]
-    fn an_untrained_core_is_refused_at_load_time() {
+    /// The file of a core whose weights are all zero: it decides the same
+    /// whatever it runs, so it verifies nothing.
+    pub(crate) fn zero_core_file() -> Vec<u8> {
         let metadata = Metadata {
             combinators: COMBINATORS.iter().map(|(_, n)| n.to_string()).collect(),
             seed: 0,
@@ -368,7 +369,12 @@ mod tests {
             version: String::new(),
             verification: String::new(),
         };
-        let bytes = write(&Weights::zeros(4, 5), &metadata);
+        write(&Weights::zeros(4, 5), &metadata)
+    }
+
+    #[test]
+    fn an_untrained_core_is_refused_at_load_time() {
+        let bytes = zero_core_file();
         let error = Core::from_bytes(&bytes, "zero.safetensors").err();
         assert_eq!(error.map(|d| d.code), Some(codes::E1004));
         assert!(Core::from_bytes_unverified(&bytes, "zero.safetensors").is_ok());
