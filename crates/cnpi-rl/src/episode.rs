@@ -1,16 +1,27 @@
 //! One episode of a stage-1 task: the core runs the task's combinator on
 //! the `array` environment, choosing every call itself.
 //!
-//! At each step the condition is the task's detector on the environment
-//! (stage 1 uses exact detectors: a verified detector's Bernoulli output is
-//! 0 or 1; `seq` has none and is fed a fair coin, because the core must
-//! ignore it and `verify-core` checks both bits), the core takes one LSTM
-//! step, and the next slot is drawn from its softmax over `self, a1, a2,
-//! a3` (or taken greedily, as the inference path does). `self` starts a new
-//! activation of the combinator; an argument is an ACT applied through
-//! `cnpi::exec`, the execution core both engines use. The episode ends when
-//! the task is completed or after `MAX_NSTEP = K·n` steps (n the input
-//! length, at least 1).
+//! At the first step of an activation the condition is the task's detector
+//! on the environment (stage 1 uses exact detectors: a verified detector's
+//! Bernoulli output is 0 or 1). A basic combinator reads only that first
+//! bit, and `verify-core` checks that the core ignores every later one, so
+//! the later steps, and every step of `seq` (which has no detector), are
+//! fed a fair coin: with the detector there, `cond`'s second step would
+//! only ever see a true bit and no learned core could be verified for it.
+//! The core takes one LSTM step, and the next slot is drawn from its
+//! softmax over `self, a1, a2, a3` (or taken greedily, as the inference
+//! path does). `self` starts a new activation of the combinator; an
+//! argument is an ACT applied through `cnpi::exec`, the execution core both
+//! engines use.
+//!
+//! The episode ends when the task is completed or after `MAX_NSTEP = K·n`
+//! steps (n the input length, at least 1), and its reward counts `T` as
+//! the paper does. It also stops as soon as the core has left the
+//! definition's path, with the reward of a failure at `MAX_NSTEP`, which is
+//! what the paper's episode would have earned: from there the outcome no
+//! longer depends on any choice, so the choices the paper's episode would
+//! still sample add nothing to the expected REINFORCE gradient, only
+//! variance.
 //!
 //! Completion. Beside the core's run, the definition of the combinator
 //! (from `stdlib/core.cnpi`) runs on its own copy of the environment, in
@@ -47,7 +58,8 @@ pub enum Mode {
 #[derive(Debug)]
 pub struct Episode {
     pub completed: bool,
-    /// T: the number of steps taken.
+    /// T: the number of steps taken, or `MAX_NSTEP` for a failure (see
+    /// the module documentation).
     pub steps: usize,
     pub activations: Vec<Activation>,
 }
@@ -60,6 +72,19 @@ impl Episode {
     }
 }
 
+/// The environment of `task` on `input`, its pointers at their start.
+pub fn start(task: &Task, input: &[i64]) -> Store<'static> {
+    let state = array_state(task.env, input);
+    let options = Options {
+        max_steps: u64::MAX,
+        trace: None,
+    };
+    match Store::new(task.env, &task.pointers, state, options) {
+        Ok(store) => store,
+        Err(diagnostic) => panic!("a task's pointers start on any array: {diagnostic:?}"),
+    }
+}
+
 /// One run: a store, the activations and the bits of the current one.
 struct Run<'a> {
     store: Store<'a>,
@@ -69,17 +94,8 @@ struct Run<'a> {
 
 impl Run<'_> {
     fn new(task: &Task, input: &[i64]) -> Run<'static> {
-        let state = array_state(task.env, input);
-        let options = Options {
-            max_steps: u64::MAX,
-            trace: None,
-        };
-        let store = match Store::new(task.env, &task.pointers, state, options) {
-            Ok(store) => store,
-            Err(diagnostic) => panic!("a task's pointers start on any array: {diagnostic:?}"),
-        };
         Run {
-            store,
+            store: start(task, input),
             activations: 1,
             bits: Vec::new(),
         }
@@ -106,8 +122,8 @@ impl Run<'_> {
 
     fn condition(&self, task: &Task, rng: &mut impl Rng) -> bool {
         match &task.detector {
-            Some(detector) => self.store.eval(detector).unwrap_or(false),
-            None => rng.random(),
+            Some(detector) if self.bits.is_empty() => self.store.eval(detector).unwrap_or(false),
+            _ => rng.random(),
         }
     }
 }
@@ -206,7 +222,8 @@ pub fn run(
             completed = true;
             break;
         }
-        if !lockstep.on_path && mode == Mode::Greedy {
+        if !lockstep.on_path {
+            steps = max_steps;
             break;
         }
         if choice == 0 {
@@ -326,8 +343,11 @@ mod tests {
             );
             assert!(episode.steps <= K * input.len().max(1));
             assert!(episode.completed || episode.steps == K * input.len().max(1));
-            let steps: usize = episode.activations.iter().map(|a| a.steps.len()).sum();
-            assert_eq!(steps, episode.steps);
+            let taken: usize = episode.activations.iter().map(|a| a.steps.len()).sum();
+            assert!(taken <= episode.steps);
+            if episode.completed {
+                assert_eq!(taken, episode.steps);
+            }
         }
     }
 }

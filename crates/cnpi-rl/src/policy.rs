@@ -55,6 +55,32 @@ pub struct Activation {
     pub steps: Vec<StepCache>,
 }
 
+/// The loss of one episode: `−Σ_t [reward·log p(choice_t) +
+/// return_weight·log p(ret_t) + entropy·H(p_t)]`, where `H(p_t)` is the
+/// entropy of the step's softmax over the slots.
+///
+/// The entropy bonus is Williams and Peng's (1991) remedy for a REINFORCE
+/// policy that turns deterministic too early: a failed episode pushes its
+/// choices down by `reward·(1 − p)`, which vanishes as `p → 1`, so a core
+/// that has committed to a wrong slot for both condition bits never leaves
+/// it (measured: without it the core calls `a1` for both bits of `cond`
+/// in every seed tried; docs/reproduction.md).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Objective {
+    pub reward: f32,
+    pub return_weight: f32,
+    pub entropy: f32,
+}
+
+/// The entropy of a distribution, in nats.
+pub fn entropy(probs: &[f32]) -> f32 {
+    -probs
+        .iter()
+        .filter(|&&p| p > 0.0)
+        .map(|&p| p * p.ln())
+        .sum::<f32>()
+}
+
 /// The core's parameters read as a policy over `choices` slots.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Policy {
@@ -153,11 +179,11 @@ impl Policy {
         activation.steps.last_mut().expect("a step was just pushed")
     }
 
-    /// The gradient of the episode's loss
-    /// `−Σ_t [reward·log p(choice_t) + return_weight·log p(ret_t)]`, with
-    /// each step's `ret_target` as the return flag. Returns
-    /// parameters-shaped gradients.
-    pub fn gradient(&self, episode: &[Activation], reward: f32, return_weight: f32) -> Weights {
+    /// The gradient of the episode's loss (see [`Objective`]), with each
+    /// step's `ret_target` as the return flag. Returns parameters-shaped
+    /// gradients.
+    pub fn gradient(&self, episode: &[Activation], objective: &Objective) -> Weights {
+        let return_weight = objective.return_weight;
         let w = &self.weights;
         let n = w.cells;
         let mut grad = zeros_like(w);
@@ -167,9 +193,14 @@ impl Policy {
             for step in activation.steps.iter().rev() {
                 let mut dh = dh_next.clone();
                 // f_prog: d(−R log p_k)/ds_j = R (p_j − 1[j = k]).
+                // The entropy bonus: d(−β·H)/ds_j = β p_j (log p_j + H).
+                let entropy = entropy(&step.probs);
                 for (j, &p) in step.probs.iter().enumerate() {
                     let target = if j == step.choice { 1.0 } else { 0.0 };
-                    let ds = reward * (p - target);
+                    let mut ds = objective.reward * (p - target);
+                    if objective.entropy != 0.0 && p > 0.0 {
+                        ds += objective.entropy * p * (p.ln() + entropy);
+                    }
                     if ds == 0.0 {
                         continue;
                     }
@@ -318,11 +349,17 @@ mod tests {
         episode
     }
 
-    fn loss(policy: &Policy, reward: f32, return_weight: f32) -> f64 {
+    fn loss(policy: &Policy, objective: &Objective) -> f64 {
+        let Objective {
+            reward,
+            return_weight,
+            entropy: beta,
+        } = *objective;
         let mut total = 0.0;
         for activation in episode(policy) {
             for step in &activation.steps {
                 total -= f64::from(reward) * f64::from(step.probs[step.choice]).ln();
+                total -= f64::from(beta) * f64::from(entropy(&step.probs));
                 let p = if step.ret_target {
                     step.ret
                 } else {
@@ -337,8 +374,12 @@ mod tests {
     #[test]
     fn the_gradient_matches_finite_differences() {
         let policy = Policy::new(3, 2, 4, &mut ChaCha8Rng::seed_from_u64(5));
-        let (reward, return_weight) = (-1.3, 1.0);
-        let gradient = policy.gradient(&episode(&policy), reward, return_weight);
+        let objective = Objective {
+            reward: -1.3,
+            return_weight: 1.0,
+            entropy: 0.3,
+        };
+        let gradient = policy.gradient(&episode(&policy), &objective);
         let mut checked = 0;
         let tensors: Vec<(&str, Vec<f32>)> = gradient
             .tensors()
@@ -351,7 +392,7 @@ mod tests {
                     let mut p = policy.clone();
                     let (_, values) = p.weights.tensors_mut().nth(index).expect("tensor");
                     values[k] += delta;
-                    loss(&p, reward, return_weight)
+                    loss(&p, &objective)
                 };
                 let numeric = (nudged(eps) - nudged(-eps)) / (2.0 * f64::from(eps));
                 assert!(

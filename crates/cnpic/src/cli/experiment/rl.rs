@@ -61,6 +61,14 @@ pub struct RlCoreArgs {
     #[arg(long, value_name = "N", default_value_t = 16,
           value_parser = clap::value_parser!(u32).range(1..=256))]
     cells: u32,
+    /// The weight of the entropy bonus in the core's objective (0: the
+    /// paper's objective; see docs/reproduction.md).
+    #[arg(long, value_name = "B", default_value_t = cnpi_rl::stage1::ENTROPY)]
+    entropy: f32,
+    /// Use the raw reward, as the paper writes it, instead of the reward
+    /// minus the moving average of the task's rewards at the input's length.
+    #[arg(long)]
+    no_baseline: bool,
     /// Worker threads (default: the number of cores).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: Option<u32>,
@@ -86,6 +94,8 @@ pub fn rl_core(args: &RlCoreArgs) -> ExitCode {
     };
     let mut settings = Settings::new(sampling, curriculum, args.episodes as usize);
     settings.cells = args.cells as usize;
+    settings.entropy = args.entropy;
+    settings.baseline = !args.no_baseline;
     let threads = threads(args.threads);
     let trials = args.trials as usize;
     let bar = progress(trials);
@@ -115,6 +125,15 @@ fn print_text(summary: &Summary) {
         s.episodes,
         summary.seed,
         summary.seed + summary.trials as u64 - 1
+    );
+    println!(
+        "entropy bonus {}, {}",
+        s.entropy,
+        if s.baseline {
+            "baseline per task and length"
+        } else {
+            "no baseline"
+        }
     );
     println!("success % (seq/cond/linrec): {}", summary.cell());
     println!(
