@@ -10,6 +10,7 @@
 //! learned is written as a core file that `cnpic verify-core` checks
 //! ([`core_file`]).
 
+pub mod baseline;
 pub mod core_file;
 pub mod episode;
 pub mod experiment;

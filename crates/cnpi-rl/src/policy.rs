@@ -4,37 +4,26 @@
 //! only input is the condition bit, Emb-as-State0 embeddings, `f_end` and
 //! `f_prog`) read as a distribution: `f_prog`'s scores over the `choices`
 //! callable slots go through a softmax to be *sampled*, and `f_end` is the
-//! Bernoulli probability of returning. Its parameters are a
-//! [`Weights`] whose `w_prog` has `choices` rows (4 for CNPI-4: `self`,
-//! `a1`, `a2`, `a3`; 4·n for the RNPI baseline).
+//! Bernoulli probability of returning. Its parameters are a state0
+//! [`Model`] of the fast trainer whose `w_prog` has `choices` rows (4 for
+//! CNPI-4: `self`, `a1`, `a2`, `a3`; 4·n for the RNPI baseline).
 //!
-//! The episode's loss is `−Σ_t [R·log p(slot_t) + 1(R>0)·log p(ret_t)]`
-//! (section 3.3), and [`Policy::gradient`] backpropagates it through every
-//! activation of the episode by hand.
-//!
-//! Why by hand: the gradient is needed once per episode for millions of
-//! episodes of at most a few dozen steps on a 16-cell LSTM, where candle's
-//! per-operation dispatch costs about ten times the arithmetic (see
-//! docs/neural.md). The forward equations are those of
-//! `cnpi_neural::core::Network::step` (a test checks that the greedy choice
-//! agrees with it) and the gradient is checked against finite differences.
-//! This module is the one place to switch to the shared fast trainer of
-//! `cnpi_neural::core` once it exists.
+//! The episode's loss is [`Objective`]'s, and [`Policy::gradient`]
+//! backpropagates it through every activation of the episode: the decoders
+//! here, the LSTM by the fast trainer's [`Lstm::backward`], whose forward
+//! equations are those of `cnpi_neural::core::Network::step` (a test checks
+//! that the greedy choice agrees with it). The gradient is checked against
+//! finite differences.
 
 use cnpi_neural::core::Weights;
+use cnpi_neural::core::fast::lstm::{Lstm, Step, dot, sigmoid};
+use cnpi_neural::core::fast::{Group, Model};
 use rand::{Rng, RngExt};
+use rand_chacha::ChaCha8Rng;
 
-/// One step of an activation, with what the backward pass needs.
+/// What the decoders made of one step, with the choice that was taken.
 #[derive(Clone, Debug)]
-pub struct StepCache {
-    bit: bool,
-    h_prev: Vec<f32>,
-    c_prev: Vec<f32>,
-    /// The gate activations i, f, g, o (each `H`), after their
-    /// nonlinearities.
-    gates: Vec<f32>,
-    c: Vec<f32>,
-    h: Vec<f32>,
+pub struct Head {
     /// The softmax over the choices.
     pub probs: Vec<f32>,
     /// `f_end`'s return probability.
@@ -52,7 +41,9 @@ pub struct Activation {
     pub embedding: usize,
     h: Vec<f32>,
     c: Vec<f32>,
-    pub steps: Vec<StepCache>,
+    /// The LSTM's steps, for the backward pass.
+    lstm: Vec<Step>,
+    pub steps: Vec<Head>,
 }
 
 /// The loss of one episode: `−Σ_t [reward·log p(choice_t) +
@@ -63,8 +54,8 @@ pub struct Activation {
 /// policy that turns deterministic too early: a failed episode pushes its
 /// choices down by `reward·(1 − p)`, which vanishes as `p → 1`, so a core
 /// that has committed to a wrong slot for both condition bits never leaves
-/// it (measured: without it the core calls `a1` for both bits of `cond`
-/// in every seed tried; docs/reproduction.md).
+/// it (measured: without it the core calls `a1` for both bits of `cond`'s
+/// easy task in every seed tried; docs/reproduction.md).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Objective {
     pub reward: f32,
@@ -81,40 +72,46 @@ pub fn entropy(probs: &[f32]) -> f32 {
         .sum::<f32>()
 }
 
+/// The groups a policy trains: all of them.
+const TRAINED: [Group; 4] = [Group::Lstm, Group::End, Group::Prog, Group::Embedding];
+
 /// The core's parameters read as a policy over `choices` slots.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Policy {
-    pub weights: Weights,
+    pub model: Model,
 }
 
 impl Policy {
-    /// Fresh parameters from `rng`: uniform in `±1/√H` for the LSTM and the
-    /// decoders, `±1` for the embeddings (the initialisation of
-    /// `cnpic train-core`).
-    pub fn new(cells: usize, embeddings: usize, choices: usize, rng: &mut impl Rng) -> Policy {
+    /// Fresh parameters from `rng`, drawn as the fast trainer draws a
+    /// model's.
+    pub fn new(cells: usize, embeddings: usize, choices: usize, rng: &mut ChaCha8Rng) -> Policy {
         let mut weights = Weights::zeros(cells, embeddings);
         weights.w_prog = vec![0.0; choices * cells];
         weights.b_prog = vec![0.0; choices];
-        let bound = 1.0 / (cells.max(1) as f32).sqrt();
-        for (name, values) in weights.tensors_mut() {
-            let range = if name.starts_with("embedding") {
-                1.0
-            } else {
-                bound
-            };
-            for value in values.iter_mut() {
-                *value = rng.random_range(-range..range);
-            }
-        }
-        Policy { weights }
+        let mut model = Model::from_weights(&weights);
+        model.randomize(rng);
+        Policy { model }
     }
 
     pub fn cells(&self) -> usize {
-        self.weights.cells
+        self.model.cells()
     }
 
     pub fn choices(&self) -> usize {
-        self.weights.b_prog.len()
+        self.model.b_prog.len()
+    }
+
+    /// The parameters in the layout of a core file (`choices` rows of
+    /// `f_prog`).
+    pub fn weights(&self) -> Weights {
+        match self.model.to_weights() {
+            Some(weights) => weights,
+            None => unreachable!("a policy is a state0 model"),
+        }
+    }
+
+    fn lstm(&self) -> &Lstm {
+        &self.model.core
     }
 
     /// A new activation of embedding `embedding` (Emb-as-State0).
@@ -123,55 +120,33 @@ impl Policy {
         let range = embedding * h..(embedding + 1) * h;
         Activation {
             embedding,
-            h: self.weights.emb_h[range.clone()].to_vec(),
-            c: self.weights.emb_c[range].to_vec(),
+            h: self.model.emb_h[range.clone()].to_vec(),
+            c: self.model.emb_c[range].to_vec(),
+            lstm: Vec::new(),
             steps: Vec::new(),
         }
     }
 
     /// One LSTM step on `bit`; returns the new step (its `probs` and `ret`
     /// filled, its `choice` for the caller to set).
-    pub fn step<'a>(&self, activation: &'a mut Activation, bit: bool) -> &'a mut StepCache {
-        let w = &self.weights;
-        let n = w.cells;
-        let mut z = w.bias.clone();
-        for (row, z) in z.iter_mut().enumerate() {
-            if bit {
-                *z += w.w_ih[row];
-            }
-            *z += dot(&w.w_hh[row * n..(row + 1) * n], &activation.h);
-        }
-        let mut gates = vec![0.0; 4 * n];
-        let mut c = vec![0.0; n];
-        let mut h = vec![0.0; n];
-        for j in 0..n {
-            let (i, f) = (sigmoid(z[j]), sigmoid(z[n + j]));
-            let (g, o) = (z[2 * n + j].tanh(), sigmoid(z[3 * n + j]));
-            c[j] = f * activation.c[j] + i * g;
-            h[j] = o * c[j].tanh();
-            gates[j] = i;
-            gates[n + j] = f;
-            gates[2 * n + j] = g;
-            gates[3 * n + j] = o;
-        }
-        let ret = sigmoid(w.b_end[0] + dot(&w.w_end, &h));
-        let scores: Vec<f32> = w
+    pub fn step<'a>(&self, activation: &'a mut Activation, bit: bool) -> &'a mut Head {
+        let m = &self.model;
+        let n = m.cells();
+        let step = self
+            .lstm()
+            .forward(&[f32::from(u8::from(bit))], &activation.h, &activation.c);
+        let ret = sigmoid(m.b_end[0] + dot(&m.w_end, &step.h));
+        let scores: Vec<f32> = m
             .w_prog
             .chunks_exact(n)
-            .zip(&w.b_prog)
-            .map(|(row, b)| b + dot(row, &h))
+            .zip(&m.b_prog)
+            .map(|(row, b)| b + dot(row, &step.h))
             .collect();
-        let probs = softmax(&scores);
-        let h_prev = std::mem::replace(&mut activation.h, h.clone());
-        let c_prev = std::mem::replace(&mut activation.c, c.clone());
-        activation.steps.push(StepCache {
-            bit,
-            h_prev,
-            c_prev,
-            gates,
-            c,
-            h,
-            probs,
+        activation.h.clone_from(&step.h);
+        activation.c.clone_from(&step.c);
+        activation.lstm.push(step);
+        activation.steps.push(Head {
+            probs: softmax(&scores),
             ret,
             choice: 0,
             ret_target: false,
@@ -180,23 +155,21 @@ impl Policy {
     }
 
     /// The gradient of the episode's loss (see [`Objective`]), with each
-    /// step's `ret_target` as the return flag. Returns parameters-shaped
-    /// gradients.
-    pub fn gradient(&self, episode: &[Activation], objective: &Objective) -> Weights {
-        let return_weight = objective.return_weight;
-        let w = &self.weights;
-        let n = w.cells;
-        let mut grad = zeros_like(w);
+    /// step's `ret_target` as the return flag, as a model of the same
+    /// shapes.
+    pub fn gradient(&self, episode: &[Activation], objective: &Objective) -> Model {
+        let m = &self.model;
+        let n = m.cells();
+        let mut grad = m.zeros_like();
         for activation in episode {
-            let mut dh_next = vec![0.0; n];
-            let mut dc_next = vec![0.0; n];
-            for step in activation.steps.iter().rev() {
-                let mut dh = dh_next.clone();
-                // f_prog: d(−R log p_k)/ds_j = R (p_j − 1[j = k]).
-                // The entropy bonus: d(−β·H)/ds_j = β p_j (log p_j + H).
-                let entropy = entropy(&step.probs);
-                for (j, &p) in step.probs.iter().enumerate() {
-                    let target = if j == step.choice { 1.0 } else { 0.0 };
+            let mut dh_all = Vec::with_capacity(activation.steps.len());
+            for (head, step) in activation.steps.iter().zip(&activation.lstm) {
+                let mut dh = vec![0.0; n];
+                // f_prog: d(−R log p_k)/ds_j = R (p_j − 1[j = k]); the
+                // entropy bonus: d(−β·H)/ds_j = β p_j (log p_j + H).
+                let entropy = entropy(&head.probs);
+                for (j, &p) in head.probs.iter().enumerate() {
+                    let target = if j == head.choice { 1.0 } else { 0.0 };
                     let mut ds = objective.reward * (p - target);
                     if objective.entropy != 0.0 && p > 0.0 {
                         ds += objective.entropy * p * (p.ln() + entropy);
@@ -206,77 +179,33 @@ impl Policy {
                     }
                     grad.b_prog[j] += ds;
                     axpy(&mut grad.w_prog[j * n..(j + 1) * n], ds, &step.h);
-                    axpy(&mut dh, ds, &w.w_prog[j * n..(j + 1) * n]);
+                    axpy(&mut dh, ds, &m.w_prog[j * n..(j + 1) * n]);
                 }
                 // f_end: d(−log p(ret))/de = r − target.
-                if return_weight != 0.0 {
-                    let target = if step.ret_target { 1.0 } else { 0.0 };
-                    let de = return_weight * (step.ret - target);
+                if objective.return_weight != 0.0 {
+                    let target = if head.ret_target { 1.0 } else { 0.0 };
+                    let de = objective.return_weight * (head.ret - target);
                     grad.b_end[0] += de;
                     axpy(&mut grad.w_end, de, &step.h);
-                    axpy(&mut dh, de, &w.w_end);
+                    axpy(&mut dh, de, &m.w_end);
                 }
-                // The LSTM cell.
-                let mut dz = vec![0.0; 4 * n];
-                let mut dc_prev = vec![0.0; n];
-                for j in 0..n {
-                    let (i, f) = (step.gates[j], step.gates[n + j]);
-                    let (g, o) = (step.gates[2 * n + j], step.gates[3 * n + j]);
-                    let tc = step.c[j].tanh();
-                    let dc = dc_next[j] + dh[j] * o * (1.0 - tc * tc);
-                    dz[j] = dc * g * i * (1.0 - i);
-                    dz[n + j] = dc * step.c_prev[j] * f * (1.0 - f);
-                    dz[2 * n + j] = dc * i * (1.0 - g * g);
-                    dz[3 * n + j] = dh[j] * tc * o * (1.0 - o);
-                    dc_prev[j] = dc * f;
-                }
-                let mut dh_prev = vec![0.0; n];
-                for (row, &d) in dz.iter().enumerate() {
-                    if d == 0.0 {
-                        continue;
-                    }
-                    grad.bias[row] += d;
-                    if step.bit {
-                        grad.w_ih[row] += d;
-                    }
-                    axpy(&mut grad.w_hh[row * n..(row + 1) * n], d, &step.h_prev);
-                    axpy(&mut dh_prev, d, &w.w_hh[row * n..(row + 1) * n]);
-                }
-                dh_next = dh_prev;
-                dc_next = dc_prev;
+                dh_all.push(dh);
             }
+            let zero = (vec![0.0; n], vec![0.0; n]);
+            let initial = m
+                .core
+                .backward(&activation.lstm, &dh_all, zero, &mut grad.core);
             let range = activation.embedding * n..(activation.embedding + 1) * n;
-            for (g, d) in grad.emb_h[range.clone()].iter_mut().zip(&dh_next) {
-                *g += d;
-            }
-            for (g, d) in grad.emb_c[range].iter_mut().zip(&dc_next) {
-                *g += d;
-            }
+            axpy(&mut grad.emb_h[range.clone()], 1.0, &initial.h0);
+            axpy(&mut grad.emb_c[range], 1.0, &initial.c0);
         }
         grad
     }
 
     /// Plain SGD: parameters −= `rate` × `gradient`.
-    pub fn descend(&mut self, gradient: &Weights, rate: f32) {
-        descend(&mut self.weights, gradient, rate);
+    pub fn descend(&mut self, gradient: &mut Model, rate: f32) {
+        self.model.descend(gradient, rate, &TRAINED);
     }
-}
-
-/// Parameters −= `rate` × `gradient`, tensor by tensor.
-pub fn descend(weights: &mut Weights, gradient: &Weights, rate: f32) {
-    let mut gradient = gradient.clone();
-    for ((_, values), (_, grads)) in weights.tensors_mut().zip(gradient.tensors_mut()) {
-        axpy(values, -rate, grads);
-    }
-}
-
-/// Zeros of the shapes of `weights`.
-fn zeros_like(weights: &Weights) -> Weights {
-    let mut zeros = weights.clone();
-    for (_, values) in zeros.tensors_mut() {
-        values.iter_mut().for_each(|v| *v = 0.0);
-    }
-    zeros
 }
 
 /// The index drawn from the distribution `probs`.
@@ -308,14 +237,6 @@ pub fn softmax(scores: &[f32]) -> Vec<f32> {
     let exps: Vec<f32> = scores.iter().map(|s| (s - max).exp()).collect();
     let total: f32 = exps.iter().sum();
     exps.iter().map(|e| e / total).collect()
-}
-
-pub fn sigmoid(x: f32) -> f32 {
-    1.0 / (1.0 + (-x).exp())
-}
-
-pub fn dot(a: &[f32], b: &[f32]) -> f32 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
 fn axpy(y: &mut [f32], a: f32, x: &[f32]) {
@@ -379,25 +300,25 @@ mod tests {
             return_weight: 1.0,
             entropy: 0.3,
         };
-        let gradient = policy.gradient(&episode(&policy), &objective);
+        let mut gradient = policy.gradient(&episode(&policy), &objective);
         let mut checked = 0;
-        let tensors: Vec<(&str, Vec<f32>)> = gradient
-            .tensors()
-            .map(|(name, _, v)| (name, v.to_vec()))
+        let tensors: Vec<Vec<f32>> = gradient
+            .tensors_mut()
+            .into_iter()
+            .map(|(_, v)| v.clone())
             .collect();
-        for (index, (name, grads)) in tensors.iter().enumerate() {
+        for (index, grads) in tensors.iter().enumerate() {
             for (k, &g) in grads.iter().enumerate() {
                 let eps = 1e-2;
                 let nudged = |delta: f32| {
                     let mut p = policy.clone();
-                    let (_, values) = p.weights.tensors_mut().nth(index).expect("tensor");
-                    values[k] += delta;
+                    p.model.tensors_mut()[index].1[k] += delta;
                     loss(&p, &objective)
                 };
                 let numeric = (nudged(eps) - nudged(-eps)) / (2.0 * f64::from(eps));
                 assert!(
                     (numeric - f64::from(g)).abs() < 2e-3 + 2e-2 * numeric.abs(),
-                    "{name}[{k}]: analytic {g}, numeric {numeric}"
+                    "tensor {index}[{k}]: analytic {g}, numeric {numeric}"
                 );
                 checked += 1;
             }
@@ -409,7 +330,7 @@ mod tests {
     fn the_greedy_choice_is_what_the_inference_network_decides() {
         let mut rng = ChaCha8Rng::seed_from_u64(9);
         let policy = Policy::new(5, 3, cnpi_neural::core::SLOTS, &mut rng);
-        let network = Network::new(policy.weights.clone());
+        let network = Network::new(policy.weights());
         for embedding in 0..3 {
             let mut activation = policy.start(embedding);
             let mut state = network.start(embedding);

@@ -18,6 +18,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
+use crate::baseline::Baselines;
 use crate::core_file::core_weights;
 use crate::episode::{self, K, Mode};
 use crate::policy::{Objective, Policy};
@@ -151,8 +152,8 @@ pub fn trial(tasks: &Tasks, settings: &Settings, seed: u64) -> Trial {
             return_weight: if reward > 0.0 { 1.0 } else { 0.0 },
             entropy: settings.entropy,
         };
-        let gradient = policy.gradient(&episode.activations, &objective);
-        policy.descend(&gradient, settings.learning_rate);
+        let mut gradient = policy.gradient(&episode.activations, &objective);
+        policy.descend(&mut gradient, settings.learning_rate);
         episodes += 1;
         if episodes % settings.check_every == 0 || episodes == settings.episodes {
             let completed: Vec<bool> = (0..tasks.tasks.len())
@@ -261,30 +262,5 @@ mod tests {
                 .iter()
                 .all(|&i| !tasks.tasks[i].easy)
         );
-    }
-}
-
-/// Williams' reinforcement baseline: the moving average of the rewards of
-/// each task at each input length, subtracted from an episode's reward.
-/// The paper's reward depends on the length (`−1 − 0.1·K·n` for a failure;
-/// a completed copy of five elements earns `1 − 1.6 < 0`), so without it a
-/// completed long episode is pushed down like a failure.
-#[derive(Clone, Debug, Default)]
-pub struct Baselines {
-    averages: std::collections::BTreeMap<(usize, usize), f32>,
-}
-
-/// The weight of the newest reward in a baseline's moving average.
-pub const BASELINE_RATE: f32 = 0.1;
-
-impl Baselines {
-    /// `reward` minus the baseline of (`task`, `length`) before it; then
-    /// the baseline moves toward `reward`. The first reward of a pair is
-    /// its own baseline.
-    pub fn advantage(&mut self, task: usize, length: usize, reward: f32) -> f32 {
-        let average = self.averages.entry((task, length)).or_insert(reward);
-        let advantage = reward - *average;
-        *average += BASELINE_RATE * advantage;
-        advantage
     }
 }

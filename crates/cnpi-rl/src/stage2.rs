@@ -27,8 +27,9 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::library::{Library, Program};
-use crate::policy::{argmax, dot, sample, sigmoid, softmax};
+use crate::policy::{argmax, sample, softmax};
 use crate::tasks::{LEARNED, MAX_VALUE};
+use cnpi_neural::core::fast::lstm::{dot, sigmoid};
 
 /// The stage-2 program memory: the candidates the appliers are drawn from.
 pub fn library() -> Library {

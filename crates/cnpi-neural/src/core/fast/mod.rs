@@ -8,7 +8,8 @@
 //! computed in plain loops. candle stays the reference: `reference.rs` tests
 //! that both give the same gradients on the same weights.
 //!
-//! - `lstm`: one LSTM layer, forward and backward;
+//! - [`lstm`]: one LSTM layer, forward and backward (also the recurrent
+//!   part of the reinforcement learner's policy, crate `cnpi-rl`);
 //! - `model`: the core, its decoders and the three ways to feed it a
 //!   combinator ([`Variant`]), with parameter groups for freezing;
 //! - `train`: SGD over the abstract traces; [`learn_embeddings`] learns new
@@ -17,7 +18,7 @@
 //! A trained state0 model converts to [`Weights`](crate::core::Weights), so
 //! the shipped inference path can run and verify it.
 
-mod lstm;
+pub mod lstm;
 mod model;
 #[cfg(test)]
 mod reference;

@@ -136,8 +136,15 @@ impl Model {
         rng: &mut ChaCha8Rng,
     ) -> Model {
         let mut model = Model::shaped(variant, cells, behaviours);
-        let bound = 1.0 / (cells.max(1) as f32).sqrt();
-        for (group, values) in model.tensors_mut() {
+        model.randomize(rng);
+        model
+    }
+
+    /// Draws every weight anew from `rng`: uniform in `±1/√H`, `±1` for
+    /// the embeddings, tensor by tensor in [`Model::tensors_mut`] order.
+    pub fn randomize(&mut self, rng: &mut ChaCha8Rng) {
+        let bound = 1.0 / (self.cells().max(1) as f32).sqrt();
+        for (group, values) in self.tensors_mut() {
             let range = if group == Group::Embedding {
                 1.0
             } else {
@@ -147,7 +154,6 @@ impl Model {
                 *value = rng.random_range(-range..range);
             }
         }
-        model
     }
 
     /// All-zero tensors of the right shapes.
