@@ -1,6 +1,6 @@
-//! The experiments of cnpi: the paper's supervised results (section 4.1),
-//! re-measured with the project's own trainer, and the machinery to run
-//! them as sweeps.
+//! The experiments of cnpi: the paper's supervised results (section 4.1)
+//! and reinforcement results (section 4.2), re-measured with the project's
+//! own trainers, and the machinery to run them as sweeps.
 //!
 //! - `runner`: an [`Experiment`] is a list of seeded trials; [`run`] runs
 //!   those of a [`Shard`] on every core with a progress bar on a terminal;
@@ -8,7 +8,10 @@
 //! - `plot`: line charts with spread bars, as PNG and SVG;
 //! - the experiments: `full_set` (one core on the 57 combinators), `cells`
 //!   (Figure 3), `continual` (Table 2, with the RNPI baseline of `rnpi`)
-//!   and `verification_cost` (section 3.3).
+//!   and `verification_cost` (section 3.3);
+//! - the reinforcement experiments of section 4.2, on the learners of
+//!   crate `cnpi-rl`: `rl_core` (Table 4), `rl_rnpi` (Table 5) and
+//!   `rl_stage2` (the detector and the STEP and SORT appliers).
 //!
 //! The library prints nothing but the progress bar; the `cnpic experiment`
 //! commands print what the summaries return.
@@ -18,6 +21,8 @@ pub mod continual;
 pub mod full_set;
 pub mod plot;
 pub mod results;
+pub mod rl_core;
+pub mod rl_stage2;
 pub mod rnpi;
 pub mod runner;
 pub mod stats;

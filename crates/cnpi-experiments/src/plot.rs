@@ -21,11 +21,13 @@ pub struct Series {
     pub points: Vec<(f64, f64, f64, f64)>,
 }
 
-const COLORS: [RGBColor; 4] = [
+const COLORS: [RGBColor; 6] = [
     RGBColor(31, 119, 180),
     RGBColor(214, 39, 40),
     RGBColor(44, 160, 44),
     RGBColor(148, 103, 189),
+    RGBColor(255, 127, 14),
+    RGBColor(140, 86, 75),
 ];
 
 /// Writes `stem.png` and `stem.svg`.

@@ -314,6 +314,32 @@ mod tests {
         }
     }
 
+    /// A wrong first call ends the episode at once, with the reward the
+    /// paper's episode would have had at `MAX_NSTEP`.
+    #[test]
+    fn an_episode_that_leaves_the_path_stops_with_the_failure_reward() {
+        let tasks = stage1();
+        let copy = &tasks[5];
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        let mut policy = Policy::new(4, 3, K, &mut rng);
+        // Make `a2` (MOVE(P2, RIGHT), where OUT(P2) is due) the only choice.
+        policy.model.w_prog.iter_mut().for_each(|w| *w = 0.0);
+        policy.model.b_prog = vec![-50.0, -50.0, 50.0, -50.0];
+        let input = [4, 7, 1];
+        let episode = run(
+            &policy,
+            copy,
+            &behaviour(copy),
+            &input,
+            Mode::Sample,
+            &mut rng,
+        );
+        assert!(!episode.completed);
+        assert_eq!(episode.activations[0].steps.len(), 1);
+        assert_eq!(episode.steps, K * input.len());
+        assert!((episode.reward() - (-1.0 - 0.1 * 12.0)).abs() < 1e-6);
+    }
+
     #[test]
     fn rewards_follow_the_paper() {
         let episode = |completed, steps| Episode {

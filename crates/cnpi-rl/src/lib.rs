@@ -13,7 +13,6 @@
 pub mod baseline;
 pub mod core_file;
 pub mod episode;
-pub mod experiment;
 pub mod library;
 pub mod policy;
 pub mod schedule;

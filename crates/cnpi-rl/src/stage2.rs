@@ -113,7 +113,7 @@ impl Settings {
 }
 
 /// What one stage-2 trial learned.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Trial {
     pub seed: u64,
     /// Episodes until the detector was exact (`None`: never).
@@ -480,61 +480,6 @@ fn learn_applier(
     let greedy = keys.choose(&candidates, true, rng);
     library.define(name, keys.program(&candidates, greedy));
     (library.applier_source(target), learned_at)
-}
-
-/// The result of many stage-2 trials.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Summary {
-    pub settings: Settings,
-    pub seed: u64,
-    pub trials: usize,
-    /// Fractions of trials that learned the detector, STEP, SORT.
-    pub detector: f64,
-    pub step: f64,
-    pub sort: f64,
-    /// How often each greedy STEP and SORT was learned, as source.
-    pub steps_learned: Vec<(String, usize)>,
-    pub sorts_learned: Vec<(String, usize)>,
-    pub wall_seconds: f64,
-    pub threads: usize,
-    pub runs: Vec<Trial>,
-}
-
-impl Summary {
-    pub fn new(
-        settings: &Settings,
-        seed: u64,
-        threads: usize,
-        runs: Vec<Trial>,
-        wall_seconds: f64,
-    ) -> Summary {
-        let n = runs.len().max(1) as f64;
-        let rate = |f: &dyn Fn(&Trial) -> bool| runs.iter().filter(|t| f(t)).count() as f64 / n;
-        let tally = |pick: &dyn Fn(&Trial) -> Option<String>| {
-            let mut counts: Vec<(String, usize)> = Vec::new();
-            for source in runs.iter().filter_map(pick) {
-                match counts.iter_mut().find(|(s, _)| *s == source) {
-                    Some((_, count)) => *count += 1,
-                    None => counts.push((source, 1)),
-                }
-            }
-            counts.sort_by_key(|b| std::cmp::Reverse(b.1));
-            counts
-        };
-        Summary {
-            settings: settings.clone(),
-            seed,
-            trials: runs.len(),
-            detector: rate(&|t| t.detector_at.is_some()),
-            step: rate(&|t| t.step_at.is_some()),
-            sort: rate(&|t| t.sort_at.is_some()),
-            steps_learned: tally(&|t| t.step_at.map(|_| t.step.clone())),
-            sorts_learned: tally(&|t| t.sort_at.map(|_| t.sort.clone())),
-            wall_seconds,
-            threads,
-            runs,
-        }
-    }
 }
 
 #[cfg(test)]

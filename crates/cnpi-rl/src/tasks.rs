@@ -259,4 +259,20 @@ mod tests {
             assert_eq!(eval[0].len(), task.lengths.0);
         }
     }
+
+    #[test]
+    fn an_easy_task_starts_true_and_false_equally_often() {
+        let mut rng = ChaCha8Rng::seed_from_u64(8);
+        for task in stage1().iter().filter(|t| t.detector.is_some()) {
+            let holds = (0..4000)
+                .filter(|_| task.holds_at_start(task.input(&mut rng).len()))
+                .count();
+            if task.easy {
+                assert!((1_800..2_200).contains(&holds), "{}: {holds}", task.name);
+            } else {
+                // Uniform lengths: the condition holds on most of them.
+                assert!(holds > 2_400, "{}: {holds}", task.name);
+            }
+        }
+    }
 }

@@ -1,6 +1,8 @@
 //! Reinforcement learning through the command line: `experiment rl-core`
-//! on a tiny seeded configuration (its JSON, its reproducibility) and
-//! `run --core` refusing what it cannot use.
+//! on a tiny seeded configuration (its JSON, its files, its
+//! reproducibility), the whole pipeline from a learned core to a learned
+//! sort run on 1,000 elements, and `run --core` refusing what it cannot
+//! use.
 
 use std::process::{Command, Output};
 
@@ -23,23 +25,36 @@ fn json(output: &Output) -> serde_json::Value {
 
 #[test]
 fn rl_core_reports_rates_and_is_reproducible() {
-    let args = [
-        "experiment",
-        "rl-core",
-        "--trials",
-        "3",
-        "--episodes",
-        "120",
-        "--seed",
-        "5",
-        "--cells",
-        "6",
-        "--threads",
-        "2",
-        "--format",
-        "json",
-    ];
-    let first = json(&cnpic(&args));
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let out = |name: &str| dir.path().join(name).display().to_string();
+    let args = |folder: &str| {
+        vec![
+            "experiment".to_string(),
+            "rl-core".into(),
+            "--trials".into(),
+            "3".into(),
+            "--episodes".into(),
+            "120".into(),
+            "--seed".into(),
+            "5".into(),
+            "--cells".into(),
+            "6".into(),
+            "--threads".into(),
+            "2".into(),
+            "--format".into(),
+            "json".into(),
+            "--out".into(),
+            out(folder),
+        ]
+    };
+    let run = |folder: &str| {
+        let output = cnpic(&args(folder).iter().map(String::as_str).collect::<Vec<_>>());
+        let summary = json(&output);
+        let rows = std::fs::read_to_string(dir.path().join(folder).join("rows.csv"))
+            .expect("the rows are written");
+        (summary, rows)
+    };
+    let (first, rows) = run("a");
     let success = first["success"].as_f64().expect("a success rate");
     assert!((0.0..=1.0).contains(&success));
     for name in ["seq", "cond", "linrec"] {
@@ -48,12 +63,110 @@ fn rl_core_reports_rates_and_is_reproducible() {
             .expect("a rate per combinator");
         assert!((0.0..=1.0).contains(&rate));
     }
-    let runs = first["runs"].as_array().expect("the trials");
-    assert_eq!(runs.len(), 3);
-    assert_eq!(runs[2]["seed"], 7);
-    let again = json(&cnpic(&args));
-    assert_eq!(first["runs"], again["runs"]);
-    assert_eq!(first["curve"], again["curve"]);
+    assert_eq!(
+        rows.lines().count(),
+        4,
+        "a header and a row per trial:\n{rows}"
+    );
+    assert!(
+        rows.lines().nth(3).is_some_and(|row| row.contains(",7,")),
+        "{rows}"
+    );
+    let (again, rows_again) = run("b");
+    assert_eq!(first, again);
+    assert_eq!(rows, rows_again);
+    for file in [
+        "table4.csv",
+        "curve.csv",
+        "curve.png",
+        "curve.svg",
+        "results.json",
+    ] {
+        assert!(dir.path().join("a").join(file).is_file(), "{file}");
+    }
+}
+
+/// The end-to-end claim: a core learned by reinforcement passes
+/// verification, a sort learned on it by reinforcement is `.cnpi` source,
+/// and `cnpic run` sorts 1,000 elements with both.
+#[test]
+fn a_sort_learned_by_reinforcement_sorts_a_thousand_elements() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = |name: &str| dir.path().join(name).display().to_string();
+    let core = path("core.safetensors");
+    let learned = cnpic(&[
+        "experiment",
+        "rl-core",
+        "--sampling",
+        "adaptive",
+        "--curriculum",
+        "mixed",
+        "--trials",
+        "10",
+        "--seed",
+        "1",
+        "--format",
+        "json",
+        "--out",
+        &path("core-run"),
+        "--save-core",
+        &core,
+    ]);
+    assert!(json(&learned)["success"].as_f64().is_some_and(|s| s > 0.0));
+    let verified = cnpic(&["verify-core", &core]);
+    assert_eq!(verified.status.code(), Some(0));
+    let sort = path("sort.cnpi");
+    let stage2 = cnpic(&[
+        "experiment",
+        "rl-stage2",
+        "--core",
+        &core,
+        "--trials",
+        "1",
+        "--seed",
+        "1",
+        "--out",
+        &path("stage2-run"),
+        "--save-program",
+        &sort,
+    ]);
+    assert!(
+        stage2.status.success(),
+        "{}",
+        String::from_utf8_lossy(&stage2.stderr)
+    );
+    let source = std::fs::read_to_string(&sort).expect("the learned sort is saved");
+    assert!(source.contains("def SORT: "), "{source}");
+    let mut state = 12345u64;
+    let input: Vec<i64> = (0..1000)
+        .map(|_| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) as i64 % 1000
+        })
+        .collect();
+    let input_file = path("input.json");
+    std::fs::write(&input_file, serde_json::to_string(&input).expect("json")).expect("written");
+    let ran = json(&cnpic(&[
+        "run",
+        &sort,
+        "--core",
+        &core,
+        "--input",
+        &format!("@{input_file}"),
+        "--format",
+        "json",
+    ]));
+    let mut want = input.clone();
+    want.sort_by(|a, b| b.cmp(a));
+    let output: Vec<i64> = ran["output"]
+        .as_array()
+        .expect("an output tape")
+        .iter()
+        .map(|v| v.as_i64().expect("integers"))
+        .collect();
+    assert_eq!(output, want);
 }
 
 #[test]

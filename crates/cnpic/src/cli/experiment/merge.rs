@@ -9,6 +9,8 @@ use cnpi_experiments::cells::Cells;
 use cnpi_experiments::continual::Continual;
 use cnpi_experiments::full_set::FullSet;
 use cnpi_experiments::results::experiment_of;
+use cnpi_experiments::rl_core::RlCore;
+use cnpi_experiments::rl_stage2::RlStage2;
 use cnpi_experiments::{Experiment, merge as join, read_json, save};
 
 use super::sweep::finish;
@@ -33,6 +35,8 @@ fn merge_files(files: &[PathBuf], out: &Path) -> Result<String, Diagnostic> {
         FullSet::NAME => merge_as::<FullSet>(files, out),
         Cells::NAME => merge_as::<Cells>(files, out),
         Continual::NAME => merge_as::<Continual>(files, out),
+        RlCore::NAME => merge_as::<RlCore>(files, out),
+        RlStage2::NAME => merge_as::<RlStage2>(files, out),
         other => Err(Diagnostic::error(
             codes::E1302,
             format!(

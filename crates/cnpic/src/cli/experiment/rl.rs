@@ -1,38 +1,28 @@
 //! `cnpic experiment rl-core` (Table 4: the core and the basic combinators
 //! learned by reinforcement) and `rl-stage2` (a detector and the STEP and
-//! SORT appliers learned on the fixed learned core), from crate `cnpi-rl`.
+//! SORT appliers learned on the fixed learned core), sweeps of
+//! `cnpi-experiments` on the learners of `cnpi-rl`.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Instant;
 
 use clap::{Args, ValueEnum};
 use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::program::{Combinator, CombinatorKind};
+use cnpi_experiments::rl_core::RlCore;
+use cnpi_experiments::rl_stage2::{RlStage2, Summary};
+use cnpi_experiments::{Experiment, Results, run, save};
 use cnpi_neural::core::Core;
 use cnpi_rl::core_file::core_file;
-use cnpi_rl::experiment::parallel;
-use cnpi_rl::experiment::{self, Summary};
 use cnpi_rl::schedule::{Curriculum, Sampling};
-use cnpi_rl::stage1::Settings;
+use cnpi_rl::stage1::{Settings, Tasks};
 use cnpi_rl::stage2;
-use indicatif::{ProgressBar, ProgressStyle};
 
 use super::super::report::{command_line, exit_code, fail};
+use super::sweep::RunArgs;
 
-#[derive(Clone, Copy, ValueEnum)]
-enum SamplingArg {
-    Uniform,
-    Adaptive,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum CurriculumArg {
-    None,
-    Mixed,
-    Gradual,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Format {
     Text,
     Json,
@@ -40,13 +30,16 @@ enum Format {
 
 #[derive(Args)]
 pub struct RlCoreArgs {
-    /// How each episode's task is drawn.
-    #[arg(long, value_enum, default_value = "adaptive")]
-    sampling: SamplingArg,
-    /// Which tasks are practised: full only, easy and full, or easy first.
-    #[arg(long, value_enum, default_value = "gradual")]
-    curriculum: CurriculumArg,
-    /// Independent trials (trial i uses seed S + i).
+    /// How each episode's task is drawn; a comma-separated list runs each.
+    #[arg(long, value_name = "SAMPLING", value_delimiter = ',', default_value = "adaptive",
+          value_parser = parse_enum::<Sampling>)]
+    sampling: Vec<Sampling>,
+    /// Which tasks are practised: full only (none), easy and full (mixed),
+    /// or easy first (gradual); a comma-separated list runs each.
+    #[arg(long, value_name = "CURRICULUM", value_delimiter = ',', default_value = "gradual",
+          value_parser = parse_enum::<Curriculum>)]
+    curriculum: Vec<Curriculum>,
+    /// Independent trials per setting (trial i uses seed S + i).
     #[arg(long, value_name = "N", default_value_t = 100,
           value_parser = clap::value_parser!(u32).range(1..=100_000))]
     trials: u32,
@@ -69,87 +62,77 @@ pub struct RlCoreArgs {
     /// minus the moving average of the task's rewards at the input's length.
     #[arg(long)]
     no_baseline: bool,
-    /// Worker threads (default: the number of cores).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
-    threads: Option<u32>,
-    /// Text (Table 4's cell) or one JSON object with "success" and
-    /// "per_combinator".
+    /// Text (Table 4 beside the paper's) or JSON: one object per setting
+    /// with "success" and "per_combinator" (a list for several settings).
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
     /// Write the core of the first trial that learned all three combinators
-    /// and passes verification to PATH (a partial core: seq, cond, linrec).
+    /// and passes verification to PATH (a partial core: seq, cond, linrec),
+    /// atomically; `cnpic verify-core PATH` checks it.
     #[arg(long, value_name = "PATH")]
     save_core: Option<PathBuf>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+/// Parses a value by its serde name (`uniform`, `gradual`, ...).
+fn parse_enum<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
+    serde_json::from_value(serde_json::Value::String(text.to_string()))
+        .map_err(|_| format!("`{text}` is not one of the values listed in --help"))
 }
 
 pub fn rl_core(args: &RlCoreArgs) -> ExitCode {
-    let sampling = match args.sampling {
-        SamplingArg::Uniform => Sampling::Uniform,
-        SamplingArg::Adaptive => Sampling::Adaptive,
+    let mut settings = Vec::new();
+    for &sampling in &args.sampling {
+        for &curriculum in &args.curriculum {
+            let mut s = Settings::new(sampling, curriculum, args.episodes as usize);
+            s.cells = args.cells as usize;
+            s.entropy = args.entropy;
+            s.baseline = !args.no_baseline;
+            settings.push(s);
+        }
+    }
+    let experiment = RlCore {
+        settings,
+        seed: args.seed,
+        trials: args.trials as usize,
+        tasks: Tasks::stage1(),
     };
-    let curriculum = match args.curriculum {
-        CurriculumArg::None => Curriculum::None,
-        CurriculumArg::Mixed => Curriculum::Mixed,
-        CurriculumArg::Gradual => Curriculum::Gradual,
+    let start = Instant::now();
+    let results = run(&experiment, args.run.shard, args.run.threads);
+    let wall = start.elapsed().as_secs_f64();
+    let text = match save::<RlCore>(&results, &args.run.folder(RlCore::NAME)) {
+        Ok(text) => text,
+        Err(diagnostic) => return fail(diagnostic),
     };
-    let mut settings = Settings::new(sampling, curriculum, args.episodes as usize);
-    settings.cells = args.cells as usize;
-    settings.entropy = args.entropy;
-    settings.baseline = !args.no_baseline;
-    let threads = threads(args.threads);
-    let trials = args.trials as usize;
-    let bar = progress(trials);
-    let summary = experiment::run(&settings, trials, args.seed, threads, &|done| {
-        bar.set_position(done as u64)
-    });
-    bar.finish_and_clear();
     if let Some(path) = &args.save_core
-        && let Err(diagnostic) = save_core(&summary, path)
+        && let Err(diagnostic) = save_core(&experiment, &results, path)
     {
         return fail(diagnostic);
     }
     match args.format {
-        Format::Json => print_json(&summary),
-        Format::Text => print_text(&summary),
+        Format::Text => println!("{text}wall time {wall:.1} s"),
+        Format::Json => {
+            let cells = cnpi_experiments::rl_core::summary(results.rows());
+            match cells.as_slice() {
+                [one] => print_json(&one.to_json()),
+                many => print_json(&many.iter().map(|c| c.to_json()).collect::<Vec<_>>()),
+            }
+        }
     }
     exit_code(true)
 }
 
-fn print_text(summary: &Summary) {
-    let s = &summary.settings;
-    println!(
-        "{:?} sampling, {:?} curriculum: {} trials of up to {} episodes, seeds {}..{}",
-        s.sampling,
-        s.curriculum,
-        summary.trials,
-        s.episodes,
-        summary.seed,
-        summary.seed + summary.trials as u64 - 1
-    );
-    println!(
-        "entropy bonus {}, {}",
-        s.entropy,
-        if s.baseline {
-            "baseline per task and length"
-        } else {
-            "no baseline"
-        }
-    );
-    println!("success % (seq/cond/linrec): {}", summary.cell());
-    println!(
-        "easy tasks all completed: {:.0}%; successful cores that pass verify-core: {:.0}%",
-        summary.easy * 100.0,
-        summary.verified * 100.0
-    );
-    println!(
-        "{} episodes in {:.1} s on {} threads ({:.0} episodes/s)",
-        summary.episodes_run, summary.wall_seconds, summary.threads, summary.episodes_per_second
-    );
-}
-
-/// Writes the first successful, verified trial's core, atomically.
-fn save_core(summary: &Summary, path: &Path) -> Result<(), Diagnostic> {
-    let Some(trial) = summary.best() else {
+/// Writes the core of the first successful, verified trial, atomically.
+/// The rows keep no weights: the trial is run again from its seed, which
+/// gives the same core.
+fn save_core(
+    experiment: &RlCore,
+    results: &Results<cnpi_experiments::rl_core::Row>,
+    path: &Path,
+) -> Result<(), Diagnostic> {
+    let found = results.records.iter().find(|r| r.row.verified);
+    let Some(record) = found else {
         return Err(Diagnostic::error(
             codes::E1005,
             format!(
@@ -159,6 +142,8 @@ fn save_core(summary: &Summary, path: &Path) -> Result<(), Diagnostic> {
         )
         .with_help("run more trials or episodes"));
     };
+    let (setting, seed) = experiment.trials()[record.trial];
+    let trial = cnpi_rl::stage1::trial(&experiment.tasks, &experiment.settings[setting], seed);
     let Some(weights) = &trial.core else {
         return Err(Diagnostic::error(
             codes::E0100,
@@ -190,20 +175,20 @@ pub struct RlStage2Args {
           value_parser = clap::value_parser!(u32).range(1..=100_000))]
     trials: u32,
     /// The most episodes for each of the detector, STEP and SORT.
-    #[arg(long, value_name = "E", default_value_t = 2000,
+    #[arg(long, value_name = "E", default_value_t = 10_000,
           value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
     episodes: u32,
     /// The seed of the first trial.
     #[arg(long, value_name = "S", default_value_t = 1)]
     seed: u64,
-    /// Worker threads (default: the number of cores).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
-    threads: Option<u32>,
+    /// Text or JSON (the rates, as fractions).
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
-    /// Write the first learned sort program (`.cnpi`) to PATH.
+    /// Write the first learned sort program (`.cnpi`) to PATH, atomically.
     #[arg(long, value_name = "PATH")]
     save_program: Option<PathBuf>,
+    #[command(flatten)]
+    run: RunArgs,
 }
 
 pub fn rl_stage2(args: &RlStage2Args) -> ExitCode {
@@ -216,34 +201,32 @@ pub fn rl_stage2(args: &RlStage2Args) -> ExitCode {
             return fail(diagnostic);
         }
     }
-    let settings = stage2::Settings::new(args.episodes as usize);
-    let threads = threads(args.threads);
-    let trials = args.trials as usize;
-    let bar = progress(trials);
-    let start = std::time::Instant::now();
-    let runs = parallel(
-        trials,
-        threads,
-        &|done| bar.set_position(done as u64),
-        |i| stage2::trial(core.network(), &settings, args.seed.wrapping_add(i as u64)),
-    );
-    bar.finish_and_clear();
-    let summary = stage2::Summary::new(
-        &settings,
-        args.seed,
-        threads,
-        runs,
-        start.elapsed().as_secs_f64(),
-    );
+    let experiment = RlStage2 {
+        core: core.network().clone(),
+        core_path: args.core.display().to_string(),
+        settings: stage2::Settings::new(args.episodes as usize),
+        seed: args.seed,
+        trials: args.trials as usize,
+    };
+    let start = Instant::now();
+    let results = run(&experiment, args.run.shard, args.run.threads);
+    let wall = start.elapsed().as_secs_f64();
+    let text = match save::<RlStage2>(&results, &args.run.folder(RlStage2::NAME)) {
+        Ok(text) => text,
+        Err(diagnostic) => return fail(diagnostic),
+    };
     if let Some(path) = &args.save_program {
-        let Some(program) = summary.runs.iter().find_map(|t| t.program.as_ref()) else {
-            return fail(Diagnostic::error(
-                codes::E1005,
-                format!(
-                    "no trial learned the sort; `{}` was not written",
-                    path.display()
-                ),
-            ));
+        let Some(program) = results.rows().find_map(|t| t.program.as_ref()) else {
+            return fail(
+                Diagnostic::error(
+                    codes::E1005,
+                    format!(
+                        "no trial learned the sort; `{}` was not written",
+                        path.display()
+                    ),
+                )
+                .with_help("run more trials or episodes"),
+            );
         };
         if let Err(error) = cnpi::files::write_atomic(path, program.as_bytes()) {
             return fail(Diagnostic::error(
@@ -253,47 +236,10 @@ pub fn rl_stage2(args: &RlStage2Args) -> ExitCode {
         }
     }
     match args.format {
-        Format::Json => print_json(&summary),
-        Format::Text => {
-            let pct = |x: f64| (x * 100.0).round() as i64;
-            println!(
-                "{} trials of up to {} episodes each, seeds {}..{}, core `{}`",
-                summary.trials,
-                settings.episodes,
-                args.seed,
-                args.seed + trials as u64 - 1,
-                args.core.display()
-            );
-            println!(
-                "detector A[P1] > A[P2]: {}%   STEP: {}%   SORT: {}%",
-                pct(summary.detector),
-                pct(summary.step),
-                pct(summary.sort)
-            );
-            for (source, count) in &summary.steps_learned {
-                println!("  STEP: {source}   ({count} trials)");
-            }
-            for (source, count) in &summary.sorts_learned {
-                println!("  SORT: {source}   ({count} trials)");
-            }
-            println!("{:.1} s on {threads} threads", summary.wall_seconds);
-        }
+        Format::Text => println!("{text}wall time {wall:.1} s"),
+        Format::Json => print_json(&Summary::of(results.rows()).rates),
     }
     exit_code(true)
-}
-
-fn threads(requested: Option<u32>) -> usize {
-    requested.map_or_else(
-        || std::thread::available_parallelism().map_or(1, usize::from),
-        |n| n as usize,
-    )
-}
-
-fn progress(trials: usize) -> ProgressBar {
-    ProgressBar::new(trials as u64).with_style(
-        ProgressStyle::with_template("{bar:30} trial {pos}/{len}  {elapsed}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    )
 }
 
 fn print_json(value: &impl serde::Serialize) {
