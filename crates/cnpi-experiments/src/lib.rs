@@ -22,6 +22,7 @@ pub mod full_set;
 pub mod plot;
 pub mod results;
 pub mod rl_core;
+pub mod rl_rnpi;
 pub mod rl_stage2;
 pub mod rnpi;
 pub mod runner;

@@ -196,7 +196,7 @@ impl Cell {
 }
 
 /// A setting's name as the command line writes it.
-fn name(value: &impl Serialize) -> String {
+pub fn name(value: &impl Serialize) -> String {
     serde_json::to_value(value)
         .ok()
         .and_then(|v| v.as_str().map(str::to_string))

@@ -163,9 +163,12 @@ impl<'t> Lockstep<'t> {
         bit
     }
 
-    /// The core called slot `choice` after seeing `bit`.
+    /// The core called `choice` after seeing `bit`: slot `choice % K` of
+    /// version `choice / K`'s callees, a wrong call unless that is the
+    /// task's version.
     fn advance(&mut self, bit: bool, choice: usize) -> Status {
         let task = self.task;
+        let (version, slot) = (choice / K, choice % K);
         let mut status = Status {
             ret_target: false,
             completed: false,
@@ -176,14 +179,14 @@ impl<'t> Lockstep<'t> {
             match expected(self.behaviour, &self.definition.bits) {
                 Some(decision) => {
                     status.ret_target = decision.ret;
-                    let slot = decision.slot as usize;
-                    self.on_path = slot < K && self.definition.call(task, slot);
+                    let defined = decision.slot as usize;
+                    self.on_path = defined < K && self.definition.call(task, defined);
                     finished = decision.ret && decision.slot != Slot::SelfSlot;
                 }
                 None => self.on_path = false,
             }
         }
-        let ok = self.core.call(task, choice);
+        let ok = version == task.version && self.core.call(task, slot);
         self.on_path = self.on_path && ok && self.core.same(&self.definition);
         status.completed = self.on_path && (finished || task.easy);
         status
@@ -191,8 +194,9 @@ impl<'t> Lockstep<'t> {
 }
 
 /// Runs one episode of `task` on `input` with the core `policy`, whose
-/// embedding `task.combinator` is the task's combinator, defined by
-/// `behaviour`.
+/// embedding `task.program()` is the task's combinator, defined by
+/// `behaviour`, and whose choices are `K` slots for each version of the
+/// tasks (one version, four slots, for CNPI-4).
 pub fn run(
     policy: &Policy,
     task: &Task,
@@ -203,7 +207,7 @@ pub fn run(
 ) -> Episode {
     let max_steps = K * input.len().max(1);
     let mut lockstep = Lockstep::new(task, behaviour, input);
-    let mut activations = vec![policy.start(task.combinator)];
+    let mut activations = vec![policy.start(task.program())];
     let mut steps = 0;
     let mut completed = false;
     while steps < max_steps {
@@ -226,8 +230,8 @@ pub fn run(
             steps = max_steps;
             break;
         }
-        if choice == 0 {
-            activations.push(policy.start(task.combinator));
+        if choice == task.version * K {
+            activations.push(policy.start(task.program()));
         }
     }
     Episode {

@@ -72,29 +72,46 @@ impl Settings {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Trial {
     pub seed: u64,
-    /// For seq, cond, linrec: completed by the greedy core at the end.
+    /// For seq, cond, linrec: completed by the greedy core at the end (in
+    /// every version).
     pub learned: [bool; 3],
     /// For seq, cond, linrec: the learned core passes exhaustive
-    /// verification against the definition.
+    /// verification against the definition (CNPI-4 only).
     pub verified: [bool; 3],
     /// The episode after which all three were learned, if they were.
     pub success_at: Option<usize>,
     /// For seq, cond, linrec: the episode after which the easy task was
-    /// first completed.
+    /// first completed (of every version).
     pub easy_at: [Option<usize>; 3],
     pub episodes: usize,
+    /// The learned CNPI-4 core, as a core file's weights.
     #[serde(skip)]
     pub core: Option<Weights>,
 }
 
-/// The six tasks with their combinators' definitions.
+/// The tasks of a trial with their combinators' definitions: the six of
+/// stage 1, or for the RNPI baseline `n` versions of them.
 pub struct Tasks {
     pub tasks: Vec<Task>,
     pub behaviours: Vec<Behaviour>,
+    /// How many versions of the six tasks there are.
+    pub versions: usize,
 }
 
 impl Tasks {
+    /// The six tasks of stage 1, for CNPI-4.
     pub fn stage1() -> Tasks {
+        Tasks::new(1)
+    }
+
+    /// `versions` versions of the six tasks, for RNPI-4×n (Table 5): each
+    /// version's three programs (one per combinator, each with its own
+    /// embedding) call their own four callees, the core choosing among
+    /// `4 · versions`. A version is the stage-1 task under other names: to
+    /// the core, which sees only the condition bit, another version's ACTs
+    /// and detectors are new callees and a new bit, which is what this
+    /// models; calling another version's callee is a wrong call.
+    pub fn new(versions: usize) -> Tasks {
         let combinators = match stdlib_combinators() {
             Ok(combinators) => combinators,
             Err(diagnostic) => panic!("the stdlib loads: {diagnostic:?}"),
@@ -103,25 +120,44 @@ impl Tasks {
             .iter()
             .map(|&(kind, _)| combinators.get(CombinatorKind::User(kind)).clone())
             .collect();
+        let tasks = (0..versions.max(1))
+            .flat_map(|version| {
+                stage1().into_iter().map(move |mut task| {
+                    task.version = version;
+                    task
+                })
+            })
+            .collect();
         Tasks {
-            tasks: stage1(),
+            tasks,
             behaviours,
+            versions: versions.max(1),
         }
     }
 
-    /// The index of combinator `combinator`'s easy or full task.
-    fn index(&self, combinator: usize, easy: bool) -> usize {
+    /// The number of programs learned: one per combinator and version.
+    pub fn programs(&self) -> usize {
+        self.versions * LEARNED.len()
+    }
+
+    /// The index of program `program`'s easy or full task.
+    fn index(&self, program: usize, easy: bool) -> usize {
         self.tasks
             .iter()
-            .position(|t| t.combinator == combinator && t.easy == easy)
-            .expect("every combinator has an easy and a full task")
+            .position(|t| t.program() == program && t.easy == easy)
+            .expect("every program has an easy and a full task")
     }
 }
 
 /// Runs one trial with its own seed.
 pub fn trial(tasks: &Tasks, settings: &Settings, seed: u64) -> Trial {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut policy = Policy::new(settings.cells, LEARNED.len(), K, &mut rng);
+    let mut policy = Policy::new(
+        settings.cells,
+        tasks.programs(),
+        K * tasks.versions,
+        &mut rng,
+    );
     let checks: Vec<Vec<Vec<i64>>> = tasks
         .tasks
         .iter()
@@ -129,8 +165,8 @@ pub fn trial(tasks: &Tasks, settings: &Settings, seed: u64) -> Trial {
         .collect();
     let mut errors = Errors::new(tasks.tasks.len());
     let mut baselines = Baselines::default();
-    let mut easy_at = [None; 3];
-    let mut learned = [false; 3];
+    let mut easy_at = vec![None; tasks.programs()];
+    let mut learned = vec![false; tasks.programs()];
     let mut success_at = None;
     let mut episodes = 0;
     while episodes < settings.episodes {
@@ -159,11 +195,11 @@ pub fn trial(tasks: &Tasks, settings: &Settings, seed: u64) -> Trial {
             let completed: Vec<bool> = (0..tasks.tasks.len())
                 .map(|i| completes(&policy, tasks, i, &checks[i]))
                 .collect();
-            for combinator in 0..LEARNED.len() {
-                if easy_at[combinator].is_none() && completed[tasks.index(combinator, true)] {
-                    easy_at[combinator] = Some(episodes);
+            for program in 0..tasks.programs() {
+                if easy_at[program].is_none() && completed[tasks.index(program, true)] {
+                    easy_at[program] = Some(episodes);
                 }
-                learned[combinator] = completed[tasks.index(combinator, false)];
+                learned[program] = completed[tasks.index(program, false)];
             }
             if learned.iter().all(|&l| l) {
                 success_at = Some(episodes);
@@ -171,31 +207,41 @@ pub fn trial(tasks: &Tasks, settings: &Settings, seed: u64) -> Trial {
             }
         }
     }
-    let core = core_weights(&policy);
+    // Per combinator, over its versions.
+    let all_versions =
+        |combinator: usize| (0..tasks.versions).map(move |v| v * LEARNED.len() + combinator);
+    let easy_at = std::array::from_fn(|c| {
+        all_versions(c)
+            .map(|p| easy_at[p])
+            .collect::<Option<Vec<usize>>>()
+            .and_then(|at| at.into_iter().max())
+    });
+    let learned = std::array::from_fn(|c| all_versions(c).all(|p| learned[p]));
+    // Only a CNPI-4 core is a core file the runtime can verify and run.
+    let core = (tasks.versions == 1).then(|| core_weights(&policy));
     Trial {
         seed,
         learned,
-        verified: verified(&core, tasks),
+        verified: core
+            .as_ref()
+            .map_or([false; 3], |core| verified(core, tasks)),
         success_at,
         easy_at,
         episodes,
-        core: Some(core),
+        core,
     }
 }
 
-/// The tasks the curriculum makes active, given when each combinator's
-/// easy task was first completed.
-fn active(tasks: &Tasks, curriculum: Curriculum, easy_at: &[Option<usize>; 3]) -> Vec<usize> {
-    (0..LEARNED.len())
-        .flat_map(|combinator| {
-            let (easy, full) = (
-                tasks.index(combinator, true),
-                tasks.index(combinator, false),
-            );
+/// The tasks the curriculum makes active, given when each program's easy
+/// task was first completed.
+fn active(tasks: &Tasks, curriculum: Curriculum, easy_at: &[Option<usize>]) -> Vec<usize> {
+    (0..tasks.programs())
+        .flat_map(|program| {
+            let (easy, full) = (tasks.index(program, true), tasks.index(program, false));
             match curriculum {
                 Curriculum::None => vec![full],
                 Curriculum::Mixed => vec![easy, full],
-                Curriculum::Gradual if easy_at[combinator].is_none() => vec![easy],
+                Curriculum::Gradual if easy_at[program].is_none() => vec![easy],
                 Curriculum::Gradual => vec![full],
             }
         })

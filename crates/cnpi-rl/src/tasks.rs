@@ -50,6 +50,9 @@ pub struct Task {
     /// The index of its combinator in [`LEARNED`].
     pub combinator: usize,
     pub easy: bool,
+    /// Which of the RNPI baseline's versions of the task this is (0 for
+    /// CNPI; see `stage1::Tasks::new`).
+    pub version: usize,
     /// The task's program, as `.cnpi` source.
     pub source: String,
     pub env: EnvKind,
@@ -163,6 +166,7 @@ impl Task {
             name: name.to_string(),
             combinator,
             easy,
+            version: 0,
             source,
             env: program.env,
             pointers: program.pointers,
@@ -176,6 +180,12 @@ impl Task {
             task.lengths_where[usize::from(holds)].push(length);
         }
         task
+    }
+
+    /// The program the task trains: the combinator of its version, one
+    /// embedding each (`version · 3 + combinator`).
+    pub fn program(&self) -> usize {
+        self.version * LEARNED.len() + self.combinator
     }
 
     /// Whether the task's detector holds on the start state of an array of

@@ -10,6 +10,7 @@ use cnpi_experiments::continual::Continual;
 use cnpi_experiments::full_set::FullSet;
 use cnpi_experiments::results::experiment_of;
 use cnpi_experiments::rl_core::RlCore;
+use cnpi_experiments::rl_rnpi::RlRnpi;
 use cnpi_experiments::rl_stage2::RlStage2;
 use cnpi_experiments::{Experiment, merge as join, read_json, save};
 
@@ -36,6 +37,7 @@ fn merge_files(files: &[PathBuf], out: &Path) -> Result<String, Diagnostic> {
         Cells::NAME => merge_as::<Cells>(files, out),
         Continual::NAME => merge_as::<Continual>(files, out),
         RlCore::NAME => merge_as::<RlCore>(files, out),
+        RlRnpi::NAME => merge_as::<RlRnpi>(files, out),
         RlStage2::NAME => merge_as::<RlStage2>(files, out),
         other => Err(Diagnostic::error(
             codes::E1302,

@@ -1,7 +1,8 @@
 //! `cnpic experiment`: the paper's experiments, one subcommand each. The
 //! supervised ones run as sweeps of seeded trials on every core, with
 //! `--shard i/n` for array jobs and `merge` to join the shards (see
-//! `cnpi-experiments`); the reinforcement ones live in `cnpi-rl`.
+//! `cnpi-experiments`); the reinforcement ones run the learners of
+//! `cnpi-rl` the same way.
 
 mod continual;
 mod full_set;
@@ -35,6 +36,9 @@ pub enum ExperimentCommand {
     /// Table 4: learn the core and seq, cond, linrec by reinforcement, over
     /// many seeded trials; print the success rates.
     RlCore(rl::RlCoreArgs),
+    /// Table 5: the RNPI-4xn baseline learning n versions of the stage-1
+    /// tasks by reinforcement; print the easy and final stage rates.
+    RlRnpi(rl::RlRnpiArgs),
     /// Stage 2 on a learned core: the A[P1] > A[P2] detector, then the STEP
     /// and SORT appliers, by reinforcement; print the rates and save the
     /// learned sort as `.cnpi` source.
@@ -49,6 +53,7 @@ pub fn experiment(command: &ExperimentCommand) -> ExitCode {
         ExperimentCommand::VerificationCost(args) => verification_cost::verification_cost(args),
         ExperimentCommand::Merge(args) => merge::merge(args),
         ExperimentCommand::RlCore(args) => rl::rl_core(args),
+        ExperimentCommand::RlRnpi(args) => rl::rl_rnpi(args),
         ExperimentCommand::RlStage2(args) => rl::rl_stage2(args),
     }
 }

@@ -1,6 +1,7 @@
 //! `cnpic experiment rl-core` (Table 4: the core and the basic combinators
-//! learned by reinforcement) and `rl-stage2` (a detector and the STEP and
-//! SORT appliers learned on the fixed learned core), sweeps of
+//! learned by reinforcement), `rl-rnpi` (Table 5: the RNPI baseline on the
+//! same tasks) and `rl-stage2` (a detector and the STEP and SORT appliers
+//! learned on the fixed learned core), sweeps of
 //! `cnpi-experiments` on the learners of `cnpi-rl`.
 
 use std::path::{Path, PathBuf};
@@ -10,7 +11,8 @@ use std::time::Instant;
 use clap::{Args, ValueEnum};
 use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::program::{Combinator, CombinatorKind};
-use cnpi_experiments::rl_core::RlCore;
+use cnpi_experiments::rl_core::{RlCore, Row};
+use cnpi_experiments::rl_rnpi::RlRnpi;
 use cnpi_experiments::rl_stage2::{RlStage2, Summary};
 use cnpi_experiments::{Experiment, Results, run, save};
 use cnpi_neural::core::Core;
@@ -28,8 +30,10 @@ enum Format {
     Json,
 }
 
+/// What `rl-core` and `rl-rnpi` share: the settings, the trials and the
+/// objective.
 #[derive(Args)]
-pub struct RlCoreArgs {
+pub struct RlArgs {
     /// How each episode's task is drawn; a comma-separated list runs each.
     #[arg(long, value_name = "SAMPLING", value_delimiter = ',', default_value = "adaptive",
           value_parser = parse_enum::<Sampling>)]
@@ -43,10 +47,6 @@ pub struct RlCoreArgs {
     #[arg(long, value_name = "N", default_value_t = 100,
           value_parser = clap::value_parser!(u32).range(1..=100_000))]
     trials: u32,
-    /// The most episodes a trial runs.
-    #[arg(long, value_name = "E", default_value_t = 5000,
-          value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
-    episodes: u32,
     /// The seed of the first trial.
     #[arg(long, value_name = "S", default_value_t = 1)]
     seed: u64,
@@ -62,17 +62,77 @@ pub struct RlCoreArgs {
     /// minus the moving average of the task's rewards at the input's length.
     #[arg(long)]
     no_baseline: bool,
-    /// Text (Table 4 beside the paper's) or JSON: one object per setting
+    /// Text (the table beside the paper's) or JSON: one object per setting
     /// with "success" and "per_combinator" (a list for several settings).
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+impl RlArgs {
+    /// The sweep over every setting named, on `tasks`.
+    fn experiment(&self, tasks: Tasks, episodes: usize) -> RlCore {
+        let mut settings = Vec::new();
+        for &sampling in &self.sampling {
+            for &curriculum in &self.curriculum {
+                let mut s = Settings::new(sampling, curriculum, episodes);
+                s.cells = self.cells as usize;
+                s.entropy = self.entropy;
+                s.baseline = !self.no_baseline;
+                settings.push(s);
+            }
+        }
+        RlCore {
+            settings,
+            seed: self.seed,
+            trials: self.trials as usize,
+            tasks,
+        }
+    }
+
+    /// Prints the summary as `--format` says.
+    fn print(&self, text: &str, wall: f64, results: &Results<Row>) {
+        match self.format {
+            Format::Text => println!("{text}wall time {wall:.1} s"),
+            Format::Json => {
+                let cells = cnpi_experiments::rl_core::summary(results.rows());
+                match cells.as_slice() {
+                    [one] => print_json(&one.to_json()),
+                    many => print_json(&many.iter().map(|c| c.to_json()).collect::<Vec<_>>()),
+                }
+            }
+        }
+    }
+}
+
+#[derive(Args)]
+pub struct RlCoreArgs {
+    /// The most episodes a trial runs.
+    #[arg(long, value_name = "E", default_value_t = 5000,
+          value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    episodes: u32,
     /// Write the core of the first trial that learned all three combinators
     /// and passes verification to PATH (a partial core: seq, cond, linrec),
     /// atomically; `cnpic verify-core PATH` checks it.
     #[arg(long, value_name = "PATH")]
     save_core: Option<PathBuf>,
     #[command(flatten)]
-    run: RunArgs,
+    rl: RlArgs,
+}
+
+#[derive(Args)]
+pub struct RlRnpiArgs {
+    /// n: the versions of each task, hence 3n programs and 4n callees.
+    #[arg(long, value_name = "N", default_value_t = 2,
+          value_parser = clap::value_parser!(u32).range(1..=16))]
+    tasks: u32,
+    /// The most episodes a trial runs (default 10000 · n).
+    #[arg(long, value_name = "E",
+          value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    episodes: Option<u32>,
+    #[command(flatten)]
+    rl: RlArgs,
 }
 
 /// Parses a value by its serde name (`uniform`, `gradual`, ...).
@@ -82,26 +142,11 @@ fn parse_enum<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
 }
 
 pub fn rl_core(args: &RlCoreArgs) -> ExitCode {
-    let mut settings = Vec::new();
-    for &sampling in &args.sampling {
-        for &curriculum in &args.curriculum {
-            let mut s = Settings::new(sampling, curriculum, args.episodes as usize);
-            s.cells = args.cells as usize;
-            s.entropy = args.entropy;
-            s.baseline = !args.no_baseline;
-            settings.push(s);
-        }
-    }
-    let experiment = RlCore {
-        settings,
-        seed: args.seed,
-        trials: args.trials as usize,
-        tasks: Tasks::stage1(),
-    };
+    let experiment = args.rl.experiment(Tasks::stage1(), args.episodes as usize);
     let start = Instant::now();
-    let results = run(&experiment, args.run.shard, args.run.threads);
+    let results = run(&experiment, args.rl.run.shard, args.rl.run.threads);
     let wall = start.elapsed().as_secs_f64();
-    let text = match save::<RlCore>(&results, &args.run.folder(RlCore::NAME)) {
+    let text = match save::<RlCore>(&results, &args.rl.run.folder(RlCore::NAME)) {
         Ok(text) => text,
         Err(diagnostic) => return fail(diagnostic),
     };
@@ -110,15 +155,22 @@ pub fn rl_core(args: &RlCoreArgs) -> ExitCode {
     {
         return fail(diagnostic);
     }
-    match args.format {
-        Format::Text => println!("{text}wall time {wall:.1} s"),
-        Format::Json => {
-            let cells = cnpi_experiments::rl_core::summary(results.rows());
-            match cells.as_slice() {
-                [one] => print_json(&one.to_json()),
-                many => print_json(&many.iter().map(|c| c.to_json()).collect::<Vec<_>>()),
-            }
-        }
+    args.rl.print(&text, wall, &results);
+    exit_code(true)
+}
+
+pub fn rl_rnpi(args: &RlRnpiArgs) -> ExitCode {
+    let versions = args.tasks as usize;
+    let episodes = args.episodes.map_or(10_000 * versions, |e| e as usize);
+    let experiment = RlRnpi {
+        core: args.rl.experiment(Tasks::new(versions), episodes),
+    };
+    let start = Instant::now();
+    let results = run(&experiment, args.rl.run.shard, args.rl.run.threads);
+    let wall = start.elapsed().as_secs_f64();
+    match save::<RlRnpi>(&results, &args.rl.run.folder(RlRnpi::NAME)) {
+        Ok(text) => args.rl.print(&text, wall, &results),
+        Err(diagnostic) => return fail(diagnostic),
     }
     exit_code(true)
 }
@@ -126,11 +178,7 @@ pub fn rl_core(args: &RlCoreArgs) -> ExitCode {
 /// Writes the core of the first successful, verified trial, atomically.
 /// The rows keep no weights: the trial is run again from its seed, which
 /// gives the same core.
-fn save_core(
-    experiment: &RlCore,
-    results: &Results<cnpi_experiments::rl_core::Row>,
-    path: &Path,
-) -> Result<(), Diagnostic> {
+fn save_core(experiment: &RlCore, results: &Results<Row>, path: &Path) -> Result<(), Diagnostic> {
     let found = results.records.iter().find(|r| r.row.verified);
     let Some(record) = found else {
         return Err(Diagnostic::error(
