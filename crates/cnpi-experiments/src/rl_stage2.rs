@@ -64,15 +64,17 @@ impl Experiment for RlStage2 {
         let mut text = String::new();
         let _ = writeln!(
             text,
-            "{} trials: detector A[P1] > A[P2] {}%, STEP {}% (paper 79%), SORT {}% (paper 62%)",
+            "{} trial{}: detector A[P1] > A[P2] {}%, STEP {}% (paper 79%), SORT {}% (paper 62%)",
             r.trials,
+            if r.trials == 1 { "" } else { "s" },
             pct(r.detector),
             pct(r.step),
             pct(r.sort)
         );
         for (name, learned) in [("STEP", &summary.steps), ("SORT", &summary.sorts)] {
             for (source, count) in learned.iter().take(SHOWN) {
-                let _ = writeln!(text, "  {name}: {source}   ({count} trials)");
+                let trials = if *count == 1 { "trial" } else { "trials" };
+                let _ = writeln!(text, "  {name}: {source}   ({count} {trials})");
             }
             if learned.len() > SHOWN {
                 let _ = writeln!(

@@ -86,6 +86,83 @@ fn rl_core_reports_rates_and_is_reproducible() {
     }
 }
 
+/// Two shards of a sweep, merged, give the rows and the tables of the
+/// whole sweep; `rl-rnpi` runs the same trials on the baseline's tasks.
+#[test]
+fn rl_sweeps_shard_and_merge_and_the_baseline_runs() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let out = |name: &str| dir.path().join(name).display().to_string();
+    let sweep = |shard: &str, folder: &str| {
+        let output = cnpic(&[
+            "experiment",
+            "rl-core",
+            "--sampling",
+            "uniform,adaptive",
+            "--curriculum",
+            "mixed",
+            "--trials",
+            "3",
+            "--episodes",
+            "400",
+            "--cells",
+            "6",
+            "--shard",
+            shard,
+            "--out",
+            &out(folder),
+        ]);
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    };
+    sweep("1/1", "whole");
+    sweep("1/2", "one");
+    sweep("2/2", "two");
+    let merged = cnpic(&[
+        "experiment",
+        "merge",
+        &format!("{}/results.json", out("one")),
+        &format!("{}/results.json", out("two")),
+        "--out",
+        &out("merged"),
+    ]);
+    assert!(
+        merged.status.success(),
+        "{}",
+        String::from_utf8_lossy(&merged.stderr)
+    );
+    for file in ["rows.csv", "table4.csv", "curve.csv"] {
+        let read = |folder: &str| {
+            std::fs::read_to_string(dir.path().join(folder).join(file)).expect("written")
+        };
+        assert_eq!(read("whole"), read("merged"), "{file}");
+    }
+    let rnpi = cnpic(&[
+        "experiment",
+        "rl-rnpi",
+        "--tasks",
+        "2",
+        "--trials",
+        "2",
+        "--episodes",
+        "300",
+        "--cells",
+        "6",
+        "--out",
+        &out("rnpi"),
+    ]);
+    let text = String::from_utf8_lossy(&rnpi.stdout);
+    assert!(text.contains("RNPI-4x2"), "{text}");
+    let table = std::fs::read_to_string(dir.path().join("rnpi").join("table5.csv"))
+        .expect("table 5 is written");
+    assert!(
+        table.starts_with("model,sampling,curriculum,trials,easy,final"),
+        "{table}"
+    );
+}
+
 /// The end-to-end claim: a core learned by reinforcement passes
 /// verification, a sort learned on it by reinforcement is `.cnpi` source,
 /// and `cnpic run` sorts 1,000 elements with both.
