@@ -34,13 +34,13 @@
 //! is completed if and only if the combinator ran as defined (tested for
 //! every task over every call sequence).
 
-use cnpi::exec::{Options, Store};
+use cnpi::exec::Store;
 use cnpi::program::{Behaviour, Slot};
 use cnpi_neural::core::expected;
 use rand::{Rng, RngExt};
 
 use crate::policy::{Activation, Policy, argmax, sample};
-use crate::tasks::{Task, array_state};
+use crate::tasks::{Task, array_store};
 
 /// The number of callable slots of CNPI-4: `self, a1, a2, a3`.
 pub const K: usize = 4;
@@ -72,19 +72,6 @@ impl Episode {
     }
 }
 
-/// The environment of `task` on `input`, its pointers at their start.
-pub fn start(task: &Task, input: &[i64]) -> Store<'static> {
-    let state = array_state(task.env, input);
-    let options = Options {
-        max_steps: u64::MAX,
-        trace: None,
-    };
-    match Store::new(task.env, &task.pointers, state, options) {
-        Ok(store) => store,
-        Err(diagnostic) => panic!("a task's pointers start on any array: {diagnostic:?}"),
-    }
-}
-
 /// One run: a store, the activations and the bits of the current one.
 struct Run<'a> {
     store: Store<'a>,
@@ -95,7 +82,7 @@ struct Run<'a> {
 impl Run<'_> {
     fn new(task: &Task, input: &[i64]) -> Run<'static> {
         Run {
-            store: start(task, input),
+            store: array_store(task.env, &task.pointers, input),
             activations: 1,
             bits: Vec::new(),
         }
@@ -257,6 +244,11 @@ mod tests {
             .clone()
     }
 
+    /// A training episode of `task` on `input`.
+    fn sampled(policy: &Policy, task: &Task, input: &[i64], rng: &mut impl Rng) -> Episode {
+        run(policy, task, &behaviour(task), input, Mode::Sample, rng)
+    }
+
     /// Replays a call sequence through the same lockstep rule as [`run`]
     /// (with the choices given instead of drawn): whether it completes the
     /// task, and at which step.
@@ -330,14 +322,7 @@ mod tests {
         policy.model.w_prog.iter_mut().for_each(|w| *w = 0.0);
         policy.model.b_prog = vec![-50.0, -50.0, 50.0, -50.0];
         let input = [4, 7, 1];
-        let episode = run(
-            &policy,
-            copy,
-            &behaviour(copy),
-            &input,
-            Mode::Sample,
-            &mut rng,
-        );
+        let episode = sampled(&policy, copy, &input, &mut rng);
         assert!(!episode.completed);
         assert_eq!(episode.activations[0].steps.len(), 1);
         assert_eq!(episode.steps, K * input.len());
@@ -363,14 +348,7 @@ mod tests {
         let copy = &tasks[5];
         for _ in 0..20 {
             let input = copy.input(&mut rng);
-            let episode = run(
-                &policy,
-                copy,
-                &behaviour(copy),
-                &input,
-                Mode::Sample,
-                &mut rng,
-            );
+            let episode = sampled(&policy, copy, &input, &mut rng);
             assert!(episode.steps <= K * input.len().max(1));
             assert!(episode.completed || episode.steps == K * input.len().max(1));
             let taken: usize = episode.activations.iter().map(|a| a.steps.len()).sum();

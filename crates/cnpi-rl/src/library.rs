@@ -19,7 +19,7 @@
 //! compiling every candidate into a `.cnpim` memory.
 
 use cnpi::compile::compile;
-use cnpi::exec::{Options, Store};
+use cnpi::exec::Store;
 use cnpi::program::print;
 use cnpi::program::{Act, ActApp, Applier, Body, BoolExpr, Callee, EnvKind, Pointer, Slot};
 use cnpi::span::Span;
@@ -204,15 +204,7 @@ impl Library {
 
     /// A store at the start of a run on the array `input`.
     pub fn store(&self, input: &[i64]) -> Store<'static> {
-        let state = crate::tasks::array_state(self.kind, input);
-        let options = Options {
-            max_steps: u64::MAX,
-            trace: None,
-        };
-        match Store::new(self.kind, &self.pointers, state, options) {
-            Ok(store) => store,
-            Err(diagnostic) => panic!("the library's pointers start on any array: {diagnostic:?}"),
-        }
+        crate::tasks::array_store(self.kind, &self.pointers, input)
     }
 
     /// The exact value of condition `condition` on `store`.

@@ -67,20 +67,6 @@ const ARGUMENTS: [&str; 10] = [
     "OUTCLEAR_1",
     "RESET",
 ];
-/// `SORT` may also call `MAX`.
-const SORT_ARGUMENTS: [&str; 11] = [
-    "NOTHING",
-    "COMPSWAP",
-    "SWAP_12",
-    "P1_LEFT",
-    "P1_RIGHT",
-    "P2_LEFT",
-    "P2_RIGHT",
-    "MOVE_12",
-    "OUTCLEAR_1",
-    "RESET",
-    "MAX",
-];
 /// The detector memory of the learned appliers.
 const CONDITIONS: [&str; 4] = [
     "A[P1] > A[P2]",
@@ -367,7 +353,8 @@ pub fn trial(core: &Network, settings: &Settings, seed: u64) -> Trial {
         &mut library,
         "SORT",
         "SORT",
-        &SORT_ARGUMENTS,
+        // SORT may also call MAX.
+        &[&ARGUMENTS[..], &["MAX"]].concat(),
         (1, 5),
         settings,
         &mut rng,

@@ -42,6 +42,23 @@ pub fn array_state(env: EnvKind, input: &[i64]) -> cnpi::env::State {
     }
 }
 
+/// A store of environment `env` on the array `input`, `pointers` at
+/// their start.
+pub fn array_store(
+    env: EnvKind,
+    pointers: &[Pointer],
+    input: &[i64],
+) -> cnpi::exec::Store<'static> {
+    let options = cnpi::exec::Options {
+        max_steps: u64::MAX,
+        trace: None,
+    };
+    match cnpi::exec::Store::new(env, pointers, array_state(env, input), options) {
+        Ok(store) => store,
+        Err(diagnostic) => panic!("pointers start on any array: {diagnostic:?}"),
+    }
+}
+
 /// A compiled auxiliary task.
 #[derive(Clone, Debug)]
 pub struct Task {
@@ -192,10 +209,10 @@ impl Task {
     /// `length` elements.
     fn holds_at_start(&self, length: usize) -> bool {
         let input: Vec<i64> = (0..length as i64).collect();
-        let run = crate::episode::start(self, &input);
+        let store = array_store(self.env, &self.pointers, &input);
         self.detector
             .as_ref()
-            .is_some_and(|detector| run.eval(detector).unwrap_or(false))
+            .is_some_and(|detector| store.eval(detector).unwrap_or(false))
     }
 
     /// A random input: distinct values in `0..=MAX_VALUE`.
