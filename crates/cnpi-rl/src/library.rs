@@ -315,7 +315,8 @@ impl Library {
                 self.applier_source(id)
             ));
         }
-        text
+        // Laid out as `cnpic fmt` would; the text compiled, so it formats.
+        cnpi::format::format(&text).unwrap_or(text)
     }
 
     fn reach(&self, program: usize, order: &mut Vec<usize>) {

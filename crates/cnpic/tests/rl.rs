@@ -213,7 +213,9 @@ fn a_sort_learned_by_reinforcement_sorts_a_thousand_elements() {
         String::from_utf8_lossy(&stage2.stderr)
     );
     let source = std::fs::read_to_string(&sort).expect("the learned sort is saved");
-    assert!(source.contains("def SORT: "), "{source}");
+    assert!(source.contains("def SORT:"), "{source}");
+    let formatted = cnpic(&["fmt", "--check", &sort]);
+    assert_eq!(formatted.status.code(), Some(0), "{source}");
     let mut state = 12345u64;
     let input: Vec<i64> = (0..1000)
         .map(|_| {

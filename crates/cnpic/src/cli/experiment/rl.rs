@@ -276,6 +276,11 @@ pub fn rl_stage2(args: &RlStage2Args) -> ExitCode {
                 .with_help("run more trials or episodes"),
             );
         };
+        let program = format!(
+            "# Made by: {}\n# on the core `{}`.\n{program}",
+            command_line(),
+            args.core.display()
+        );
         if let Err(error) = cnpi::files::write_atomic(path, program.as_bytes()) {
             return fail(Diagnostic::error(
                 codes::E1005,
