@@ -34,7 +34,8 @@ enum Format {
 /// objective.
 #[derive(Args)]
 pub struct RlArgs {
-    /// How each episode's task is drawn; a comma-separated list runs each.
+    /// How each episode's task is drawn: uniform or adaptive; a
+    /// comma-separated list runs each.
     #[arg(long, value_name = "SAMPLING", value_delimiter = ',', default_value = "adaptive",
           value_parser = parse_enum::<Sampling>)]
     sampling: Vec<Sampling>,
