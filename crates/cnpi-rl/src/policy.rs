@@ -97,10 +97,6 @@ impl Policy {
         self.model.cells()
     }
 
-    pub fn choices(&self) -> usize {
-        self.model.b_prog.len()
-    }
-
     /// The parameters in the layout of a core file (`choices` rows of
     /// `f_prog`).
     pub fn weights(&self) -> Weights {

@@ -262,7 +262,7 @@ fn completes(policy: &Policy, tasks: &Tasks, index: usize, inputs: &[Vec<i64>]) 
 
 /// For each combinator, whether the core file's network passes exhaustive
 /// verification against its definition.
-pub fn verified(core: &Weights, tasks: &Tasks) -> [bool; 3] {
+fn verified(core: &Weights, tasks: &Tasks) -> [bool; 3] {
     let network = Network::new(core.clone());
     let named: Vec<(&str, &Behaviour)> = LEARNED
         .iter()
