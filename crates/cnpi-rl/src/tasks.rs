@@ -59,6 +59,12 @@ pub fn array_store(
     }
 }
 
+/// The program of combinator `combinator` (an index into [`LEARNED`]) in
+/// version `version` of the tasks: its embedding's index.
+pub fn program(version: usize, combinator: usize) -> usize {
+    version * LEARNED.len() + combinator
+}
+
 /// A compiled auxiliary task.
 #[derive(Clone, Debug)]
 pub struct Task {
@@ -202,7 +208,7 @@ impl Task {
     /// The program the task trains: the combinator of its version, one
     /// embedding each (`version · 3 + combinator`).
     pub fn program(&self) -> usize {
-        self.version * LEARNED.len() + self.combinator
+        program(self.version, self.combinator)
     }
 
     /// Whether the task's detector holds on the start state of an array of
