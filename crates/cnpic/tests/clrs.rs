@@ -13,5 +13,17 @@ const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
 #[allow(dead_code)]
 mod harness;
 
+#[path = "clrs/dp.rs"]
+mod dp;
+#[path = "clrs/geometry.rs"]
+mod geometry;
+#[path = "clrs/greedy.rs"]
+mod greedy;
 #[path = "clrs/samplers.rs"]
 mod samplers;
+#[path = "clrs/searching.rs"]
+mod searching;
+#[path = "clrs/sorting.rs"]
+mod sorting;
+#[path = "clrs/strings.rs"]
+mod strings;

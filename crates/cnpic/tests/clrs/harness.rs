@@ -165,6 +165,10 @@ impl Clrs {
     }
 }
 
+/// The sizes every test runs: the edges, the CLRS training size 16 and
+/// its test size 64.
+pub const SIZES: [usize; 6] = [1, 2, 3, 7, 16, 64];
+
 /// Every engine, network first.
 pub const ALL: [Engine; 3] = [Engine::Network, Engine::Symbolic, Engine::NoCache];
 
