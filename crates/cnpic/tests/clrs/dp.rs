@@ -6,7 +6,7 @@
 
 use serde_json::json;
 
-use crate::harness::{ALL, SIZES, int, ints_in, matrix, program, rng, string};
+use crate::harness::{ALL, SIZES, heavy, int, ints_in, matrix, program, rng, string};
 
 /// The reference's `find_maximum_subarray_kadane`: `(best_low, best_high)`.
 fn kadane(a: &[i64]) -> (usize, usize) {
@@ -155,7 +155,7 @@ fn matrix_chain_order_splits_as_the_reference() {
             ints_in(&mut rng, n + 1, 1, 5),
             ints_in(&mut rng, n + 1, 0, 100),
         ] {
-            let output = program.agreed(&json!({ "p": p }), &ALL);
+            let output = program.agreed(&json!({ "p": p }), heavy(n));
             assert_eq!(matrix(&output, "s"), matrix_chain_order(&p), "{p:?}");
         }
     }
@@ -185,7 +185,7 @@ fn optimal_bst_roots_as_the_reference() {
                 ints_in(&mut rng, n, lo, hi),
                 ints_in(&mut rng, n + 1, lo, hi),
             );
-            let output = program.agreed(&json!({ "p": p, "q": q }), &ALL);
+            let output = program.agreed(&json!({ "p": p, "q": q }), heavy(n));
             assert_eq!(matrix(&output, "root"), optimal_bst(&p, &q), "{p:?} {q:?}");
         }
     }

@@ -172,6 +172,14 @@ pub const SIZES: [usize; 6] = [1, 2, 3, 7, 16, 64];
 /// Every engine, network first.
 pub const ALL: [Engine; 3] = [Engine::Network, Engine::Symbolic, Engine::NoCache];
 
+/// The engines to check at size `n` for an algorithm whose work grows as
+/// n^4 (the reference's matrix-chain rounds) or n^3: all three up to 16;
+/// above, the network and `--symbolic` (the plain networks run every
+/// detector at every step and take minutes there).
+pub fn heavy(n: usize) -> &'static [Engine] {
+    if n <= 16 { &ALL } else { &ALL[..2] }
+}
+
 /// An output without the members that name or count the engine's work.
 fn results(output: &Value) -> Value {
     let mut output = output.clone();
