@@ -2,7 +2,7 @@
 //!
 //! The output is built from the checked program, not copied from the
 //! source, so it is formatted the same way whatever the input looked like:
-//! the `env` line, `state(...)`, then the definitions, each converted
+//! the `env` line, the declared data, `state(...)`, then the definitions, each converted
 //! program after the helpers it uses, each helper after a comment saying
 //! which source lines it came from. ACTs, positions and conditions are written by
 //! [`crate::program::print`]; conditions get parentheses only
@@ -11,7 +11,7 @@
 use std::fmt::Write as _;
 
 use super::output::{Arg, Node, OutDef};
-use crate::program::print::{act, condition, defined, position};
+use crate::program::print::{act, condition, data, defined, position};
 use crate::program::{CombinatorKind, Pointer, Program};
 
 /// Lines longer than this put the applier on the next line, indented.
@@ -27,6 +27,9 @@ pub fn file(program: &Program, source: &str, defs: &[OutDef]) -> String {
         .map(|p| format!("{} = {}", p.name, position(&p.init, pointers)))
         .collect();
     let _ = writeln!(out, "env {}({})", program.env.name(), inits.join(", "));
+    for line in program.data.iter().filter_map(|d| data(d, pointers)) {
+        let _ = writeln!(out, "{line}");
+    }
     if let Some(state) = &program.state {
         let names: Vec<&str> = state.iter().map(|p| pointer(pointers, *p)).collect();
         let _ = writeln!(out, "state({})", names.join(", "));

@@ -11,8 +11,7 @@ use cnpi::diagnostic::{Diagnostic, Sources, codes};
 use cnpi::env;
 use cnpi::exec::Options;
 use cnpi::exec::compare::{Run, agrees_with_written, cross_check};
-use cnpi::program::EnvKind;
-use cnpi::program::Program;
+use cnpi::program::{Data, EnvKind, Pointer, Program};
 use cnpi::symbolic;
 use cnpi_neural::cnpim;
 use cnpi_neural::core::Core;
@@ -90,6 +89,10 @@ struct Loaded {
     /// environment (their steps count statements, not core steps).
     written: Option<Program>,
     env: EnvKind,
+    /// The program's registers and declared data, which its input is
+    /// read against.
+    registers: Vec<Pointer>,
+    data: Vec<Data>,
     sources: Sources,
     /// Whether the memory was read from a `.cnpim` file.
     from_file: bool,
@@ -145,6 +148,8 @@ fn load_source(args: &RunArgs) -> Option<Loaded> {
         let compiled = compile_file(&args.file, args.entry.as_deref())?;
         return Some(Loaded {
             env: compiled.program.env,
+            registers: compiled.program.pointers.clone(),
+            data: compiled.program.data.clone(),
             memory: None,
             reference: Some(compiled.program),
             written: None,
@@ -160,6 +165,8 @@ fn load_source(args: &RunArgs) -> Option<Loaded> {
     let written = ready.written.filter(|_| args.cross_check);
     Some(Loaded {
         env: compiled.program.env,
+        registers: compiled.program.pointers.clone(),
+        data: compiled.program.data.clone(),
         memory: Some((memory, 0, entry)),
         reference: args.cross_check.then_some(compiled.program),
         written: written.map(|(written, _)| written.program),
@@ -186,6 +193,7 @@ fn load_memory(args: &RunArgs) -> Option<Loaded> {
     let info = &memory.units[unit];
     let sources = sources(&info.name, &info.source);
     let env = info.env;
+    let (registers, data) = (info.pointers.clone(), info.data.clone());
     let reference = if args.symbolic || args.cross_check {
         let compilation = compile(&info.name, &info.source, Some(&memory.rows[entry].name));
         let Some(program) = compilation.program else {
@@ -201,6 +209,8 @@ fn load_memory(args: &RunArgs) -> Option<Loaded> {
         reference,
         written: None,
         env,
+        registers,
+        data,
         sources,
         from_file: true,
     })
@@ -209,7 +219,11 @@ fn load_memory(args: &RunArgs) -> Option<Loaded> {
 /// Runs the engines `args` ask for, compares them with `--cross-check`,
 /// and returns the result to print.
 fn execute(args: &RunArgs, loaded: &Loaded) -> Run {
-    let state = read_input(args.input.as_deref(), loaded.env)?;
+    let layout = env::Layout {
+        registers: &loaded.registers,
+        data: &loaded.data,
+    };
+    let state = read_input(args.input.as_deref(), loaded.env, &layout)?;
     let stderr = std::io::stderr();
     let mut trace = std::io::BufWriter::new(stderr.lock());
     let mut trace = args.trace.then_some(&mut trace as &mut dyn std::io::Write);
@@ -253,7 +267,11 @@ fn execute(args: &RunArgs, loaded: &Loaded) -> Run {
 
 /// The input text from `--input` (inline or `@PATH`), parsed for `kind`;
 /// without `--input`, the environment's empty input.
-fn read_input(input: Option<&str>, kind: EnvKind) -> Result<env::State, Diagnostic> {
+fn read_input(
+    input: Option<&str>,
+    kind: EnvKind,
+    layout: &env::Layout,
+) -> Result<env::State, Diagnostic> {
     let text = match input {
         None => {
             err!(
@@ -267,7 +285,7 @@ fn read_input(input: Option<&str>, kind: EnvKind) -> Result<env::State, Diagnost
             None => arg.to_string(),
         },
     };
-    env::parse_input(kind, &text)
+    env::read_input(kind, layout, &text)
 }
 
 fn read_input_file(path: &Path) -> Result<String, Diagnostic> {
