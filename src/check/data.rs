@@ -25,16 +25,6 @@ impl<'a> Checker<'a> {
     /// First pass over `input` and `var` declarations: names and shapes.
     pub(super) fn declare_data(&mut self, decl: &'a ast::DataDecl) {
         let keyword = decl.keyword.name.as_str();
-        if keyword != "input" && keyword != "var" {
-            let diagnostic = Diagnostic::error(
-                codes::E0112,
-                format!("`{keyword}` does not start an item"),
-            )
-            .with_label(decl.keyword.span, "expected `input`, `var`, `def` or `state`")
-            .with_help("declare data as `input A[n]` or `var d[n] = 0`");
-            self.report(diagnostic);
-            return;
-        }
         if !self.has_data {
             let diagnostic = Diagnostic::error(
                 codes::E0112,
@@ -202,7 +192,11 @@ impl<'a> Checker<'a> {
                 codes::E0210,
                 format!("`{}` is {}, read as {form}", name, data.shape()),
             )
-            .with_label(span, format!("{} index(es) here", at.len()))
+            .with_label(span, match at.len() {
+                0 => "no index here".to_string(),
+                1 => "one index here".to_string(),
+                k => format!("{k} indices here"),
+            })
             .with_help(format!("write {form}"));
             self.report(diagnostic);
             return None;
