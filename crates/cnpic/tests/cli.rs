@@ -291,7 +291,11 @@ fn a_normal_program_with_w0102_runs_on_the_network() {
     let result = json(&cnpic(&[
         "run", path, "--input", "[4, 5]", "--format", "json",
     ]));
-    assert_eq!(result["output"], serde_json::json!([4]), "the loop never runs");
+    assert_eq!(
+        result["output"],
+        serde_json::json!([4]),
+        "the loop never runs"
+    );
 }
 
 /// What the library makes of `path`: the text `cnpic combinatorize` must print.
