@@ -12,9 +12,7 @@
 
 use crate::diagnostic::{Diagnostic, codes};
 use crate::env;
-use crate::program::{
-    Act, ActApp, ActArg, Cell, Data, DataId, DataKind, PosExpr, PosKind, Stmt,
-};
+use crate::program::{Act, ActApp, ActArg, Cell, Data, DataId, DataKind, PosExpr, PosKind, Stmt};
 use crate::span::Span;
 use crate::syntax::ast::{self, Expr, ExprKind, Ident};
 
@@ -52,7 +50,10 @@ impl<'a> Checker<'a> {
             if let Some(init) = &decl.init {
                 let diagnostic = Diagnostic::error(
                     codes::E0112,
-                    format!("the input `{}` cannot have an initial value", decl.name.name),
+                    format!(
+                        "the input `{}` cannot have an initial value",
+                        decl.name.name
+                    ),
                 )
                 .with_label(init.span, "its value comes from the input")
                 .with_help("declare scratch memory with `var` to give it a value");
@@ -90,12 +91,10 @@ impl<'a> Checker<'a> {
     /// A length of an input: a size name, declared by its first use.
     fn size_of(&mut self, dim: &'a Expr) -> Option<PosExpr> {
         let ExprKind::Name(name) = &dim.kind else {
-            let diagnostic = Diagnostic::error(
-                codes::E0112,
-                "the length of an input is a size name",
-            )
-            .with_label(dim.span, "an expression")
-            .with_help("name the length, as in `input A[n]`; compute with `n` elsewhere");
+            let diagnostic =
+                Diagnostic::error(codes::E0112, "the length of an input is a size name")
+                    .with_label(dim.span, "an expression")
+                    .with_help("name the length, as in `input A[n]`; compute with `n` elsewhere");
             self.report(diagnostic);
             return None;
         };
@@ -139,8 +138,29 @@ impl<'a> Checker<'a> {
     }
 
     /// Second pass: the lengths and initial values of scratch data, which
-    /// may read sizes, inputs and earlier data, never registers.
+    /// may read sizes, inputs and earlier data, never registers; and no
+    /// register or data takes a name the JSON output gives its own fields.
     pub(super) fn check_data(&mut self) {
+        if self.has_data {
+            let names = (self
+                .pointers
+                .iter()
+                .map(|p| (p.name.name.as_str(), p.name.span)))
+            .chain(self.data.iter().map(|d| (d.name.as_str(), d.span)));
+            let clashes: Vec<(String, crate::span::Span)> = names
+                .filter(|(name, _)| OUTPUT_FIELDS.contains(name))
+                .map(|(name, span)| (name.to_string(), span))
+                .collect();
+            for (name, span) in clashes {
+                let diagnostic = Diagnostic::error(
+                    codes::E0112,
+                    format!("`{name}` is a field of the run's output, so it cannot name data"),
+                )
+                .with_label(span, "taken by the output")
+                .with_help("the JSON output has `steps`, `engine` and `output` besides the declared names; choose another name");
+                self.report(diagnostic);
+            }
+        }
         let decls = std::mem::take(&mut self.data_decls);
         self.pointers_allowed = false;
         for &(decl, id) in &decls {
@@ -152,7 +172,10 @@ impl<'a> Checker<'a> {
                 decl.dims.iter().map(|dim| self.position(dim)).collect();
             let init = decl.init.as_ref().map(|e| self.position(e));
             if let Some(data) = self.data.get_mut(id) {
-                data.dims = dims.into_iter().map(|d| d.unwrap_or(zero(data.span))).collect();
+                data.dims = dims
+                    .into_iter()
+                    .map(|d| d.unwrap_or(zero(data.span)))
+                    .collect();
                 if let Some(Some(init)) = init {
                     data.kind = DataKind::Var { init };
                 }
@@ -192,11 +215,14 @@ impl<'a> Checker<'a> {
                 codes::E0210,
                 format!("`{}` is {}, read as {form}", name, data.shape()),
             )
-            .with_label(span, match at.len() {
-                0 => "no index here".to_string(),
-                1 => "one index here".to_string(),
-                k => format!("{k} indices here"),
-            })
+            .with_label(
+                span,
+                match at.len() {
+                    0 => "no index here".to_string(),
+                    1 => "one index here".to_string(),
+                    k => format!("{k} indices here"),
+                },
+            )
             .with_help(format!("write {form}"));
             self.report(diagnostic);
             return None;
@@ -245,12 +271,10 @@ impl<'a> Checker<'a> {
             return self.not_a_place(expr);
         };
         if self.data.get(id).is_some_and(|d| d.kind == DataKind::Size) {
-            let diagnostic = Diagnostic::error(
-                codes::E0211,
-                format!("the size `{name}` cannot be written"),
-            )
-            .with_label(expr.span, "a length of the input")
-            .with_help("copy it into a variable first: `var m = 0`, then `m = n`");
+            let diagnostic =
+                Diagnostic::error(codes::E0211, format!("the size `{name}` cannot be written"))
+                    .with_label(expr.span, "a length of the input")
+                    .with_help("copy it into a variable first: `var m = 0`, then `m = n`");
             self.report(diagnostic);
             return None;
         }
@@ -273,7 +297,9 @@ impl<'a> Checker<'a> {
         };
         let diagnostic = Diagnostic::error(codes::E0211, format!("cannot write to {what}"))
             .with_label(expr.span, "not a variable or an element")
-            .with_help("write a register (`i = e`), a variable (`t = e`) or an element (`A[i] = e`)");
+            .with_help(
+                "write a register (`i = e`), a variable (`t = e`) or an element (`A[i] = e`)",
+            );
         self.report(diagnostic);
         None
     }
@@ -296,6 +322,9 @@ impl<'a> Checker<'a> {
         Some(Stmt::Act(ActApp { act, span }))
     }
 }
+
+/// The fields `cnpic run --format json` writes besides the declared names.
+const OUTPUT_FIELDS: [&str; 3] = ["steps", "engine", "output"];
 
 /// The integer 0 at `span`: a placeholder until the second pass.
 fn zero(span: Span) -> PosExpr {

@@ -124,10 +124,7 @@ impl<'a> Checker<'a> {
                 .defined
                 .get(*i)
                 .map(|d| (d.span, "first defined here, as a combinator")),
-            Some(Meaning::Data(id)) => self
-                .data
-                .get(*id)
-                .map(|d| (d.span, "first declared here")),
+            Some(Meaning::Data(id)) => self.data.get(*id).map(|d| (d.span, "first declared here")),
             _ => None,
         };
         if let Some((first, label)) = first {

@@ -148,7 +148,9 @@ impl<'a> Checker<'a> {
                 Some(Typed::Bool(BoolExpr::Not(Box::new(e))))
             }
             ExprKind::Index(name, at) => match self.names.get(name.name.as_str()) {
-                Some(&Meaning::Data(id)) => self.read_cell(id, &name.name, &[at], span).map(Typed::Pos),
+                Some(&Meaning::Data(id)) => {
+                    self.read_cell(id, &name.name, &[at], span).map(Typed::Pos)
+                }
                 _ => self.observe(name, std::slice::from_ref(at), true, span),
             },
             ExprKind::Index2(name, row, column) => {
@@ -325,13 +327,15 @@ impl<'a> Checker<'a> {
         };
         let ordering = !matches!(op, CompareOp::Eq | CompareOp::Ne);
         if self.has_data {
-            let element = |t: &Typed| {
-                matches!(t, T::Pos(PosExpr { kind: PosKind::Read(cell), .. }) if !cell.at.is_empty())
-            };
-            let end_against_number = (matches!(a, T::End) && !element(&b))
-                || (matches!(b, T::End) && !element(&a));
+            let element = |t: &Typed| matches!(t, T::Pos(PosExpr { kind: PosKind::Read(cell), .. }) if !cell.at.is_empty());
+            let end_against_number =
+                (matches!(a, T::End) && !element(&b)) || (matches!(b, T::End) && !element(&a));
             if end_against_number {
-                let at = if matches!(a, T::End) { lhs.span } else { rhs.span };
+                let at = if matches!(a, T::End) {
+                    lhs.span
+                } else {
+                    rhs.span
+                };
                 return self.no_end(at, "`END`");
             }
         }

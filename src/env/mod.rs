@@ -36,12 +36,8 @@ use crate::program::{
 
 /// Every environment, in the order of their stdlib files and of their ACTs'
 /// rows in program memory. A new environment is one more line here.
-pub const ENVIRONMENTS: &[&dyn Environment] = &[
-    &array::Array,
-    &graph::Graph,
-    &addition::Addition,
-    &ram::Ram,
-];
+pub const ENVIRONMENTS: &[&dyn Environment] =
+    &[&array::Array, &graph::Graph, &addition::Addition, &ram::Ram];
 
 /// The most entries a run may write on its output tape (E0707).
 pub const MAX_OUTPUT: usize = 1 << 24;

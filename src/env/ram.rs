@@ -183,7 +183,9 @@ impl RamState {
             if data.kind != DataKind::Input {
                 continue;
             }
-            let value = members.remove(&data.name).ok_or_else(|| missing(kind, data))?;
+            let value = members
+                .remove(&data.name)
+                .ok_or_else(|| missing(kind, data))?;
             let (memory, lengths) = read_member(kind, data, value)?;
             for (dim, length) in data.dims.iter().zip(lengths) {
                 let PosKind::Read(size) = &dim.kind else {
@@ -242,7 +244,12 @@ impl RamState {
 
     /// The element `cell` names, evaluated in `view`: its data and flat
     /// offset, or E0702 when it lies outside.
-    fn locate(&self, cell: &Cell, view: &View, ctx: &ActContext) -> Result<(usize, usize), Diagnostic> {
+    fn locate(
+        &self,
+        cell: &Cell,
+        view: &View,
+        ctx: &ActContext,
+    ) -> Result<(usize, usize), Diagnostic> {
         let at = cell.indices(view).map_err(super::eval_error)?;
         let memory = self
             .memory
@@ -294,7 +301,11 @@ impl EnvState for RamState {
     }
 
     fn finish(&mut self, pointers: &[i64]) {
-        self.registers = pointers.iter().take(self.names.registers.len()).copied().collect();
+        self.registers = pointers
+            .iter()
+            .take(self.names.registers.len())
+            .copied()
+            .collect();
     }
 
     fn to_json(&self) -> Map<String, Value> {
@@ -325,11 +336,19 @@ impl EnvState for RamState {
 }
 
 /// The memory of the input member `data`, and its lengths.
-fn read_member(kind: EnvKind, data: &Data, value: Value) -> Result<(Memory, Vec<usize>), Diagnostic> {
+fn read_member(
+    kind: EnvKind,
+    data: &Data,
+    value: Value,
+) -> Result<(Memory, Vec<usize>), Diagnostic> {
     let name = &data.name;
-    let int = |what: String, item: &Value| integer(item).map_err(|why| not_i64(kind, &what, item, why));
+    let int =
+        |what: String, item: &Value| integer(item).map_err(|why| not_i64(kind, &what, item, why));
     match data.dims.len() {
-        0 => Ok((Memory::Scalar(int(format!("`{name}`"), &value)?), Vec::new())),
+        0 => Ok((
+            Memory::Scalar(int(format!("`{name}`"), &value)?),
+            Vec::new(),
+        )),
         1 => {
             let Value::Array(items) = value else {
                 return Err(shape(kind, data, &value));
@@ -350,7 +369,11 @@ fn read_member(kind: EnvKind, data: &Data, value: Value) -> Result<(Memory, Vec<
             let mut cols = None;
             for (i, row) in rows.iter().enumerate() {
                 let Value::Array(items) = row else {
-                    return Err(input::wrong_shape(kind, &format!("row {i} of `{name}` to be an array"), row));
+                    return Err(input::wrong_shape(
+                        kind,
+                        &format!("row {i} of `{name}` to be an array"),
+                        row,
+                    ));
                 };
                 match cols {
                     None => cols = Some(items.len()),
@@ -390,7 +413,11 @@ fn shape(kind: EnvKind, data: &Data, found: &Value) -> Diagnostic {
 fn missing(kind: EnvKind, data: &Data) -> Diagnostic {
     Diagnostic::error(
         codes::E0607,
-        format!("the input has no member `{}`, which the program declares as {}", data.name, data.shape()),
+        format!(
+            "the input has no member `{}`, which the program declares as {}",
+            data.name,
+            data.shape()
+        ),
     )
     .with_help(input::help(kind))
 }

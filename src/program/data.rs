@@ -9,8 +9,8 @@
 //! one place of that memory: a scalar, or an element at computed indices.
 //! Registers are not data: they are the machine's pointers.
 
-use super::{PosExpr, World};
 use super::expr::EvalError;
+use super::{PosExpr, World};
 use crate::span::Span;
 
 /// Index of a declared name in [`super::Program::data`].

@@ -10,8 +10,8 @@
 use std::fmt::Write as _;
 
 use super::{
-    Act, ActArg, Cell, Data, DataKind, Behaviour, BoolExpr, Color, Combinator, CombinatorKind, Defined, Direction,
-    Observation, Operand, Pointer, PosExpr, PosKind, Slot, SymExpr,
+    Act, ActArg, Behaviour, BoolExpr, Cell, Color, Combinator, CombinatorKind, Data, DataKind,
+    Defined, Direction, Observation, Operand, Pointer, PosExpr, PosKind, Slot, SymExpr,
 };
 use crate::operators::ArithOp;
 

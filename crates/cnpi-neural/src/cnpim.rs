@@ -450,7 +450,10 @@ fn read_data(reader: &Reader, u: usize, unit: &UnitHeader) -> Result<Vec<Data>, 
             other => return Err(format!("program {u} declares data of kind `{other}`")),
         };
         if header.dims > 2 {
-            return Err(format!("program {u}'s `{}` has {} dimensions", header.name, header.dims));
+            return Err(format!(
+                "program {u}'s `{}` has {} dimensions",
+                header.name, header.dims
+            ));
         }
         check_spans(std::iter::once(span(header.span)), unit.source.len())?;
         shapes.push(Data {

@@ -788,6 +788,10 @@ mod tests {
             );
         }
         assert!(Decoder::new(&[3.0, 1.0], &[], 2, &[]).position().is_err());
-        assert!(Decoder::new(&[f32::NAN], &spans, 2, &[]).condition().is_err());
+        assert!(
+            Decoder::new(&[f32::NAN], &spans, 2, &[])
+                .condition()
+                .is_err()
+        );
     }
 }

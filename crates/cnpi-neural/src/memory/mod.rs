@@ -31,8 +31,7 @@ use crate::detector::{Cache, Condition, Detector};
 use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::env::internal;
 use cnpi::program::{
-    ActApp, Behaviour, Combinator, CombinatorKind, Data, EnvKind, Pointer, PointerId, Program,
-    Slot,
+    ActApp, Behaviour, Combinator, CombinatorKind, Data, EnvKind, Pointer, PointerId, Program, Slot,
 };
 use cnpi::span::Span;
 
@@ -181,6 +180,17 @@ pub struct Unit {
     pub state: Option<Vec<PointerId>>,
     /// The row of the file's entry definition.
     pub entry: RowId,
+}
+
+impl Unit {
+    /// What the program's input is read against: its registers and its
+    /// declared data.
+    pub fn layout(&self) -> cnpi::env::Layout<'_> {
+        cnpi::env::Layout {
+            registers: &self.pointers,
+            data: &self.data,
+        }
+    }
 }
 
 /// Program memory and detector memory.
