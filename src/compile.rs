@@ -9,7 +9,7 @@
 //! warnings included; nothing here prints.
 
 use crate::check;
-use crate::combinatorize::{Combinatorized, combinatorize, internal};
+use crate::combinatorize::{Combinatorized, Origins, combinatorize, internal};
 use crate::diagnostic::{Diagnostic, Sources, has_errors};
 use crate::program::{Body, Program};
 use crate::span::SourceId;
@@ -42,9 +42,19 @@ pub struct ForNetwork {
     /// The file itself when all its definitions are appliers, else its
     /// combinatorized form, whose text is the source diagnostics point into.
     pub combinatory: Compiled,
-    /// For a file with normal programs: the file as written, and the
-    /// conversion's warnings (drawn against its sources).
-    pub written: Option<(Compiled, Vec<Diagnostic>)>,
+    /// For a file with normal programs: the file as written.
+    pub written: Option<Written>,
+}
+
+/// A file of normal programs that was combinatorized for the network.
+pub struct Written {
+    /// The file as written.
+    pub compiled: Compiled,
+    /// The conversion's warnings, drawn against the file as written.
+    pub warnings: Vec<Diagnostic>,
+    /// Where each part of the combinatorized text came from: errors of a
+    /// run point at the user's lines through [`Origins::to_source`].
+    pub origins: Origins,
 }
 
 /// The user's file `name` with text `text`, and the stdlib files: what
@@ -171,7 +181,11 @@ pub fn for_the_network(
     match convert_checked(&compiled, name) {
         Ok((converted, combinatory)) => Ok(ForNetwork {
             combinatory,
-            written: Some((compiled, converted.warnings)),
+            written: Some(Written {
+                compiled,
+                warnings: converted.warnings,
+                origins: converted.origins,
+            }),
         }),
         Err(diagnostics) => Err((diagnostics, Box::new(compiled))),
     }

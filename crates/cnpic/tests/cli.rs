@@ -298,6 +298,38 @@ fn a_normal_program_with_w0102_runs_on_the_network() {
     );
 }
 
+/// An error while the combinatory form of a normal program runs points at
+/// the user's own line, as the reference interpreter's on the program as
+/// written does, not into the generated code.
+#[test]
+fn runtime_errors_of_normal_programs_point_at_the_users_line() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join("walk.cnpi");
+    let text = "env array(i = 0, j = 0)\n\ndef WALK():\n  MOVE(j, RIGHT)\n  while i != END:\n    MOVE(i, RIGHT)\n    SWAP(i, j)\n";
+    std::fs::write(&path, text).expect("written");
+    let path = path.to_str().expect("a UTF-8 path");
+    let neural = cnpic(&["run", path, "--input", "[1, 2, 3]"]);
+    let symbolic = cnpic(&["run", path, "--input", "[1, 2, 3]", "--symbolic"]);
+    assert_eq!(neural.status.code(), Some(1));
+    let shown = stderr(&neural);
+    assert!(shown.contains(&format!("{path}:7:5")), "{shown}");
+    assert!(!shown.contains("combinatorized"), "{shown}");
+    assert_eq!(shown, stderr(&symbolic));
+
+    let budget = cnpic(&[
+        "run",
+        "examples/normal/reverse_loop.cnpi",
+        "--input",
+        "[1, 2, 3, 4, 5, 6]",
+        "--max-steps",
+        "5",
+    ]);
+    let shown = stderr(&budget);
+    assert!(shown.contains("[E0701]"), "{shown}");
+    assert!(shown.contains("reverse_loop.cnpi:4:5"), "{shown}");
+    assert!(!shown.contains("combinatorized"), "{shown}");
+}
+
 /// What the library makes of `path`: the text `cnpic combinatorize` must print.
 fn library_combinatorized(path: &str) -> String {
     let text = std::fs::read_to_string(std::path::Path::new(ROOT).join(path)).expect("exists");
