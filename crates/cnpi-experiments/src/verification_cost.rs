@@ -454,7 +454,7 @@ mod tests {
         // 100^0 + 100^1 + ... + 100^12, then the 200 samples.
         assert_eq!(inputs(&huge), 1_010_101_010_101_010_101_010_101 + 200);
         let start = std::time::Instant::now();
-        let error = measure(&program, &huge).err().expect("refused");
+        let error = measure(&program, &huge).expect_err("refused");
         assert_eq!(error.code, codes::E1305);
         assert!(error.message.contains("1.0e24 arrays"), "{}", error.message);
         assert!(start.elapsed().as_secs() < 5);

@@ -86,6 +86,9 @@ fn merge(files: &[&Path], out: &Path) -> Output {
     cnpic(&args.iter().map(String::as_str).collect::<Vec<_>>())
 }
 
+/// A change made to a result file by hand.
+type Edit = fn(&mut serde_json::Value);
+
 /// Rewrites a shard's `results.json` with `edit` applied.
 fn edit(path: &Path, edit: impl FnOnce(&mut serde_json::Value)) {
     let mut value: serde_json::Value =
@@ -136,7 +139,7 @@ fn merge_refuses_rows_no_run_writes() {
     let out = dir.path().join("merged");
     let merged = merge(&[&first, &second], &out);
     assert_eq!(merged.status.code(), Some(0), "{}", stderr(&merged));
-    let edits: [(&str, fn(&mut serde_json::Value)); 4] = [
+    let edits: [(&str, Edit); 4] = [
         ("accuracy 500 %", |v| {
             v["records"][0]["row"]["accuracy"] = 5.0.into()
         }),

@@ -217,15 +217,18 @@ pub fn print_summary(memory: &Memory, unit: usize, path: &Path) {
         plural(memory.detectors.len(), "detector"),
         memory.seed
     );
-    let width = detectors
-        .iter()
-        .map(|d| d.text.len())
-        .max()
-        .unwrap_or(0)
-        .max(9);
-    outln!("{:<width$}  {:>6}  verified", "condition", "domain");
-    for row in detectors {
-        outln!("{:<width$}  {:>6}  yes", row.text, row.detector.domain());
+    // A program without detectors gets no empty table.
+    if !detectors.is_empty() {
+        let width = detectors
+            .iter()
+            .map(|d| d.text.len())
+            .max()
+            .unwrap_or(0)
+            .max(9);
+        outln!("{:<width$}  {:>6}  verified", "condition", "domain");
+        for row in detectors {
+            outln!("{:<width$}  {:>6}  yes", row.text, row.detector.domain());
+        }
     }
     // The program's own combinators: each learned on the core and verified.
     let defined: Vec<(&str, &str)> = (memory.combinators.iter())
