@@ -65,8 +65,8 @@ pub fn compile_for_network(path: &Path, entry: Option<&str>) -> Option<ForNetwor
     let compiled = compile_file(path, entry)?;
     match for_the_network(compiled, &path.display().to_string()) {
         Ok(ready) => {
-            if let Some((written, warnings)) = &ready.written {
-                print_diagnostics(warnings, &written.sources);
+            if let Some(written) = &ready.written {
+                print_diagnostics(&written.warnings, &written.compiled.sources);
             }
             Some(ready)
         }
