@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
-use cnpi::compile::{compile, sources};
+use cnpi::compile::{compile, runnable, sources};
 use cnpi::diagnostic::{Diagnostic, Sources, codes};
 use cnpi::env;
 use cnpi::exec::Options;
@@ -143,6 +143,10 @@ fn explain_disagreement(diagnostic: Diagnostic, args: &RunArgs, loaded: &Loaded)
 fn load_source(args: &RunArgs) -> Option<Loaded> {
     if args.symbolic {
         let compiled = compile_file(&args.file, args.entry.as_deref())?;
+        if let Err(diagnostics) = runnable(&compiled.program) {
+            print_diagnostics(&diagnostics, &compiled.sources);
+            return None;
+        }
         return Some(Loaded {
             env: compiled.program.env,
             memory: None,
