@@ -156,7 +156,7 @@ impl<'s> Printer<'s> {
             ast::Item::Def(ast::Def { name, body, .. }) => {
                 let (code, _, end) = right_side(body)?;
                 let width = "def : ".len() + name.name.len() + code.len();
-                (width <= MAX_WIDTH).then(|| (name.name.len(), end))
+                (width <= MAX_WIDTH).then_some((name.name.len(), end))
             }
             _ => None,
         };

@@ -95,14 +95,14 @@ impl ApplierKeys {
         reward: f32,
         rate: f32,
     ) {
-        for field in 0..FIELDS {
+        for (field, &chosen) in choice.iter().enumerate() {
             if field == DETECTOR && !reads_detector {
                 continue;
             }
             let p = candidates.distribution(field, &self.fields[field]);
             // ∇_k log softmax(K k)_c = K_c − Σ_j p_j K_j.
             for (j, key) in candidates.keys[field].iter().enumerate() {
-                let coefficient = f32::from(u8::from(j == choice[field])) - p[j];
+                let coefficient = f32::from(u8::from(j == chosen)) - p[j];
                 for (k, x) in self.fields[field].iter_mut().zip(key) {
                     *k += rate * reward * coefficient * x;
                 }
