@@ -111,7 +111,7 @@ pub fn convert_checked(
     }
 }
 
-/// E0209 at the first hole of `program`: a program with holes checks, but
+/// E1404 at the first hole of `program`: a program with holes checks, but
 /// no engine runs it until `cnpic learn` has filled them.
 pub fn runnable(program: &Program) -> Result<(), Vec<Diagnostic>> {
     let Some((id, hole)) = program.holes().next() else {
@@ -125,7 +125,7 @@ pub fn runnable(program: &Program) -> Result<(), Vec<Diagnostic>> {
     };
     Err(vec![
         Diagnostic::error(
-            codes::E0209,
+            codes::E1404,
             format!("`{name}` is a hole{others}: a program with holes cannot run"),
         )
         .with_label(hole.span, "to be learned from examples")
