@@ -11,7 +11,6 @@
 //! one does.
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use cnpi::diagnostic::Diagnostic;
 use cnpi::program::Behaviour;
@@ -19,8 +18,9 @@ use cnpi_neural::core::fast::Variant;
 use serde::Serialize;
 
 use crate::full_set::{Row, Training, train_one};
-use crate::plot::{Series, line_chart};
-use crate::results::{Results, write_csv};
+use crate::output::Output;
+use crate::plot::Series;
+use crate::results::Results;
 use crate::runner::Experiment;
 use crate::stats::Spread;
 
@@ -71,9 +71,13 @@ impl Experiment for Cells {
         })
     }
 
-    fn summarize(results: &Results<Row>, out: &Path) -> Result<String, Diagnostic> {
+    fn check(row: &Row) -> Result<(), String> {
+        row.check()
+    }
+
+    fn summarize(results: &Results<Row>, out: &mut Output) -> Result<String, Diagnostic> {
         let summary = summary(results.rows());
-        write_csv(&out.join("summary.csv"), &summary)?;
+        out.csv("summary.csv", &summary)?;
         let series: Vec<Series> = Variant::ALL
             .iter()
             .map(|variant| Series {
@@ -86,13 +90,13 @@ impl Experiment for Cells {
             })
             .filter(|s| !s.points.is_empty())
             .collect();
-        line_chart(
-            &out.join("cells"),
+        out.plot(
+            "cells",
             "Accuracy on the 57 combinators (mean, min-max over seeds)",
             "LSTM cells",
             "step accuracy (%)",
             &series,
-        )?;
+        );
         // Figure 3 as an existence claim: the fraction of seeds whose core
         // learns all 57, per variant and size.
         let existence: Vec<Series> = Variant::ALL
@@ -109,13 +113,13 @@ impl Experiment for Cells {
             })
             .filter(|s| !s.points.is_empty())
             .collect();
-        line_chart(
-            &out.join("existence"),
+        out.plot(
+            "existence",
             "Seeds whose core learns all 57 combinators",
             "LSTM cells",
             "seeds learning all 57 (%)",
             &existence,
-        )?;
+        );
         let mut text = String::new();
         let _ = writeln!(
             text,
@@ -163,11 +167,6 @@ impl Experiment for Cells {
                 None => Ok(()),
             };
         }
-        let _ = writeln!(
-            text,
-            "wrote summary.csv, cells.png, cells.svg, existence.png and existence.svg in `{}`",
-            out.display()
-        );
         Ok(text)
     }
 }

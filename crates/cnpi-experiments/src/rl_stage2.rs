@@ -11,14 +11,14 @@
 //! `stage2.csv`.
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use cnpi::diagnostic::Diagnostic;
 use cnpi_neural::core::Network;
 use cnpi_rl::stage2::{Settings, Trial, trial};
 use serde::Serialize;
 
-use crate::results::{Results, write_csv};
+use crate::output::Output;
+use crate::results::Results;
 use crate::runner::Experiment;
 
 /// The sweep: `trials` seeds on one learned core.
@@ -55,12 +55,9 @@ impl Experiment for RlStage2 {
         })
     }
 
-    fn summarize(results: &Results<Trial>, out: &Path) -> Result<String, Diagnostic> {
+    fn summarize(results: &Results<Trial>, out: &mut Output) -> Result<String, Diagnostic> {
         let summary = Summary::of(results.rows());
-        write_csv(
-            &out.join("stage2.csv"),
-            std::slice::from_ref(&summary.rates),
-        )?;
+        out.csv("stage2.csv", std::slice::from_ref(&summary.rates))?;
         let pct = |x: f64| (x * 100.0).round() as i64;
         let r = &summary.rates;
         let mut text = String::new();
@@ -89,12 +86,7 @@ impl Experiment for RlStage2 {
         let mut rows: Vec<&Trial> = results.rows().collect();
         rows.sort_by_key(|t| t.seed);
         let _ = writeln!(text, "{}", until_first_sort(&rows));
-        let _ = writeln!(
-            text,
-            "{:.1} s of trial time; wrote stage2.csv in `{}`",
-            results.trial_seconds(),
-            out.display()
-        );
+        let _ = writeln!(text, "{:.1} s of trial time", results.trial_seconds());
         Ok(text)
     }
 }
@@ -109,12 +101,18 @@ const USERS: usize = 100;
 /// one run of seeds answers for all of them; a start seed with no success
 /// after it in the run is counted apart.
 pub fn until_first_sort(rows: &[&Trial]) -> String {
-    let contiguous = rows.windows(2).all(|w| w[1].seed == w[0].seed.wrapping_add(1));
+    let contiguous = rows
+        .windows(2)
+        .all(|w| w[1].seed == w[0].seed.wrapping_add(1));
     if !contiguous {
         return "SORT, trials until the first success: needs one run of consecutive seeds".into();
     }
     let waits: Vec<Option<usize>> = (0..rows.len().min(USERS))
-        .map(|start| (rows[start..].iter()).position(|t| t.sort_at.is_some()).map(|k| k + 1))
+        .map(|start| {
+            (rows[start..].iter())
+                .position(|t| t.sort_at.is_some())
+                .map(|k| k + 1)
+        })
         .collect();
     let mut seen: Vec<usize> = waits.iter().flatten().copied().collect();
     seen.sort_unstable();
@@ -213,7 +211,10 @@ mod tests {
         let refs: Vec<&Trial> = rows.iter().collect();
         // From seeds 7..12: 3, 2, 1, 2, 1, and none after the last.
         let text = until_first_sort(&refs);
-        assert!(text.contains("from each of 6 start seeds: median 2, mean 1.8, most 3"), "{text}");
+        assert!(
+            text.contains("from each of 6 start seeds: median 2, mean 1.8, most 3"),
+            "{text}"
+        );
         assert!(text.contains("(1 start seeds see none"), "{text}");
         let gap: Vec<&Trial> = vec![&rows[0], &rows[2]];
         assert!(until_first_sort(&gap).contains("consecutive"));

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
+use cnpi::combinatorize::Origins;
 use cnpi::compile::{compile, runnable, sources};
 use cnpi::diagnostic::{Diagnostic, Sources, codes};
 use cnpi::env;
@@ -87,8 +88,13 @@ struct Loaded {
     reference: Option<Program>,
     /// With `--cross-check` on a file of normal programs: the programs as
     /// written, run on the reference interpreter and compared by final
-    /// environment (their steps count statements, not core steps).
-    written: Option<Program>,
+    /// environment (their steps count statements, not core steps), and the
+    /// conversion's warnings, which say where they may differ.
+    written: Option<(Program, Vec<Diagnostic>)>,
+    /// For a file of normal programs, where each part of its combinatory
+    /// form came from: errors of the run point at the user's lines, and
+    /// `sources` holds the file as written.
+    origins: Option<Origins>,
     env: EnvKind,
     sources: Sources,
     /// Whether the memory was read from a `.cnpim` file.
@@ -115,6 +121,10 @@ pub fn run(args: &RunArgs) -> ExitCode {
         }
         Err(diagnostic) => {
             let diagnostic = explain_disagreement(diagnostic, args, &loaded);
+            let diagnostic = match &loaded.origins {
+                Some(origins) => origins.to_source(diagnostic),
+                None => diagnostic,
+            };
             print_diagnostics(&[diagnostic], &loaded.sources);
             exit_code(false)
         }
@@ -152,6 +162,7 @@ fn load_source(args: &RunArgs) -> Option<Loaded> {
             memory: None,
             reference: Some(compiled.program),
             written: None,
+            origins: None,
             sources: compiled.sources,
             from_file: false,
         });
@@ -161,13 +172,21 @@ fn load_source(args: &RunArgs) -> Option<Loaded> {
     let memory = build_memory(&ready, &name, args.seed)?;
     let compiled = ready.combinatory;
     let entry = memory.units[0].entry;
-    let written = ready.written.filter(|_| args.cross_check);
+    let (written, origins, sources) = match ready.written {
+        Some(written) => (
+            (args.cross_check).then_some((written.compiled.program, written.warnings)),
+            Some(written.origins),
+            written.compiled.sources,
+        ),
+        None => (None, None, compiled.sources),
+    };
     Some(Loaded {
         env: compiled.program.env,
         memory: Some((memory, 0, entry)),
         reference: args.cross_check.then_some(compiled.program),
-        written: written.map(|(written, _)| written.program),
-        sources: compiled.sources,
+        written,
+        origins,
+        sources,
         from_file: false,
     })
 }
@@ -204,6 +223,7 @@ fn load_memory(args: &RunArgs) -> Option<Loaded> {
         memory: (!args.symbolic).then_some((memory, unit, entry)),
         reference,
         written: None,
+        origins: None,
         env,
         sources,
         from_file: true,
@@ -242,8 +262,11 @@ fn execute(args: &RunArgs, loaded: &Loaded) -> Run {
     });
     let reference = (loaded.reference.as_ref())
         .map(|program| symbolic::run(program, state.clone(), options(trace.take())));
-    if let (Some(program), Some(Ok(neural))) = (&loaded.written, &neural) {
-        agrees_with_written(neural, &symbolic::run(program, state, options(None)))?;
+    if let (Some((program, converted)), Some(Ok(neural))) = (&loaded.written, &neural) {
+        let written = symbolic::run(program, state, options(None));
+        if let Some(warning) = agrees_with_written(neural, &written, converted)? {
+            print_diagnostics(&[warning], &loaded.sources);
+        }
     }
     match (neural, reference) {
         (Some(neural), Some(reference)) => {
@@ -275,7 +298,7 @@ fn read_input(input: Option<&str>, kind: EnvKind) -> Result<env::State, Diagnost
 }
 
 fn read_input_file(path: &Path) -> Result<String, Diagnostic> {
-    std::fs::read_to_string(path).map_err(|error| {
+    cnpi::read::text(path).map_err(|error| {
         Diagnostic::error(
             codes::E0902,
             format!("cannot read the input file `{}`: {error}", path.display()),
