@@ -395,19 +395,21 @@ fn learn_refuses_what_it_cannot_learn_with_codes() {
     code(&["learn", &sketch, "--examples", &bad], "E1401");
     code(&["learn", &sketch, "--examples", "missing.json"], "E1401");
     code(&["learn", &no_hole, "--examples", &good], "E1402");
-    let stderr = code(
-        &[
+    for search in ["gradient", "enumerate"] {
+        let args = [
             "learn",
             &sketch,
             "--examples",
             &impossible,
+            "--search",
+            search,
             "--trials",
             "2",
             "--episodes",
             "50",
-        ],
-        "E1403",
-    );
-    assert!(stderr.contains("best candidate: def STEP:"), "{stderr}");
-    assert!(stderr.contains("it fails 1 of 1 examples"), "{stderr}");
+        ];
+        let stderr = code(&args, "E1403");
+        assert!(stderr.contains("best candidate: def STEP:"), "{stderr}");
+        assert!(stderr.contains("it fails 1 of 1 examples"), "{stderr}");
+    }
 }

@@ -15,6 +15,9 @@ pub struct Enumeration {
     pub candidates: usize,
     /// The first fill that passes every example.
     pub found: Option<Found>,
+    /// Without one, the fill that passed the most examples before its
+    /// first failure (the first such), with every example it fails.
+    pub best: Option<Found>,
     /// Whether the whole space was tried (else the budget ran out first).
     pub exhausted: bool,
 }
@@ -49,38 +52,43 @@ pub fn enumerate(sketch: &Sketch, budget: usize) -> Enumeration {
     let groups: Vec<[Vec<Choice>; 4]> = sketch.spaces.iter().map(groups).collect();
     let mut memory = sketch.memory.clone();
     let mut candidates = 0;
-    let mut attempt = |fill: Fill, candidates: &mut usize| -> Option<Found> {
-        *candidates += 1;
-        let fails = sketch.fails(&mut memory, &fill, true);
-        fails.is_empty().then_some(Found { fill, fails })
-    };
-    let levels = 3 * groups.len();
-    for level in 0..=levels {
+    // The best failure so far: how many examples it passed first.
+    let mut best: Option<(usize, Fill)> = None;
+    let mut exhausted = true;
+    'levels: for level in 0..=3 * groups.len() {
         for split in splits(level, groups.len()) {
             let lists: Vec<&Vec<Choice>> =
                 (groups.iter().zip(&split)).map(|(g, &d)| &g[d]).collect();
             for fill in product(&lists) {
                 if candidates >= budget {
-                    return Enumeration {
-                        candidates,
-                        found: None,
-                        exhausted: false,
-                    };
+                    exhausted = false;
+                    break 'levels;
                 }
-                if let Some(found) = attempt(fill, &mut candidates) {
+                candidates += 1;
+                let fails = sketch.fails(&mut memory, &fill, true);
+                let Some(&first) = fails.first() else {
                     return Enumeration {
                         candidates,
-                        found: Some(found),
+                        found: Some(Found { fill, fails }),
+                        best: None,
                         exhausted: false,
                     };
+                };
+                if best.as_ref().is_none_or(|(passed, _)| first > *passed) {
+                    best = Some((first, fill));
                 }
             }
         }
     }
+    let best = best.map(|(_, fill)| {
+        let fails = sketch.fails(&mut memory, &fill, false);
+        Found { fill, fails }
+    });
     Enumeration {
         candidates,
         found: None,
-        exhausted: true,
+        best,
+        exhausted,
     }
 }
 
