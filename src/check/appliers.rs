@@ -8,7 +8,7 @@
 //! entry checks. A hole (`def NAME: ?(COND?, ...)`) checks its listed
 //! conditions and refers to nothing.
 
-use crate::diagnostic::{Diagnostic, codes};
+use crate::diagnostic::{Diagnostic, Fix, codes};
 use crate::program::{self, Callee, Combinator};
 use crate::span::Span;
 use crate::stdlib::CombinatorInfo;
@@ -185,7 +185,10 @@ impl<'a> Checker<'a> {
                         ),
                     )
                     .with_label(call.span, "arguments given to a definition")
-                    .with_help(format!("write `{}`", name.name));
+                    .with_fix(
+                        Fix::new(call.span, &name.name),
+                        format!("write `{}`", name.name),
+                    );
                     self.report(diagnostic);
                     return None;
                 }
