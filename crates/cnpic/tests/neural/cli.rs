@@ -208,7 +208,10 @@ fn concurrent_additions_to_one_memory_keep_both() {
             let added = added.join().expect("the thread ran");
             assert_eq!(added.status.code(), Some(0), "{}", stderr(&added));
         }
-        for entry in ["findmax.cnpi:FINDMAX", "bubblesort.cnpi:BUBBLESORT"] {
+        for entry in [
+            "examples/findmax.cnpi:FINDMAX",
+            "examples/bubblesort.cnpi:BUBBLESORT",
+        ] {
             let ran = cnpic(&["run", memory, "--entry", entry, "--input", "[2,1]"], &dir);
             assert_eq!(
                 ran.status.code(),
