@@ -17,7 +17,7 @@ use super::output::{err, outln};
 /// Compiles `path`, prints every diagnostic, and returns the program when
 /// there were no errors.
 pub fn compile_file(path: &Path, entry: Option<&str>) -> Option<Compiled> {
-    let text = match std::fs::read_to_string(path) {
+    let text = match cnpi::read::text(path) {
         Ok(text) => text,
         Err(error) => {
             print_diagnostics(&[unreadable_source(path, &error)], &Sources::new());
@@ -40,7 +40,9 @@ fn unreadable_source(path: &Path, error: &std::io::Error) -> Diagnostic {
     if error.kind() != std::io::ErrorKind::InvalidData {
         return Diagnostic::error(codes::E0901, format!("cannot read `{shown}`: {error}"));
     }
-    let looks_like = std::fs::read(path).ok().and_then(|bytes| describe(&bytes));
+    let looks_like = cnpi::read::bytes(path)
+        .ok()
+        .and_then(|bytes| describe(&bytes));
     match looks_like {
         Some(what) => Diagnostic::error(
             codes::E0901,
@@ -126,7 +128,7 @@ pub fn add_program(
 
 /// At most this many diagnostics are printed at once (one bad file can
 /// have thousands); a last line counts the others.
-const SHOWN: usize = 50;
+pub const SHOWN: usize = 50;
 
 /// Writes diagnostics to stderr, coloured when stderr is a terminal: all
 /// of them up to [`SHOWN`], else the first errors, then warnings, up to
@@ -215,15 +217,18 @@ pub fn print_summary(memory: &Memory, unit: usize, path: &Path) {
         plural(memory.detectors.len(), "detector"),
         memory.seed
     );
-    let width = detectors
-        .iter()
-        .map(|d| d.text.len())
-        .max()
-        .unwrap_or(0)
-        .max(9);
-    outln!("{:<width$}  {:>6}  verified", "condition", "domain");
-    for row in detectors {
-        outln!("{:<width$}  {:>6}  yes", row.text, row.detector.domain());
+    // A program without detectors gets no empty table.
+    if !detectors.is_empty() {
+        let width = detectors
+            .iter()
+            .map(|d| d.text.len())
+            .max()
+            .unwrap_or(0)
+            .max(9);
+        outln!("{:<width$}  {:>6}  verified", "condition", "domain");
+        for row in detectors {
+            outln!("{:<width$}  {:>6}  yes", row.text, row.detector.domain());
+        }
     }
     // The program's own combinators: each learned on the core and verified.
     let defined: Vec<(&str, &str)> = (memory.combinators.iter())

@@ -294,7 +294,7 @@ fn read_input(input: Option<&str>, kind: EnvKind) -> Result<env::State, Diagnost
 }
 
 fn read_input_file(path: &Path) -> Result<String, Diagnostic> {
-    std::fs::read_to_string(path).map_err(|error| {
+    cnpi::read::text(path).map_err(|error| {
         Diagnostic::error(
             codes::E0902,
             format!("cannot read the input file `{}`: {error}", path.display()),
