@@ -6,7 +6,7 @@
 //! the tree is listed with its role (a `def`'s own name, a callee, a
 //! combinator, a pointer declaration, a word inside an expression), so that
 //! the requests can ask what stands under the cursor. A text over
-//! [`MAX_DOCUMENT`] bytes is not analysed: its one diagnostic (E1401) says
+//! [`MAX_DOCUMENT`] bytes is not analysed: its one diagnostic (E1501) says
 //! so, and requests on it fail with the same words.
 
 use cnpi::compile::compile;
@@ -83,7 +83,7 @@ impl Document {
         let message = format!(
             "`{name}` is {bytes} bytes; cnpic lsp analyses documents of at most {MAX_DOCUMENT} bytes"
         );
-        let diagnostic = Diagnostic::error(codes::E1401, message.clone())
+        let diagnostic = Diagnostic::error(codes::E1501, message.clone())
             .with_help("split the program into smaller files, or check it with `cnpic check`");
         Document {
             text: String::new(),

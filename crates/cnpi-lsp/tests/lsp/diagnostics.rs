@@ -86,15 +86,15 @@ fn at_most_fifty_and_a_count_of_the_others() {
     assert_eq!(count["range"]["start"]["line"], 50);
 }
 
-/// Issue 23: a document over the bound is not analysed; it gets E1401, and
+/// Issue 23: a document over the bound is not analysed; it gets E1501, and
 /// requests on it fail with the same words.
 #[test]
-fn a_document_too_large_is_refused_with_e1401() {
+fn a_document_too_large_is_refused_with_e1501() {
     let text = format!("# {}\n", "x".repeat(cnpi_lsp::MAX_DOCUMENT));
     let mut client = Client::start();
     let diagnostics = client.open(&text);
     assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
-    assert_eq!(diagnostics[0]["code"], "E1401");
+    assert_eq!(diagnostics[0]["code"], "E1501");
     let message = diagnostics[0]["message"].as_str().expect("a message");
     assert!(
         message.contains(&format!("is {} bytes", text.len())),
