@@ -143,6 +143,15 @@ fn the_step_budget_stops_a_run_with_exit_1() {
         "{}",
         stderr(&output)
     );
+    let one = cnpic(&[
+        "run",
+        "examples/bubblesort.cnpi",
+        "--input",
+        "[3,2,1]",
+        "--max-steps",
+        "1",
+    ]);
+    assert!(stderr(&one).contains("within 1 step\n"), "{}", stderr(&one));
 }
 
 #[test]
