@@ -14,7 +14,7 @@ use std::ops::Range;
 
 use super::origins::Origins;
 use super::output::{Arg, Node, OutDef};
-use crate::program::print::{act, condition, data, defined, position};
+use crate::program::print::{act, condition, data, defined, env_line};
 use crate::program::{CombinatorKind, Pointer, Program};
 use crate::span::Span;
 
@@ -27,11 +27,7 @@ pub fn file(program: &Program, source: &str, defs: &[OutDef]) -> (String, Origin
     let pointers = &program.pointers;
     let mut out =
         format!("# The combinatory form of {source}, written by `cnpic combinatorize`.\n");
-    let inits: Vec<String> = pointers
-        .iter()
-        .map(|p| format!("{} = {}", p.name, position(&p.init, pointers)))
-        .collect();
-    let _ = writeln!(out, "env {}({})", program.env.name(), inits.join(", "));
+    let _ = writeln!(out, "env {}", env_line(program.env, pointers));
     for line in program.data.iter().filter_map(|d| data(d, pointers)) {
         let _ = writeln!(out, "{line}");
     }

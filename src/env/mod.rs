@@ -20,6 +20,7 @@ mod graph;
 mod input;
 mod ram;
 
+pub use array::{ArrayState, Tape};
 pub use errors::{eval_error, internal};
 pub use ram::MAX_SCRATCH;
 
@@ -186,7 +187,12 @@ pub fn parse_input(kind: EnvKind, json: &str) -> Result<State, Diagnostic> {
 /// [`parse_input`] for a program that declares `layout` (a `ram`
 /// program's inputs are read by the names it declares).
 pub fn read_input(kind: EnvKind, layout: &Layout, json: &str) -> Result<State, Diagnostic> {
-    let value = input::parse_json(kind, json)?;
+    read_value(kind, layout, input::parse_json(kind, json)?)
+}
+
+/// [`read_input`] for JSON already parsed (an input inside a larger JSON
+/// file, as `cnpic learn`'s examples).
+pub fn read_value(kind: EnvKind, layout: &Layout, value: Value) -> Result<State, Diagnostic> {
     let inner = environment(kind).read(kind, layout, value)?;
     Ok(State { kind, inner })
 }
@@ -260,6 +266,13 @@ impl PartialEq for State {
 impl Eq for State {}
 
 impl State {
+    /// The running environment of `kind` holding `inner`, which must be
+    /// that environment's own state type (an [`ArrayState`] for `array`):
+    /// how a caller that builds states as values, not JSON, makes one.
+    pub fn new(kind: EnvKind, inner: Box<dyn EnvState>) -> State {
+        State { kind, inner }
+    }
+
     pub fn kind(&self) -> EnvKind {
         self.kind
     }

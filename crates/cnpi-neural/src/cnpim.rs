@@ -334,7 +334,7 @@ fn load(bytes: &[u8]) -> Result<Memory, String> {
                 .and_then(|u| units.get(u))
                 .ok_or_else(|| format!("applier row {i} belongs to no program"))?;
             let all = std::iter::once(span(row.span)).chain(spans.iter().copied());
-            check_spans(all, unit.source.len())?;
+            check_spans(all, &unit.source)?;
         }
         rows.push(Row {
             kind,
@@ -372,10 +372,17 @@ fn load(bytes: &[u8]) -> Result<Memory, String> {
 }
 
 /// Checks that every span lies in a source of `length` bytes.
-fn check_spans(spans: impl Iterator<Item = Span>, length: usize) -> Result<(), String> {
+/// Every span must lie inside `source` and start and end on character
+/// boundaries: diagnostics cut the source at them.
+fn check_spans(spans: impl Iterator<Item = Span>, source: &str) -> Result<(), String> {
     for span in spans {
-        if span.start > span.end || span.end > length {
+        if span.start > span.end || span.end > source.len() {
             return Err(format!("a source span {span:?} lies outside its source"));
+        }
+        if !source.is_char_boundary(span.start) || !source.is_char_boundary(span.end) {
+            return Err(format!(
+                "a source span {span:?} starts or ends inside a character of its source"
+            ));
         }
     }
     Ok(())
@@ -387,7 +394,7 @@ fn read_unit(reader: &Reader, u: usize, unit: &UnitHeader, rows: usize) -> Resul
     let name = format!("unit.{u}.pointers");
     let values = reader.tensor(&name, &reader.shape(&name)?)?;
     let spans: Vec<Span> = unit.init_spans.iter().copied().map(span).collect();
-    check_spans(spans.iter().copied(), unit.source.len())?;
+    check_spans(spans.iter().copied(), &unit.source)?;
     let count = unit.pointers.len();
     let data = read_data(reader, u, unit)?;
     let mut decoder = Decoder::new(&values, &spans, count, &data);
@@ -436,7 +443,7 @@ fn read_data(reader: &Reader, u: usize, unit: &UnitHeader) -> Result<Vec<Data>, 
     let name = format!("unit.{u}.data");
     let values = reader.tensor(&name, &reader.shape(&name)?)?;
     let spans: Vec<Span> = unit.data_spans.iter().copied().map(span).collect();
-    check_spans(spans.iter().copied(), unit.source.len())?;
+    check_spans(spans.iter().copied(), &unit.source)?;
     let zero = PosExpr {
         kind: PosKind::Int(0),
         span: Span::default(),
@@ -455,7 +462,7 @@ fn read_data(reader: &Reader, u: usize, unit: &UnitHeader) -> Result<Vec<Data>, 
                 header.name, header.dims
             ));
         }
-        check_spans(std::iter::once(span(header.span)), unit.source.len())?;
+        check_spans(std::iter::once(span(header.span)), &unit.source)?;
         shapes.push(Data {
             name: header.name.clone(),
             span: span(header.span),
@@ -507,7 +514,7 @@ fn read_detector(
         ("blind", None) => Condition::Blind,
         ("stack_top", None) => Condition::StackTop,
         ("source", Some(Some(unit))) => {
-            check_spans(spans.iter().copied(), unit.source.len())?;
+            check_spans(spans.iter().copied(), &unit.source)?;
             let mut decoder = Decoder::new(&values, &spans, unit.pointers.len(), &unit.data);
             let expr = decoder
                 .condition()
