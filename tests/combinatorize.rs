@@ -238,7 +238,7 @@ fn toposorts_emit_valid_orders() {
 /// and `divide` are listed as one sequence of steps.
 fn shape(program: &Program, def: usize, merge_pre: bool) -> String {
     match &program.defs[def].body {
-        Body::Normal(_) => panic!("not an applier"),
+        Body::Normal(_) | Body::Hole(_) => panic!("not an applier"),
         Body::Applier(Applier::Act(app)) => print::act(&app.act, &program.pointers),
         Body::Applier(Applier::Combinator {
             combinator,
@@ -403,4 +403,27 @@ fn appliers_are_kept() {
             "{path}"
         );
     }
+}
+
+/// A condition that is always false (W0102) is copied into the output, where
+/// it draws the same warning: the conversion still succeeds, and runs as
+/// the program as written does.
+#[test]
+fn a_condition_drawing_w0102_converts() {
+    let text =
+        "env array(i = 0)\n\ndef WALK():\n  while i + 1 <= END:\n    MOVE(i, RIGHT)\n  OUT(i)\n";
+    let compilation = cnpi::compile::compile("w0102.cnpi", text, None);
+    assert_eq!(codes(&compilation.diagnostics), ["W0102"]);
+    let compiled = cnpi::compile::Compiled {
+        program: compilation.program.expect("only a warning"),
+        sources: compilation.sources,
+        text: text.to_string(),
+    };
+    let (_, combinatory) = cnpi::compile::convert_checked(&compiled, "w0102.cnpi")
+        .unwrap_or_else(|errors| panic!("does not convert: {errors:?}"));
+    let input = json!([4, 5]);
+    assert_eq!(
+        run(&combinatory.program, &input)["output"],
+        run(&compiled.program, &input)["output"]
+    );
 }

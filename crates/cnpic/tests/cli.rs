@@ -143,6 +143,15 @@ fn the_step_budget_stops_a_run_with_exit_1() {
         "{}",
         stderr(&output)
     );
+    let one = cnpic(&[
+        "run",
+        "examples/bubblesort.cnpi",
+        "--input",
+        "[3,2,1]",
+        "--max-steps",
+        "1",
+    ]);
+    assert!(stderr(&one).contains("within 1 step\n"), "{}", stderr(&one));
 }
 
 #[test]
@@ -174,6 +183,9 @@ fn explain_prints_the_long_form_or_fails() {
     assert_eq!(cnpic(&["explain", "E9999"]).status.code(), Some(1));
 }
 
+/// `check` says nothing about the examples but the warnings their
+/// conversion draws: the three that call themselves in a loop (W0801),
+/// which `run` and `combinatorize` would show too.
 #[test]
 fn check_is_silent_on_every_example() {
     let dir = std::path::Path::new(crate::ROOT).join("examples");
@@ -185,10 +197,21 @@ fn check_is_silent_on_every_example() {
             Err(_) => paths.push(path),
         }
     }
+    // `examples/learn/` keeps each sketch's examples (JSON) beside it.
+    paths.retain(|path| path.extension().is_some_and(|e| e == "cnpi"));
+    let in_a_loop = ["dfs_reachable", "toposort", "toposort_statecall"];
     for path in paths {
         let output = cnpic(&["check", path.to_str().unwrap()]);
         assert_eq!(output.status.code(), Some(0), "{}", path.display());
-        assert_eq!(stderr(&output), "", "{}", path.display());
+        let stem = path.file_stem().unwrap().to_string_lossy();
+        let normal = path.parent().is_some_and(|dir| dir.ends_with("normal"));
+        if normal && in_a_loop.contains(&stem.as_ref()) {
+            let shown = stderr(&output);
+            assert!(shown.starts_with("[W0801] Warning"), "{shown}");
+            assert_eq!(shown.matches("Warning").count(), 1, "{shown}");
+        } else {
+            assert_eq!(stderr(&output), "", "{}", path.display());
+        }
     }
 }
 
@@ -232,6 +255,132 @@ fn cross_check_compares_normal_programs_three_ways() {
         let result = json(&output);
         assert_eq!(result["engine"], "neural", "{file}");
     }
+}
+
+/// A conversion that warned (W0801: the depth-first search's calls in a
+/// loop run in reverse) promises no equal result: `--cross-check` says what
+/// differs with W1106 and succeeds with the network's result, which the
+/// reference interpreter confirms on the combinatory form.
+#[test]
+fn cross_check_after_a_warned_conversion_says_what_differs() {
+    let output = cnpic(&[
+        "run",
+        "examples/normal/dfs_reachable.cnpi",
+        "--cross-check",
+        "--input",
+        r#"{"graph": [[1, 2], [], []]}"#,
+        "--format",
+        "json",
+    ]);
+    let shown = stderr(&output);
+    let result = json(&output);
+    assert_eq!(result["output"], serde_json::json!([0, 2, 1]));
+    assert!(shown.contains("[W1106] Warning"), "{shown}");
+    assert!(shown.contains("as W0801 said"), "{shown}");
+    assert!(!shown.contains("E1106"), "{shown}");
+}
+
+/// A condition that is always false (W0102) in a normal program: the
+/// warning is shown once, and the program runs on the network.
+#[test]
+fn a_normal_program_with_w0102_runs_on_the_network() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join("walk.cnpi");
+    let text =
+        "env array(i = 0)\n\ndef WALK():\n  while i + 1 <= END:\n    MOVE(i, RIGHT)\n  OUT(i)\n";
+    std::fs::write(&path, text).expect("written");
+    let path = path.to_str().expect("a UTF-8 path");
+    for command in [
+        &["run", path, "--input", "[4, 5]", "--format", "json"][..],
+        &["combinatorize", path],
+    ] {
+        let output = cnpic(command);
+        let shown = stderr(&output);
+        assert_eq!(output.status.code(), Some(0), "{command:?}: {shown}");
+        assert_eq!(shown.matches("[W0102]").count(), 1, "{shown}");
+    }
+    let result = json(&cnpic(&[
+        "run", path, "--input", "[4, 5]", "--format", "json",
+    ]));
+    assert_eq!(
+        result["output"],
+        serde_json::json!([4]),
+        "the loop never runs"
+    );
+}
+
+/// An error while the combinatory form of a normal program runs points at
+/// the user's own line, as the reference interpreter's on the program as
+/// written does, not into the generated code.
+#[test]
+fn runtime_errors_of_normal_programs_point_at_the_users_line() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join("walk.cnpi");
+    let text = "env array(i = 0, j = 0)\n\ndef WALK():\n  MOVE(j, RIGHT)\n  while i != END:\n    MOVE(i, RIGHT)\n    SWAP(i, j)\n";
+    std::fs::write(&path, text).expect("written");
+    let path = path.to_str().expect("a UTF-8 path");
+    let neural = cnpic(&["run", path, "--input", "[1, 2, 3]"]);
+    let symbolic = cnpic(&["run", path, "--input", "[1, 2, 3]", "--symbolic"]);
+    assert_eq!(neural.status.code(), Some(1));
+    let shown = stderr(&neural);
+    assert!(shown.contains(&format!("{path}:7:5")), "{shown}");
+    assert!(!shown.contains("combinatorized"), "{shown}");
+    assert_eq!(shown, stderr(&symbolic));
+
+    let budget = cnpic(&[
+        "run",
+        "examples/normal/reverse_loop.cnpi",
+        "--input",
+        "[1, 2, 3, 4, 5, 6]",
+        "--max-steps",
+        "5",
+    ]);
+    let shown = stderr(&budget);
+    assert!(shown.contains("[E0701]"), "{shown}");
+    assert!(shown.contains("reverse_loop.cnpi:4:5"), "{shown}");
+    assert!(!shown.contains("combinatorized"), "{shown}");
+}
+
+/// `fmt` names what is wrong with a path that is not a source file: a
+/// device, a pipe, a loop of symbolic links (not "no such file").
+#[test]
+fn fmt_says_why_it_cannot_read_a_path() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let looped = dir.path().join("loop.cnpi");
+    std::os::unix::fs::symlink(&looped, &looped).expect("a symbolic link");
+    let fifo = dir.path().join("fifo.cnpi");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    let mut cases = vec![
+        (std::path::PathBuf::from("/dev/null"), "not a regular file"),
+        (looped, "symbolic links"),
+    ];
+    if made.is_ok_and(|status| status.success()) {
+        cases.push((fifo, "not a regular file"));
+    }
+    for (path, why) in cases {
+        let output = cnpic(&["fmt", path.to_str().expect("a UTF-8 path")]);
+        let shown = stderr(&output);
+        assert_eq!(output.status.code(), Some(1), "{shown}");
+        assert!(shown.contains("[E0901]") && shown.contains(why), "{shown}");
+        assert!(!shown.contains("no such file"), "{shown}");
+    }
+}
+
+/// `fmt` leaves a read-only file as it is and says why.
+#[test]
+fn fmt_refuses_read_only_files() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join("messy.cnpi");
+    let text = "env array(i=0)\ndef   F:  NOP\n";
+    std::fs::write(&path, text).expect("written");
+    let read_only = std::fs::Permissions::from_mode(0o444);
+    std::fs::set_permissions(&path, read_only).expect("permissions");
+    let output = cnpic(&["fmt", path.to_str().expect("a UTF-8 path")]);
+    let shown = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{shown}");
+    assert!(shown.contains("read-only"), "{shown}");
+    assert_eq!(std::fs::read_to_string(&path).expect("kept"), text);
 }
 
 /// What the library makes of `path`: the text `cnpic combinatorize` must print.
