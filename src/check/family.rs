@@ -290,7 +290,7 @@ mod tests {
             for (name, result) in all {
                 let (behaviour, branches) =
                     result.unwrap_or_else(|v| panic!("{name} under {names:?}: {v:?}"));
-                let found = family::member(&behaviour, branches).map(|m| m.name.as_str());
+                let found = full_set::member(&behaviour, branches).map(|m| m.name.as_str());
                 assert_eq!(found, Some(name.as_str()));
             }
         }
