@@ -326,7 +326,7 @@ mod tests {
     use super::*;
     use std::collections::HashSet;
 
-    /// `CNPI_REGENERATE=1 cargo test -p cnpi family` rewrites the file.
+    /// `CNPI_REGENERATE=1 cargo test -p cnpi full_set` rewrites the file.
     #[test]
     fn the_checked_in_file_is_what_the_generator_writes() {
         let text = render(&generate());
