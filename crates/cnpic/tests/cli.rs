@@ -143,6 +143,15 @@ fn the_step_budget_stops_a_run_with_exit_1() {
         "{}",
         stderr(&output)
     );
+    let one = cnpic(&[
+        "run",
+        "examples/bubblesort.cnpi",
+        "--input",
+        "[3,2,1]",
+        "--max-steps",
+        "1",
+    ]);
+    assert!(stderr(&one).contains("within 1 step\n"), "{}", stderr(&one));
 }
 
 #[test]
@@ -188,6 +197,8 @@ fn check_is_silent_on_every_example() {
             Err(_) => paths.push(path),
         }
     }
+    // `examples/learn/` keeps each sketch's examples (JSON) beside it.
+    paths.retain(|path| path.extension().is_some_and(|e| e == "cnpi"));
     let in_a_loop = ["dfs_reachable", "toposort", "toposort_statecall"];
     for path in paths {
         let output = cnpic(&["check", path.to_str().unwrap()]);

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 use cnpi::combinatorize::Origins;
-use cnpi::compile::{compile, sources};
+use cnpi::compile::{compile, runnable, sources};
 use cnpi::diagnostic::{Diagnostic, Sources, codes};
 use cnpi::env;
 use cnpi::exec::Options;
@@ -153,6 +153,10 @@ fn explain_disagreement(diagnostic: Diagnostic, args: &RunArgs, loaded: &Loaded)
 fn load_source(args: &RunArgs) -> Option<Loaded> {
     if args.symbolic {
         let compiled = compile_file(&args.file, args.entry.as_deref())?;
+        if let Err(diagnostics) = runnable(&compiled.program) {
+            print_diagnostics(&diagnostics, &compiled.sources);
+            return None;
+        }
         return Some(Loaded {
             env: compiled.program.env,
             memory: None,
