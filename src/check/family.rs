@@ -190,6 +190,13 @@ fn slot_of(stmt: &Stmt, params: &[ast::Ident]) -> Result<Slot, Violation> {
                 "`pass` calls no slot; write `NOP`",
             ));
         }
+        Stmt::Assign { span, .. } => {
+            return Err(Violation::new(
+                Rule::SlotsOnly,
+                *span,
+                "an assignment calls no slot",
+            ));
+        }
     };
     if call.args.is_some() {
         return Err(Violation::new(

@@ -12,8 +12,7 @@ use cnpi::diagnostic::{Diagnostic, Sources, codes};
 use cnpi::env;
 use cnpi::exec::Options;
 use cnpi::exec::compare::{Run, agrees_with_written, cross_check};
-use cnpi::program::EnvKind;
-use cnpi::program::Program;
+use cnpi::program::{Data, EnvKind, Pointer, Program};
 use cnpi::symbolic;
 use cnpi_neural::cnpim;
 use cnpi_neural::core::Core;
@@ -96,6 +95,10 @@ struct Loaded {
     /// `sources` holds the file as written.
     origins: Option<Origins>,
     env: EnvKind,
+    /// The program's registers and declared data, which its input is
+    /// read against.
+    registers: Vec<Pointer>,
+    data: Vec<Data>,
     sources: Sources,
     /// Whether the memory was read from a `.cnpim` file.
     from_file: bool,
@@ -159,6 +162,8 @@ fn load_source(args: &RunArgs) -> Option<Loaded> {
         }
         return Some(Loaded {
             env: compiled.program.env,
+            registers: compiled.program.pointers.clone(),
+            data: compiled.program.data.clone(),
             memory: None,
             reference: Some(compiled.program),
             written: None,
@@ -182,6 +187,8 @@ fn load_source(args: &RunArgs) -> Option<Loaded> {
     };
     Some(Loaded {
         env: compiled.program.env,
+        registers: compiled.program.pointers.clone(),
+        data: compiled.program.data.clone(),
         memory: Some((memory, 0, entry)),
         reference: args.cross_check.then_some(compiled.program),
         written,
@@ -209,6 +216,7 @@ fn load_memory(args: &RunArgs) -> Option<Loaded> {
     let info = &memory.units[unit];
     let sources = sources(&info.name, &info.source);
     let env = info.env;
+    let (registers, data) = (info.pointers.clone(), info.data.clone());
     let reference = if args.symbolic || args.cross_check {
         let compilation = compile(&info.name, &info.source, Some(&memory.rows[entry].name));
         let Some(program) = compilation.program else {
@@ -225,6 +233,8 @@ fn load_memory(args: &RunArgs) -> Option<Loaded> {
         written: None,
         origins: None,
         env,
+        registers,
+        data,
         sources,
         from_file: true,
     })
@@ -233,7 +243,11 @@ fn load_memory(args: &RunArgs) -> Option<Loaded> {
 /// Runs the engines `args` ask for, compares them with `--cross-check`,
 /// and returns the result to print.
 fn execute(args: &RunArgs, loaded: &Loaded) -> Run {
-    let state = read_input(args.input.as_deref(), loaded.env)?;
+    let layout = env::Layout {
+        registers: &loaded.registers,
+        data: &loaded.data,
+    };
+    let state = read_input(args.input.as_deref(), loaded.env, &layout)?;
     let stderr = std::io::stderr();
     let mut trace = std::io::BufWriter::new(stderr.lock());
     let mut trace = args.trace.then_some(&mut trace as &mut dyn std::io::Write);
@@ -280,7 +294,11 @@ fn execute(args: &RunArgs, loaded: &Loaded) -> Run {
 
 /// The input text from `--input` (inline or `@PATH`), parsed for `kind`;
 /// without `--input`, the environment's empty input.
-fn read_input(input: Option<&str>, kind: EnvKind) -> Result<env::State, Diagnostic> {
+fn read_input(
+    input: Option<&str>,
+    kind: EnvKind,
+    layout: &env::Layout,
+) -> Result<env::State, Diagnostic> {
     let text = match input {
         None => {
             err!(
@@ -294,7 +312,7 @@ fn read_input(input: Option<&str>, kind: EnvKind) -> Result<env::State, Diagnost
             None => arg.to_string(),
         },
     };
-    env::parse_input(kind, &text)
+    env::read_input(kind, layout, &text)
 }
 
 fn read_input_file(path: &Path) -> Result<String, Diagnostic> {
