@@ -18,7 +18,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, RngExt};
 use serde_json::{Value, json};
 
-use crate::harness::{Engine, rng, run};
+use crate::harness::{ALL, SIZES, program, rng};
 
 type Matrix = Vec<Vec<i64>>;
 
@@ -54,7 +54,11 @@ fn er<R: Rng>(rng: &mut R, n: usize, p: f64, directed: bool, acyclic: bool) -> M
         let mut perm: Vec<usize> = (0..n).collect();
         perm.shuffle(rng);
         m = (0..n)
-            .map(|i| (0..n).map(|j| i64::from(perm[i] < perm[j]) * m[perm[i]][perm[j]]).collect())
+            .map(|i| {
+                (0..n)
+                    .map(|j| i64::from(perm[i] < perm[j]) * m[perm[i]][perm[j]])
+                    .collect()
+            })
             .collect();
     }
     m
@@ -153,7 +157,12 @@ trait Visit {
 /// threaded through `s_prev`, each round rescanning the top vertex's row
 /// from 0 for its first white neighbour, from each root of `roots` in turn.
 /// Times count discoveries and finishes together, from 1.
-fn reference_dfs(n: usize, edge: impl Fn(usize, usize) -> bool, roots: &[usize], visit: &mut impl Visit) {
+fn reference_dfs(
+    n: usize,
+    edge: impl Fn(usize, usize) -> bool,
+    roots: &[usize],
+    visit: &mut impl Visit,
+) {
     let mut color = vec![0u8; n];
     let mut discovered = vec![false; n];
     let mut s_prev: Vec<usize> = (0..n).collect();
@@ -449,7 +458,9 @@ fn reference_dag_shortest_paths(a: &Matrix, s: usize) -> Vec<usize> {
 fn reference_floyd_warshall(a: &Matrix) -> Matrix {
     let n = a.len();
     let mut d = a.clone();
-    let mut msk: Vec<Vec<bool>> = (0..n).map(|i| (0..n).map(|j| a[i][j] != 0 || i == j).collect()).collect();
+    let mut msk: Vec<Vec<bool>> = (0..n)
+        .map(|i| (0..n).map(|j| a[i][j] != 0 || i == j).collect())
+        .collect();
     let mut pi: Matrix = (0..n).map(|i| vec![i as i64; n]).collect();
     for k in 0..n {
         let (prev_d, prev_msk) = (d.clone(), msk.clone());
@@ -505,7 +516,10 @@ fn assert_shortest_path_tree(a: &Matrix, s: usize, pi: &[usize]) {
         match d[v] {
             Some(dv) if v != s => {
                 let u = pi[v];
-                assert!(a[u][v] != 0 && d[u].map(|du| du + a[u][v]) == Some(dv), "vertex {v}");
+                assert!(
+                    a[u][v] != 0 && d[u].map(|du| du + a[u][v]) == Some(dv),
+                    "vertex {v}"
+                );
             }
             _ => assert_eq!(pi[v], v, "vertex {v}"),
         }
@@ -544,25 +558,30 @@ fn tree_weight(a: &Matrix, edges: impl Iterator<Item = (usize, usize)>) -> i64 {
 // ---------------------------------------------------------------------
 // Running the programs.
 
-/// The sizes every algorithm runs at (the sampler's training size 16 and
-/// test size 64 among them); `--no-cache` runs only up to `NO_CACHE_UPTO`,
-/// since without its cache the network takes every step through the core.
-const SIZES: [usize; 7] = [1, 2, 3, 7, 16, 33, 64];
+/// `--no-cache` runs only up to this size: without its caches the network
+/// takes every step through the core's layers.
 const NO_CACHE_UPTO: usize = 16;
 
-/// Runs `id` on every input on each engine and compares `member` of each
-/// output with `expected(input)`.
-fn check(id: &str, member: &str, inputs: impl IntoIterator<Item = Value>, expected: impl Fn(&Value) -> Value) {
+/// Runs `id` on every input on the network and `--symbolic` (and
+/// `--no-cache` on the small ones), which must agree, and compares
+/// `member` of the output with `expected(input)`.
+fn check(
+    id: &str,
+    member: &str,
+    inputs: impl IntoIterator<Item = Value>,
+    expected: impl Fn(&Value) -> Value,
+) {
+    let program = program(id);
     for input in inputs {
         let want = expected(&input);
         let n = input["A"].as_array().map_or(0, Vec::len);
-        for engine in [Engine::Network, Engine::Symbolic, Engine::NoCache] {
-            if matches!(engine, Engine::NoCache) && n > NO_CACHE_UPTO {
-                continue;
-            }
-            let got = &run(id, &input, engine)[member];
-            assert_eq!(got, &want, "{id}, n = {n}, {engine:?}, input {input}");
-        }
+        let engines = if n <= NO_CACHE_UPTO {
+            &ALL[..]
+        } else {
+            &ALL[..2]
+        };
+        let output = program.agreed(&input, engines);
+        assert_eq!(output[member], want, "{id}, n = {n}, input {input}");
     }
 }
 
@@ -594,7 +613,10 @@ fn bfs() {
     check("bfs", "pi", inputs, |x| {
         let (a, s) = (matrix(x), source(x));
         let pi = reference_bfs(&a, s);
-        let unit: Matrix = a.iter().map(|row| row.iter().map(|&w| i64::from(w != 0)).collect()).collect();
+        let unit: Matrix = a
+            .iter()
+            .map(|row| row.iter().map(|&w| i64::from(w != 0)).collect())
+            .collect();
         assert_shortest_path_tree(&unit, s, &pi);
         pis(&pi)
     });
@@ -813,7 +835,9 @@ fn components(a: &Matrix, keep: impl Fn(usize, usize) -> bool) -> usize {
 /// `reach[u][v]`: a path of one edge or more leads from `u` to `v`, or `u == v`.
 fn closure(a: &Matrix) -> Vec<Vec<bool>> {
     let n = a.len();
-    let mut reach: Vec<Vec<bool>> = (0..n).map(|i| (0..n).map(|j| i == j || a[i][j] != 0).collect()).collect();
+    let mut reach: Vec<Vec<bool>> = (0..n)
+        .map(|i| (0..n).map(|j| i == j || a[i][j] != 0).collect())
+        .collect();
     for k in 0..n {
         for i in 0..n {
             if reach[i][k] {
