@@ -87,8 +87,9 @@ struct Loaded {
     reference: Option<Program>,
     /// With `--cross-check` on a file of normal programs: the programs as
     /// written, run on the reference interpreter and compared by final
-    /// environment (their steps count statements, not core steps).
-    written: Option<Program>,
+    /// environment (their steps count statements, not core steps), and the
+    /// conversion's warnings, which say where they may differ.
+    written: Option<(Program, Vec<Diagnostic>)>,
     env: EnvKind,
     sources: Sources,
     /// Whether the memory was read from a `.cnpim` file.
@@ -162,7 +163,7 @@ fn load_source(args: &RunArgs) -> Option<Loaded> {
         env: compiled.program.env,
         memory: Some((memory, 0, entry)),
         reference: args.cross_check.then_some(compiled.program),
-        written: written.map(|(written, _)| written.program),
+        written: written.map(|(written, warnings)| (written.program, warnings)),
         sources: compiled.sources,
         from_file: false,
     })
@@ -238,8 +239,11 @@ fn execute(args: &RunArgs, loaded: &Loaded) -> Run {
     });
     let reference = (loaded.reference.as_ref())
         .map(|program| symbolic::run(program, state.clone(), options(trace.take())));
-    if let (Some(program), Some(Ok(neural))) = (&loaded.written, &neural) {
-        agrees_with_written(neural, &symbolic::run(program, state, options(None)))?;
+    if let (Some((program, converted)), Some(Ok(neural))) = (&loaded.written, &neural) {
+        let written = symbolic::run(program, state, options(None));
+        if let Some(warning) = agrees_with_written(neural, &written, converted)? {
+            print_diagnostics(&[warning], &loaded.sources);
+        }
     }
     match (neural, reference) {
         (Some(neural), Some(reference)) => {
