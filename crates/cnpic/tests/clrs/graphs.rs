@@ -18,7 +18,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, RngExt};
 use serde_json::{Value, json};
 
-use crate::harness::{ALL, SIZES, program, rng};
+use crate::harness::{ALL, program, rng};
 
 type Matrix = Vec<Vec<i64>>;
 
@@ -558,9 +558,13 @@ fn tree_weight(a: &Matrix, edges: impl Iterator<Item = (usize, usize)>) -> i64 {
 // ---------------------------------------------------------------------
 // Running the programs.
 
+/// The sizes every algorithm runs at: the smallest graphs, the CLRS
+/// training size 16 and its test size 64, and sizes between.
+const SIZES: [usize; 13] = [1, 2, 3, 4, 5, 7, 9, 12, 16, 24, 33, 48, 64];
+
 /// `--no-cache` runs only up to this size: without its caches the network
 /// takes every step through the core's layers.
-const NO_CACHE_UPTO: usize = 16;
+const NO_CACHE_UPTO: usize = 33;
 
 /// Runs `id` on every input on the network and `--symbolic` (and
 /// `--no-cache` on the small ones), which must agree, and compares
@@ -634,10 +638,25 @@ fn topological_sort() {
     });
 }
 
+/// Undirected graphs for articulation points and bridges: at each size,
+/// one as the CLRS sampler draws it (p = 0.2) and two at the density where
+/// cut vertices, bridges and cycles through them are all common (about two
+/// edges per vertex), so that `low[v] == d[u]` occurs.
+fn low_point_graphs(seed: u64) -> Vec<Value> {
+    let mut rng = rng(seed);
+    let mut graphs = Vec::new();
+    for n in SIZES {
+        let sparse = (2.0 / n as f64).sqrt().clamp(0.2, 1.0);
+        for p in [0.2, sparse, sparse] {
+            graphs.push(json!({ "A": er(&mut rng, n, p, false, false) }));
+        }
+    }
+    graphs
+}
+
 #[test]
 fn articulation_points() {
-    let mut rng = rng(1904);
-    let inputs = SIZES.map(|n| json!({ "A": er(&mut rng, n, 0.2, false, false) }));
+    let inputs = low_point_graphs(1904);
     check("articulation_points", "is_cut", inputs, |x| {
         let a = matrix(x);
         let cut = reference_is_cut(&a);
@@ -652,8 +671,7 @@ fn articulation_points() {
 
 #[test]
 fn bridges() {
-    let mut rng = rng(1905);
-    let inputs = SIZES.map(|n| json!({ "A": er(&mut rng, n, 0.2, false, false) }));
+    let inputs = low_point_graphs(1905);
     check("bridges", "is_bridge", inputs, |x| {
         let a = matrix(x);
         let bridge = reference_is_bridge(&a);
