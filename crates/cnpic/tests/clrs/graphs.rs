@@ -43,13 +43,9 @@ fn er<R: Rng>(rng: &mut R, n: usize, p: f64, directed: bool, acyclic: bool) -> M
         .map(|_| (0..n).map(|_| i64::from(rng.random_bool(p))).collect())
         .collect();
     if !directed {
-        for i in 0..n {
-            for j in 0..i {
-                let both = m[i][j] * m[j][i];
-                m[i][j] = both;
-                m[j][i] = both;
-            }
-        }
+        m = (0..n)
+            .map(|i| (0..n).map(|j| m[i][j] * m[j][i]).collect())
+            .collect();
     } else if acyclic {
         let mut perm: Vec<usize> = (0..n).collect();
         perm.shuffle(rng);
@@ -199,9 +195,8 @@ fn reference_dfs(
                 if s_prev[u] == u {
                     break;
                 }
-                let pr = s_prev[s_last];
-                s_prev[s_last] = s_last;
-                s_last = pr;
+                // Pop: s_last goes back to the vertex below it.
+                std::mem::swap(&mut s_prev[s_last], &mut s_last);
             }
             u = s_last;
         }
@@ -291,8 +286,7 @@ fn reference_is_bridge(a: &Matrix) -> Matrix {
     let n = a.len();
     let r = search(a, &all(n));
     let mut bridge = vec![vec![0; n]; n];
-    for v in 0..n {
-        let u = r.pi[v];
+    for (v, &u) in r.pi.iter().enumerate() {
         if u != v && r.low[v] > r.d[u] {
             bridge[u][v] = 1;
             bridge[v][u] = 1;
@@ -495,11 +489,11 @@ fn distances(a: &Matrix, s: usize) -> Vec<Option<i64>> {
         changed = false;
         for u in 0..n {
             for v in 0..n {
-                if let (Some(du), true) = (d[u], a[u][v] != 0) {
-                    if d[v].is_none_or(|dv| du + a[u][v] < dv) {
-                        d[v] = Some(du + a[u][v]);
-                        changed = true;
-                    }
+                if let (Some(du), true) = (d[u], a[u][v] != 0)
+                    && d[v].is_none_or(|dv| du + a[u][v] < dv)
+                {
+                    d[v] = Some(du + a[u][v]);
+                    changed = true;
                 }
             }
         }
@@ -811,10 +805,10 @@ fn floyd_warshall() {
         let pi = reference_floyd_warshall(&a);
         // Pi[i][j] is j's parent on a shortest path from i, or i where no
         // path leads.
-        for i in 0..a.len() {
+        for (i, from_i) in pi.iter().enumerate() {
             let d = distances(&a, i);
             for j in (0..a.len()).filter(|&j| j != i) {
-                let p = pi[i][j] as usize;
+                let p = from_i[j] as usize;
                 match d[j] {
                     Some(dj) => assert!(a[p][j] != 0 && d[p].map(|dp| dp + a[p][j]) == Some(dj)),
                     None => assert_eq!(p, i),
@@ -859,8 +853,9 @@ fn closure(a: &Matrix) -> Vec<Vec<bool>> {
     for k in 0..n {
         for i in 0..n {
             if reach[i][k] {
-                for j in 0..n {
-                    reach[i][j] |= reach[k][j];
+                let through_k = reach[k].clone();
+                for (r, t) in reach[i].iter_mut().zip(through_k) {
+                    *r |= t;
                 }
             }
         }
