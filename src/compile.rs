@@ -5,21 +5,25 @@
 //! [`Sources`] (so every diagnostic can be drawn), parses, and checks when
 //! parsing succeeded. [`for_the_network`] hands on a file of appliers as it
 //! is and combinatorizes a file with normal programs first, checking the
-//! converted text ([`convert_checked`]). Everything is returned as data,
+//! converted text ([`convert_checked`]); a program with holes goes to
+//! neither ([`runnable`]). Everything is returned as data,
 //! warnings included; nothing here prints.
 
 use crate::check;
-use crate::combinatorize::{Combinatorized, combinatorize, internal};
-use crate::diagnostic::{Diagnostic, Sources, has_errors};
+use crate::combinatorize::{Combinatorized, Origins, combinatorize, internal};
+use crate::diagnostic::{Diagnostic, Sources, codes, has_errors};
 use crate::program::{Body, Program};
 use crate::span::SourceId;
 use crate::stdlib;
-use crate::syntax;
+use crate::syntax::{self, ast};
 
 /// The result of compiling one file.
 pub struct Compilation {
     /// The user's file and the stdlib, for rendering diagnostics.
     pub sources: Sources,
+    /// The parse tree, kept even for broken text (error recovery keeps
+    /// every item that parsed), for tools that ask what stands where.
+    pub tree: ast::File,
     /// Errors and warnings of every phase, in the order they were found.
     pub diagnostics: Vec<Diagnostic>,
     /// The checked program, present exactly when there are no errors.
@@ -39,9 +43,19 @@ pub struct ForNetwork {
     /// The file itself when all its definitions are appliers, else its
     /// combinatorized form, whose text is the source diagnostics point into.
     pub combinatory: Compiled,
-    /// For a file with normal programs: the file as written, and the
-    /// conversion's warnings (drawn against its sources).
-    pub written: Option<(Compiled, Vec<Diagnostic>)>,
+    /// For a file with normal programs: the file as written.
+    pub written: Option<Written>,
+}
+
+/// A file of normal programs that was combinatorized for the network.
+pub struct Written {
+    /// The file as written.
+    pub compiled: Compiled,
+    /// The conversion's warnings, drawn against the file as written.
+    pub warnings: Vec<Diagnostic>,
+    /// Where each part of the combinatorized text came from: errors of a
+    /// run point at the user's lines through [`Origins::to_source`].
+    pub origins: Origins,
 }
 
 /// The user's file `name` with text `text`, and the stdlib files: what
@@ -68,6 +82,7 @@ pub fn compile(name: &str, text: &str, entry: Option<&str>) -> Compilation {
     }
     Compilation {
         sources,
+        tree,
         diagnostics,
         program,
     }
@@ -82,6 +97,7 @@ pub fn convert_checked(
     compiled: &Compiled,
     name: &str,
 ) -> Result<(Combinatorized, Compiled), Vec<Diagnostic>> {
+    runnable(&compiled.program)?;
     let converted = combinatorize(&compiled.program, &compiled.text, name)?;
     let output = format!("{name} (combinatorized)");
     let check = compile(&output, &converted.text, None);
@@ -108,6 +124,30 @@ pub fn convert_checked(
             Err(vec![internal(detail)])
         }
     }
+}
+
+/// E1404 at the first hole of `program`: a program with holes checks, but
+/// no engine runs it until `cnpic learn` has filled them.
+pub fn runnable(program: &Program) -> Result<(), Vec<Diagnostic>> {
+    let Some((id, hole)) = program.holes().next() else {
+        return Ok(());
+    };
+    let name = &program.defs[id].name;
+    let count = program.holes().count();
+    let others = match count {
+        1 => String::new(),
+        n => format!(" (and {} more)", n - 1),
+    };
+    Err(vec![
+        Diagnostic::error(
+            codes::E1404,
+            format!("`{name}` is a hole{others}: a program with holes cannot run"),
+        )
+        .with_label(hole.span, "to be learned from examples")
+        .with_help(
+            "fill the holes with `cnpic learn FILE --examples EXAMPLES.json`, then run what it prints",
+        ),
+    ])
 }
 
 /// True when `output` (the diagnostics of the converted file) holds no
@@ -153,6 +193,9 @@ pub fn for_the_network(
     compiled: Compiled,
     name: &str,
 ) -> Result<ForNetwork, (Vec<Diagnostic>, Box<Compiled>)> {
+    if let Err(diagnostics) = runnable(&compiled.program) {
+        return Err((diagnostics, Box::new(compiled)));
+    }
     let normal = compiled
         .program
         .defs
@@ -167,7 +210,11 @@ pub fn for_the_network(
     match convert_checked(&compiled, name) {
         Ok((converted, combinatory)) => Ok(ForNetwork {
             combinatory,
-            written: Some((compiled, converted.warnings)),
+            written: Some(Written {
+                compiled,
+                warnings: converted.warnings,
+                origins: converted.origins,
+            }),
         }),
         Err(diagnostics) => Err((diagnostics, Box::new(compiled))),
     }

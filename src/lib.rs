@@ -32,6 +32,7 @@ pub mod files;
 pub mod format;
 pub mod operators;
 pub mod program;
+pub mod read;
 pub mod span;
 pub mod stdlib;
 pub mod symbolic;

@@ -16,6 +16,7 @@ mod effects;
 mod emit;
 mod errors;
 mod flow;
+mod origins;
 mod output;
 mod print;
 mod set;
@@ -27,6 +28,7 @@ use crate::diagnostic::{Diagnostic, has_errors};
 use crate::program::{Applier, Body, Callee, Program};
 
 pub use errors::internal;
+pub use origins::Origins;
 
 use convert::{Context, Converter, extent};
 use effects::Effects;
@@ -40,6 +42,8 @@ pub struct Combinatorized {
     pub text: String,
     /// Where the output may behave differently from the source (W08xx).
     pub warnings: Vec<Diagnostic>,
+    /// Where each part of the text came from in the source.
+    pub origins: Origins,
 }
 
 /// Converts the normal programs of `program` (compiled from `source`,
@@ -79,11 +83,12 @@ pub fn combinatorize(
                     name: def.name.clone(),
                     comment: None,
                     node: applier_node(program, applier),
+                    origin: def.span,
                 });
                 continue;
             }
             (Body::Normal(original), Some(body)) => (original, body),
-            (Body::Normal(_), None) => continue,
+            (Body::Normal(_), None) | (Body::Hole(_), _) => continue,
         };
         let (original, body) = body;
         let last = original.last().map_or(def.span.end, |s| extent(s).end);
@@ -113,9 +118,11 @@ pub fn combinatorize(
     if has_errors(&diagnostics) {
         return Err(diagnostics);
     }
+    let (text, origins) = print::file(program, name, &out);
     Ok(Combinatorized {
-        text: print::file(program, name, &out),
+        text,
         warnings: diagnostics,
+        origins,
     })
 }
 
@@ -136,6 +143,10 @@ fn applier_node(program: &Program, applier: &Applier) -> Node {
             combinator: *combinator,
             detector: detector.clone(),
             args: args.each_ref().map(arg),
+            origins: args.each_ref().map(|callee| match callee {
+                Callee::Act(app) => Some(app.span),
+                Callee::Def(..) => None,
+            }),
         })),
     }
 }

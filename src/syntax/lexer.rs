@@ -9,7 +9,7 @@
 use logos::Logos;
 use std::fmt;
 
-use crate::diagnostic::{Diagnostic, codes};
+use crate::diagnostic::{Diagnostic, Fix, codes};
 use crate::span::{SourceId, Span};
 
 /// A token with its byte range: the `(start, token, end)` triple lalrpop eats.
@@ -116,6 +116,10 @@ pub enum Token<'s> {
     /// Made by the layout pass in place of a line nested too deeply (already
     /// reported); the grammar accepts it nowhere.
     TooDeep,
+    /// Made by the layout pass from the name `input` or `var` that starts
+    /// a line of the file level: the keyword of a data declaration. Inside
+    /// a line these stay names (a pointer may be called `input`).
+    DataKeyword(&'s str),
 }
 
 impl Token<'_> {
@@ -209,7 +213,7 @@ impl Token<'_> {
             Semicolon => ";",
             Question => "?",
             Arrow => "->",
-            Name(_) | Int(_) | Newline | Indent | Dedent | TooDeep => return None,
+            Name(_) | Int(_) | Newline | Indent | Dedent | TooDeep | DataKeyword(_) => return None,
         })
     }
 }
@@ -219,7 +223,7 @@ impl Token<'_> {
 impl fmt::Display for Token<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Token::Name(name) => write!(f, "`{name}`"),
+            Token::Name(name) | Token::DataKeyword(name) => write!(f, "`{name}`"),
             Token::Int(Some(value)) => write!(f, "`{value}`"),
             Token::Int(None) => f.write_str("number"),
             Token::Newline => f.write_str("end of line"),
@@ -294,8 +298,9 @@ fn unknown_run<'s>(
             "these characters are not part of the language",
         )
     };
-    let diagnostic = Diagnostic::error(codes::E0002, format!("unknown {what} `{text}`"))
-        .with_label(Span::new(id, start, end), label);
+    let span = Span::new(id, start, end);
+    let diagnostic =
+        Diagnostic::error(codes::E0002, format!("unknown {what} `{text}`")).with_label(span, label);
     let (help, keyword) = match text {
         "&" | "&&" => ("write `and` to combine conditions", Some(Token::And)),
         "|" | "||" => ("write `or` to combine conditions", Some(Token::Or)),
@@ -309,7 +314,10 @@ fn unknown_run<'s>(
             return None;
         }
     };
-    diagnostics.push(diagnostic.with_help(help));
+    diagnostics.push(match keyword.and_then(Token::text) {
+        Some(word) => diagnostic.with_fix(Fix::new(span, word), help),
+        None => diagnostic.with_help(help),
+    });
     keyword.map(|keyword| (start, keyword, end))
 }
 

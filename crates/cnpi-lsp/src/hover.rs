@@ -18,7 +18,7 @@ use crate::library;
 pub fn hover(document: &Document, offset: usize) -> Option<String> {
     let mut parts = Vec::new();
     if let Some(name) = document.name_at(offset) {
-        parts.extend(describe(document, &name.name, name.role));
+        parts.extend(describe(document, document.name_text(name), name.role));
     }
     if let Some(word) = word_at(&document.text, offset)
         && let Some((code, _)) = Code::lookup(word)
@@ -53,7 +53,7 @@ fn describe(document: &Document, name: &str, role: Role) -> Option<String> {
         // Which member of the family it is (E0111 says why when none).
         let member = cnpi::check::family::recognize(combinator)
             .ok()
-            .and_then(|(behaviour, branches)| cnpi::stdlib::family::member(&behaviour, branches));
+            .and_then(|(behaviour, branches)| cnpi::stdlib::full_set::member(&behaviour, branches));
         return Some(match member {
             Some(member) => format!(
                 "`{}` of the family (`stdlib/full_set.cnpi`); on the network its embedding is learned on the fixed core and verified\n\n{code}",

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use cnpi::compile::{Compiled, ForNetwork, compile, for_the_network};
-use cnpi::diagnostic::{Diagnostic, Sources, codes, render};
+use cnpi::diagnostic::{Diagnostic, Sources, codes, render, shown};
 use cnpi_neural::describe;
 use cnpi_neural::detector::Cache;
 use cnpi_neural::memory::Memory;
@@ -17,7 +17,7 @@ use super::output::{err, outln};
 /// Compiles `path`, prints every diagnostic, and returns the program when
 /// there were no errors.
 pub fn compile_file(path: &Path, entry: Option<&str>) -> Option<Compiled> {
-    let text = match std::fs::read_to_string(path) {
+    let text = match cnpi::read::text(path) {
         Ok(text) => text,
         Err(error) => {
             print_diagnostics(&[unreadable_source(path, &error)], &Sources::new());
@@ -40,7 +40,9 @@ fn unreadable_source(path: &Path, error: &std::io::Error) -> Diagnostic {
     if error.kind() != std::io::ErrorKind::InvalidData {
         return Diagnostic::error(codes::E0901, format!("cannot read `{shown}`: {error}"));
     }
-    let looks_like = std::fs::read(path).ok().and_then(|bytes| describe(&bytes));
+    let looks_like = cnpi::read::bytes(path)
+        .ok()
+        .and_then(|bytes| describe(&bytes));
     match looks_like {
         Some(what) => Diagnostic::error(
             codes::E0901,
@@ -63,8 +65,8 @@ pub fn compile_for_network(path: &Path, entry: Option<&str>) -> Option<ForNetwor
     let compiled = compile_file(path, entry)?;
     match for_the_network(compiled, &path.display().to_string()) {
         Ok(ready) => {
-            if let Some((written, warnings)) = &ready.written {
-                print_diagnostics(warnings, &written.sources);
+            if let Some(written) = &ready.written {
+                print_diagnostics(&written.warnings, &written.compiled.sources);
             }
             Some(ready)
         }
@@ -124,38 +126,17 @@ pub fn add_program(
     added
 }
 
-/// At most this many diagnostics are printed at once (one bad file can
-/// have thousands); a last line counts the others.
-const SHOWN: usize = 50;
-
-/// Writes diagnostics to stderr, coloured when stderr is a terminal: all
-/// of them up to [`SHOWN`], else the first errors, then warnings, up to
-/// [`SHOWN`] in all, in their order, and a line saying how many were left out.
+/// Writes diagnostics to stderr, coloured when stderr is a terminal: those
+/// `cnpi::diagnostic::shown` picks (at most 50), then a line saying how many
+/// were left out.
 pub fn print_diagnostics(diagnostics: &[Diagnostic], sources: &Sources) {
     let color = std::io::stderr().is_terminal();
-    let errors = diagnostics.iter().filter(|d| d.is_error()).count();
-    let mut warnings_shown = SHOWN.saturating_sub(errors);
-    let mut errors_shown = SHOWN;
-    for diagnostic in diagnostics {
-        let room = if diagnostic.is_error() {
-            &mut errors_shown
-        } else {
-            &mut warnings_shown
-        };
-        if *room > 0 {
-            *room -= 1;
-            err!("{}", render(diagnostic, sources, color));
-        }
+    let shown = shown(diagnostics);
+    for diagnostic in &shown.diagnostics {
+        err!("{}", render(diagnostic, sources, color));
     }
-    if diagnostics.len() > SHOWN {
-        let errors_left = errors.saturating_sub(SHOWN);
-        let warnings_left = diagnostics.len() - SHOWN - errors_left;
-        err!(
-            "... and {} more not shown ({}, {})\n",
-            diagnostics.len() - SHOWN,
-            plural(errors_left, "error"),
-            plural(warnings_left, "warning")
-        );
+    if let Some(left_out) = shown.left_out() {
+        err!("... and {left_out}\n");
     }
 }
 
@@ -215,21 +196,24 @@ pub fn print_summary(memory: &Memory, unit: usize, path: &Path) {
         plural(memory.detectors.len(), "detector"),
         memory.seed
     );
-    let width = detectors
-        .iter()
-        .map(|d| d.text.len())
-        .max()
-        .unwrap_or(0)
-        .max(9);
-    outln!("{:<width$}  {:>6}  verified", "condition", "domain");
-    for row in detectors {
-        outln!("{:<width$}  {:>6}  yes", row.text, row.detector.domain());
+    // A program without detectors gets no empty table.
+    if !detectors.is_empty() {
+        let width = detectors
+            .iter()
+            .map(|d| d.text.len())
+            .max()
+            .unwrap_or(0)
+            .max(9);
+        outln!("{:<width$}  {:>6}  verified", "condition", "domain");
+        for row in detectors {
+            outln!("{:<width$}  {:>6}  yes", row.text, row.detector.domain());
+        }
     }
     // The program's own combinators: each learned on the core and verified.
     let defined: Vec<(&str, &str)> = (memory.combinators.iter())
         .filter_map(|d| {
             let row = memory.rows.get(d.row).filter(|r| r.unit == Some(unit))?;
-            let member = cnpi::stdlib::family::member(&d.behaviour, d.reads_c);
+            let member = cnpi::stdlib::full_set::member(&d.behaviour, d.reads_c);
             Some((row.name.as_str(), member.map_or("?", |m| m.name.as_str())))
         })
         .collect();

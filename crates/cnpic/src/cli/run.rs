@@ -6,13 +6,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
-use cnpi::compile::{compile, sources};
+use cnpi::combinatorize::Origins;
+use cnpi::compile::{compile, runnable, sources};
 use cnpi::diagnostic::{Diagnostic, Sources, codes};
 use cnpi::env;
 use cnpi::exec::Options;
 use cnpi::exec::compare::{Run, agrees_with_written, cross_check};
-use cnpi::program::EnvKind;
-use cnpi::program::Program;
+use cnpi::program::{Data, EnvKind, Pointer, Program};
 use cnpi::symbolic;
 use cnpi_neural::cnpim;
 use cnpi_neural::core::Core;
@@ -90,7 +90,15 @@ struct Loaded {
     /// environment (their steps count statements, not core steps), and the
     /// conversion's warnings, which say where they may differ.
     written: Option<(Program, Vec<Diagnostic>)>,
+    /// For a file of normal programs, where each part of its combinatory
+    /// form came from: errors of the run point at the user's lines, and
+    /// `sources` holds the file as written.
+    origins: Option<Origins>,
     env: EnvKind,
+    /// The program's registers and declared data, which its input is
+    /// read against.
+    registers: Vec<Pointer>,
+    data: Vec<Data>,
     sources: Sources,
     /// Whether the memory was read from a `.cnpim` file.
     from_file: bool,
@@ -116,6 +124,10 @@ pub fn run(args: &RunArgs) -> ExitCode {
         }
         Err(diagnostic) => {
             let diagnostic = explain_disagreement(diagnostic, args, &loaded);
+            let diagnostic = match &loaded.origins {
+                Some(origins) => origins.to_source(diagnostic),
+                None => diagnostic,
+            };
             print_diagnostics(&[diagnostic], &loaded.sources);
             exit_code(false)
         }
@@ -144,11 +156,18 @@ fn explain_disagreement(diagnostic: Diagnostic, args: &RunArgs, loaded: &Loaded)
 fn load_source(args: &RunArgs) -> Option<Loaded> {
     if args.symbolic {
         let compiled = compile_file(&args.file, args.entry.as_deref())?;
+        if let Err(diagnostics) = runnable(&compiled.program) {
+            print_diagnostics(&diagnostics, &compiled.sources);
+            return None;
+        }
         return Some(Loaded {
             env: compiled.program.env,
+            registers: compiled.program.pointers.clone(),
+            data: compiled.program.data.clone(),
             memory: None,
             reference: Some(compiled.program),
             written: None,
+            origins: None,
             sources: compiled.sources,
             from_file: false,
         });
@@ -158,13 +177,23 @@ fn load_source(args: &RunArgs) -> Option<Loaded> {
     let memory = build_memory(&ready, &name, args.seed)?;
     let compiled = ready.combinatory;
     let entry = memory.units[0].entry;
-    let written = ready.written.filter(|_| args.cross_check);
+    let (written, origins, sources) = match ready.written {
+        Some(written) => (
+            (args.cross_check).then_some((written.compiled.program, written.warnings)),
+            Some(written.origins),
+            written.compiled.sources,
+        ),
+        None => (None, None, compiled.sources),
+    };
     Some(Loaded {
         env: compiled.program.env,
+        registers: compiled.program.pointers.clone(),
+        data: compiled.program.data.clone(),
         memory: Some((memory, 0, entry)),
         reference: args.cross_check.then_some(compiled.program),
-        written: written.map(|(written, warnings)| (written.program, warnings)),
-        sources: compiled.sources,
+        written,
+        origins,
+        sources,
         from_file: false,
     })
 }
@@ -187,6 +216,7 @@ fn load_memory(args: &RunArgs) -> Option<Loaded> {
     let info = &memory.units[unit];
     let sources = sources(&info.name, &info.source);
     let env = info.env;
+    let (registers, data) = (info.pointers.clone(), info.data.clone());
     let reference = if args.symbolic || args.cross_check {
         let compilation = compile(&info.name, &info.source, Some(&memory.rows[entry].name));
         let Some(program) = compilation.program else {
@@ -201,7 +231,10 @@ fn load_memory(args: &RunArgs) -> Option<Loaded> {
         memory: (!args.symbolic).then_some((memory, unit, entry)),
         reference,
         written: None,
+        origins: None,
         env,
+        registers,
+        data,
         sources,
         from_file: true,
     })
@@ -210,7 +243,11 @@ fn load_memory(args: &RunArgs) -> Option<Loaded> {
 /// Runs the engines `args` ask for, compares them with `--cross-check`,
 /// and returns the result to print.
 fn execute(args: &RunArgs, loaded: &Loaded) -> Run {
-    let state = read_input(args.input.as_deref(), loaded.env)?;
+    let layout = env::Layout {
+        registers: &loaded.registers,
+        data: &loaded.data,
+    };
+    let state = read_input(args.input.as_deref(), loaded.env, &layout)?;
     let stderr = std::io::stderr();
     let mut trace = std::io::BufWriter::new(stderr.lock());
     let mut trace = args.trace.then_some(&mut trace as &mut dyn std::io::Write);
@@ -257,7 +294,11 @@ fn execute(args: &RunArgs, loaded: &Loaded) -> Run {
 
 /// The input text from `--input` (inline or `@PATH`), parsed for `kind`;
 /// without `--input`, the environment's empty input.
-fn read_input(input: Option<&str>, kind: EnvKind) -> Result<env::State, Diagnostic> {
+fn read_input(
+    input: Option<&str>,
+    kind: EnvKind,
+    layout: &env::Layout,
+) -> Result<env::State, Diagnostic> {
     let text = match input {
         None => {
             err!(
@@ -271,11 +312,11 @@ fn read_input(input: Option<&str>, kind: EnvKind) -> Result<env::State, Diagnost
             None => arg.to_string(),
         },
     };
-    env::parse_input(kind, &text)
+    env::read_input(kind, layout, &text)
 }
 
 fn read_input_file(path: &Path) -> Result<String, Diagnostic> {
-    std::fs::read_to_string(path).map_err(|error| {
+    cnpi::read::text(path).map_err(|error| {
         Diagnostic::error(
             codes::E0902,
             format!("cannot read the input file `{}`: {error}", path.display()),

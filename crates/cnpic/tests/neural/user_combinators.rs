@@ -116,6 +116,13 @@ fn a_stored_embedding_that_fails_verification_is_refused() {
     }
     let error = neural(&memory, 0, INPUT, true).expect_err("refused");
     assert_eq!(error.code, codes::E1109);
+    // The same error meets a source file run with `--core`: the help
+    // speaks of the program, not only of a memory file.
+    let help = error.help.expect("a help line");
+    assert!(
+        help.contains("run the program there (without `--core`)"),
+        "{help}"
+    );
 }
 
 #[test]
@@ -151,7 +158,7 @@ fn learning_is_seeded_cached_and_verified() {
 fn every_member_of_the_family_is_learned_on_the_shipped_core_which_stays_as_it_was() {
     let core = core();
     let weights = core.network().weights().clone();
-    let members = cnpi::stdlib::family::full_set().expect("full_set.cnpi loads");
+    let members = cnpi::stdlib::full_set::full_set().expect("full_set.cnpi loads");
     assert_eq!(members.len(), 57);
     for member in members {
         let learned = learn(
