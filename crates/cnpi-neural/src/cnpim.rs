@@ -95,7 +95,7 @@ impl CombinatorHeader {
             when_true: slots(&self.when_true)?,
             when_false: slots(&self.when_false)?,
         };
-        if cnpi::stdlib::family::member(&behaviour, self.reads_c).is_none() {
+        if cnpi::stdlib::full_set::member(&behaviour, self.reads_c).is_none() {
             return Err(format!(
                 "combinator row {row} is not a member of the family"
             ));

@@ -17,6 +17,8 @@ mod harness;
 mod dp;
 #[path = "clrs/geometry.rs"]
 mod geometry;
+#[path = "clrs/graphs.rs"]
+mod graphs;
 #[path = "clrs/greedy.rs"]
 mod greedy;
 #[path = "clrs/samplers.rs"]
