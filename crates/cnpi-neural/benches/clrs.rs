@@ -62,7 +62,12 @@ fn results(state: &cnpi::env::State) -> Value {
 fn bench(c: &mut Criterion, id: &str, n: usize, input: Value) {
     let (written, memory) = compile(id);
     let core = Core::shipped().expect("the shipped core loads");
-    let state = cnpi::env::parse_input(written.env, &input.to_string()).expect("valid input");
+    let layout = cnpi::env::Layout {
+        registers: &written.pointers,
+        data: &written.data,
+    };
+    let state =
+        cnpi::env::read_input(written.env, &layout, &input.to_string()).expect("valid input");
     let options = || Options {
         max_steps: u64::MAX,
         trace: None,
