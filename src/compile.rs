@@ -9,7 +9,7 @@
 //! warnings included; nothing here prints.
 
 use crate::check;
-use crate::combinatorize::{Combinatorized, combinatorize, internal};
+use crate::combinatorize::{Combinatorized, Origins, combinatorize, internal};
 use crate::diagnostic::{Diagnostic, Sources, has_errors};
 use crate::program::{Body, Program};
 use crate::span::SourceId;
@@ -42,6 +42,9 @@ pub struct ForNetwork {
     /// For a file with normal programs: the file as written, and the
     /// conversion's warnings (drawn against its sources).
     pub written: Option<(Compiled, Vec<Diagnostic>)>,
+    /// For a file with normal programs: each converted definition's name
+    /// and the byte range of the file as written it came from.
+    pub origins: Origins,
 }
 
 /// The user's file `name` with text `text`, and the stdlib files: what
@@ -126,12 +129,14 @@ pub fn for_the_network(
         return Ok(ForNetwork {
             combinatory: compiled,
             written: None,
+            origins: Vec::new(),
         });
     }
     match convert_checked(&compiled, name) {
         Ok((converted, combinatory)) => Ok(ForNetwork {
             combinatory,
             written: Some((compiled, converted.warnings)),
+            origins: converted.origins,
         }),
         Err(diagnostics) => Err((diagnostics, Box::new(compiled))),
     }

@@ -90,6 +90,7 @@ impl Converter<'_, '_> {
         defs.push(OutDef {
             name,
             comment: Some(comment),
+            origin: Some(extent.start..extent.end),
             node: top.node,
         });
         Some(defs)

@@ -213,6 +213,7 @@ impl<'a> Emitter<'a> {
         self.helpers.push(OutDef {
             name: name.clone(),
             comment: Some(self.lines.comment(piece.extent)),
+            origin: Some(piece.extent.start..piece.extent.end),
             node,
         });
         Arg::Def(name)

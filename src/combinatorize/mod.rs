@@ -40,7 +40,14 @@ pub struct Combinatorized {
     pub text: String,
     /// Where the output may behave differently from the source (W08xx).
     pub warnings: Vec<Diagnostic>,
+    /// Where each output definition came from (the trace viewer
+    /// highlights it).
+    pub origins: Origins,
 }
+
+/// Output definitions by name, each with the byte range of the source it
+/// was converted from.
+pub type Origins = Vec<(String, std::ops::Range<usize>)>;
 
 /// Converts the normal programs of `program` (compiled from `source`,
 /// named `name` in the output's header) into appliers. The output holds
@@ -78,6 +85,7 @@ pub fn combinatorize(
                 out.push(OutDef {
                     name: def.name.clone(),
                     comment: None,
+                    origin: Some(def.span.start..def.span.end),
                     node: applier_node(program, applier),
                 });
                 continue;
@@ -113,9 +121,13 @@ pub fn combinatorize(
     if has_errors(&diagnostics) {
         return Err(diagnostics);
     }
+    let origins = (out.iter())
+        .filter_map(|def| Some((def.name.clone(), def.origin.clone()?)))
+        .collect();
     Ok(Combinatorized {
         text: print::file(program, name, &out),
         warnings: diagnostics,
+        origins,
     })
 }
 

@@ -33,5 +33,7 @@ pub struct OutDef {
     pub name: String,
     /// `from lines 4-7: while j != hi`
     pub comment: Option<String>,
+    /// The byte range of the user's source it was converted from.
+    pub origin: Option<std::ops::Range<usize>>,
     pub node: Node,
 }

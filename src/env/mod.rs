@@ -18,8 +18,10 @@ mod array;
 mod errors;
 mod graph;
 mod input;
+mod picture;
 
 pub use errors::{eval_error, internal};
+pub use picture::{Cell, Panel, Picture, Shape};
 
 use std::any::Any;
 
@@ -84,6 +86,11 @@ pub trait EnvState: std::fmt::Debug + Send + Sync + AnyState {
     fn to_json(&self) -> Map<String, Value>;
     /// The final state as aligned lines (each ends with `\n`, see [`row`]).
     fn to_text(&self) -> String;
+    /// The state as the trace viewer draws it (see [`picture`]); nothing
+    /// by default.
+    fn picture(&self) -> Picture {
+        Picture::new()
+    }
 }
 
 /// What a boxed [`EnvState`] needs to be cloned, compared and looked into;
@@ -204,6 +211,11 @@ impl Eq for State {}
 impl State {
     pub fn kind(&self) -> EnvKind {
         self.kind
+    }
+
+    /// The state as the trace viewer draws it.
+    pub fn picture(&self) -> Picture {
+        self.inner.picture()
     }
 
     /// The environment's own state, when it is a `T`.
@@ -329,6 +341,13 @@ fn len_i64(len: usize) -> i64 {
 pub struct View<'a> {
     state: &'a dyn EnvState,
     pointers: &'a [i64],
+}
+
+impl View<'_> {
+    /// The environment's state as the view sees it.
+    pub fn state(&self) -> &dyn EnvState {
+        self.state
+    }
 }
 
 impl World for View<'_> {
