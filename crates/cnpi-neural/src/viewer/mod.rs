@@ -14,8 +14,7 @@
 //! script and style inlined, nothing fetched.
 //!
 //! Only the steps of a [`Window`] are recorded, and at most
-//! [`Window::DEFAULT_LIMIT`] of them unless asked for more: the page says
-//! which steps it holds.
+//! [`Window::LIMIT`] of them: the page says which steps it holds.
 
 pub mod page;
 mod world;
@@ -32,25 +31,23 @@ use crate::memory::{DetectorId, RowId};
 use world::WorldLog;
 
 /// Which steps to record: `first..=last` (counted from 1), at most
-/// `limit` of them.
+/// [`Window::LIMIT`] of them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Window {
     pub first: u64,
     pub last: u64,
-    pub limit: u64,
 }
 
 impl Window {
-    /// The most steps recorded unless a window says otherwise: a page of
-    /// this many steps still opens in a few seconds.
-    pub const DEFAULT_LIMIT: u64 = 2_000_000;
+    /// The most steps a page holds: one of this many still opens in a few
+    /// seconds.
+    pub const LIMIT: u64 = 2_000_000;
 
-    /// Every step, up to [`Window::DEFAULT_LIMIT`].
+    /// Every step, up to [`Window::LIMIT`] of them.
     pub fn all() -> Window {
         Window {
             first: 1,
             last: u64::MAX,
-            limit: Window::DEFAULT_LIMIT,
         }
     }
 
@@ -64,11 +61,7 @@ impl Window {
         } else {
             b.parse().ok()?
         };
-        (first >= 1 && first <= last).then_some(Window {
-            first,
-            last,
-            limit: Window::DEFAULT_LIMIT.max(last.saturating_sub(first).saturating_add(1)),
-        })
+        (first >= 1 && first <= last).then_some(Window { first, last })
     }
 }
 
@@ -156,7 +149,7 @@ impl Recorder {
         let step = self.seen;
         step >= self.window.first
             && step <= self.window.last
-            && (self.recorded() as u64) < self.window.limit
+            && (self.recorded() as u64) < Window::LIMIT
     }
 
     /// Records one step with the world `store` holds as the core sees it.
@@ -223,4 +216,21 @@ impl Recorder {
 
 fn slot_index(slot: Slot) -> u8 {
     Slot::ALL.iter().position(|&s| s == slot).unwrap_or(0) as u8
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Window;
+
+    #[test]
+    fn windows_read_as_ranges_of_steps() {
+        let window = |first, last| Some(Window { first, last });
+        assert_eq!(Window::parse("50..80"), window(50, 80));
+        assert_eq!(Window::parse("7..7"), window(7, 7));
+        assert_eq!(Window::parse("..80"), window(1, 80));
+        assert_eq!(Window::parse("50.."), window(50, u64::MAX));
+        for bad in ["80..50", "0..5", "5", "a..b", "1...5", ""] {
+            assert_eq!(Window::parse(bad), None, "{bad}");
+        }
+    }
 }
