@@ -39,11 +39,18 @@ pub struct ForNetwork {
     /// The file itself when all its definitions are appliers, else its
     /// combinatorized form, whose text is the source diagnostics point into.
     pub combinatory: Compiled,
-    /// For a file with normal programs: the file as written, and the
-    /// conversion's warnings (drawn against its sources).
-    pub written: Option<(Compiled, Vec<Diagnostic>)>,
-    /// For a file with normal programs: each converted definition's name
-    /// and the byte range of the file as written it came from.
+    /// For a file with normal programs: the file as written.
+    pub written: Option<Written>,
+}
+
+/// A file of normal programs that was combinatorized for the network.
+pub struct Written {
+    /// The file as written.
+    pub compiled: Compiled,
+    /// The conversion's warnings, drawn against the file as written.
+    pub warnings: Vec<Diagnostic>,
+    /// Where each part of the combinatorized text came from: errors of a
+    /// run point at the user's lines through [`Origins::to_source`].
     pub origins: Origins,
 }
 
@@ -77,7 +84,8 @@ pub fn compile(name: &str, text: &str, entry: Option<&str>) -> Compilation {
 }
 
 /// Converts a compiled file (named `name` in the output's header) and
-/// compiles the output, which must be clean: the converted text (with its
+/// compiles the output, which must hold no error and no warning the file
+/// as written does not draw: the converted text (with its
 /// warnings) and the output's checked program; or the diagnostics, drawn
 /// against the file's sources.
 pub fn convert_checked(
@@ -88,7 +96,7 @@ pub fn convert_checked(
     let output = format!("{name} (combinatorized)");
     let check = compile(&output, &converted.text, None);
     match check.program {
-        Some(program) if check.diagnostics.is_empty() => {
+        Some(program) if only_copied_warnings(compiled, name, &check.diagnostics) => {
             let text = converted.text.clone();
             let sources = check.sources;
             Ok((
@@ -112,6 +120,41 @@ pub fn convert_checked(
     }
 }
 
+/// True when `output` (the diagnostics of the converted file) holds no
+/// error and only warnings the file as written draws too: the conversion
+/// copies conditions word for word, so one that is always false
+/// (W0102) is always false in both, and the user has seen it already.
+fn only_copied_warnings(compiled: &Compiled, name: &str, output: &[Diagnostic]) -> bool {
+    if output.is_empty() {
+        return true;
+    }
+    if has_errors(output) {
+        return false;
+    }
+    let entry = compiled.program.defs.get(compiled.program.entry);
+    let written = compile(name, &compiled.text, entry.map(|def| def.name.as_str()));
+    output.iter().all(|warning| {
+        written
+            .diagnostics
+            .iter()
+            .any(|seen| seen.code == warning.code && seen.message == warning.message)
+    })
+}
+
+/// The warnings (W08xx) the conversion of `compiled`'s normal programs
+/// draws, for `cnpic check` to show before anything runs: none for a file
+/// of appliers, or one the combinatorizer refuses (it still runs with
+/// `--symbolic`; `run` reports why it cannot be converted).
+pub fn conversion_warnings(compiled: &Compiled, name: &str) -> Vec<Diagnostic> {
+    let normal = (compiled.program.defs.iter()).any(|def| matches!(def.body, Body::Normal(_)));
+    if !normal {
+        return Vec::new();
+    }
+    combinatorize(&compiled.program, &compiled.text, name)
+        .map(|converted| converted.warnings)
+        .unwrap_or_default()
+}
+
 /// What the network runs for `compiled` (named `name`): the file itself
 /// when all its definitions are appliers, else its combinatorized form
 /// (normal programs are combinatorized first, language contract §5). On
@@ -129,14 +172,16 @@ pub fn for_the_network(
         return Ok(ForNetwork {
             combinatory: compiled,
             written: None,
-            origins: Vec::new(),
         });
     }
     match convert_checked(&compiled, name) {
         Ok((converted, combinatory)) => Ok(ForNetwork {
             combinatory,
-            written: Some((compiled, converted.warnings)),
-            origins: converted.origins,
+            written: Some(Written {
+                compiled,
+                warnings: converted.warnings,
+                origins: converted.origins,
+            }),
         }),
         Err(diagnostics) => Err((diagnostics, Box::new(compiled))),
     }

@@ -32,31 +32,42 @@ pub struct Engines<'a> {
     pub reference: Option<&'a Program>,
     /// With a cross-check of a file of normal programs: the programs as
     /// written, which must end in the network's final environment (their
-    /// steps count statements, not core steps).
-    pub written: Option<&'a Program>,
+    /// steps count statements, not core steps), and the conversion's
+    /// warnings, which say where they may differ.
+    pub written: Option<(&'a Program, &'a [Diagnostic])>,
 }
 
 impl Engines<'_> {
     /// Runs every engine on `state` (the trace, if any, goes to the first
-    /// that runs), compares them, and returns the run to report.
-    pub fn run(self, state: State, max_steps: u64, trace: Option<&mut dyn Write>) -> Run {
+    /// that runs), compares them, and returns the run to report, with the
+    /// warning (W1106) of a program as written that ends differently where
+    /// its conversion said it might.
+    pub fn run(
+        self,
+        state: State,
+        max_steps: u64,
+        trace: Option<&mut dyn Write>,
+    ) -> (Run, Option<Diagnostic>) {
         let mut trace = trace;
         let options = |trace| Options { max_steps, trace };
         let neural =
             (self.network).map(|network| network.run(state.clone(), options(trace.take())));
         let reference = (self.reference)
             .map(|program| symbolic::run(program, state.clone(), options(trace.take())));
-        if let (Some(program), Some(Ok(neural))) = (self.written, &neural) {
-            agrees_with_written(neural, &symbolic::run(program, state, options(None)))?;
-        }
-        match (neural, reference) {
-            (Some(neural), Some(reference)) => {
-                cross_check(&neural, &reference)?;
-                neural
+        let mut warning = None;
+        if let (Some((program, converted)), Some(Ok(neural))) = (self.written, &neural) {
+            let written = symbolic::run(program, state, options(None));
+            match agrees_with_written(neural, &written, converted) {
+                Ok(warned) => warning = warned,
+                Err(mismatch) => return (Err(mismatch), None),
             }
+        }
+        let run = match (neural, reference) {
+            (Some(neural), Some(reference)) => cross_check(&neural, &reference).and(neural),
             (Some(result), None) | (None, Some(result)) => result,
             (None, None) => Err(env::internal("nothing to run")),
-        }
+        };
+        (run, warning)
     }
 }
 
@@ -74,7 +85,7 @@ pub fn read_input(arg: Option<&str>, kind: EnvKind) -> Result<State, Diagnostic>
 }
 
 fn read_input_file(path: &Path) -> Result<String, Diagnostic> {
-    std::fs::read_to_string(path).map_err(|error| {
+    crate::read::text(path).map_err(|error| {
         Diagnostic::error(
             codes::E0902,
             format!("cannot read the input file `{}`: {error}", path.display()),

@@ -8,6 +8,14 @@
 //! that is replaced keeps its permissions; a new one gets the usual
 //! permissions for the user's umask. [`refuse_overwriting`] stops a command
 //! from writing its output over its own input.
+//!
+//! A temporary file is named `.NAME.XXXXXX.tmp` and locked (an advisory
+//! lock) while it is written. A process killed half way (`kill -9`) leaves
+//! it behind, unlocked: the next write to the same target removes such
+//! leftovers, and leaves alone the locked temporaries of writers still at
+//! work. [`write_all_atomic`] writes several files as one unit: every
+//! temporary is written and synced before the first is renamed, so a kill
+//! while writing leaves all the old files, never a mix of old and new.
 
 use std::fs::{File, Permissions};
 use std::io::{self, BufWriter, Write};
@@ -26,33 +34,106 @@ pub fn write_atomic_with<F>(path: &Path, write: F) -> io::Result<()>
 where
     F: FnOnce(&mut dyn Write) -> io::Result<()>,
 {
+    stage(path, write)?.commit()
+}
+
+/// Writes each `(path, bytes)` atomically and all of them as one unit:
+/// the renames start only once every file's bytes are on disk (see the
+/// module documentation). On an error no file has changed.
+pub fn write_all_atomic(files: &[(PathBuf, Vec<u8>)]) -> io::Result<()> {
+    let staged = files
+        .iter()
+        .map(|(path, bytes)| stage(path, |writer| writer.write_all(bytes)))
+        .collect::<io::Result<Vec<_>>>()?;
+    staged.into_iter().try_for_each(Staged::commit)
+}
+
+/// A temporary file written and synced, waiting to be renamed over its
+/// target; dropped, it is removed.
+struct Staged {
+    temporary: tempfile::NamedTempFile,
+    target: PathBuf,
+}
+
+impl Staged {
+    fn commit(self) -> io::Result<()> {
+        self.temporary
+            .persist(&self.target)
+            .map_err(|error| error.error)?;
+        sync_directory(directory_of(&self.target));
+        Ok(())
+    }
+}
+
+/// Writes the temporary file for `path`, locked while it is written.
+fn stage<F>(path: &Path, write: F) -> io::Result<Staged>
+where
+    F: FnOnce(&mut dyn Write) -> io::Result<()>,
+{
     let target = resolve(path);
-    let dir = match target.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
+    let dir = directory_of(&target);
     let name = target
         .file_name()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the path names no file"))?;
     let mut prefix = std::ffi::OsString::from(".");
     prefix.push(name);
     prefix.push(".");
+    remove_stale_temporaries(dir, &prefix);
     // Dropping `temporary` on any early return removes the file.
     let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".tmp");
+    builder
+        .prefix(&prefix)
+        .suffix(TEMPORARY_SUFFIX)
+        .rand_bytes(RANDOM_CHARACTERS);
     if let Some(permissions) = permissions_for(&target) {
         builder.permissions(permissions);
     }
     let temporary = builder.tempfile_in(dir)?;
+    // Best effort: where advisory locks are not supported, a leftover is
+    // still removed, and a live writer is not protected from a cleaner.
+    let _ = temporary.as_file().try_lock();
     let mut writer = BufWriter::new(temporary);
     write(&mut writer)?;
     let temporary = writer
         .into_inner()
         .map_err(io::IntoInnerError::into_error)?;
     temporary.as_file().sync_all()?;
-    temporary.persist(&target).map_err(|error| error.error)?;
-    sync_directory(dir);
-    Ok(())
+    Ok(Staged { temporary, target })
+}
+
+const TEMPORARY_SUFFIX: &str = ".tmp";
+const RANDOM_CHARACTERS: usize = 6;
+
+/// The folder `target` is in (`.` for a bare name).
+fn directory_of(target: &Path) -> &Path {
+    match target.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    }
+}
+
+/// Removes the temporaries of earlier writes to the same target whose
+/// writer is gone: regular files named `PREFIX` + six characters + `.tmp`
+/// that nobody holds locked. Best effort, like the cleaning it replaces.
+fn remove_stale_temporaries(dir: &Path, prefix: &std::ffi::OsStr) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let prefix = prefix.as_encoded_bytes();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.as_encoded_bytes();
+        let ours = name.len() == prefix.len() + RANDOM_CHARACTERS + TEMPORARY_SUFFIX.len()
+            && name.starts_with(prefix)
+            && name.ends_with(TEMPORARY_SUFFIX.as_bytes());
+        if !ours || !entry.file_type().is_ok_and(|kind| kind.is_file()) {
+            continue;
+        }
+        let path = entry.path();
+        if File::open(&path).is_ok_and(|file| file.try_lock().is_ok()) {
+            let _ = std::fs::remove_file(&path);
+        }
+    }
 }
 
 /// The file a write to `path` should replace: the target of a symbolic
@@ -178,6 +259,61 @@ mod tests {
         write_atomic(&link, b"new").unwrap();
         assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
+    }
+
+    #[test]
+    fn a_killed_writers_temporary_is_removed_by_the_next_write_and_a_live_ones_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("results.json");
+        // What `kill -9` leaves: a temporary of our naming, unlocked.
+        let stale = dir.path().join(".results.json.a1B2c3.tmp");
+        std::fs::write(&stale, "half a file").unwrap();
+        // A writer still at work holds its temporary locked.
+        let live = dir.path().join(".results.json.LiVe00.tmp");
+        let held = File::create(&live).unwrap();
+        held.lock().unwrap();
+        // Not ours: another target's temporary, and another naming.
+        let other = dir.path().join(".rows.csv.a1B2c3.tmp");
+        std::fs::write(&other, "x").unwrap();
+        let user = dir.path().join(".results.json.mine.tmp");
+        std::fs::write(&user, "x").unwrap();
+        write_atomic(&path, b"{}").unwrap();
+        let mut left = leftovers(dir.path());
+        left.sort();
+        assert_eq!(
+            left,
+            [
+                ".results.json.LiVe00.tmp",
+                ".results.json.mine.tmp",
+                ".rows.csv.a1B2c3.tmp"
+            ]
+        );
+        drop(held);
+    }
+
+    #[test]
+    fn files_written_as_one_unit_all_change_or_none_does() {
+        let dir = tempfile::tempdir().unwrap();
+        let rows = dir.path().join("rows.csv");
+        let results = dir.path().join("results.json");
+        std::fs::write(&rows, "old rows").unwrap();
+        std::fs::write(&results, "old results").unwrap();
+        // The second file cannot be staged: nothing may change.
+        let blocked = dir.path().join("missing").join("summary.csv");
+        let failed = write_all_atomic(&[
+            (results.clone(), b"new results".to_vec()),
+            (blocked, b"summary".to_vec()),
+        ]);
+        assert!(failed.is_err());
+        assert_eq!(std::fs::read_to_string(&results).unwrap(), "old results");
+        assert_eq!(leftovers(dir.path()), Vec::<String>::new());
+        write_all_atomic(&[
+            (results.clone(), b"new results".to_vec()),
+            (rows.clone(), b"new rows".to_vec()),
+        ])
+        .unwrap();
+        assert_eq!(std::fs::read_to_string(&results).unwrap(), "new results");
+        assert_eq!(std::fs::read_to_string(&rows).unwrap(), "new rows");
     }
 
     #[test]

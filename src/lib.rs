@@ -34,6 +34,7 @@ pub mod files;
 pub mod format;
 pub mod operators;
 pub mod program;
+pub mod read;
 pub mod span;
 pub mod stdlib;
 pub mod symbolic;

@@ -404,3 +404,26 @@ fn appliers_are_kept() {
         );
     }
 }
+
+/// A condition that is always false (W0102) is copied into the output, where
+/// it draws the same warning: the conversion still succeeds, and runs as
+/// the program as written does.
+#[test]
+fn a_condition_drawing_w0102_converts() {
+    let text =
+        "env array(i = 0)\n\ndef WALK():\n  while i + 1 <= END:\n    MOVE(i, RIGHT)\n  OUT(i)\n";
+    let compilation = cnpi::compile::compile("w0102.cnpi", text, None);
+    assert_eq!(codes(&compilation.diagnostics), ["W0102"]);
+    let compiled = cnpi::compile::Compiled {
+        program: compilation.program.expect("only a warning"),
+        sources: compilation.sources,
+        text: text.to_string(),
+    };
+    let (_, combinatory) = cnpi::compile::convert_checked(&compiled, "w0102.cnpi")
+        .unwrap_or_else(|errors| panic!("does not convert: {errors:?}"));
+    let input = json!([4, 5]);
+    assert_eq!(
+        run(&combinatory.program, &input)["output"],
+        run(&compiled.program, &input)["output"]
+    );
+}

@@ -87,11 +87,12 @@ impl Converter<'_, '_> {
         }?;
         let comment = self.emit.comment(extent);
         let mut defs = self.emit.helpers;
+        let origin = self.ctx.program.defs.get(self.def).map(|d| d.span);
         defs.push(OutDef {
             name,
             comment: Some(comment),
-            origin: Some(extent.start..extent.end),
             node: top.node,
+            origin: origin.unwrap_or_default(),
         });
         Some(defs)
     }

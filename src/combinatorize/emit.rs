@@ -14,7 +14,7 @@ use std::collections::{HashMap, HashSet};
 use super::output::{Arg, Comb, Node, OutDef};
 use super::print;
 use crate::program::{Act, BoolExpr, Combinator, Program};
-use crate::span::Span;
+use crate::span::{SourceId, Span};
 
 /// A byte range of the user's source, and where its first statement
 /// starts (code moved around may begin after it ends).
@@ -41,6 +41,11 @@ impl Extent {
             end: self.end.max(other.end),
             head: self.head,
         }
+    }
+
+    /// The range as a span of the user's file; `None` for no code.
+    pub fn span(self) -> Option<Span> {
+        (self.end > self.start).then(|| Span::new(SourceId::USER, self.start, self.end))
     }
 }
 
@@ -210,11 +215,12 @@ impl<'a> Emitter<'a> {
             .names
             .fresh(format!("{}_{}_L{line}", self.stem, piece.kind));
         self.seen.insert(text, name.clone());
+        let head = Span::new(SourceId::USER, piece.extent.head, piece.extent.end);
         self.helpers.push(OutDef {
             name: name.clone(),
             comment: Some(self.lines.comment(piece.extent)),
-            origin: Some(piece.extent.start..piece.extent.end),
             node,
+            origin: self.lines.first_line(head),
         });
         Arg::Def(name)
     }
@@ -228,12 +234,17 @@ impl<'a> Emitter<'a> {
         extent: Extent,
         kind: &'static str,
     ) -> Piece {
+        let origins = args.each_ref().map(|piece| match piece.node {
+            Node::Arg(Arg::Act(_)) => piece.extent.span(),
+            _ => None,
+        });
         let args = args.map(|piece| self.arg(piece));
         Piece {
             node: Node::Comb(Box::new(Comb {
                 combinator,
                 detector,
                 args,
+                origins,
             })),
             extent,
             kind,
@@ -333,6 +344,7 @@ mod tests {
                 combinator: Combinator::Seq,
                 detector: None,
                 args: [Arg::Nop, Arg::Nop, Arg::Nop],
+                origins: [None; 3],
             })),
             extent: Extent::default(),
             kind: "LOOP",

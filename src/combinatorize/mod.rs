@@ -16,6 +16,7 @@ mod effects;
 mod emit;
 mod errors;
 mod flow;
+mod origins;
 mod output;
 mod print;
 mod set;
@@ -27,6 +28,7 @@ use crate::diagnostic::{Diagnostic, has_errors};
 use crate::program::{Applier, Body, Callee, Program};
 
 pub use errors::internal;
+pub use origins::Origins;
 
 use convert::{Context, Converter, extent};
 use effects::Effects;
@@ -40,14 +42,9 @@ pub struct Combinatorized {
     pub text: String,
     /// Where the output may behave differently from the source (W08xx).
     pub warnings: Vec<Diagnostic>,
-    /// Where each output definition came from (the trace viewer
-    /// highlights it).
+    /// Where each part of the text came from in the source.
     pub origins: Origins,
 }
-
-/// Output definitions by name, each with the byte range of the source it
-/// was converted from.
-pub type Origins = Vec<(String, std::ops::Range<usize>)>;
 
 /// Converts the normal programs of `program` (compiled from `source`,
 /// named `name` in the output's header) into appliers. The output holds
@@ -85,8 +82,8 @@ pub fn combinatorize(
                 out.push(OutDef {
                     name: def.name.clone(),
                     comment: None,
-                    origin: Some(def.span.start..def.span.end),
                     node: applier_node(program, applier),
+                    origin: def.span,
                 });
                 continue;
             }
@@ -121,11 +118,9 @@ pub fn combinatorize(
     if has_errors(&diagnostics) {
         return Err(diagnostics);
     }
-    let origins = (out.iter())
-        .filter_map(|def| Some((def.name.clone(), def.origin.clone()?)))
-        .collect();
+    let (text, origins) = print::file(program, name, &out);
     Ok(Combinatorized {
-        text: print::file(program, name, &out),
+        text,
         warnings: diagnostics,
         origins,
     })
@@ -148,6 +143,10 @@ fn applier_node(program: &Program, applier: &Applier) -> Node {
             combinator: *combinator,
             detector: detector.clone(),
             args: args.each_ref().map(arg),
+            origins: args.each_ref().map(|callee| match callee {
+                Callee::Act(app) => Some(app.span),
+                Callee::Def(..) => None,
+            }),
         })),
     }
 }

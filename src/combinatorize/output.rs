@@ -3,6 +3,7 @@
 //! [`super::print`] writes it as text.
 
 use crate::program::{Act, BoolExpr, Combinator};
+use crate::span::Span;
 
 /// A callable argument of an output applier.
 #[derive(Clone, Debug)]
@@ -18,6 +19,9 @@ pub struct Comb {
     pub combinator: Combinator,
     pub detector: Option<BoolExpr>,
     pub args: [Arg; 3],
+    /// Where each argument came from in the user's source, when it is
+    /// code of its own there (an ACT statement).
+    pub origins: [Option<Span>; 3],
 }
 
 /// An argument, or a combinator application that still needs a name.
@@ -33,7 +37,8 @@ pub struct OutDef {
     pub name: String,
     /// `from lines 4-7: while j != hi`
     pub comment: Option<String>,
-    /// The byte range of the user's source it was converted from.
-    pub origin: Option<std::ops::Range<usize>>,
     pub node: Node,
+    /// The source it came from: the program's name in its `def` line, or
+    /// the first line of the statements a helper holds.
+    pub origin: Span,
 }

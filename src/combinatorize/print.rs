@@ -6,19 +6,24 @@
 //! program after the helpers it uses, each helper after a comment saying
 //! which source lines it came from. ACTs, positions and conditions are written by
 //! [`crate::program::print`]; conditions get parentheses only
-//! where precedence needs them.
+//! where precedence needs them. Each definition and each ACT that was a
+//! statement of its own is recorded in [`Origins`] with its source.
 
 use std::fmt::Write as _;
+use std::ops::Range;
 
+use super::origins::Origins;
 use super::output::{Arg, Node, OutDef};
 use crate::program::print::{act, condition, defined, position};
 use crate::program::{CombinatorKind, Pointer, Program};
+use crate::span::Span;
 
 /// Lines longer than this put the applier on the next line, indented.
 const WIDTH: usize = 100;
 
-/// The whole output file.
-pub fn file(program: &Program, source: &str, defs: &[OutDef]) -> String {
+/// The whole output file, and where its parts came from.
+pub fn file(program: &Program, source: &str, defs: &[OutDef]) -> (String, Origins) {
+    let mut origins = Origins::default();
     let pointers = &program.pointers;
     let mut out =
         format!("# The combinatory form of {source}, written by `cnpic combinatorize`.\n");
@@ -40,16 +45,24 @@ pub fn file(program: &Program, source: &str, defs: &[OutDef]) -> String {
         if let Some(comment) = &def.comment {
             let _ = writeln!(out, "# {comment}");
         }
-        let body = node(&def.node, program);
-        let line = format!("def {}: {body}", def.name);
-        if line.len() > WIDTH {
-            let _ = writeln!(out, "def {}:\n  {body}", def.name);
+        let (body, parts) = node_parts(&def.node, program);
+        let start = out.len();
+        let head = format!("def {}: ", def.name);
+        let head = if head.len() + body.len() > WIDTH {
+            format!("def {}:\n  ", def.name)
         } else {
-            out.push_str(&line);
-            out.push('\n');
+            head
+        };
+        out.push_str(&head);
+        let at = out.len();
+        out.push_str(&body);
+        origins.record(start..out.len(), def.origin);
+        for (range, origin) in parts {
+            origins.record(at + range.start..at + range.end, origin);
         }
+        out.push('\n');
     }
-    out
+    (out, origins)
 }
 
 fn pointer(pointers: &[Pointer], id: usize) -> &str {
@@ -58,21 +71,38 @@ fn pointer(pointers: &[Pointer], id: usize) -> &str {
 
 /// The applier of a definition: `seq(; a, b, NOP)`, `MOVE(P1, RIGHT)`.
 pub fn node(node: &Node, program: &Program) -> String {
+    node_parts(node, program).0
+}
+
+/// The applier of a definition, and the byte ranges in it of the
+/// arguments that have an origin, with that origin.
+fn node_parts(node: &Node, program: &Program) -> (String, Vec<(Range<usize>, Span)>) {
     let pointers = &program.pointers;
-    match node {
-        Node::Arg(Arg::Def(name)) => format!("seq(; {name}, NOP, NOP)"),
-        Node::Arg(other) => arg(other, pointers),
-        Node::Comb(comb) => {
-            let name = (program.combinators).name(CombinatorKind::User(comb.combinator));
-            let detector = comb
-                .detector
-                .as_ref()
-                .map(|d| format!("{}?", condition(d, pointers)))
-                .unwrap_or_default();
-            let args: Vec<String> = comb.args.iter().map(|a| arg(a, pointers)).collect();
-            format!("{name}({detector}; {})", args.join(", "))
+    let comb = match node {
+        Node::Arg(Arg::Def(name)) => return (format!("seq(; {name}, NOP, NOP)"), Vec::new()),
+        Node::Arg(other) => return (arg(other, pointers), Vec::new()),
+        Node::Comb(comb) => comb,
+    };
+    let name = (program.combinators).name(CombinatorKind::User(comb.combinator));
+    let detector = comb
+        .detector
+        .as_ref()
+        .map(|d| format!("{}?", condition(d, pointers)))
+        .unwrap_or_default();
+    let mut text = format!("{name}({detector}; ");
+    let mut parts = Vec::new();
+    for (i, (a, origin)) in comb.args.iter().zip(comb.origins).enumerate() {
+        if i > 0 {
+            text.push_str(", ");
+        }
+        let start = text.len();
+        text.push_str(&arg(a, pointers));
+        if let Some(origin) = origin {
+            parts.push((start..text.len(), origin));
         }
     }
+    text.push(')');
+    (text, parts)
 }
 
 fn arg(arg: &Arg, pointers: &[Pointer]) -> String {

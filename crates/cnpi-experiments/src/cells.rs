@@ -7,7 +7,6 @@
 //! learned all 57 combinators) and the plot `cells.png` / `cells.svg`.
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use cnpi::diagnostic::Diagnostic;
 use cnpi::program::Behaviour;
@@ -15,8 +14,9 @@ use cnpi_neural::core::fast::Variant;
 use serde::Serialize;
 
 use crate::full_set::{Row, Training, train_one};
-use crate::plot::{Series, line_chart};
-use crate::results::{Results, write_csv};
+use crate::output::Output;
+use crate::plot::Series;
+use crate::results::Results;
 use crate::runner::Experiment;
 use crate::stats::Spread;
 
@@ -67,9 +67,13 @@ impl Experiment for Cells {
         })
     }
 
-    fn summarize(results: &Results<Row>, out: &Path) -> Result<String, Diagnostic> {
+    fn check(row: &Row) -> Result<(), String> {
+        row.check()
+    }
+
+    fn summarize(results: &Results<Row>, out: &mut Output) -> Result<String, Diagnostic> {
         let summary = summary(results.rows());
-        write_csv(&out.join("summary.csv"), &summary)?;
+        out.csv("summary.csv", &summary)?;
         let series: Vec<Series> = Variant::ALL
             .iter()
             .map(|variant| Series {
@@ -82,13 +86,13 @@ impl Experiment for Cells {
             })
             .filter(|s| !s.points.is_empty())
             .collect();
-        line_chart(
-            &out.join("cells"),
+        out.plot(
+            "cells",
             "Accuracy on the 57 combinators (mean, min-max over seeds)",
             "LSTM cells",
             "step accuracy (%)",
             &series,
-        )?;
+        );
         let mut text = String::new();
         let _ = writeln!(
             text,
@@ -115,11 +119,6 @@ impl Experiment for Cells {
                 s.seeds
             );
         }
-        let _ = writeln!(
-            text,
-            "wrote summary.csv, cells.png and cells.svg in `{}`",
-            out.display()
-        );
         Ok(text)
     }
 }

@@ -9,7 +9,6 @@
 //! trained to 90 % and to 97 % accuracy (the paper's two rows each).
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use cnpi::diagnostic::Diagnostic;
 use cnpi::program::Behaviour;
@@ -22,7 +21,9 @@ use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::results::{Results, write_csv};
+use crate::full_set::fraction;
+use crate::output::Output;
+use crate::results::Results;
 use crate::runner::Experiment;
 use crate::stats::Spread;
 
@@ -159,9 +160,20 @@ impl Experiment for Continual {
         })
     }
 
-    fn summarize(results: &Results<Row>, out: &Path) -> Result<String, Diagnostic> {
+    fn check(row: &Row) -> Result<(), String> {
+        fraction("target", row.target)?;
+        fraction("train old", row.train_old)?;
+        fraction("train new", row.train_new)?;
+        fraction("test old", row.test_old)?;
+        if row.sampling > 100 {
+            return Err(format!("it samples {} % of a set", row.sampling));
+        }
+        Ok(())
+    }
+
+    fn summarize(results: &Results<Row>, out: &mut Output) -> Result<String, Diagnostic> {
         let summary = summary(results.rows());
-        write_csv(&out.join("summary.csv"), &summary)?;
+        out.csv("summary.csv", &summary)?;
         let mut text = String::new();
         let _ = writeln!(
             text,

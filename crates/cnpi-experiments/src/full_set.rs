@@ -7,7 +7,6 @@
 //! both right, and a combinator is learned perfectly when all its steps are.
 
 use std::fmt::Write as _;
-use std::path::Path;
 use std::time::Instant;
 
 use cnpi::diagnostic::Diagnostic;
@@ -16,6 +15,7 @@ use cnpi::stdlib::family::full_set;
 use cnpi_neural::core::fast::{FastOptions, Variant, train};
 use serde::{Deserialize, Serialize};
 
+use crate::output::Output;
 use crate::results::Results;
 use crate::runner::Experiment;
 use crate::stats::Spread;
@@ -48,6 +48,29 @@ pub struct Row {
     pub accuracy: f64,
     pub perfect: usize,
     pub epochs: usize,
+}
+
+impl Row {
+    /// Whether the numbers are in range: an accuracy is a fraction, and
+    /// no more combinators are perfect than were trained.
+    pub fn check(&self) -> Result<(), String> {
+        fraction("accuracy", self.accuracy)?;
+        if self.perfect > self.combinators {
+            return Err(format!(
+                "{} of {} combinators learned perfectly",
+                self.perfect, self.combinators
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// `Ok` for a number between 0 and 1, else what is wrong with `name`.
+pub fn fraction(name: &str, value: f64) -> Result<(), String> {
+    if (0.0..=1.0).contains(&value) {
+        return Ok(());
+    }
+    Err(format!("its {name} is {value}, not between 0 and 1"))
 }
 
 /// The full set as named behaviours.
@@ -104,7 +127,11 @@ impl Experiment for FullSet {
         serde_json::json!({ "training": self.training, "seeds": self.seeds })
     }
 
-    fn summarize(results: &Results<Row>, _out: &Path) -> Result<String, Diagnostic> {
+    fn check(row: &Row) -> Result<(), String> {
+        row.check()
+    }
+
+    fn summarize(results: &Results<Row>, _out: &mut Output) -> Result<String, Diagnostic> {
         let mut text = String::new();
         let _ = writeln!(
             text,

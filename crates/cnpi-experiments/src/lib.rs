@@ -4,7 +4,9 @@
 //!
 //! - `runner`: an [`Experiment`] is a list of seeded trials; [`run`] runs
 //!   those of a [`Shard`] on every core with a progress bar on a terminal;
-//! - `results`: result files (JSON rows, CSV) and [`merge`] of shards;
+//! - `results`: result files (JSON rows) and [`merge`] of shards;
+//! - `registry`: the one list of experiments, and merging result files by it;
+//! - `output`: the files of a run (rows, tables, plots), written as one unit;
 //! - `plot`: line charts with spread bars, as PNG and SVG;
 //! - the experiments: `full_set` (one core on the 57 combinators), `cells`
 //!   (Figure 3), `continual` (Table 2, with the RNPI baseline of `rnpi`)
@@ -19,7 +21,9 @@
 pub mod cells;
 pub mod continual;
 pub mod full_set;
+pub mod output;
 pub mod plot;
+pub mod registry;
 pub mod results;
 pub mod rl_core;
 pub mod rl_rnpi;
@@ -29,7 +33,8 @@ pub mod runner;
 pub mod stats;
 pub mod verification_cost;
 
-pub use results::{Record, Results, merge, read_json, write_csv, write_json};
+pub use output::{Output, Saved};
+pub use results::{Record, Results, merge, read_json};
 pub use runner::{Experiment, Shard, run};
 
 use std::path::Path;
@@ -37,25 +42,24 @@ use std::path::Path;
 use cnpi::diagnostic::Diagnostic;
 
 /// Writes a run's rows (`results.json`, `rows.csv`) into `out`, creating
-/// it, and for a whole run its summary too; returns the text to print.
-pub fn save<E: Experiment>(results: &Results<E::Row>, out: &Path) -> Result<String, Diagnostic> {
-    std::fs::create_dir_all(out).map_err(|error| {
-        Diagnostic::error(
-            cnpi::diagnostic::codes::E1301,
-            format!("cannot create the folder `{}`: {error}", out.display()),
-        )
-    })?;
-    write_json(&out.join("results.json"), results)?;
-    write_csv(&out.join("rows.csv"), results.rows())?;
-    if results.records.len() < results.trials {
-        return Ok(format!(
-            "shard {} of `{}`: {} of {} trials in `{}`; join the shards with `cnpic experiment merge`\n",
+/// it, and for a whole run its summary too, all as one unit (see
+/// [`output`]); returns the text to print and the warnings.
+pub fn save<E: Experiment>(results: &Results<E::Row>, out: &Path) -> Result<Saved, Diagnostic> {
+    let mut output = Output::new(out);
+    output.add("results.json", results::json(results)?);
+    output.csv("rows.csv", results.rows())?;
+    let text = if results.records.len() < results.trials {
+        format!(
+            "shard {} of `{}`: {} of {} trials; join the shards with `cnpic experiment merge`\n",
             results.shard,
             results.experiment,
             results.records.len(),
             results.trials,
-            out.display()
-        ));
-    }
-    E::summarize(results, out)
+        )
+    } else {
+        E::summarize(results, &mut output)?
+    };
+    let mut saved = output.write()?;
+    saved.text.insert_str(0, &text);
+    Ok(saved)
 }

@@ -1,10 +1,13 @@
 //! Line charts with spread bars, written as PNG and SVG with plotters.
 //!
-//! Text in the PNG is drawn with a system font found through fontconfig
-//! (plotters' `ttf` feature; `.ci/run` installs `fonts-dejavu-core` and
-//! `libfontconfig-dev` on a fresh machine).
+//! Text in the PNG is drawn with DejaVu Sans, shipped inside the binary
+//! (`fonts/DejaVuSans.ttf`, its licence in `fonts/LICENSE`) and rendered by
+//! plotters' pure-Rust `ab_glyph` feature: no system font, no fontconfig.
+//! A plot that cannot be drawn is the caller's warning (W1301), never a
+//! reason to lose the rows it was drawn from.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use cnpi::diagnostic::{Diagnostic, codes};
 use image::ImageEncoder;
@@ -30,18 +33,32 @@ const COLORS: [RGBColor; 6] = [
     RGBColor(140, 86, 75),
 ];
 
-/// Writes `stem.png` and `stem.svg`.
+/// The font every plot's text is drawn with.
+const FONT: &[u8] = include_bytes!("../fonts/DejaVuSans.ttf");
+
+/// Registers [`FONT`] as plotters' `sans-serif`, once per process.
+fn register_font() -> Result<(), String> {
+    static REGISTERED: OnceLock<Result<(), String>> = OnceLock::new();
+    REGISTERED
+        .get_or_init(|| {
+            plotters::style::register_font("sans-serif", FontStyle::Normal, FONT)
+                .map_err(|_| "the shipped font is not a valid font file".to_string())
+        })
+        .clone()
+}
+
+/// Draws `stem.png` and `stem.svg` in memory: the two paths and their
+/// bytes, or a W1301 warning that names the plot.
 pub fn line_chart(
     stem: &Path,
     title: &str,
     x_label: &str,
     y_label: &str,
     series: &[Series],
-) -> Result<(), Diagnostic> {
+) -> Result<[(PathBuf, Vec<u8>); 2], Diagnostic> {
     let png = stem.with_extension("png");
     let svg = stem.with_extension("svg");
-    // Both plots are drawn in memory first, so that each file is written
-    // whole, atomically, by the one writer every command uses.
+    register_font().map_err(|e| failed(&png, e))?;
     let mut pixels = vec![0u8; (WIDTH * HEIGHT * 3) as usize];
     {
         let root = BitMapBackend::with_buffer(&mut pixels, (WIDTH, HEIGHT)).into_drawing_area();
@@ -58,8 +75,7 @@ pub fn line_chart(
     image::codecs::png::PngEncoder::new(&mut png_bytes)
         .write_image(&pixels, WIDTH, HEIGHT, image::ColorType::Rgb8)
         .map_err(|e| failed(&png, e))?;
-    crate::results::write_file(&png, &png_bytes)?;
-    crate::results::write_file(&svg, svg_text.as_bytes())
+    Ok([(png, png_bytes), (svg, svg_text.into_bytes())])
 }
 
 fn draw<DB: DrawingBackend>(
@@ -120,9 +136,10 @@ fn draw<DB: DrawingBackend>(
     Ok(())
 }
 
-fn failed(path: &Path, error: impl std::fmt::Display) -> Diagnostic {
-    Diagnostic::error(
-        codes::E1301,
+pub(crate) fn failed(path: &Path, error: impl std::fmt::Display) -> Diagnostic {
+    Diagnostic::warning(
+        codes::W1301,
         format!("cannot draw the plot `{}`: {error}", path.display()),
     )
+    .with_help("the rows and tables were written; only the plot is missing")
 }

@@ -12,15 +12,15 @@
 //! of episodes).
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use cnpi::diagnostic::Diagnostic;
 use cnpi_rl::schedule::{Curriculum, Sampling};
 use cnpi_rl::stage1::{Settings, Tasks, trial};
 use serde::{Deserialize, Serialize};
 
-use crate::plot::{Series, line_chart};
-use crate::results::{Results, write_csv};
+use crate::output::Output;
+use crate::plot::Series;
+use crate::results::Results;
 use crate::runner::Experiment;
 
 /// The sweep: every setting, `trials` seeds each.
@@ -51,6 +51,25 @@ pub struct Row {
     /// completed.
     pub easy_at: Option<usize>,
     pub episodes: usize,
+}
+
+impl Row {
+    /// Whether the row is consistent: learned no later than the episodes
+    /// run, verified only if all three were learned.
+    pub fn check(&self) -> Result<(), String> {
+        for (name, at) in [("success", self.success_at), ("easy stage", self.easy_at)] {
+            if at.is_some_and(|at| at > self.episodes) {
+                return Err(format!(
+                    "its {name} comes after the {} episodes it ran",
+                    self.episodes
+                ));
+            }
+        }
+        if self.verified && !(self.seq && self.cond && self.linrec) {
+            return Err("it verifies a core that did not learn all three".to_string());
+        }
+        Ok(())
+    }
 }
 
 impl Experiment for RlCore {
@@ -94,19 +113,23 @@ impl Experiment for RlCore {
         })
     }
 
-    fn summarize(results: &Results<Row>, out: &Path) -> Result<String, Diagnostic> {
+    fn check(row: &Row) -> Result<(), String> {
+        row.check()
+    }
+
+    fn summarize(results: &Results<Row>, out: &mut Output) -> Result<String, Diagnostic> {
         let check_every = results
             .config
             .pointer("/settings/0/check_every")
             .and_then(serde_json::Value::as_u64)
             .unwrap_or(50) as usize;
         let cells = summary(results.rows());
-        write_csv(&out.join("table4.csv"), &cells)?;
+        out.csv("table4.csv", &cells)?;
         let curves: Vec<CurvePoint> = cells
             .iter()
             .flat_map(|cell| curve(results.rows(), cell, check_every))
             .collect();
-        write_csv(&out.join("curve.csv"), &curves)?;
+        out.csv("curve.csv", &curves)?;
         let series: Vec<Series> = cells
             .iter()
             .map(|cell| Series {
@@ -121,13 +144,13 @@ impl Experiment for RlCore {
                     .collect(),
             })
             .collect();
-        line_chart(
-            &out.join("curve"),
+        out.plot(
+            "curve",
             "Trials that learned seq, cond and linrec by reinforcement",
             "episodes",
             "success (%)",
             &series,
-        )?;
+        );
         let mut text = table(&cells);
         let episodes: usize = results.rows().map(|r| r.episodes).sum();
         let seconds = results.trial_seconds();
@@ -135,11 +158,6 @@ impl Experiment for RlCore {
             text,
             "{episodes} episodes in {seconds:.1} s of trial time ({:.0} episodes/s per thread)",
             episodes as f64 / seconds.max(1e-9)
-        );
-        let _ = writeln!(
-            text,
-            "wrote table4.csv, curve.csv, curve.png and curve.svg in `{}`",
-            out.display()
         );
         Ok(text)
     }

@@ -10,12 +10,12 @@
 //! RNPI-4x3 (0 % / 0 %), and writes `table5.csv`.
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use cnpi::diagnostic::Diagnostic;
 use serde::Serialize;
 
-use crate::results::{Results, write_csv};
+use crate::output::Output;
+use crate::results::Results;
 use crate::rl_core::{RlCore, Row, name, summary};
 use crate::runner::Experiment;
 
@@ -43,7 +43,11 @@ impl Experiment for RlRnpi {
         config
     }
 
-    fn summarize(results: &Results<Row>, out: &Path) -> Result<String, Diagnostic> {
+    fn check(row: &Row) -> Result<(), String> {
+        row.check()
+    }
+
+    fn summarize(results: &Results<Row>, out: &mut Output) -> Result<String, Diagnostic> {
         let versions = results
             .config
             .get("versions")
@@ -60,7 +64,7 @@ impl Experiment for RlRnpi {
                 final_stage: cell.success,
             })
             .collect();
-        write_csv(&out.join("table5.csv"), &lines)?;
+        out.csv("table5.csv", &lines)?;
         let (paper_easy, paper_final) = paper(versions);
         let pct = |x: f64| (x * 100.0).round() as i64;
         let mut text = String::new();
@@ -76,12 +80,7 @@ impl Experiment for RlRnpi {
                 pct(line.final_stage)
             );
         }
-        let _ = writeln!(
-            text,
-            "{:.1} s of trial time; wrote table5.csv in `{}`",
-            results.trial_seconds(),
-            out.display()
-        );
+        let _ = writeln!(text, "{:.1} s of trial time", results.trial_seconds());
         Ok(text)
     }
 }

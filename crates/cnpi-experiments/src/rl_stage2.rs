@@ -9,14 +9,14 @@
 //! SORT 62 %), counts the appliers learned, and writes `stage2.csv`.
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use cnpi::diagnostic::Diagnostic;
 use cnpi_neural::core::Network;
 use cnpi_rl::stage2::{Settings, Trial, trial};
 use serde::Serialize;
 
-use crate::results::{Results, write_csv};
+use crate::output::Output;
+use crate::results::Results;
 use crate::runner::Experiment;
 
 /// The sweep: `trials` seeds on one learned core.
@@ -53,12 +53,9 @@ impl Experiment for RlStage2 {
         })
     }
 
-    fn summarize(results: &Results<Trial>, out: &Path) -> Result<String, Diagnostic> {
+    fn summarize(results: &Results<Trial>, out: &mut Output) -> Result<String, Diagnostic> {
         let summary = Summary::of(results.rows());
-        write_csv(
-            &out.join("stage2.csv"),
-            std::slice::from_ref(&summary.rates),
-        )?;
+        out.csv("stage2.csv", std::slice::from_ref(&summary.rates))?;
         let pct = |x: f64| (x * 100.0).round() as i64;
         let r = &summary.rates;
         let mut text = String::new();
@@ -84,12 +81,7 @@ impl Experiment for RlStage2 {
                 );
             }
         }
-        let _ = writeln!(
-            text,
-            "{:.1} s of trial time; wrote stage2.csv in `{}`",
-            results.trial_seconds(),
-            out.display()
-        );
+        let _ = writeln!(text, "{:.1} s of trial time", results.trial_seconds());
         Ok(text)
     }
 }

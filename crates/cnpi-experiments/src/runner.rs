@@ -10,7 +10,6 @@
 //! index is `i - 1` modulo `n`, so `n` array jobs split a sweep evenly.
 
 use std::fmt::Debug;
-use std::path::Path;
 
 use cnpi::diagnostic::Diagnostic;
 use std::str::FromStr;
@@ -21,6 +20,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use crate::output::Output;
 use crate::results::{Record, Results};
 
 /// An experiment: a list of trials and how to run one.
@@ -39,9 +39,14 @@ pub trait Experiment: Sync {
     /// The parameters the whole sweep was run with (merge checks that all
     /// shards agree).
     fn config(&self) -> serde_json::Value;
-    /// Writes the summary files of a whole run (tables, plots) into `out`
-    /// and returns the text to print.
-    fn summarize(results: &Results<Self::Row>, out: &Path) -> Result<String, Diagnostic>;
+    /// Whether `row` is one this experiment could have written (values in
+    /// range); `merge` refuses a file with a row that is not.
+    fn check(_row: &Self::Row) -> Result<(), String> {
+        Ok(())
+    }
+    /// Adds the summary files of a whole run (tables, plots) to `out` and
+    /// returns the text to print.
+    fn summarize(results: &Results<Self::Row>, out: &mut Output) -> Result<String, Diagnostic>;
 }
 
 /// One of `count` shards (`index` 0-based; written 1-based as `i/n`).

@@ -92,13 +92,46 @@ pub struct Cost {
     pub inputs_run: usize,
 }
 
-/// Counts both verifications' inputs for `program`, an array program.
+/// The most inputs one measurement runs: about 80 minutes at the 50 µs
+/// a short bubble sort takes.
+pub const MAX_INPUTS: u128 = 100_000_000;
+
+/// How many arrays `settings` make [`measure`] run: every array of each
+/// length up to `max_length`, then the random samples.
+pub fn inputs(settings: &Settings) -> u128 {
+    let values = settings.values.max(1) as u128;
+    let mut total = settings.samples as u128;
+    let mut of_length: u128 = 1;
+    for _ in 0..=settings.max_length {
+        total = total.saturating_add(of_length);
+        of_length = of_length.saturating_mul(values);
+    }
+    total
+}
+
+/// Counts both verifications' inputs for `program`, an array program;
+/// refuses (E1305), before running any, settings that would run more
+/// than [`MAX_INPUTS`] arrays.
 pub fn measure(program: &Program, settings: &Settings) -> Result<Cost, Diagnostic> {
     if EnvKind::from_name("array") != Some(program.env) {
         return Err(cannot(
             "verification-cost enumerates arrays: it needs a program of the `array` environment"
                 .to_string(),
         ));
+    }
+    let planned = inputs(settings);
+    if planned > MAX_INPUTS {
+        return Err(Diagnostic::error(
+            codes::E1305,
+            format!(
+                "these settings would run {} arrays (every array of length up to {} with values 0..{}, then {} random ones); the most is {MAX_INPUTS}",
+                scientific(planned),
+                settings.max_length,
+                settings.values,
+                settings.samples
+            ),
+        )
+        .with_help("lower --max-length, --values or --samples"));
     }
     let observer = Observation::of(program, settings)?;
     let mut core = Vec::new();
@@ -171,6 +204,14 @@ fn used_combinators(program: &Program) -> Vec<CombinatorKind> {
         }
     }
     kinds
+}
+
+/// `n` as `1.0e24` when it is large, else in full.
+fn scientific(n: u128) -> String {
+    if n < 1_000_000 {
+        return n.to_string();
+    }
+    format!("{:.1e}", n as f64)
 }
 
 /// Every array of `length` values in `0..values`.
@@ -403,6 +444,21 @@ mod tests {
         // Longer random arrays reveal no sequence the short ones missed.
         assert_eq!(cost.rnpi_with_samples, cost.rnpi);
         assert!(cost.rnpi > cost.cnpi, "{cost:?}");
+    }
+
+    #[test]
+    fn settings_that_would_run_too_many_arrays_are_refused_before_running() {
+        let program = program(include_str!("../../../examples/bubblesort.cnpi"));
+        let mut huge = settings(Observe::Values, 12);
+        huge.values = 100;
+        // 100^0 + 100^1 + ... + 100^12, then the 200 samples.
+        assert_eq!(inputs(&huge), 1_010_101_010_101_010_101_010_101 + 200);
+        let start = std::time::Instant::now();
+        let error = measure(&program, &huge).expect_err("refused");
+        assert_eq!(error.code, codes::E1305);
+        assert!(error.message.contains("1.0e24 arrays"), "{}", error.message);
+        assert!(start.elapsed().as_secs() < 5);
+        assert_eq!(inputs(&settings(Observe::Values, 2)), 1 + 3 + 9 + 200);
     }
 
     #[test]

@@ -47,8 +47,9 @@ fn a_run_writes_rows_and_a_summary_that_merge_reads_back() {
     let experiment = tiny();
     for index in 0..2 {
         let shard = run(&experiment, Shard { index, count: 2 }, 1);
-        let text =
-            save::<Cells>(&shard, &folder.path().join(format!("s{index}"))).expect("a shard saves");
+        let text = save::<Cells>(&shard, &folder.path().join(format!("s{index}")))
+            .expect("a shard saves")
+            .text;
         assert!(text.contains("cnpic experiment merge"), "{text}");
     }
     let parts = (0..2)
@@ -57,8 +58,9 @@ fn a_run_writes_rows_and_a_summary_that_merge_reads_back() {
         .expect("the shards read back");
     let merged = merge(parts).expect("the shards merge");
     let out = folder.path().join("all");
-    let text = save::<Cells>(&merged, &out).expect("the merged run saves");
-    assert!(text.contains("state0"), "{text}");
+    let saved = save::<Cells>(&merged, &out).expect("the merged run saves");
+    assert!(saved.warnings.is_empty(), "{:?}", saved.warnings);
+    assert!(saved.text.contains("state0"), "{}", saved.text);
     for file in [
         "results.json",
         "rows.csv",

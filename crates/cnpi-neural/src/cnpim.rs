@@ -473,13 +473,13 @@ fn check_applier(memory: &Memory, row: usize, index: &KeyIndex) -> Result<(), St
 /// (`.cnpim`), or by its contents under any other name.
 pub fn is_memory_file(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "cnpim")
-        || std::fs::read(path)
+        || cnpi::read::bytes(path)
             .is_ok_and(|bytes| crate::tensors::format_of(&bytes).as_deref() == Some(FORMAT))
 }
 
 /// Reads and checks the `.cnpim` file at `path`.
 pub fn read_file(path: &Path) -> Result<Memory, Diagnostic> {
-    let bytes = std::fs::read(path).map_err(|error| {
+    let bytes = cnpi::read::bytes(path).map_err(|error| {
         Diagnostic::error(
             codes::E1101,
             format!(

@@ -39,7 +39,7 @@ pub type Progress<'p> = &'p mut dyn FnMut(usize, usize);
 /// Compiles the file at `path`, reporting every diagnostic; the program
 /// when there were no errors.
 pub fn compile_file(path: &Path, entry: Option<&str>, report: Report) -> Option<Compiled> {
-    let text = match std::fs::read_to_string(path) {
+    let text = match cnpi::read::text(path) {
         Ok(text) => text,
         Err(error) => {
             report(&[unreadable_source(path, &error)], &Sources::new());
@@ -62,7 +62,9 @@ fn unreadable_source(path: &Path, error: &std::io::Error) -> Diagnostic {
     if error.kind() != std::io::ErrorKind::InvalidData {
         return Diagnostic::error(codes::E0901, format!("cannot read `{shown}`: {error}"));
     }
-    let looks_like = std::fs::read(path).ok().and_then(|bytes| describe(&bytes));
+    let looks_like = cnpi::read::bytes(path)
+        .ok()
+        .and_then(|bytes| describe(&bytes));
     match looks_like {
         Some(what) => Diagnostic::error(
             codes::E0901,
@@ -85,8 +87,8 @@ pub fn compile_for_network(path: &Path, entry: Option<&str>, report: Report) -> 
     let compiled = compile_file(path, entry, report)?;
     match for_the_network(compiled, &path.display().to_string()) {
         Ok(ready) => {
-            if let Some((written, warnings)) = &ready.written {
-                report(warnings, &written.sources);
+            if let Some(written) = &ready.written {
+                report(&written.warnings, &written.compiled.sources);
             }
             Some(ready)
         }
@@ -132,13 +134,16 @@ pub struct Request<'a> {
 pub struct Loaded {
     pub memory: Option<(Memory, usize, RowId)>,
     reference: Option<Program>,
-    written: Option<Program>,
+    /// With `--cross-check` on a file of normal programs: the programs as
+    /// written and the conversion's warnings.
+    written: Option<(Program, Vec<Diagnostic>)>,
     pub env: EnvKind,
-    /// What run-time diagnostics are drawn against: the program the
-    /// network runs (the combinatorized form of normal programs).
+    /// What run-time diagnostics are drawn against: the file as written
+    /// (for normal programs, whose errors [`Loaded::run`] moves there), else
+    /// the program the network runs.
     pub sources: Sources,
-    /// For a `.cnpi` file of normal programs: its text as written and the
-    /// byte range of it each converted definition came from.
+    /// For a `.cnpi` file of normal programs: its text as written, and
+    /// where each part of its combinatory form came from in it.
     pub as_written: Option<(String, Origins)>,
     /// The file's name as given, which a `.cnpim`'s stored source is
     /// verified under.
@@ -169,17 +174,35 @@ impl Loaded {
         }
     }
 
-    /// Runs the engines on `state`, compared when both run; a disagreement
-    /// on a `.cnpim` whose rows do not hold what its source compiles to
-    /// says so rather than blame cnpic.
-    pub fn run(&self, state: State, options: RunOptions) -> Run {
+    /// Runs the engines on `state`, compared when both run, with the
+    /// warning of a program as written that ends differently (W1106). A
+    /// disagreement on a `.cnpim` whose rows do not hold what its source
+    /// compiles to says so rather than blame cnpic; an error of a normal
+    /// program points at the user's own line.
+    pub fn run(&self, state: State, options: RunOptions) -> (Run, Option<Diagnostic>) {
+        let (run, warning) = self.run_engines(state, options);
+        let run = run.map_err(|diagnostic| {
+            let diagnostic = self.explain_disagreement(diagnostic);
+            match &self.as_written {
+                Some((_, origins)) => origins.to_source(diagnostic),
+                None => diagnostic,
+            }
+        });
+        (run, warning)
+    }
+
+    fn run_engines(&self, state: State, options: RunOptions) -> (Run, Option<Diagnostic>) {
         let chosen;
-        let core = match options.core {
-            Some(path) => {
-                chosen = Core::load(path)?;
+        let core = match options.core.map(Core::load) {
+            Some(Ok(loaded)) => {
+                chosen = loaded;
                 &chosen
             }
-            None => Core::shipped()?,
+            Some(Err(diagnostic)) => return (Err(diagnostic), None),
+            None => match Core::shipped() {
+                Ok(core) => core,
+                Err(diagnostic) => return (Err(diagnostic), None),
+            },
         };
         let mut network = (self.memory.as_ref()).map(|(memory, unit, entry)| OnTheNetwork {
             core,
@@ -192,11 +215,9 @@ impl Loaded {
         let engines = Engines {
             network: network.as_mut().map(|n| n as &mut dyn Network),
             reference: self.reference.as_ref(),
-            written: self.written.as_ref(),
+            written: (self.written.as_ref()).map(|(program, warned)| (program, warned.as_slice())),
         };
-        engines
-            .run(state, options.max_steps, options.trace)
-            .map_err(|diagnostic| self.explain_disagreement(diagnostic))
+        engines.run(state, options.max_steps, options.trace)
     }
 
     fn explain_disagreement(&self, diagnostic: Diagnostic) -> Diagnostic {
@@ -237,15 +258,20 @@ fn load_source(request: &Request, progress: Progress, report: Report) -> Option<
     };
     let compiled = ready.combinatory;
     let entry = memory.units[0].entry;
-    let as_written =
-        (ready.written.as_ref()).map(|(written, _)| (written.text.clone(), ready.origins));
-    let written = ready.written.filter(|_| request.cross_check);
+    let (written, as_written, sources) = match ready.written {
+        Some(written) => (
+            (request.cross_check).then_some((written.compiled.program, written.warnings)),
+            Some((written.compiled.text, written.origins)),
+            written.compiled.sources,
+        ),
+        None => (None, None, compiled.sources),
+    };
     Some(Loaded {
         env: compiled.program.env,
         memory: Some((memory, 0, entry)),
         reference: request.cross_check.then_some(compiled.program),
-        written: written.map(|(written, _)| written.program),
-        sources: compiled.sources,
+        written,
+        sources,
         as_written,
         file: name,
         from_file: false,

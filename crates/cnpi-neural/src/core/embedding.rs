@@ -206,7 +206,7 @@ impl Key<'_> {
     }
 
     fn load(&self, cache: &Cache) -> Option<Embedding> {
-        let bytes = std::fs::read(self.path(cache)?).ok()?;
+        let bytes = cnpi::read::bytes(&self.path(cache)?).ok()?;
         let reader = Reader::open(&bytes, FORMAT).ok()?;
         for (name, value) in ["behaviour", "core", "seed"].iter().zip(self.fields()) {
             if reader.metadata(name).ok()? != value {

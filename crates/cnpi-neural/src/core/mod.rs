@@ -275,7 +275,7 @@ pub fn stdlib_combinators() -> Result<&'static Combinators, Diagnostic> {
 }
 
 fn read_file(path: &Path) -> Result<Vec<u8>, Diagnostic> {
-    std::fs::read(path).map_err(|error| {
+    cnpi::read::bytes(path).map_err(|error| {
         Diagnostic::error(
             codes::E1001,
             format!("cannot read the core file `{}`: {error}", path.display()),

@@ -79,7 +79,7 @@ impl Cache {
 
     /// The classifier stored for `text` and `seed`, if any.
     pub fn load(&self, text: &str, seed: u64) -> Option<Classifier> {
-        let bytes = std::fs::read(self.path(text, seed)?).ok()?;
+        let bytes = cnpi::read::bytes(&self.path(text, seed)?).ok()?;
         let reader = Reader::open(&bytes, FORMAT).ok()?;
         if reader.metadata("condition").ok()? != text
             || reader.metadata("seed").ok()? != seed.to_string()

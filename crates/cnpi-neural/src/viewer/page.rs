@@ -18,6 +18,7 @@ use base64::Engine;
 use cnpi::combinatorize::Origins;
 use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::program::Slot;
+use cnpi::span::Span;
 use flate2::Compression;
 use flate2::write::ZlibEncoder;
 use serde_json::{Value, json};
@@ -37,8 +38,8 @@ pub struct Page<'a> {
     pub command: &'a str,
     pub memory: &'a Memory,
     pub unit: usize,
-    /// For a file of normal programs: the file as written, and the byte
-    /// range of it each converted definition came from.
+    /// For a file of normal programs: the file as written, and where each
+    /// part of the combinatory form the memory holds came from in it.
     pub written: Option<(&'a str, &'a Origins)>,
     /// The run's result as `cnpic run` prints it, or its error.
     pub outcome: &'a str,
@@ -121,10 +122,10 @@ fn meta(page: &Page, recorder: &Recorder) -> Value {
     let memory = page.memory;
     let unit = memory.units.get(page.unit);
     let source = unit.map_or("", |u| u.source.as_str());
-    let origin = |name: &str| {
+    let origin = |span: Span| {
         let (text, origins) = page.written?;
-        let (_, range) = origins.iter().find(|(n, _)| n == name)?;
-        Some(lines(text, range))
+        let at = origins.locate(span)?;
+        Some(lines(text, &(at.start..at.end)))
     };
     let rows: Vec<Value> = (memory.rows.iter())
         .map(|row| {
@@ -136,7 +137,7 @@ fn meta(page: &Page, recorder: &Recorder) -> Value {
                 RowKind::Builtin(_) => "builtin",
                 RowKind::Combinator(_) | RowKind::Defined => "combinator",
             };
-            let written = if ours { origin(&row.name) } else { None };
+            let written = if ours { origin(row.span) } else { None };
             json!([row.name, kind, at, written])
         })
         .collect();

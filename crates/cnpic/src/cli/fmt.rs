@@ -5,18 +5,20 @@
 //! reported with its diagnostics and left untouched; the others are
 //! rewritten atomically when their layout changes. With `--check` nothing
 //! is written: the files that would change are named, and the exit status
-//! is 1 if there are any.
+//! is 1 if there are any. Diagnostics are capped across all the files, as
+//! `check` caps them in one: a folder of a thousand broken files prints the
+//! first few and a line counting the rest.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
 use cnpi::compile::sources;
-use cnpi::diagnostic::{Diagnostic, codes};
+use cnpi::diagnostic::{Diagnostic, Sources, codes};
 use cnpi::files::write_atomic;
 use cnpi::format::format;
 
-use super::report::{exit_code, fail, print_diagnostics};
+use super::report::{SHOWN, exit_code, fail, print_diagnostics};
 use super::sources::cnpi_files;
 
 #[derive(Args)]
@@ -41,15 +43,19 @@ pub fn fmt(args: &FmtArgs) -> ExitCode {
         Err(diagnostic) => return fail(diagnostic),
     };
     let mut clean = true;
+    let mut budget = Budget {
+        room: SHOWN,
+        hidden: 0,
+        files: 0,
+    };
     for file in files {
         let name = file.display().to_string();
         let text = match std::fs::read_to_string(&file) {
             Ok(text) => text,
             Err(error) => {
-                fail(Diagnostic::error(
-                    codes::E0901,
-                    format!("cannot read `{name}`: {error}"),
-                ));
+                let unreadable =
+                    Diagnostic::error(codes::E0901, format!("cannot read `{name}`: {error}"));
+                budget.print(&[unreadable], &Sources::new(), None);
                 clean = false;
                 continue;
             }
@@ -57,8 +63,8 @@ pub fn fmt(args: &FmtArgs) -> ExitCode {
         let formatted = match format(&text) {
             Ok(formatted) => formatted,
             Err(diagnostics) => {
-                print_diagnostics(&diagnostics, &sources(&name, &text));
-                eprintln!("{name}: not formatted (fix the errors above first)");
+                let trailer = format!("{name}: not formatted (fix the errors above first)");
+                budget.print(&diagnostics, &sources(&name, &text), Some(&trailer));
                 clean = false;
                 continue;
             }
@@ -79,5 +85,37 @@ pub fn fmt(args: &FmtArgs) -> ExitCode {
             println!("formatted {name}");
         }
     }
+    if budget.hidden > 0 {
+        eprintln!(
+            "... and {} more diagnostics not shown, in {} more files not formatted",
+            budget.hidden, budget.files
+        );
+    }
     exit_code(clean)
+}
+
+/// What is left of the [`SHOWN`] diagnostics printed across all files, and
+/// what was left out.
+struct Budget {
+    room: usize,
+    hidden: usize,
+    files: usize,
+}
+
+impl Budget {
+    /// Prints as many of `diagnostics` as there is room for, then
+    /// `trailer`; counts the rest, and the file if none was printed.
+    fn print(&mut self, diagnostics: &[Diagnostic], sources: &Sources, trailer: Option<&str>) {
+        let shown = diagnostics.len().min(self.room);
+        self.room -= shown;
+        self.hidden += diagnostics.len() - shown;
+        if shown == 0 {
+            self.files += 1;
+            return;
+        }
+        print_diagnostics(&diagnostics[..shown], sources);
+        if let Some(trailer) = trailer {
+            eprintln!("{trailer}");
+        }
+    }
 }

@@ -32,7 +32,7 @@ pub fn progress_bar<T>(work: impl FnOnce(&mut dyn FnMut(usize, usize)) -> T) -> 
 
 /// At most this many diagnostics are printed at once (one bad file can
 /// have thousands); a last line counts the others.
-const SHOWN: usize = 50;
+pub const SHOWN: usize = 50;
 
 /// Writes diagnostics to stderr, coloured when stderr is a terminal: all
 /// of them up to [`SHOWN`], else the first errors, then warnings, up to
@@ -121,15 +121,18 @@ pub fn print_summary(memory: &Memory, unit: usize, path: &Path) {
         plural(memory.detectors.len(), "detector"),
         memory.seed
     );
-    let width = detectors
-        .iter()
-        .map(|d| d.text.len())
-        .max()
-        .unwrap_or(0)
-        .max(9);
-    outln!("{:<width$}  {:>6}  verified", "condition", "domain");
-    for row in detectors {
-        outln!("{:<width$}  {:>6}  yes", row.text, row.detector.domain());
+    // A program without detectors gets no empty table.
+    if !detectors.is_empty() {
+        let width = detectors
+            .iter()
+            .map(|d| d.text.len())
+            .max()
+            .unwrap_or(0)
+            .max(9);
+        outln!("{:<width$}  {:>6}  verified", "condition", "domain");
+        for row in detectors {
+            outln!("{:<width$}  {:>6}  yes", row.text, row.detector.domain());
+        }
     }
     // The program's own combinators: each learned on the core and verified.
     let defined: Vec<(&str, &str)> = (memory.combinators.iter())

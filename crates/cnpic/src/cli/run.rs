@@ -108,9 +108,14 @@ pub fn run(args: &RunArgs) -> ExitCode {
         cached: !args.no_cache,
         record: recorder.as_mut(),
     };
-    let result =
-        read_input(args.input.as_deref(), loaded.env).and_then(|state| loaded.run(state, options));
+    let (result, warning) = match read_input(args.input.as_deref(), loaded.env) {
+        Ok(state) => loaded.run(state, options),
+        Err(diagnostic) => (Err(diagnostic), None),
+    };
     drop(trace);
+    if let Some(warning) = warning {
+        print_diagnostics(&[warning], &loaded.sources);
+    }
     if let (Some(path), Some(recorder)) = (&args.html, &recorder)
         && let Err(diagnostic) = write_page(path, args, &loaded, recorder, &result)
     {

@@ -5,12 +5,14 @@ use std::process::ExitCode;
 
 use clap::builder::TypedValueParser as _;
 use clap::{Args, ValueEnum};
+use cnpi::diagnostic::Sources;
 use cnpi_experiments::cells::Cells;
 use cnpi_experiments::full_set::{FullSet, behaviours};
-use cnpi_experiments::{Experiment, Shard, run, save};
+use cnpi_experiments::{Experiment, Output, Shard, run, save};
 use cnpi_neural::core::fast::Variant;
 
-use super::sweep::{RunArgs, ScheduleArgs, SweepArgs, finish, run_and_save};
+use super::sweep::{RunArgs, ScheduleArgs, SweepArgs, finish, finish_saved, run_and_save};
+use crate::cli::report::print_diagnostics;
 
 #[derive(Clone, Copy, ValueEnum)]
 pub enum Embedding {
@@ -78,7 +80,20 @@ pub fn full_set(args: &FullSetArgs) -> ExitCode {
         seeds: (0..args.seeds).map(|i| args.seed.wrapping_add(i)).collect(),
     };
     let results = run(&experiment, args.run.shard, args.run.threads);
+    // The files first, so that an array job's shard is saved whatever it
+    // prints.
+    let saved = if args.run.out.is_some() || args.run.shard != Shard::ALL {
+        match save::<FullSet>(&results, &args.run.folder(FullSet::NAME)) {
+            Ok(saved) => Some(saved),
+            Err(diagnostic) => return finish(Err(diagnostic)),
+        }
+    } else {
+        None
+    };
     if args.format == Format::Json {
+        if let Some(saved) = &saved {
+            print_diagnostics(&saved.warnings, &Sources::new());
+        }
         let objects: Vec<serde_json::Value> = results
             .records
             .iter()
@@ -95,10 +110,13 @@ pub fn full_set(args: &FullSetArgs) -> ExitCode {
         println!("{value}");
         return ExitCode::SUCCESS;
     }
-    if args.run.out.is_some() || args.run.shard != Shard::ALL {
-        return finish(save::<FullSet>(&results, &args.run.folder(FullSet::NAME)));
+    match saved {
+        Some(saved) => finish_saved(Ok(saved)),
+        None => finish(FullSet::summarize(
+            &results,
+            &mut Output::new(Path::new(".")),
+        )),
     }
-    finish(FullSet::summarize(&results, Path::new(".")))
 }
 
 #[derive(Args)]

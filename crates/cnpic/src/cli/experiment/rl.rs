@@ -9,20 +9,20 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Args, ValueEnum};
-use cnpi::diagnostic::{Diagnostic, codes};
+use cnpi::diagnostic::{Diagnostic, Sources, codes};
 use cnpi::program::{Combinator, CombinatorKind};
 use cnpi_experiments::rl_core::{RlCore, Row};
 use cnpi_experiments::rl_rnpi::RlRnpi;
 use cnpi_experiments::rl_stage2::{RlStage2, Summary};
-use cnpi_experiments::{Experiment, Results, run, save};
+use cnpi_experiments::{Experiment, Results, Saved, run, save};
 use cnpi_neural::core::Core;
 use cnpi_rl::core_file::core_file;
 use cnpi_rl::schedule::{Curriculum, Sampling};
 use cnpi_rl::stage1::{Settings, Tasks};
 use cnpi_rl::stage2;
 
-use super::super::report::{command_line, exit_code, fail};
-use super::sweep::RunArgs;
+use super::super::report::{command_line, exit_code, fail, print_diagnostics};
+use super::sweep::{RunArgs, non_negative};
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Format {
@@ -56,8 +56,9 @@ pub struct RlArgs {
           value_parser = clap::value_parser!(u32).range(1..=256))]
     cells: u32,
     /// The weight of the entropy bonus in the core's objective (0: the
-    /// paper's objective; see docs/reproduction.md).
-    #[arg(long, value_name = "B", default_value_t = cnpi_rl::stage1::ENTROPY)]
+    /// paper's objective; see docs/reproduction.md); finite, 0 or more.
+    #[arg(long, value_name = "B", default_value_t = cnpi_rl::stage1::ENTROPY,
+          value_parser = non_negative)]
     entropy: f32,
     /// Use the raw reward, as the paper writes it, instead of the reward
     /// minus the moving average of the task's rewards at the input's length.
@@ -147,13 +148,14 @@ pub fn rl_core(args: &RlCoreArgs) -> ExitCode {
     let start = Instant::now();
     let results = run(&experiment, args.rl.run.shard, args.rl.run.threads);
     let wall = start.elapsed().as_secs_f64();
-    let text = match save::<RlCore>(&results, &args.rl.run.folder(RlCore::NAME)) {
-        Ok(text) => text,
+    // The rows and the core are both written before either is reported.
+    let saved = save::<RlCore>(&results, &args.rl.run.folder(RlCore::NAME));
+    let core = (args.save_core.as_ref()).map(|path| save_core(&experiment, &results, path));
+    let text = match saved {
+        Ok(saved) => shown(saved),
         Err(diagnostic) => return fail(diagnostic),
     };
-    if let Some(path) = &args.save_core
-        && let Err(diagnostic) = save_core(&experiment, &results, path)
-    {
+    if let Some(Err(diagnostic)) = core {
         return fail(diagnostic);
     }
     args.rl.print(&text, wall, &results);
@@ -170,7 +172,7 @@ pub fn rl_rnpi(args: &RlRnpiArgs) -> ExitCode {
     let results = run(&experiment, args.rl.run.shard, args.rl.run.threads);
     let wall = start.elapsed().as_secs_f64();
     match save::<RlRnpi>(&results, &args.rl.run.folder(RlRnpi::NAME)) {
-        Ok(text) => args.rl.print(&text, wall, &results),
+        Ok(saved) => args.rl.print(&shown(saved), wall, &results),
         Err(diagnostic) => return fail(diagnostic),
     }
     exit_code(true)
@@ -261,7 +263,7 @@ pub fn rl_stage2(args: &RlStage2Args) -> ExitCode {
     let results = run(&experiment, args.run.shard, args.run.threads);
     let wall = start.elapsed().as_secs_f64();
     let text = match save::<RlStage2>(&results, &args.run.folder(RlStage2::NAME)) {
-        Ok(text) => text,
+        Ok(saved) => shown(saved),
         Err(diagnostic) => return fail(diagnostic),
     };
     if let Some(path) = &args.save_program {
@@ -294,6 +296,12 @@ pub fn rl_stage2(args: &RlStage2Args) -> ExitCode {
         Format::Json => print_json(&Summary::of(results.rows()).rates),
     }
     exit_code(true)
+}
+
+/// Shows a save's warnings on stderr; the text to print.
+fn shown(saved: Saved) -> String {
+    print_diagnostics(&saved.warnings, &Sources::new());
+    saved.text
 }
 
 fn print_json(value: &impl serde::Serialize) {

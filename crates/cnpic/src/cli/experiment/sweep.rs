@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::Args;
 use cnpi::diagnostic::{Diagnostic, Sources};
 use cnpi_experiments::full_set::Training;
-use cnpi_experiments::{Experiment, Shard, run, save};
+use cnpi_experiments::{Experiment, Saved, Shard, run, save};
 use cnpi_neural::core::fast::Variant;
 
 use crate::cli::report::{exit_code, print_diagnostics};
@@ -47,8 +47,8 @@ pub struct RunArgs {
 /// decays ×0.1 after 10 epochs without progress, as in the paper.
 #[derive(Args)]
 pub struct ScheduleArgs {
-    /// The SGD learning rate (the paper's is 0.5).
-    #[arg(long, value_name = "R", default_value_t = 0.5)]
+    /// The SGD learning rate (the paper's is 0.5); a finite number above 0.
+    #[arg(long, value_name = "R", default_value_t = 0.5, value_parser = positive)]
     pub learning_rate: f32,
     /// Give up on a training after this many epochs.
     #[arg(long, value_name = "E", default_value_t = 1000)]
@@ -77,7 +77,7 @@ impl SweepArgs {
 /// (default `results/NAME`) and prints the summary.
 pub fn run_and_save<E: Experiment>(experiment: &E, args: &RunArgs) -> ExitCode {
     let results = run(experiment, args.shard, args.threads);
-    finish(save::<E>(&results, &args.folder(E::NAME)))
+    finish_saved(save::<E>(&results, &args.folder(E::NAME)))
 }
 
 impl RunArgs {
@@ -89,11 +89,48 @@ impl RunArgs {
     }
 }
 
+/// A finite number above 0 (a learning rate): NaN, infinities, 0 and
+/// negative rates are usage errors, since they train nothing.
+pub fn positive(text: &str) -> Result<f32, String> {
+    let value = finite(text)?;
+    if value > 0.0 {
+        return Ok(value);
+    }
+    Err(format!("`{text}` is not above 0"))
+}
+
+/// A finite number of 0 or more (a weight such as `--entropy`).
+pub fn non_negative(text: &str) -> Result<f32, String> {
+    let value = finite(text)?;
+    if value >= 0.0 {
+        return Ok(value);
+    }
+    Err(format!("`{text}` is below 0"))
+}
+
+fn finite(text: &str) -> Result<f32, String> {
+    match text.trim().parse::<f32>() {
+        Ok(value) if value.is_finite() => Ok(value),
+        Ok(_) => Err(format!("`{text}` is not a finite number")),
+        Err(_) => Err(format!("`{text}` is not a number")),
+    }
+}
+
 /// Prints the summary or the diagnostic.
 pub fn finish(outcome: Result<String, Diagnostic>) -> ExitCode {
+    finish_saved(outcome.map(|text| Saved {
+        text,
+        warnings: Vec::new(),
+    }))
+}
+
+/// Prints what a save wrote, with its warnings (a plot that could not be
+/// drawn), or the diagnostic that stopped it.
+pub fn finish_saved(outcome: Result<Saved, Diagnostic>) -> ExitCode {
     match outcome {
-        Ok(text) => {
-            print!("{text}");
+        Ok(saved) => {
+            print_diagnostics(&saved.warnings, &Sources::new());
+            print!("{}", saved.text);
             exit_code(true)
         }
         Err(diagnostic) => {
