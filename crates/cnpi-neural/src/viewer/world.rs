@@ -20,17 +20,18 @@
 //! Each chunk's changes are one JSON text, parsed by the page only when a
 //! frame of that chunk is shown, so a run of a million steps opens fast.
 
-use cnpi::env::{Cell, Panel, Picture, Shape};
+use cnpi::env::{Cell, Panel, Picture, Shape, State};
 use cnpi::exec::Store;
 use serde_json::{Value, json};
 
 /// Frames per chunk: a snapshot opens each.
 pub const CHUNK: usize = 1024;
 
-/// The world as the page draws it.
-#[derive(Clone, Default, PartialEq)]
+/// The world as the page draws it, with the environment's state it was
+/// drawn from (a step that did not change the state is not drawn again).
 struct World {
     pointers: Vec<i64>,
+    state: State,
     panels: Picture,
     stack: Vec<(bool, Vec<i64>)>,
 }
@@ -39,6 +40,7 @@ impl World {
     fn of(store: &Store) -> World {
         World {
             pointers: store.pointers().to_vec(),
+            state: store.state().clone(),
             panels: store.state().picture(),
             stack: (store.states().entries())
                 .map(|(sentinel, values)| (sentinel, values.to_vec()))
@@ -54,17 +56,39 @@ impl World {
         })
     }
 
-    /// The operations that turn `self` into `next`.
-    fn changes(&self, next: &World, ops: &mut Vec<Value>) {
-        for (i, (&old, &new)) in self.pointers.iter().zip(&next.pointers).enumerate() {
-            if old != new {
+    /// Becomes the world `store` holds, writing the operations that do so.
+    fn update(&mut self, store: &Store, ops: &mut Vec<Value>) {
+        for (i, (old, &new)) in self.pointers.iter_mut().zip(store.pointers()).enumerate() {
+            if *old != new {
                 ops.extend([0.into(), i.into(), int(new)]);
+                *old = new;
             }
         }
-        if self.panels.len() != next.panels.len() {
-            ops.extend([3.into(), next.panels.len().into()]);
+        if store.state() != &self.state {
+            let panels = store.state().picture();
+            self.changes(&panels, ops);
+            self.panels = panels;
+            self.state = store.state().clone();
         }
-        for (p, new) in next.panels.iter().enumerate() {
+        let kept = (self.stack.iter().zip(store.states().entries()))
+            .take_while(|((a, x), (b, y))| a == b && x.as_slice() == *y)
+            .count();
+        if kept < self.stack.len() {
+            ops.extend([4.into(), kept.into()]);
+            self.stack.truncate(kept);
+        }
+        for (sentinel, values) in store.states().entries().skip(kept) {
+            ops.extend([5.into(), u8::from(sentinel).into(), ints(values)]);
+            self.stack.push((sentinel, values.to_vec()));
+        }
+    }
+
+    /// The operations that turn the panels into `next`.
+    fn changes(&self, next: &Picture, ops: &mut Vec<Value>) {
+        if self.panels.len() != next.len() {
+            ops.extend([3.into(), next.len().into()]);
+        }
+        for (p, new) in next.iter().enumerate() {
             match self.panels.get(p) {
                 Some(old) if old.shape == new.shape && old.cells.len() == new.cells.len() => {
                     for (i, (a, b)) in old.cells.iter().zip(&new.cells).enumerate() {
@@ -73,18 +97,8 @@ impl World {
                         }
                     }
                 }
-                Some(old) if old == new => {}
                 _ => ops.extend([2.into(), p.into(), panel(new)]),
             }
-        }
-        let kept = (self.stack.iter().zip(&next.stack))
-            .take_while(|(a, b)| a == b)
-            .count();
-        if kept < self.stack.len() {
-            ops.extend([4.into(), kept.into()]);
-        }
-        for (sentinel, values) in &next.stack[kept..] {
-            ops.extend([5.into(), u8::from(*sentinel).into(), ints(values)]);
         }
     }
 }
@@ -175,9 +189,8 @@ impl WorldLog {
         if *seen == version {
             return;
         }
-        let world = World::of(store);
         let mut ops = vec![(frame % CHUNK).into()];
-        last.changes(&world, &mut ops);
+        last.update(store, &mut ops);
         if ops.len() > 1
             && let Some(chunk) = self.chunks.last_mut()
         {
@@ -186,7 +199,6 @@ impl WorldLog {
             }
             chunk.changes.push_str(&Value::Array(ops).to_string());
         }
-        *last = world;
         *seen = version;
     }
 
