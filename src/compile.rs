@@ -14,12 +14,15 @@ use crate::diagnostic::{Diagnostic, Sources, has_errors};
 use crate::program::{Body, Program};
 use crate::span::SourceId;
 use crate::stdlib;
-use crate::syntax;
+use crate::syntax::{self, ast};
 
 /// The result of compiling one file.
 pub struct Compilation {
     /// The user's file and the stdlib, for rendering diagnostics.
     pub sources: Sources,
+    /// The parse tree, kept even for broken text (error recovery keeps
+    /// every item that parsed), for tools that ask what stands where.
+    pub tree: ast::File,
     /// Errors and warnings of every phase, in the order they were found.
     pub diagnostics: Vec<Diagnostic>,
     /// The checked program, present exactly when there are no errors.
@@ -78,6 +81,7 @@ pub fn compile(name: &str, text: &str, entry: Option<&str>) -> Compilation {
     }
     Compilation {
         sources,
+        tree,
         diagnostics,
         program,
     }

@@ -7,7 +7,7 @@
 //! Every definition named is recorded as a reference, for the cycle and
 //! entry checks.
 
-use crate::diagnostic::{Diagnostic, codes};
+use crate::diagnostic::{Diagnostic, Fix, codes};
 use crate::program::{self, Callee, Combinator};
 use crate::span::Span;
 use crate::stdlib::CombinatorInfo;
@@ -174,7 +174,10 @@ impl<'a> Checker<'a> {
                         ),
                     )
                     .with_label(call.span, "arguments given to a definition")
-                    .with_help(format!("write `{}`", name.name));
+                    .with_fix(
+                        Fix::new(call.span, &name.name),
+                        format!("write `{}`", name.name),
+                    );
                     self.report(diagnostic);
                     return None;
                 }

@@ -283,7 +283,7 @@ fn unknown_env(kind: &ast::Ident) -> Diagnostic {
         Diagnostic::error(codes::E0103, format!("unknown environment `{}`", kind.name))
             .with_label(kind.span, "not an environment");
     match closest(&kind.name, env::kinds().map(|k| (k.name(), true))) {
-        Some(name) => diagnostic.with_help(format!("did you mean `{name}`?")),
+        Some(name) => diagnostic.with_suggestion(kind.span, name),
         None => diagnostic.with_help(format!("the environments are {}", listing(&names))),
     }
 }

@@ -188,7 +188,7 @@ impl<'a> Checker<'a> {
                 format!("not defined in this file or the `{env}` environment"),
             );
         if let Some(suggestion) = suggestion {
-            diagnostic = diagnostic.with_help(format!("did you mean `{suggestion}`?"));
+            diagnostic = diagnostic.with_suggestion(span, suggestion);
         }
         if let Some(note) = self.elsewhere(name) {
             diagnostic = diagnostic.with_note(note);

@@ -9,7 +9,7 @@ use std::convert::Infallible;
 
 use lalrpop_util::ParseError;
 
-use crate::diagnostic::{Diagnostic, codes};
+use crate::diagnostic::{Diagnostic, Fix, codes};
 use crate::span::{SourceId, Span};
 use crate::syntax::lexer::Token;
 
@@ -62,19 +62,28 @@ pub fn syntax_error(
         Some(list) => diagnostic.with_label(span, format!("expected {list}")),
         None => diagnostic.with_label(span, format!("{found_text} is not allowed here")),
     };
-    match help(found, &expected) {
-        Some(help) => Some(diagnostic.with_help(help)),
-        None => Some(diagnostic),
-    }
+    Some(match help(found, &expected, span) {
+        Some((help, Some(fix))) => diagnostic.with_fix(fix, help),
+        Some((help, None)) => diagnostic.with_help(help),
+        None => diagnostic,
+    })
 }
 
-/// The fix for the common mistakes, recognised by the token found and the
-/// tokens the parser expected instead.
-fn help(found: Option<Token<'_>>, expected: &[&str]) -> Option<&'static str> {
+/// The help for the common mistakes, recognised by the token found (at
+/// `span`) and the tokens the parser expected instead, with the edit it
+/// proposes where there is one.
+fn help(
+    found: Option<Token<'_>>,
+    expected: &[&str],
+    span: Span,
+) -> Option<(&'static str, Option<Fix>)> {
     use Token::*;
     let expects = |name: &str| expected.contains(&name);
-    Some(match found {
-        Some(Assign) if expects("==") => "to compare two things, write `==`",
+    let text = match found {
+        Some(Assign) if expects("==") => {
+            let fix = Fix::new(span, "==");
+            return Some(("to compare two things, write `==`", Some(fix)));
+        }
         Some(Semicolon) if expects("?") => {
             "a detector ends with `?`: write `cond(CONDITION?; a, b, c)`"
         }
@@ -95,7 +104,10 @@ fn help(found: Option<Token<'_>>, expected: &[&str]) -> Option<&'static str> {
             "`if` and `while` start a line of their own: put them in an indented block"
         }
         Some(Else) => "`else:` goes right after the block of its `if`, at the same indentation",
-        Some(Newline) if expects(":") => "add `:` at the end of the line",
+        Some(Newline) if expects(":") => {
+            let fix = Fix::new(Span::new(span.source, span.start, span.start), ":");
+            return Some(("add `:` at the end of the line", Some(fix)));
+        }
         Some(Indent) => "indent a line only to start a block, after a line ending with `:`",
         _ if expected == ["Indent"] => {
             "write the block on the next lines, indented deeper than the line ending with `:`"
@@ -104,7 +116,8 @@ fn help(found: Option<Token<'_>>, expected: &[&str]) -> Option<&'static str> {
             "a combinatory program is one applier: use `seq(; a, b, c)` to run several"
         }
         _ => return None,
-    })
+    };
+    Some((text, None))
 }
 
 /// The expected terminals in words: `a name`, `end of line`, `` `:` ``...

@@ -9,7 +9,7 @@
 use logos::Logos;
 use std::fmt;
 
-use crate::diagnostic::{Diagnostic, codes};
+use crate::diagnostic::{Diagnostic, Fix, codes};
 use crate::span::{SourceId, Span};
 
 /// A token with its byte range: the `(start, token, end)` triple lalrpop eats.
@@ -294,8 +294,9 @@ fn unknown_run<'s>(
             "these characters are not part of the language",
         )
     };
-    let diagnostic = Diagnostic::error(codes::E0002, format!("unknown {what} `{text}`"))
-        .with_label(Span::new(id, start, end), label);
+    let span = Span::new(id, start, end);
+    let diagnostic =
+        Diagnostic::error(codes::E0002, format!("unknown {what} `{text}`")).with_label(span, label);
     let (help, keyword) = match text {
         "&" | "&&" => ("write `and` to combine conditions", Some(Token::And)),
         "|" | "||" => ("write `or` to combine conditions", Some(Token::Or)),
@@ -309,7 +310,10 @@ fn unknown_run<'s>(
             return None;
         }
     };
-    diagnostics.push(diagnostic.with_help(help));
+    diagnostics.push(match keyword.and_then(Token::text) {
+        Some(word) => diagnostic.with_fix(Fix::new(span, word), help),
+        None => diagnostic.with_help(help),
+    });
     keyword.map(|keyword| (start, keyword, end))
 }
 

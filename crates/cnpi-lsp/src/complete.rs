@@ -4,7 +4,11 @@
 //! the ACTs and observations of the file's environment, its pointers, and
 //! the words every environment knows (`END`, `LAST`, `LEFT`, `RIGHT`...).
 //! Half-typed text still completes: the parser's error recovery keeps every
-//! item that parsed, and the client filters by what has been typed.
+//! item that parsed, and the client filters by what has been typed. A name
+//! is offered once (the first meaning found wins), checked in a set, so the
+//! list costs time linear in the file.
+
+use std::collections::HashSet;
 
 use lsp_types::{CompletionItem, CompletionItemKind};
 
@@ -18,8 +22,9 @@ const WORDS: [&str; 9] = [
 
 pub fn completions(document: &Document) -> Vec<CompletionItem> {
     let mut items = Vec::new();
+    let mut offered = HashSet::new();
     let mut add = |label: String, kind, detail: String| {
-        if !items.iter().any(|i: &CompletionItem| i.label == label) {
+        if offered.insert(label.clone()) {
             items.push(CompletionItem {
                 label,
                 kind: Some(kind),

@@ -1,21 +1,26 @@
-//! The compiler's diagnostics as LSP diagnostics, and the fixes their help
-//! lines name.
+//! The compiler's diagnostics as LSP diagnostics, and what is published
+//! for a document.
 //!
 //! An LSP diagnostic carries what `cnpic check` prints: the code, the
 //! message, the primary label (on a line of its own under the message), the
 //! help and the notes; its range is the primary label's span, and every
 //! secondary label in the document becomes related information. Labels in
 //! the stdlib files are named in the message instead (the client cannot
-//! open those texts).
+//! open those texts). A document's diagnostics are published as `cnpic
+//! check` prints them: at most fifty, and a line counting the others.
 
-use cnpi::diagnostic::{Diagnostic, Severity};
+use cnpi::diagnostic::{Diagnostic, Severity, shown};
 use cnpi::span::{SourceId, Span};
+use lsp_server::Notification;
+use lsp_types::notification::{Notification as _, PublishDiagnostics};
 use lsp_types::{
-    DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Position, Range,
-    Uri,
+    DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString,
+    PublishDiagnosticsParams, Range, Uri,
 };
+use serde_json::Value;
 
 use crate::document::Document;
+use crate::transport::encode;
 
 /// `diagnostic` for the document at `uri`.
 pub fn to_lsp(diagnostic: &Diagnostic, document: &Document, uri: &Uri) -> lsp_types::Diagnostic {
@@ -48,10 +53,10 @@ pub fn to_lsp(diagnostic: &Diagnostic, document: &Document, uri: &Uri) -> lsp_ty
             message: label.message.clone(),
         })
         .collect();
-    let range = primary.map(|label| label.span).filter(in_document).map_or(
-        Range::new(Position::new(0, 0), Position::new(0, 0)),
-        range_of,
-    );
+    let range = primary
+        .map(|label| label.span)
+        .filter(in_document)
+        .map_or_else(Range::default, range_of);
     lsp_types::Diagnostic {
         range,
         severity: Some(match diagnostic.severity {
@@ -66,38 +71,39 @@ pub fn to_lsp(diagnostic: &Diagnostic, document: &Document, uri: &Uri) -> lsp_ty
     }
 }
 
-/// The edit a diagnostic's help line names, if it names one: the text to
-/// put in place of a span of the document.
-pub fn fix(diagnostic: &Diagnostic) -> Option<(Span, String)> {
-    let span = diagnostic
-        .span()
-        .filter(|span| span.source == SourceId::USER)?;
-    let help = diagnostic.help.as_deref()?;
-    let quoted = |prefix: &str, suffix: &str| {
-        help.strip_prefix(prefix)?
-            .strip_suffix(suffix)
-            .filter(|word| !word.contains(['`', ' ']))
-            .map(str::to_string)
-    };
-    // "did you mean `BSTEP`?" (E0101 and every other did-you-mean).
-    if let Some(name) = quoted("did you mean `", "`?") {
-        return Some((span, name));
+/// What is published for `document`: the diagnostics `cnpic check` would
+/// print (at most [`cnpi::diagnostic::SHOWN`], the first errors first), and
+/// when some are left out, a last one (information) saying how many, where
+/// the first of them is.
+pub fn published(document: &Document, uri: &Uri) -> Vec<lsp_types::Diagnostic> {
+    let shown = shown(&document.diagnostics);
+    let mut published: Vec<lsp_types::Diagnostic> = shown
+        .diagnostics
+        .iter()
+        .map(|d| to_lsp(d, document, uri))
+        .collect();
+    if let Some(left_out) = shown.left_out() {
+        let first = document
+            .diagnostics
+            .iter()
+            .find(|d| !shown.diagnostics.iter().any(|s| std::ptr::eq(*s, *d)));
+        let range = first.map_or_else(Range::default, |d| to_lsp(d, document, uri).range);
+        published.push(lsp_types::Diagnostic {
+            range,
+            severity: Some(DiagnosticSeverity::INFORMATION),
+            source: Some("cnpic".to_string()),
+            message: format!("... and {left_out}: run `cnpic check` to see them"),
+            ..lsp_types::Diagnostic::default()
+        });
     }
-    // "write `and` to combine conditions" and the like (E0002).
-    if let Some((word, _)) = help
-        .strip_prefix("write `")
-        .and_then(|rest| rest.split_once("` to "))
-        .filter(|(word, _)| !word.contains(['`', ' ']))
-    {
-        return Some((span, word.to_string()));
-    }
-    // "to compare two things, write `==`" (E0001 on `=`).
-    if let Some(operator) = quoted("to compare two things, write `", "`") {
-        return Some((span, operator));
-    }
-    // "add `:` at the end of the line" (E0001 at the end of a line).
-    if help == "add `:` at the end of the line" {
-        return Some((Span::new(span.source, span.start, span.start), ":".into()));
-    }
-    None
+    published
+}
+
+/// The notification that publishes `diagnostics` for `uri`.
+pub fn publish(uri: Uri, diagnostics: Vec<lsp_types::Diagnostic>) -> Value {
+    let params = PublishDiagnosticsParams::new(uri, diagnostics, None);
+    encode(Notification::new(
+        PublishDiagnostics::METHOD.to_string(),
+        params,
+    ))
 }

@@ -1,18 +1,24 @@
 //! One open document, analysed with the compiler's own front end.
 //!
 //! On every change the text is compiled exactly as `cnpic check` compiles
-//! a file (same diagnostics), and parsed once more for its tree, which error
-//! recovery keeps even for broken text. Every name written in the tree is
-//! listed with its role (a `def`'s own name, a callee, a combinator, a
-//! pointer declaration, a word inside an expression), so that the requests
-//! can ask what stands under the cursor.
+//! a file (same diagnostics), and the compilation's parse tree is kept,
+//! which error recovery keeps even for broken text. Every name written in
+//! the tree is listed with its role (a `def`'s own name, a callee, a
+//! combinator, a pointer declaration, a word inside an expression), so that
+//! the requests can ask what stands under the cursor. A text over
+//! [`MAX_DOCUMENT`] bytes is not analysed: its one diagnostic (E1501) says
+//! so, and requests on it fail with the same words.
 
 use cnpi::compile::compile;
-use cnpi::diagnostic::Diagnostic;
-use cnpi::span::{SourceId, Span};
-use cnpi::syntax::{self, ast};
+use cnpi::diagnostic::{Diagnostic, codes};
+use cnpi::span::Span;
+use cnpi::syntax::ast;
 
 use crate::position::LineIndex;
+
+/// The largest document analysed, in bytes: 4 MiB. cnpi programs are a few
+/// kilobytes; the bound keeps what one document costs in check.
+pub const MAX_DOCUMENT: usize = 4 << 20;
 
 /// What a name is where it is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,10 +35,10 @@ pub enum Role {
     Word,
 }
 
-/// A name as written, with its role.
-#[derive(Clone, Debug)]
+/// A name as written (its text is the document's text at `span`), with
+/// its role.
+#[derive(Clone, Copy, Debug)]
 pub struct Name {
-    pub name: String,
     pub span: Span,
     pub role: Role,
 }
@@ -45,13 +51,19 @@ pub struct Document {
     pub diagnostics: Vec<Diagnostic>,
     /// Every name of the tree, in textual order.
     pub names: Vec<Name>,
+    /// Why the text was not analysed (it is then empty, as are the tree
+    /// and the names).
+    pub refused: Option<String>,
 }
 
 impl Document {
     /// Analyses `text`; `name` is what diagnostics call the file.
     pub fn new(name: &str, text: String) -> Document {
-        let diagnostics = compile(name, &text, None).diagnostics;
-        let (tree, _) = syntax::parse(&text, SourceId::USER);
+        if text.len() > MAX_DOCUMENT {
+            return Document::too_large(name, text.len());
+        }
+        let compilation = compile(name, &text, None);
+        let tree = compilation.tree;
         let mut names = Vec::new();
         for item in &tree.items {
             collect_item(item, &mut names);
@@ -61,16 +73,41 @@ impl Document {
             index: LineIndex::new(&text),
             text,
             tree,
-            diagnostics,
+            diagnostics: compilation.diagnostics,
             names,
+            refused: None,
         }
+    }
+
+    fn too_large(name: &str, bytes: usize) -> Document {
+        let message = format!(
+            "`{name}` is {bytes} bytes; cnpic lsp analyses documents of at most {MAX_DOCUMENT} bytes"
+        );
+        let diagnostic = Diagnostic::error(codes::E1501, message.clone())
+            .with_help("split the program into smaller files, or check it with `cnpic check`");
+        Document {
+            text: String::new(),
+            index: LineIndex::new(""),
+            tree: ast::File::default(),
+            diagnostics: vec![diagnostic],
+            names: Vec::new(),
+            refused: Some(message),
+        }
+    }
+
+    /// The text of a name.
+    pub fn name_text(&self, name: &Name) -> &str {
+        self.text.get(name.span.range()).unwrap_or_default()
     }
 
     /// The name under (or just after) byte `offset`.
     pub fn name_at(&self, offset: usize) -> Option<&Name> {
-        self.names
-            .iter()
-            .find(|n| n.span.start <= offset && offset <= n.span.end)
+        // Names do not overlap: the last one starting at or before `offset`.
+        let after = self.names.partition_point(|n| n.span.start <= offset);
+        after
+            .checked_sub(1)
+            .map(|i| &self.names[i])
+            .filter(|n| offset <= n.span.end)
     }
 
     /// The file's `def`s.
@@ -135,7 +172,6 @@ pub fn trimmed_text(text: &str, span: Span) -> String {
 
 fn push(names: &mut Vec<Name>, ident: &ast::Ident, role: Role) {
     names.push(Name {
-        name: ident.name.clone(),
         span: ident.span,
         role,
     });
@@ -223,8 +259,7 @@ fn collect_block(block: &[ast::Stmt], names: &mut Vec<Name>) {
 
 fn collect_expr(expr: &ast::Expr, names: &mut Vec<Name>) {
     match &expr.kind {
-        ast::ExprKind::Name(name) => names.push(Name {
-            name: name.clone(),
+        ast::ExprKind::Name(_) => names.push(Name {
             span: expr.span,
             role: Role::Word,
         }),

@@ -1,14 +1,16 @@
 //! Edits the server offers: formatting the document with
 //! `cnpi::format` (what `cnpic fmt` writes) and a quick fix for each
-//! diagnostic whose help names one (`diagnostics::fix`).
+//! diagnostic that carries one (`cnpi::diagnostic::Fix`, the edit its help
+//! line proposes).
 
 use std::collections::HashMap;
 
+use cnpi::span::{SourceId, Span};
 use lsp_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, Position, Range, TextEdit, Uri, WorkspaceEdit,
 };
 
-use crate::diagnostics::{fix, to_lsp};
+use crate::diagnostics::to_lsp;
 use crate::document::Document;
 
 /// The edit that formats the whole document; `Ok(None)` when it already is
@@ -34,26 +36,32 @@ pub fn formatting(document: &Document) -> Result<Option<Vec<TextEdit>>, String> 
     }
 }
 
-/// The quick fixes for the diagnostics that overlap `range`.
+/// The quick fixes for the diagnostics whose primary span overlaps `range`.
 pub fn code_actions(document: &Document, uri: &Uri, range: Range) -> Vec<CodeActionOrCommand> {
+    let start = document.index.offset(&document.text, range.start);
+    let end = document.index.offset(&document.text, range.end);
+    let overlaps = |span: Span| span.start <= end && start <= span.end;
     let mut actions = Vec::new();
     for diagnostic in &document.diagnostics {
-        let Some((span, replacement)) = fix(diagnostic) else {
+        if !diagnostic.span().is_some_and(overlaps) {
+            continue;
+        }
+        let Some(fix) = diagnostic
+            .fix
+            .as_ref()
+            .filter(|fix| fix.span.source == SourceId::USER)
+        else {
             continue;
         };
         let lsp = to_lsp(diagnostic, document, uri);
-        if lsp.range.end < range.start || range.end < lsp.range.start {
-            continue;
-        }
-        let edit = TextEdit::new(
-            document.index.range(&document.text, span),
-            replacement.clone(),
-        );
-        let title = if span.start == span.end {
+        let range = document.index.range(&document.text, fix.span);
+        let replacement = &fix.replacement;
+        let title = if fix.span.start == fix.span.end {
             format!("Insert `{replacement}`")
         } else {
             format!("Replace with `{replacement}`")
         };
+        let edit = TextEdit::new(range, replacement.clone());
         actions.push(CodeActionOrCommand::CodeAction(CodeAction {
             title,
             kind: Some(CodeActionKind::QUICKFIX),

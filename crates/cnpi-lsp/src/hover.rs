@@ -18,7 +18,7 @@ use crate::library;
 pub fn hover(document: &Document, offset: usize) -> Option<String> {
     let mut parts = Vec::new();
     if let Some(name) = document.name_at(offset) {
-        parts.extend(describe(document, &name.name, name.role));
+        parts.extend(describe(document, document.name_text(name), name.role));
     }
     if let Some(word) = word_at(&document.text, offset)
         && let Some((code, _)) = Code::lookup(word)

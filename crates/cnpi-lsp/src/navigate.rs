@@ -19,7 +19,7 @@ pub fn definition(document: &Document, offset: usize) -> Option<Span> {
     if matches!(name.role, Role::Pointer | Role::Word) {
         return None;
     }
-    defined(document, &name.name)
+    defined(document, document.name_text(name))
 }
 
 /// The span of the name of the `def` or `combinator` called `name`.
@@ -38,13 +38,14 @@ pub fn references(document: &Document, offset: usize, declaration: bool) -> Vec<
     let Some(name) = document.name_at(offset) else {
         return Vec::new();
     };
-    if matches!(name.role, Role::Pointer | Role::Word) || defined(document, &name.name).is_none() {
+    let text = document.name_text(name);
+    if matches!(name.role, Role::Pointer | Role::Word) || defined(document, text).is_none() {
         return Vec::new();
     }
     document
         .names
         .iter()
-        .filter(|n| n.name == name.name)
+        .filter(|n| document.name_text(n) == text)
         .filter(|n| match n.role {
             Role::Definition => declaration,
             Role::Callee | Role::Combinator => true,
@@ -111,56 +112,4 @@ pub fn symbols(document: &Document) -> Vec<DocumentSymbol> {
             _ => None,
         })
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::{complete, hover};
-
-    const EXAMPLE: &str = include_str!("../../../examples/user_combinator.cnpi");
-
-    fn offset(text: &str, needle: &str) -> usize {
-        text.find(needle)
-            .unwrap_or_else(|| panic!("`{needle}` in the text"))
-    }
-
-    #[test]
-    fn combinators_the_file_defines_are_navigable() {
-        let document = Document::new("user_combinator.cnpi", EXAMPLE.to_string());
-        assert!(
-            document.diagnostics.is_empty(),
-            "{:?}",
-            document.diagnostics
-        );
-        // Definition and references of `both` from its use in STEP.
-        let used = offset(EXAMPLE, "both(; OUT");
-        let declared = definition(&document, used).expect("found");
-        assert_eq!(&EXAMPLE[declared.range()], "both");
-        assert_eq!(declared.start, offset(EXAMPLE, "both(first"));
-        assert_eq!(references(&document, used, true).len(), 3);
-        assert_eq!(references(&document, used, false).len(), 2);
-        // Hover shows the definition; completion and symbols list it.
-        let text = hover::hover(&document, offset(EXAMPLE, "repeat(i")).expect("a hover");
-        assert!(
-            text.contains("combinator repeat(step, unused, unused2):"),
-            "{text}"
-        );
-        let labels: Vec<String> = (complete::completions(&document).into_iter())
-            .map(|c| c.label)
-            .collect();
-        assert!(labels.contains(&"repeat".to_string()), "{labels:?}");
-        let names: Vec<String> = symbols(&document).into_iter().map(|s| s.name).collect();
-        assert!(names.contains(&"both".to_string()), "{names:?}");
-    }
-
-    #[test]
-    fn a_body_outside_the_family_is_reported_where_it_breaks_the_rule() {
-        let text = "env array(i = 0)\ncombinator twice(a1, a2, a3):\n  a1\n  a1\ndef MAIN: twice(; NOP, NOP, NOP)\n";
-        let document = Document::new("twice.cnpi", text.to_string());
-        let codes: Vec<&str> = document.diagnostics.iter().map(|d| d.code.0).collect();
-        assert_eq!(codes, ["E0111"]);
-        let span = document.diagnostics[0].span().expect("a span");
-        assert_eq!(span.start, offset(text, "a1\ndef"));
-    }
 }

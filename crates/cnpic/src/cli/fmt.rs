@@ -14,11 +14,11 @@ use std::process::ExitCode;
 
 use clap::Args;
 use cnpi::compile::sources;
-use cnpi::diagnostic::{Diagnostic, Sources, codes};
+use cnpi::diagnostic::{Diagnostic, SHOWN, Sources, codes};
 use cnpi::files::write_atomic;
 use cnpi::format::format;
 
-use super::report::{SHOWN, exit_code, fail, print_diagnostics};
+use super::report::{exit_code, fail, print_diagnostics};
 use super::sources::cnpi_files;
 
 #[derive(Args)]

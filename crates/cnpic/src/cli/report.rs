@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use std::path::Path;
 use std::process::ExitCode;
 
-use cnpi::diagnostic::{Diagnostic, Sources, render};
+use cnpi::diagnostic::{Diagnostic, Sources, render, shown};
 use cnpi_neural::memory::Memory;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -30,38 +30,17 @@ pub fn progress_bar<T>(work: impl FnOnce(&mut dyn FnMut(usize, usize)) -> T) -> 
     done
 }
 
-/// At most this many diagnostics are printed at once (one bad file can
-/// have thousands); a last line counts the others.
-pub const SHOWN: usize = 50;
-
-/// Writes diagnostics to stderr, coloured when stderr is a terminal: all
-/// of them up to [`SHOWN`], else the first errors, then warnings, up to
-/// [`SHOWN`] in all, in their order, and a line saying how many were left out.
+/// Writes diagnostics to stderr, coloured when stderr is a terminal: those
+/// `cnpi::diagnostic::shown` picks (at most 50), then a line saying how many
+/// were left out.
 pub fn print_diagnostics(diagnostics: &[Diagnostic], sources: &Sources) {
     let color = std::io::stderr().is_terminal();
-    let errors = diagnostics.iter().filter(|d| d.is_error()).count();
-    let mut warnings_shown = SHOWN.saturating_sub(errors);
-    let mut errors_shown = SHOWN;
-    for diagnostic in diagnostics {
-        let room = if diagnostic.is_error() {
-            &mut errors_shown
-        } else {
-            &mut warnings_shown
-        };
-        if *room > 0 {
-            *room -= 1;
-            err!("{}", render(diagnostic, sources, color));
-        }
+    let shown = shown(diagnostics);
+    for diagnostic in &shown.diagnostics {
+        err!("{}", render(diagnostic, sources, color));
     }
-    if diagnostics.len() > SHOWN {
-        let errors_left = errors.saturating_sub(SHOWN);
-        let warnings_left = diagnostics.len() - SHOWN - errors_left;
-        err!(
-            "... and {} more not shown ({}, {})\n",
-            diagnostics.len() - SHOWN,
-            plural(errors_left, "error"),
-            plural(warnings_left, "warning")
-        );
+    if let Some(left_out) = shown.left_out() {
+        err!("... and {left_out}\n");
     }
 }
 

@@ -1,0 +1,14 @@
+//! The language server, one file per feature (as gleam's
+//! `language_server/tests/`), each test a short exchange with the server
+//! over a fixture of `tests/fixtures/`: `support` is the client.
+
+mod code_actions;
+mod completion;
+mod definition;
+mod diagnostics;
+mod formatting;
+mod hover;
+mod protocol;
+mod references;
+mod support;
+mod symbols;
