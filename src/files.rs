@@ -5,9 +5,14 @@
 //! own directory, which is synced and then renamed over the target. A full
 //! disk, a failing writer or a kill half way therefore leaves the old file
 //! byte for byte (and on an error the temporary file is removed). A file
-//! that is replaced keeps its permissions; a new one gets the usual
-//! permissions for the user's umask. [`refuse_overwriting`] stops a command
-//! from writing its output over its own input.
+//! that is replaced keeps its permissions and its owner; a new one gets the
+//! usual permissions for the user's umask. Only a regular file is
+//! replaced: not a read-only one, nor one with other hard links (which a
+//! rename would separate from it). [`replace_unchanged`] also refuses when
+//! the file changed since it was read, so an edit made meanwhile is not
+//! lost. [`refuse_overwriting`] stops a command from writing its output
+//! over its own input; [`lock`] serialises read-modify-write updates of
+//! one file.
 //!
 //! A temporary file is named `.NAME.XXXXXX.tmp` and locked (an advisory
 //! lock) while it is written. A process killed half way (`kill -9`) leaves
@@ -34,7 +39,14 @@ pub fn write_atomic_with<F>(path: &Path, write: F) -> io::Result<()>
 where
     F: FnOnce(&mut dyn Write) -> io::Result<()>,
 {
-    stage(path, write)?.commit()
+    stage(path, write)?.commit(None)
+}
+
+/// Writes `bytes` over `path` atomically if `path` still holds `read`,
+/// what was read from it; otherwise an error, and the file keeps what
+/// it holds now.
+pub fn replace_unchanged(path: &Path, read: &[u8], bytes: &[u8]) -> io::Result<()> {
+    stage(path, |writer| writer.write_all(bytes))?.commit(Some(read))
 }
 
 /// Writes each `(path, bytes)` atomically and all of them as one unit:
@@ -45,7 +57,9 @@ pub fn write_all_atomic(files: &[(PathBuf, Vec<u8>)]) -> io::Result<()> {
         .iter()
         .map(|(path, bytes)| stage(path, |writer| writer.write_all(bytes)))
         .collect::<io::Result<Vec<_>>>()?;
-    staged.into_iter().try_for_each(Staged::commit)
+    staged
+        .into_iter()
+        .try_for_each(|staged| staged.commit(None))
 }
 
 /// A temporary file written and synced, waiting to be renamed over its
@@ -56,7 +70,16 @@ struct Staged {
 }
 
 impl Staged {
-    fn commit(self) -> io::Result<()> {
+    /// Renames the temporary over the target; with `expected`, only if the
+    /// target still holds those bytes.
+    fn commit(self, expected: Option<&[u8]>) -> io::Result<()> {
+        if let Some(read) = expected
+            && std::fs::read(&self.target)? != read
+        {
+            return Err(io::Error::other(
+                "the file changed since it was read; it was left as it is now (run the command again)",
+            ));
+        }
         self.temporary
             .persist(&self.target)
             .map_err(|error| error.error)?;
@@ -71,6 +94,10 @@ where
     F: FnOnce(&mut dyn Write) -> io::Result<()>,
 {
     let target = resolve(path);
+    let existing = std::fs::metadata(&target).ok();
+    if let Some(metadata) = &existing {
+        refuse_replacing(metadata)?;
+    }
     let dir = directory_of(&target);
     let name = target
         .file_name()
@@ -97,6 +124,9 @@ where
     let temporary = writer
         .into_inner()
         .map_err(io::IntoInnerError::into_error)?;
+    if let Some(metadata) = &existing {
+        keep_owner(temporary.as_file(), metadata)?;
+    }
     temporary.as_file().sync_all()?;
     Ok(Staged { temporary, target })
 }
@@ -147,6 +177,56 @@ fn resolve(path: &Path) -> PathBuf {
     }
 }
 
+/// Only a regular file is replaced; not a read-only one, nor one with
+/// other hard links (the rename would leave them holding the old text).
+fn refuse_replacing(metadata: &std::fs::Metadata) -> io::Result<()> {
+    if !metadata.is_file() {
+        return Err(io::Error::other(
+            "it is not a regular file (a device, a pipe or a folder), which a write would replace",
+        ));
+    }
+    if metadata.permissions().readonly() {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            "the file is read-only; make it writable first if it should change",
+        ));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if metadata.nlink() > 1 {
+            return Err(io::Error::other(format!(
+                "the file has {} hard links, and replacing it would separate this name from the others; write to a copy instead",
+                metadata.nlink()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Gives the new file the owner and group of the file it replaces (a
+/// no-op when they are already the writer's); an error when that is not
+/// allowed, so that the file never changes hands.
+#[cfg(unix)]
+fn keep_owner(file: &File, replaced: &std::fs::Metadata) -> io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let new = file.metadata()?;
+    if (new.uid(), new.gid()) == (replaced.uid(), replaced.gid()) {
+        return Ok(());
+    }
+    std::os::unix::fs::fchown(file, Some(replaced.uid()), Some(replaced.gid())).map_err(|error| {
+        io::Error::new(
+            error.kind(),
+            format!("cannot keep the file's owner and group ({error}); it was left unchanged"),
+        )
+    })
+}
+
+#[cfg(not(unix))]
+fn keep_owner(_: &File, _: &std::fs::Metadata) -> io::Result<()> {
+    Ok(())
+}
+
 /// The permissions of the file being replaced, or those of a new file
 /// (`None`: the temporary file's own).
 fn permissions_for(target: &Path) -> Option<Permissions> {
@@ -174,6 +254,28 @@ fn new_file_permissions() -> Option<Permissions> {
 fn sync_directory(dir: &Path) {
     if let Ok(handle) = File::open(dir) {
         let _ = handle.sync_all();
+    }
+}
+
+/// An exclusive advisory lock on an existing file, held until dropped.
+pub struct Lock {
+    _file: File,
+}
+
+/// Waits for an exclusive lock on `path`, for a command that reads the
+/// file, changes it and writes it back: two such commands then run one
+/// after the other and neither loses the other's change. Since writes
+/// rename a new file over the path, the lock is taken again until it is
+/// held on the file the path names now.
+pub fn lock(path: &Path) -> io::Result<Lock> {
+    let target = resolve(path);
+    loop {
+        let file = File::open(&target)?;
+        file.lock()?;
+        let held = same_file::Handle::from_file(file.try_clone()?)?;
+        if held == same_file::Handle::from_path(&target)? {
+            return Ok(Lock { _file: file });
+        }
     }
 }
 
@@ -314,6 +416,79 @@ mod tests {
         .unwrap();
         assert_eq!(std::fs::read_to_string(&results).unwrap(), "new results");
         assert_eq!(std::fs::read_to_string(&rows).unwrap(), "new rows");
+    }
+
+    #[cfg(unix)]
+    fn set_mode(path: &Path, mode: u32) {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, Permissions::from_mode(mode)).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn read_only_files_are_refused_and_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.cnpi");
+        std::fs::write(&path, "old").unwrap();
+        set_mode(&path, 0o444);
+        let error = write_atomic(&path, b"new").unwrap_err();
+        assert!(error.to_string().contains("read-only"), "{error}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
+        assert_eq!(leftovers(dir.path()), Vec::<String>::new());
+    }
+
+    #[test]
+    fn an_edit_made_since_the_read_is_not_lost() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.cnpi");
+        std::fs::write(&path, "as read").unwrap();
+        std::fs::write(&path, "edited meanwhile").unwrap();
+        let error = replace_unchanged(&path, b"as read", b"formatted").unwrap_err();
+        assert!(
+            error.to_string().contains("changed since it was read"),
+            "{error}"
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "edited meanwhile");
+        replace_unchanged(&path, b"edited meanwhile", b"formatted").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "formatted");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn hard_links_and_special_files_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.cnpi");
+        let link = dir.path().join("t.cnpi");
+        std::fs::write(&path, "old").unwrap();
+        std::fs::hard_link(&path, &link).unwrap();
+        let error = write_atomic(&path, b"new").unwrap_err();
+        assert!(error.to_string().contains("2 hard links"), "{error}");
+        assert_eq!(std::fs::read_to_string(&link).unwrap(), "old");
+        let fifo = dir.path().join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|status| status.success()) {
+            let error = write_atomic(&fifo, b"new").unwrap_err();
+            assert!(error.to_string().contains("not a regular file"), "{error}");
+            assert!(!std::fs::metadata(&fifo).unwrap().is_file());
+        }
+    }
+
+    /// Run by root (as in CI), a replaced file keeps another user's
+    /// ownership; for anyone else, changing hands is not possible anyway.
+    #[cfg(unix)]
+    #[test]
+    fn the_owner_is_kept() {
+        use std::os::unix::fs::MetadataExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.cnpi");
+        std::fs::write(&path, "old").unwrap();
+        if std::os::unix::fs::chown(&path, Some(4321), Some(4321)).is_err() {
+            return;
+        }
+        write_atomic(&path, b"new").unwrap();
+        let metadata = std::fs::metadata(&path).unwrap();
+        assert_eq!((metadata.uid(), metadata.gid()), (4321, 4321));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
     }
 
     #[test]

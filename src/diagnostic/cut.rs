@@ -29,7 +29,7 @@ impl Cut {
         let mut keep: Vec<(usize, usize)> = Vec::new();
         let mut long_lines: Vec<(usize, usize)> = Vec::new();
         for &point in points {
-            let point = point.min(text.len());
+            let point = floor_boundary(text, point.min(text.len()));
             let (start, end) = line_around(text, point);
             if end - start <= LONG_LINE {
                 continue;
@@ -146,5 +146,15 @@ mod tests {
         let text = "é".repeat(300);
         let cut = Cut::new(&text, &[300]).expect("cut");
         assert!(cut.text.chars().all(|c| c == 'é' || c == '…'));
+    }
+
+    /// A label whose offset falls inside a character (a hand-edited
+    /// `.cnpim`'s span) is taken from the character's start.
+    #[test]
+    fn a_label_inside_a_character_does_not_panic() {
+        let text = format!("{}\nnext\n", "é".repeat(300));
+        let cut = Cut::new(&text, &[301, 303]).expect("cut");
+        assert!(cut.text.ends_with("\nnext\n"));
+        assert_eq!(column(&text, 301), 151);
     }
 }

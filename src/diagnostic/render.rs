@@ -30,9 +30,37 @@ impl Sources {
 
     /// Registers `text` under `id`, shown as `name` (usually a path).
     pub fn add(&mut self, id: SourceId, name: impl Into<String>, text: impl Into<String>) {
-        self.entries
-            .insert(id, (name.into(), Source::from(text.into())));
+        let text = only_newlines_break(text.into());
+        self.entries.insert(id, (name.into(), Source::from(text)));
     }
+}
+
+/// `text` with every character ariadne would take for a line break but
+/// the lexer does not (a bare CR, a vertical tab, a form feed, NEL, the
+/// Unicode line and paragraph separators) replaced by spaces of the same
+/// byte length, so that both count lines alike and byte offsets stay.
+fn only_newlines_break(text: String) -> String {
+    let breaks = |c: char| {
+        matches!(
+            c,
+            '\r' | '\u{0B}' | '\u{0C}' | '\u{85}' | '\u{2028}' | '\u{2029}'
+        )
+    };
+    if !text.contains(breaks) {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\r' && chars.peek() == Some(&'\n') {
+            out.push(c);
+        } else if breaks(c) {
+            out.extend(std::iter::repeat_n(' ', c.len_utf8()));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// The sources as one diagnostic shows them: one of them may be cut.
@@ -160,4 +188,24 @@ fn render_plain(diagnostic: &Diagnostic) -> String {
         let _ = writeln!(out, "  Note: {note}");
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::codes;
+
+    /// A bare CR is no line break to the lexer, so the report names the
+    /// same line the parser counted.
+    #[test]
+    fn a_bare_carriage_return_does_not_start_a_line() {
+        let text = "env array(i = 0)\rdef F: BAD\n";
+        let mut sources = Sources::new();
+        sources.add(SourceId::USER, "cr.cnpi", text);
+        let at = text.find("BAD").unwrap();
+        let diagnostic = Diagnostic::error(codes::E0101, "unknown")
+            .with_label(Span::new(SourceId::USER, at, at + 3), "here");
+        let drawn = render(&diagnostic, &sources, false);
+        assert!(drawn.contains(&format!("cr.cnpi:1:{}", at + 1)), "{drawn}");
+    }
 }

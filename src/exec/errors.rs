@@ -11,7 +11,10 @@ use crate::span::Span;
 pub fn out_of_steps(max_steps: u64, name: &str, at: Span) -> Diagnostic {
     Diagnostic::error(
         codes::E0701,
-        format!("the program did not finish within {max_steps} steps"),
+        format!(
+            "the program did not finish within {max_steps} step{}",
+            if max_steps == 1 { "" } else { "s" }
+        ),
     )
     .with_label(at, format!("`{name}` was running when the budget ran out"))
     .with_help(

@@ -17,7 +17,6 @@ use lsp_types::{
     DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString,
     PublishDiagnosticsParams, Range, Uri,
 };
-use serde_json::Value;
 
 use crate::document::Document;
 use crate::transport::encode;
@@ -100,7 +99,7 @@ pub fn published(document: &Document, uri: &Uri) -> Vec<lsp_types::Diagnostic> {
 }
 
 /// The notification that publishes `diagnostics` for `uri`.
-pub fn publish(uri: Uri, diagnostics: Vec<lsp_types::Diagnostic>) -> Value {
+pub fn publish(uri: Uri, diagnostics: Vec<lsp_types::Diagnostic>) -> String {
     let params = PublishDiagnosticsParams::new(uri, diagnostics, None);
     encode(Notification::new(
         PublishDiagnostics::METHOD.to_string(),

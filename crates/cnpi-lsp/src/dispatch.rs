@@ -12,17 +12,15 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
-use std::sync::mpsc::SyncSender;
 use std::thread::JoinHandle;
 
 use crossbeam_channel::Sender;
 use lsp_server::{ErrorCode, Request, Response};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use serde_json::Value;
 
 use crate::server::Snapshot;
-use crate::transport::encode;
+use crate::transport::{Outbox, encode};
 
 /// A failed request: an LSP error code and a message.
 pub type Failure = (ErrorCode, String);
@@ -68,7 +66,7 @@ pub struct RequestDispatcher<'a> {
     request: Option<Request>,
     snapshot: &'a Snapshot,
     workers: &'a Workers,
-    outbox: &'a SyncSender<Value>,
+    outbox: &'a Outbox,
 }
 
 impl<'a> RequestDispatcher<'a> {
@@ -76,7 +74,7 @@ impl<'a> RequestDispatcher<'a> {
         request: Request,
         snapshot: &'a Snapshot,
         workers: &'a Workers,
-        outbox: &'a SyncSender<Value>,
+        outbox: &'a Outbox,
     ) -> Self {
         RequestDispatcher {
             request: Some(request),

@@ -76,7 +76,7 @@ pub fn serve(
     std::thread::spawn(move || {
         transport::read_all(input, |message| deliver.send(message).is_ok());
     });
-    let (outbox, outgoing) = sync_channel(64);
+    let (outbox, outgoing) = sync_channel::<String>(64);
     let writer = std::thread::spawn(move || {
         let mut output = output;
         outgoing

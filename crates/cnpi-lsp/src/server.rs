@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 use std::panic::catch_unwind;
 use std::sync::Arc;
-use std::sync::mpsc::{Receiver, SyncSender};
+use std::sync::mpsc::Receiver;
 
 use lsp_server::{ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::{self as notifications, Notification as _};
@@ -24,7 +24,7 @@ use serde_json::Value;
 
 use crate::dispatch::{RequestDispatcher, Workers};
 use crate::document::Document;
-use crate::transport::{Incoming, encode};
+use crate::transport::{Incoming, Outbox, encode};
 use crate::{capabilities, diagnostics, handlers};
 
 /// The open documents as requests see them, by URI (as text: `Uri` caches
@@ -42,11 +42,11 @@ pub struct Server {
     phase: Phase,
     documents: Snapshot,
     workers: Workers,
-    outbox: SyncSender<Value>,
+    outbox: Outbox,
 }
 
 impl Server {
-    pub fn new(outbox: SyncSender<Value>) -> Server {
+    pub fn new(outbox: Outbox) -> Server {
         Server {
             phase: Phase::Uninitialized,
             documents: Snapshot::default(),
@@ -66,7 +66,7 @@ impl Server {
     fn serve(&mut self, incoming: &Receiver<Incoming>) -> Result<(), String> {
         for message in incoming {
             match message {
-                Incoming::Malformed(answer) => self.send(answer),
+                Incoming::Malformed(answer) => self.send(answer.to_string()),
                 Incoming::Message(Message::Request(request)) => self.request(request),
                 Incoming::Message(Message::Notification(notification)) => {
                     if notification.method == notifications::Exit::METHOD {
@@ -85,7 +85,7 @@ impl Server {
         Err("the client closed the connection without `shutdown`".into())
     }
 
-    fn send(&self, message: Value) {
+    fn send(&self, message: String) {
         // The writer is gone only when the output is closed; the loop then
         // ends at the end of the input.
         let _ = self.outbox.send(message);

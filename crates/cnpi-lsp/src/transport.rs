@@ -15,6 +15,7 @@
 //! `Content-Length` header and starts again from there.
 
 use std::io::{self, BufRead, Read, Write};
+use std::sync::mpsc::SyncSender;
 
 use lsp_server::{ErrorCode, Message};
 use serde_json::{Value, json};
@@ -229,20 +230,27 @@ pub fn error(id: Value, code: ErrorCode, message: String) -> Value {
     })
 }
 
-/// `message` as JSON-RPC.
-pub fn encode(message: impl Into<Message>) -> Value {
-    let mut value = serde_json::to_value(message.into())
-        .expect("a message of strings, ids and JSON values serializes");
-    if let Some(object) = value.as_object_mut() {
-        object.insert("jsonrpc".into(), "2.0".into());
+/// Where messages for the client go, as JSON-RPC text.
+pub type Outbox = SyncSender<String>;
+
+/// `message` as JSON-RPC text, serialized once (no intermediate JSON tree).
+pub fn encode(message: impl Into<Message>) -> String {
+    #[derive(serde::Serialize)]
+    struct JsonRpc {
+        jsonrpc: &'static str,
+        #[serde(flatten)]
+        message: Message,
     }
-    value
+    let message = JsonRpc {
+        jsonrpc: "2.0",
+        message: message.into(),
+    };
+    serde_json::to_string(&message).expect("a message of strings, ids and JSON values serializes")
 }
 
 /// Writes `message` with its header and flushes.
-pub fn write(output: &mut impl Write, message: &Value) -> io::Result<()> {
-    let body = message.to_string();
-    write!(output, "Content-Length: {}\r\n\r\n{body}", body.len())?;
+pub fn write(output: &mut impl Write, message: &str) -> io::Result<()> {
+    write!(output, "Content-Length: {}\r\n\r\n{message}", message.len())?;
     output.flush()
 }
 

@@ -287,7 +287,7 @@ fn load(bytes: &[u8]) -> Result<Memory, String> {
                 .and_then(|u| units.get(u))
                 .ok_or_else(|| format!("applier row {i} belongs to no program"))?;
             let all = std::iter::once(span(row.span)).chain(spans.iter().copied());
-            check_spans(all, unit.source.len())?;
+            check_spans(all, &unit.source)?;
         }
         rows.push(Row {
             kind,
@@ -325,10 +325,17 @@ fn load(bytes: &[u8]) -> Result<Memory, String> {
 }
 
 /// Checks that every span lies in a source of `length` bytes.
-fn check_spans(spans: impl Iterator<Item = Span>, length: usize) -> Result<(), String> {
+/// Every span must lie inside `source` and start and end on character
+/// boundaries: diagnostics cut the source at them.
+fn check_spans(spans: impl Iterator<Item = Span>, source: &str) -> Result<(), String> {
     for span in spans {
-        if span.start > span.end || span.end > length {
+        if span.start > span.end || span.end > source.len() {
             return Err(format!("a source span {span:?} lies outside its source"));
+        }
+        if !source.is_char_boundary(span.start) || !source.is_char_boundary(span.end) {
+            return Err(format!(
+                "a source span {span:?} starts or ends inside a character of its source"
+            ));
         }
     }
     Ok(())
@@ -340,7 +347,7 @@ fn read_unit(reader: &Reader, u: usize, unit: &UnitHeader, rows: usize) -> Resul
     let name = format!("unit.{u}.pointers");
     let values = reader.tensor(&name, &reader.shape(&name)?)?;
     let spans: Vec<Span> = unit.init_spans.iter().copied().map(span).collect();
-    check_spans(spans.iter().copied(), unit.source.len())?;
+    check_spans(spans.iter().copied(), &unit.source)?;
     let count = unit.pointers.len();
     let mut decoder = Decoder::new(&values, &spans, count);
     let mut pointers = Vec::with_capacity(count);
@@ -407,7 +414,7 @@ fn read_detector(
         ("blind", None) => Condition::Blind,
         ("stack_top", None) => Condition::StackTop,
         ("source", Some(Some(unit))) => {
-            check_spans(spans.iter().copied(), unit.source.len())?;
+            check_spans(spans.iter().copied(), &unit.source)?;
             let mut decoder = Decoder::new(&values, &spans, unit.pointers.len());
             let expr = decoder
                 .condition()

@@ -143,6 +143,15 @@ fn the_step_budget_stops_a_run_with_exit_1() {
         "{}",
         stderr(&output)
     );
+    let one = cnpic(&[
+        "run",
+        "examples/bubblesort.cnpi",
+        "--input",
+        "[3,2,1]",
+        "--max-steps",
+        "1",
+    ]);
+    assert!(stderr(&one).contains("within 1 step\n"), "{}", stderr(&one));
 }
 
 #[test]
@@ -328,6 +337,48 @@ fn runtime_errors_of_normal_programs_point_at_the_users_line() {
     assert!(shown.contains("[E0701]"), "{shown}");
     assert!(shown.contains("reverse_loop.cnpi:4:5"), "{shown}");
     assert!(!shown.contains("combinatorized"), "{shown}");
+}
+
+/// `fmt` names what is wrong with a path that is not a source file: a
+/// device, a pipe, a loop of symbolic links (not "no such file").
+#[test]
+fn fmt_says_why_it_cannot_read_a_path() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let looped = dir.path().join("loop.cnpi");
+    std::os::unix::fs::symlink(&looped, &looped).expect("a symbolic link");
+    let fifo = dir.path().join("fifo.cnpi");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    let mut cases = vec![
+        (std::path::PathBuf::from("/dev/null"), "not a regular file"),
+        (looped, "symbolic links"),
+    ];
+    if made.is_ok_and(|status| status.success()) {
+        cases.push((fifo, "not a regular file"));
+    }
+    for (path, why) in cases {
+        let output = cnpic(&["fmt", path.to_str().expect("a UTF-8 path")]);
+        let shown = stderr(&output);
+        assert_eq!(output.status.code(), Some(1), "{shown}");
+        assert!(shown.contains("[E0901]") && shown.contains(why), "{shown}");
+        assert!(!shown.contains("no such file"), "{shown}");
+    }
+}
+
+/// `fmt` leaves a read-only file as it is and says why.
+#[test]
+fn fmt_refuses_read_only_files() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join("messy.cnpi");
+    let text = "env array(i=0)\ndef   F:  NOP\n";
+    std::fs::write(&path, text).expect("written");
+    let read_only = std::fs::Permissions::from_mode(0o444);
+    std::fs::set_permissions(&path, read_only).expect("permissions");
+    let output = cnpic(&["fmt", path.to_str().expect("a UTF-8 path")]);
+    let shown = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{shown}");
+    assert!(shown.contains("read-only"), "{shown}");
+    assert_eq!(std::fs::read_to_string(&path).expect("kept"), text);
 }
 
 /// What the library makes of `path`: the text `cnpic combinatorize` must print.

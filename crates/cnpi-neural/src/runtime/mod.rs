@@ -84,8 +84,9 @@ fn extend<'c>(core: &'c Core, memory: &Memory) -> Result<Extended<'c>, Diagnosti
         )
         .with_note(verification.to_string())
         .with_help(
-            "a program's own combinators are learned on the shipped core: run the memory \
-             on it (without `--core`), or rebuild the memory from its source with `cnpic build`",
+            "a program's own combinators are learned on the shipped core: run the program \
+             there (without `--core`); a `.cnpim` that fails on the shipped core was edited: \
+             rebuild it from its source with `cnpic build`",
         )
     })
 }

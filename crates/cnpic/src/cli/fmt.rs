@@ -15,7 +15,7 @@ use std::process::ExitCode;
 use clap::Args;
 use cnpi::compile::sources;
 use cnpi::diagnostic::{Diagnostic, SHOWN, Sources, codes};
-use cnpi::files::write_atomic;
+use cnpi::files::replace_unchanged;
 use cnpi::format::format;
 
 use super::report::{exit_code, fail, print_diagnostics};
@@ -75,7 +75,7 @@ pub fn fmt(args: &FmtArgs) -> ExitCode {
         if args.check {
             println!("{name}");
             clean = false;
-        } else if let Err(error) = write_atomic(&file, formatted.as_bytes()) {
+        } else if let Err(error) = replace_unchanged(&file, text.as_bytes(), formatted.as_bytes()) {
             fail(Diagnostic::error(
                 codes::E1202,
                 format!("cannot write `{name}`: {error}"),

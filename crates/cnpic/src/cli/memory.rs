@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Subcommand;
-use cnpi::files::refuse_overwriting;
+use cnpi::diagnostic::{Diagnostic, codes};
+use cnpi::files::{lock, refuse_overwriting};
 use cnpi_neural::cnpim;
 use cnpi_neural::detector::Cache;
 use cnpi_neural::load::compile_for_network;
@@ -79,6 +80,22 @@ fn add(memory: &Path, file: &Path, output: Option<&Path>, entry: Option<&str>) -
     if let Err(diagnostic) = refuse_overwriting(file, target) {
         return fail(diagnostic);
     }
+    // Held until the new memory is written: a concurrent `memory add` to
+    // the same file waits, then reads what this one wrote.
+    let _lock = match output {
+        Some(_) => None,
+        None => match lock(memory) {
+            Ok(lock) => Some(lock),
+            // Reading it says so, with the usual message.
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
+            Err(error) => {
+                return fail(Diagnostic::error(
+                    codes::E1101,
+                    format!("cannot lock `{}`: {error}", memory.display()),
+                ));
+            }
+        },
+    };
     let mut loaded = match cnpim::read_file(memory) {
         Ok(loaded) => loaded,
         Err(diagnostic) => return fail(diagnostic),

@@ -12,12 +12,17 @@ use walkdir::WalkDir;
 pub fn cnpi_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Diagnostic> {
     let mut files = Vec::new();
     for path in paths {
-        if !path.is_dir() {
-            if !path.is_file() {
-                return Err(cannot_read(path, "no such file or directory"));
-            }
+        let metadata =
+            std::fs::metadata(path).map_err(|error| cannot_read(path, &error.to_string()))?;
+        if metadata.is_file() {
             files.push(path.clone());
             continue;
+        }
+        if !metadata.is_dir() {
+            return Err(cannot_read(
+                path,
+                "it is not a regular file or a folder (a device or a pipe)",
+            ));
         }
         for entry in WalkDir::new(path).sort_by_file_name() {
             let entry = entry.map_err(|error| cannot_read(path, &error.to_string()))?;

@@ -176,6 +176,54 @@ fn build_run_and_add_program_memories() {
     std::fs::remove_dir_all(&dir).expect("removable");
 }
 
+/// Two `memory add`s to one file at the same time: the second waits for
+/// the first's lock and reads what it wrote, so both programs are there.
+/// (Unlocked, one addition was lost in about half of such races.)
+#[test]
+fn concurrent_additions_to_one_memory_keep_both() {
+    let dir = scratch("concurrent");
+    let memory = dir.join("m.cnpim");
+    let memory = memory.to_str().expect("utf-8 path");
+    let built = cnpic(&["build", "examples/reverse.cnpi", "-o", memory], &dir);
+    assert_eq!(built.status.code(), Some(0), "{}", stderr(&built));
+    // Warm the detector cache so that both additions are quick and overlap.
+    let warm_file = dir.join("warm.cnpim");
+    for program in ["examples/findmax.cnpi", "examples/bubblesort.cnpi"] {
+        let warm_file = warm_file.to_str().expect("utf-8 path");
+        let warm = cnpic(&["build", program, "-o", warm_file], &dir);
+        assert_eq!(warm.status.code(), Some(0), "{}", stderr(&warm));
+    }
+    for round in 0..3 {
+        let fresh = cnpic(&["build", "examples/reverse.cnpi", "-o", memory], &dir);
+        assert_eq!(fresh.status.code(), Some(0), "{}", stderr(&fresh));
+        let add = |program: &'static str| {
+            let (memory, dir) = (memory.to_string(), dir.clone());
+            std::thread::spawn(move || cnpic(&["memory", "add", &memory, program], &dir))
+        };
+        let both = [
+            add("examples/findmax.cnpi"),
+            add("examples/bubblesort.cnpi"),
+        ];
+        for added in both {
+            let added = added.join().expect("the thread ran");
+            assert_eq!(added.status.code(), Some(0), "{}", stderr(&added));
+        }
+        for entry in [
+            "examples/findmax.cnpi:FINDMAX",
+            "examples/bubblesort.cnpi:BUBBLESORT",
+        ] {
+            let ran = cnpic(&["run", memory, "--entry", entry, "--input", "[2,1]"], &dir);
+            assert_eq!(
+                ran.status.code(),
+                Some(0),
+                "round {round}, {entry}: {}",
+                stderr(&ran)
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).expect("removable");
+}
+
 #[test]
 fn missing_truncated_and_damaged_memories_exit_1() {
     let dir = scratch("damaged");

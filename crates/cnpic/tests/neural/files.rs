@@ -108,27 +108,80 @@ fn damaged_files_are_refused_with_e1102() {
 /// `file` with tensor `name` changed by `change` and a correct checksum:
 /// tampering that only the loader's checks can catch.
 fn rewrite(file: &[u8], name: &str, change: impl Fn(&mut Vec<f32>)) -> Vec<u8> {
-    let tensors = safetensors::SafeTensors::deserialize(file).expect("a safetensors file");
-    let (_, header) = safetensors::SafeTensors::read_metadata(file).expect("a header");
-    let metadata = header.metadata().clone().expect("metadata");
+    rebuild(
+        file,
+        |_| (),
+        |tensor, values| {
+            if tensor == name {
+                change(values);
+            }
+        },
+    )
+}
+
+/// `file` with its `memory` header changed by `header` and its tensors by
+/// `tensors`, and a correct checksum.
+fn rebuild(
+    file: &[u8],
+    header: impl Fn(&mut serde_json::Value),
+    tensors: impl Fn(&str, &mut Vec<f32>),
+) -> Vec<u8> {
+    let stored = safetensors::SafeTensors::deserialize(file).expect("a safetensors file");
+    let (_, read) = safetensors::SafeTensors::read_metadata(file).expect("a header");
+    let metadata = read.metadata().clone().expect("metadata");
     let mut writer = Writer::new(&metadata["format"]);
     for (key, value) in &metadata {
-        if key != "format" && key != "checksum" {
-            writer.metadata(key, value.clone());
+        match key.as_str() {
+            "format" | "checksum" => {}
+            "memory" => {
+                let mut memory = serde_json::from_str(value).expect("the header is JSON");
+                header(&mut memory);
+                writer.metadata(key, memory.to_string());
+            }
+            _ => writer.metadata(key, value.clone()),
         }
     }
-    for (tensor, view) in tensors.tensors() {
+    for (tensor, view) in stored.tensors() {
         let mut values: Vec<f32> = view
             .data()
             .chunks_exact(4)
             .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
             .collect();
-        if tensor == name {
-            change(&mut values);
-        }
+        tensors(&tensor, &mut values);
         writer.tensor(tensor, view.shape(), &values);
     }
     writer.finish()
+}
+
+/// A row span moved inside a multi-byte character of the stored source
+/// (the file otherwise consistent) is refused when read, not a panic when a
+/// diagnostic is drawn from it later.
+#[test]
+fn spans_inside_a_character_are_refused() {
+    let file = bytes(&memory_of("reverse.cnpi").1);
+    let edited = rebuild(
+        &file,
+        |memory| {
+            let rows = memory["rows"].as_array().expect("rows");
+            let row = rows
+                .iter()
+                .find(|row| row["unit"] == 0)
+                .expect("an applier row");
+            let start = row["span"][0].as_u64().expect("a span") as usize;
+            let source = memory["units"][0]["source"].as_str().expect("a source");
+            // `é` is two bytes: the row's span now starts on its second byte.
+            let edited = format!("{}é{}", &source[..start - 1], &source[start - 1..]);
+            memory["units"][0]["source"] = edited.into();
+        },
+        |_, _| (),
+    );
+    let error = cnpim::read(&edited, "t.cnpim").expect_err("refused");
+    assert_eq!(error.code, codes::E1102);
+    assert!(
+        error.message.contains("inside a character"),
+        "{}",
+        error.message
+    );
 }
 
 /// A change to a tensor's values.

@@ -116,6 +116,13 @@ fn a_stored_embedding_that_fails_verification_is_refused() {
     }
     let error = neural(&memory, 0, INPUT, true).expect_err("refused");
     assert_eq!(error.code, codes::E1109);
+    // The same error meets a source file run with `--core`: the help
+    // speaks of the program, not only of a memory file.
+    let help = error.help.expect("a help line");
+    assert!(
+        help.contains("run the program there (without `--core`)"),
+        "{help}"
+    );
 }
 
 #[test]
