@@ -5,12 +5,13 @@
 //! [`Sources`] (so every diagnostic can be drawn), parses, and checks when
 //! parsing succeeded. [`for_the_network`] hands on a file of appliers as it
 //! is and combinatorizes a file with normal programs first, checking the
-//! converted text ([`convert_checked`]). Everything is returned as data,
+//! converted text ([`convert_checked`]); a program with holes goes to
+//! neither ([`runnable`]). Everything is returned as data,
 //! warnings included; nothing here prints.
 
 use crate::check;
 use crate::combinatorize::{Combinatorized, Origins, combinatorize, internal};
-use crate::diagnostic::{Diagnostic, Sources, has_errors};
+use crate::diagnostic::{Diagnostic, Sources, codes, has_errors};
 use crate::program::{Body, Program};
 use crate::span::SourceId;
 use crate::stdlib;
@@ -96,6 +97,7 @@ pub fn convert_checked(
     compiled: &Compiled,
     name: &str,
 ) -> Result<(Combinatorized, Compiled), Vec<Diagnostic>> {
+    runnable(&compiled.program)?;
     let converted = combinatorize(&compiled.program, &compiled.text, name)?;
     let output = format!("{name} (combinatorized)");
     let check = compile(&output, &converted.text, None);
@@ -122,6 +124,30 @@ pub fn convert_checked(
             Err(vec![internal(detail)])
         }
     }
+}
+
+/// E1404 at the first hole of `program`: a program with holes checks, but
+/// no engine runs it until `cnpic learn` has filled them.
+pub fn runnable(program: &Program) -> Result<(), Vec<Diagnostic>> {
+    let Some((id, hole)) = program.holes().next() else {
+        return Ok(());
+    };
+    let name = &program.defs[id].name;
+    let count = program.holes().count();
+    let others = match count {
+        1 => String::new(),
+        n => format!(" (and {} more)", n - 1),
+    };
+    Err(vec![
+        Diagnostic::error(
+            codes::E1404,
+            format!("`{name}` is a hole{others}: a program with holes cannot run"),
+        )
+        .with_label(hole.span, "to be learned from examples")
+        .with_help(
+            "fill the holes with `cnpic learn FILE --examples EXAMPLES.json`, then run what it prints",
+        ),
+    ])
 }
 
 /// True when `output` (the diagnostics of the converted file) holds no
@@ -167,6 +193,9 @@ pub fn for_the_network(
     compiled: Compiled,
     name: &str,
 ) -> Result<ForNetwork, (Vec<Diagnostic>, Box<Compiled>)> {
+    if let Err(diagnostics) = runnable(&compiled.program) {
+        return Err((diagnostics, Box::new(compiled)));
+    }
     let normal = compiled
         .program
         .defs

@@ -238,7 +238,7 @@ fn toposorts_emit_valid_orders() {
 /// and `divide` are listed as one sequence of steps.
 fn shape(program: &Program, def: usize, merge_pre: bool) -> String {
     match &program.defs[def].body {
-        Body::Normal(_) => panic!("not an applier"),
+        Body::Normal(_) | Body::Hole(_) => panic!("not an applier"),
         Body::Applier(Applier::Act(app)) => print::act(&app.act, &program.pointers),
         Body::Applier(Applier::Combinator {
             combinator,

@@ -5,7 +5,8 @@
 //! `treerec`) come with a `state(...)`. A callable argument names an ACT or
 //! a definition, or applies an ACT inline; a combinator cannot be passed.
 //! Every definition named is recorded as a reference, for the cycle and
-//! entry checks.
+//! entry checks. A hole (`def NAME: ?(COND?, ...)`) checks its listed
+//! conditions and refers to nothing.
 
 use crate::diagnostic::{Diagnostic, Fix, codes};
 use crate::program::{self, Callee, Combinator};
@@ -57,6 +58,16 @@ impl<'a> Checker<'a> {
                 }
             }
         }
+    }
+
+    /// A hole: its listed conditions are checked like any detector.
+    pub(super) fn hole(&mut self, hole: &ast::Hole) -> Option<program::Hole> {
+        let conditions: Vec<Option<_>> =
+            hole.conditions.iter().map(|c| self.condition(c)).collect();
+        Some(program::Hole {
+            conditions: conditions.into_iter().collect::<Option<_>>()?,
+            span: hole.span,
+        })
     }
 
     fn combinator_app(

@@ -5,7 +5,10 @@
 //! count); none or several is an error listing the candidates. Inference
 //! and reachability wait for an otherwise clean, complete tree, since a
 //! misspelt or lost reference would make them report nonsense. A
-//! definition the entry never reaches earns a warning.
+//! definition the entry never reaches earns a warning. In a sketch (a file
+//! with holes), the one root that is a hole or reaches one is the entry
+//! even beside other roots (what a hole will call is unused until it is
+//! filled), and nothing is unused yet, since a hole may call anything.
 
 use std::collections::VecDeque;
 
@@ -32,9 +35,17 @@ impl<'a> Checker<'a> {
                 *flag = true;
             }
         }
-        let roots: Vec<DefId> = (0..self.defs.len())
+        let mut roots: Vec<DefId> = (0..self.defs.len())
             .filter(|id| referred.get(*id) == Some(&false))
             .collect();
+        // In a sketch, what a hole will call is no root: the one root that
+        // is a hole or reaches one is the entry.
+        let sketch: Vec<DefId> = (roots.iter().copied())
+            .filter(|&id| self.reached_from(id).iter().any(|&d| self.is_hole(d)))
+            .collect();
+        if roots.len() > 1 && sketch.len() == 1 {
+            roots = sketch;
+        }
         match roots.as_slice() {
             [root] => return Some(*root),
             [] if self.defs.is_empty() => {
@@ -103,11 +114,8 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// W0101 for every definition the entry never reaches.
-    pub(super) fn warn_unreachable(&mut self, entry: DefId) {
-        if self.is_doubtful() {
-            return;
-        }
+    /// The definitions `from` reaches through references, itself included.
+    fn reached_from(&self, from: DefId) -> Vec<DefId> {
         let mut successors: Vec<Vec<DefId>> = vec![Vec::new(); self.defs.len()];
         for reference in &self.refs {
             if let Some(list) = successors.get_mut(reference.from) {
@@ -115,7 +123,7 @@ impl<'a> Checker<'a> {
             }
         }
         let mut reached = vec![false; self.defs.len()];
-        let mut queue = VecDeque::from([entry]);
+        let mut queue = VecDeque::from([from]);
         while let Some(id) = queue.pop_front() {
             match reached.get_mut(id) {
                 Some(seen) if !*seen => *seen = true,
@@ -123,9 +131,19 @@ impl<'a> Checker<'a> {
             }
             queue.extend(successors.get(id).into_iter().flatten());
         }
+        (0..self.defs.len()).filter(|&id| reached[id]).collect()
+    }
+
+    /// W0101 for every definition the entry never reaches.
+    pub(super) fn warn_unreachable(&mut self, entry: DefId) {
+        // A hole may call any definition: none is unused yet.
+        if self.is_doubtful() || (0..self.defs.len()).any(|id| self.is_hole(id)) {
+            return;
+        }
+        let reached = self.reached_from(entry);
         let entry_name = self.def_name(entry);
         for (id, def) in self.defs.clone().into_iter().enumerate() {
-            if reached.get(id) == Some(&false) {
+            if !reached.contains(&id) {
                 let diagnostic =
                     Diagnostic::warning(codes::W0101, format!("`{}` is never used", def.name.name))
                         .with_label(

@@ -194,7 +194,7 @@ impl<'a> Checker<'a> {
         let id = self.defs.len();
         // Every definition is checked, even a rejected one, for its errors.
         self.defs.push(def);
-        let applier = matches!(def.body, ast::DefBody::Applier(_));
+        let applier = matches!(def.body, ast::DefBody::Applier(_) | ast::DefBody::Hole(_));
         self.register(&def.name, codes::E0108, Meaning::Def { id, applier });
     }
 

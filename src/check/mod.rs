@@ -119,7 +119,13 @@ impl<'a> Checker<'a> {
     fn is_applier(&self, id: DefId) -> bool {
         self.defs
             .get(id)
-            .is_some_and(|def| matches!(def.body, ast::DefBody::Applier(_)))
+            .is_some_and(|def| matches!(def.body, ast::DefBody::Applier(_) | ast::DefBody::Hole(_)))
+    }
+
+    fn is_hole(&self, id: DefId) -> bool {
+        self.defs
+            .get(id)
+            .is_some_and(|def| matches!(def.body, ast::DefBody::Hole(_)))
     }
 
     fn def_name(&self, id: DefId) -> &'a str {
@@ -144,6 +150,7 @@ impl<'a> Checker<'a> {
                         self.applier(applier).map(program::Body::Applier)
                     }
                     ast::DefBody::Normal(block) => self.block(block).map(program::Body::Normal),
+                    ast::DefBody::Hole(hole) => self.hole(hole).map(program::Body::Hole),
                 }
             })
             .collect()

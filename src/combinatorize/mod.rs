@@ -88,7 +88,7 @@ pub fn combinatorize(
                 continue;
             }
             (Body::Normal(original), Some(body)) => (original, body),
-            (Body::Normal(_), None) => continue,
+            (Body::Normal(_), None) | (Body::Hole(_), _) => continue,
         };
         let (original, body) = body;
         let last = original.last().map_or(def.span.end, |s| extent(s).end);

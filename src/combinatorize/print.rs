@@ -14,7 +14,7 @@ use std::ops::Range;
 
 use super::origins::Origins;
 use super::output::{Arg, Node, OutDef};
-use crate::program::print::{act, condition, defined, position};
+use crate::program::print::{act, condition, defined, env_line};
 use crate::program::{CombinatorKind, Pointer, Program};
 use crate::span::Span;
 
@@ -27,11 +27,7 @@ pub fn file(program: &Program, source: &str, defs: &[OutDef]) -> (String, Origin
     let pointers = &program.pointers;
     let mut out =
         format!("# The combinatory form of {source}, written by `cnpic combinatorize`.\n");
-    let inits: Vec<String> = pointers
-        .iter()
-        .map(|p| format!("{} = {}", p.name, position(&p.init, pointers)))
-        .collect();
-    let _ = writeln!(out, "env {}({})", program.env.name(), inits.join(", "));
+    let _ = writeln!(out, "env {}", env_line(program.env, pointers));
     if let Some(state) = &program.state {
         let names: Vec<&str> = state.iter().map(|p| pointer(pointers, *p)).collect();
         let _ = writeln!(out, "state({})", names.join(", "));

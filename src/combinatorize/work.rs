@@ -100,7 +100,7 @@ pub fn plan(program: &Program, diagnostics: &mut Vec<Diagnostic>) -> Work {
                     *slot = Some(inlined);
                 }
             }
-            Some(Body::Applier(_)) => {
+            Some(Body::Applier(_) | Body::Hole(_)) => {
                 for edge in edges.get(id).into_iter().flatten() {
                     if matches!(
                         program.defs.get(edge.to).map(|d| &d.body),
@@ -168,7 +168,7 @@ fn edges(body: &Body) -> Vec<Edge> {
                 Callee::Act(_) => None,
             })
             .collect(),
-        Body::Applier(Applier::Act(_)) => Vec::new(),
+        Body::Applier(Applier::Act(_)) | Body::Hole(_) => Vec::new(),
     }
 }
 

@@ -20,6 +20,7 @@ mod graph;
 mod input;
 mod picture;
 
+pub use array::{ArrayState, Tape};
 pub use errors::{eval_error, internal};
 pub use picture::{Cell, Panel, Picture, Shape};
 
@@ -144,7 +145,12 @@ pub fn empty_input(kind: EnvKind) -> &'static str {
 /// an E06xx diagnostic without labels whose message names exactly what is
 /// wrong (input is not a source file).
 pub fn parse_input(kind: EnvKind, json: &str) -> Result<State, Diagnostic> {
-    let value = input::parse_json(kind, json)?;
+    read_input(kind, input::parse_json(kind, json)?)
+}
+
+/// [`parse_input`] for JSON already parsed (an input inside a larger JSON
+/// file, as `cnpic learn`'s examples).
+pub fn read_input(kind: EnvKind, value: Value) -> Result<State, Diagnostic> {
     let inner = environment(kind).read(kind, value)?;
     Ok(State { kind, inner })
 }
@@ -209,6 +215,13 @@ impl PartialEq for State {
 impl Eq for State {}
 
 impl State {
+    /// The running environment of `kind` holding `inner`, which must be
+    /// that environment's own state type (an [`ArrayState`] for `array`):
+    /// how a caller that builds states as values, not JSON, makes one.
+    pub fn new(kind: EnvKind, inner: Box<dyn EnvState>) -> State {
+        State { kind, inner }
+    }
+
     pub fn kind(&self) -> EnvKind {
         self.kind
     }

@@ -7,7 +7,7 @@
 //! after each comma, and the Unicode comparison aliases become ASCII.
 
 use crate::operators::ArithOp;
-use crate::syntax::ast::{Applier, Call, Expr, ExprKind, Ident};
+use crate::syntax::ast::{Applier, Call, Expr, ExprKind, Hole, Ident};
 
 /// Binding strengths of the grammar's levels, loosest first.
 const OR: u8 = 1;
@@ -27,6 +27,15 @@ pub fn expr(expr: &Expr) -> String {
 }
 
 /// An applier: `cond(A[j] <= A[hi]?; SWAP(pivot, j), NOP, NOP)` or an ACT.
+/// `?`, or `?(A[P3] != END?, ...)` with the conditions a hole lists.
+pub fn hole(hole: &Hole) -> String {
+    if hole.conditions.is_empty() {
+        return "?".to_string();
+    }
+    let conditions: Vec<String> = hole.conditions.iter().map(|c| expr(c) + "?").collect();
+    format!("?({})", conditions.join(", "))
+}
+
 pub fn applier(applier: &Applier) -> String {
     match applier {
         Applier::Combinator {

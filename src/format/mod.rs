@@ -24,7 +24,7 @@ mod expr;
 use crate::diagnostic::{Diagnostic, codes, has_errors};
 use crate::span::SourceId;
 use crate::syntax::{self, ast};
-pub use expr::{applier, expr as expression};
+pub use expr::{applier, expr as expression, hole};
 
 use comments::{Comment, blank_between, column, line_end, next_token};
 
@@ -153,13 +153,10 @@ impl<'s> Printer<'s> {
     /// `def`s with no blank line and no comment line between them).
     fn alignment(&self, items: &[ast::Item]) -> Vec<Option<usize>> {
         let one_line = |item: &ast::Item| match item {
-            ast::Item::Def(ast::Def {
-                name,
-                body: ast::DefBody::Applier(applier),
-                ..
-            }) => {
-                let width = "def : ".len() + name.name.len() + expr::applier(applier).len();
-                (width <= MAX_WIDTH).then(|| (name.name.len(), applier_end(applier)))
+            ast::Item::Def(ast::Def { name, body, .. }) => {
+                let (code, _, end) = right_side(body)?;
+                let width = "def : ".len() + name.name.len() + code.len();
+                (width <= MAX_WIDTH).then_some((name.name.len(), end))
             }
             _ => None,
         };
@@ -208,11 +205,9 @@ impl<'s> Printer<'s> {
                 let text = format!("state({})", expr::names(&state.pointers));
                 self.line(0, start, state.span.end, text);
             }
-            ast::Item::Def(def) => match &def.body {
-                ast::DefBody::Applier(applier) => {
+            ast::Item::Def(def) => match right_side(&def.body) {
+                Some((code, code_start, end)) => {
                     let name = &def.name.name;
-                    let code = expr::applier(applier);
-                    let end = applier_end(applier);
                     match width {
                         Some(width) => {
                             let pad = " ".repeat(width - name.len());
@@ -224,14 +219,16 @@ impl<'s> Printer<'s> {
                         None => {
                             self.line(0, start, def.name.span.end, format!("def {name}:"));
                             self.block_start = true;
-                            self.line(1, applier_start(applier), end, code);
+                            self.line(1, code_start, end, code);
                         }
                     }
                 }
-                ast::DefBody::Normal(body) => {
+                None => {
                     let header = format!("def {}():", def.name.name);
                     self.line(0, start, def.name.span.end, header);
-                    self.block(body, 1, next);
+                    if let ast::DefBody::Normal(body) = &def.body {
+                        self.block(body, 1, next);
+                    }
                 }
             },
             ast::Item::Act(act) => {
@@ -398,6 +395,21 @@ impl<'s> Printer<'s> {
         self.out.push_str(text);
         self.out.push('\n');
         self.block_start = false;
+    }
+}
+
+/// The right side of a `def NAME: ...` as formatted, with where it starts
+/// and ends in the source: an applier or a hole; `None` for a normal
+/// program.
+fn right_side(body: &ast::DefBody) -> Option<(String, usize, usize)> {
+    match body {
+        ast::DefBody::Applier(applier) => Some((
+            expr::applier(applier),
+            applier_start(applier),
+            applier_end(applier),
+        )),
+        ast::DefBody::Hole(hole) => Some((expr::hole(hole), hole.span.start, hole.span.end)),
+        ast::DefBody::Normal(_) => None,
     }
 }
 

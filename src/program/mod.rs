@@ -56,6 +56,30 @@ pub struct Def {
 pub enum Body {
     Applier(Applier),
     Normal(Vec<Stmt>),
+    /// `def NAME: ?(...)`: an applier left for `cnpic learn` to find. A
+    /// program with a hole checks, but no engine runs it.
+    Hole(Hole),
+}
+
+/// A hole, with the conditions it lists (besides those the file writes).
+#[derive(Clone, Debug)]
+pub struct Hole {
+    pub conditions: Vec<BoolExpr>,
+    /// The `?` and its list, in the source.
+    pub span: Span,
+}
+
+impl Program {
+    /// The definitions that are holes, in file order.
+    pub fn holes(&self) -> impl Iterator<Item = (DefId, &Hole)> {
+        self.defs
+            .iter()
+            .enumerate()
+            .filter_map(|(id, def)| match &def.body {
+                Body::Hole(hole) => Some((id, hole)),
+                _ => None,
+            })
+    }
 }
 
 #[derive(Clone, Debug)]

@@ -11,9 +11,18 @@ use std::fmt::Write as _;
 
 use super::{
     Act, ActArg, Behaviour, BoolExpr, Color, Combinator, CombinatorKind, Defined, Direction,
-    Observation, Operand, Pointer, PosExpr, PosKind, Slot, SymExpr,
+    EnvKind, Observation, Operand, Pointer, PosExpr, PosKind, Slot, SymExpr,
 };
 use crate::operators::ArithOp;
+
+/// The `env` line without its keyword: `array(P1 = 0, P2 = LAST)`.
+pub fn env_line(env: EnvKind, pointers: &[Pointer]) -> String {
+    let inits: Vec<String> = pointers
+        .iter()
+        .map(|p| format!("{} = {}", p.name, position(&p.init, pointers)))
+        .collect();
+    format!("{}({})", env.name(), inits.join(", "))
+}
 
 /// `SWAP(P1, P2)`, `OUT(OK)`, `NOP`, `_push(lo, pivot - 1)`: the name,
 /// then each argument as its type is written.

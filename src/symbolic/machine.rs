@@ -15,6 +15,7 @@
 
 use super::{Event, trace};
 use crate::diagnostic::Diagnostic;
+use crate::env::internal;
 use crate::exec::{self, MAX_TASKS, Store};
 use crate::program::{
     ActApp, Applier, Body, BoolExpr, Callee, Combinator, CombinatorKind, Def, DefId, Program, Slot,
@@ -167,6 +168,10 @@ impl<'p, 'o> Machine<'p, 'o> {
                 self.start(kind, frame, def, depth)
             }
             Body::Applier(Applier::Act(app)) => self.apply(app),
+            Body::Hole(_) => Err(internal(format!(
+                "the hole `{}` reached the interpreter",
+                self.def(def).name
+            ))),
             Body::Normal(stmts) => {
                 let block = Block {
                     def,

@@ -29,7 +29,7 @@ pub enum Item {
     Env(EnvDecl),
     /// `state(lo, hi)`
     State(StateDecl),
-    /// `def NAME: APPLIER` or `def NAME(): BLOCK`
+    /// `def NAME: APPLIER`, `def NAME: ?` or `def NAME(): BLOCK`
     Def(Def),
     /// Stdlib only: `act NAME` or `act NAME(TYPE, ...)`
     Act(ActDecl),
@@ -87,6 +87,18 @@ pub enum DefBody {
     Applier(Applier),
     /// `def NAME(): BLOCK`
     Normal(Block),
+    /// `def NAME: ?` or `def NAME: ?(COND?, ...)`: a hole `cnpic learn`
+    /// fills.
+    Hole(Hole),
+}
+
+/// A hole: an applier left for `cnpic learn` to find, with the conditions
+/// it lists besides those written elsewhere in the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hole {
+    pub conditions: Vec<Expr>,
+    /// From `?` to the closing `)`.
+    pub span: Span,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

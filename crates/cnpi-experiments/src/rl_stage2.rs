@@ -6,7 +6,9 @@
 //! A row is one `cnpi_rl::stage2::trial`: when each piece was learned, the
 //! greedy STEP and SORT as source, and the learned sort program when there
 //! is one. The summary gives the three rates beside the paper's (STEP 79 %,
-//! SORT 62 %), counts the appliers learned, and writes `stage2.csv`.
+//! SORT 62 %), counts the appliers learned, says how many trials a user
+//! starting from each seed waits for a learned SORT, and writes
+//! `stage2.csv`.
 
 use std::fmt::Write as _;
 
@@ -81,8 +83,56 @@ impl Experiment for RlStage2 {
                 );
             }
         }
+        let mut rows: Vec<&Trial> = results.rows().collect();
+        rows.sort_by_key(|t| t.seed);
+        let _ = writeln!(text, "{}", until_first_sort(&rows));
         let _ = writeln!(text, "{:.1} s of trial time", results.trial_seconds());
         Ok(text)
+    }
+}
+
+/// How many start seeds [`until_first_sort`] reports on.
+const USERS: usize = 100;
+
+/// What a user who runs trials from seed `S` on (trial `t` draws from
+/// `S + t`, as `cnpic learn` does) sees: for each of the first [`USERS`]
+/// trial seeds of the run (`rows`, by seed), how many trials until the
+/// first that learns SORT. Consecutive start seeds share their trials, so
+/// one run of seeds answers for all of them; a start seed with no success
+/// after it in the run is counted apart.
+pub fn until_first_sort(rows: &[&Trial]) -> String {
+    let contiguous = rows
+        .windows(2)
+        .all(|w| w[1].seed == w[0].seed.wrapping_add(1));
+    if !contiguous {
+        return "SORT, trials until the first success: needs one run of consecutive seeds".into();
+    }
+    let waits: Vec<Option<usize>> = (0..rows.len().min(USERS))
+        .map(|start| {
+            (rows[start..].iter())
+                .position(|t| t.sort_at.is_some())
+                .map(|k| k + 1)
+        })
+        .collect();
+    let mut seen: Vec<usize> = waits.iter().flatten().copied().collect();
+    seen.sort_unstable();
+    let none = waits.len() - seen.len();
+    match (seen.first(), seen.last()) {
+        (Some(_), Some(most)) => format!(
+            "SORT, trials until the first success from each of {} start seeds: median {}, mean {:.1}, most {most}{}",
+            waits.len(),
+            seen[seen.len() / 2],
+            seen.iter().sum::<usize>() as f64 / seen.len() as f64,
+            if none == 0 {
+                String::new()
+            } else {
+                format!(" ({none} start seeds see none within this run)")
+            }
+        ),
+        _ => format!(
+            "SORT, trials until the first success: none within this run from any of {} start seeds",
+            waits.len()
+        ),
     }
 }
 
@@ -132,5 +182,41 @@ impl Summary {
             steps: tally(&|t| t.step_at.map(|_| t.step.clone())),
             sorts: tally(&|t| t.sort_at.map(|_| t.sort.clone())),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(seed: u64, sort: bool) -> Trial {
+        Trial {
+            seed,
+            detector_at: Some(50),
+            step_at: Some(100),
+            sort_at: sort.then_some(500),
+            step: String::new(),
+            sort: String::new(),
+            program: None,
+        }
+    }
+
+    #[test]
+    fn a_user_waits_for_the_next_success_among_consecutive_seeds() {
+        let rows: Vec<Trial> = [false, false, true, false, true, false]
+            .iter()
+            .enumerate()
+            .map(|(i, &sort)| row(7 + i as u64, sort))
+            .collect();
+        let refs: Vec<&Trial> = rows.iter().collect();
+        // From seeds 7..12: 3, 2, 1, 2, 1, and none after the last.
+        let text = until_first_sort(&refs);
+        assert!(
+            text.contains("from each of 6 start seeds: median 2, mean 1.8, most 3"),
+            "{text}"
+        );
+        assert!(text.contains("(1 start seeds see none"), "{text}");
+        let gap: Vec<&Trial> = vec![&rows[0], &rows[2]];
+        assert!(until_first_sort(&gap).contains("consecutive"));
     }
 }

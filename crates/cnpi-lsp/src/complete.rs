@@ -37,6 +37,7 @@ pub fn completions(document: &Document) -> Vec<CompletionItem> {
         let detail = match &def.body {
             cnpi::syntax::ast::DefBody::Applier(a) => cnpi::format::applier(a),
             cnpi::syntax::ast::DefBody::Normal(_) => format!("{}()", def.name.name),
+            cnpi::syntax::ast::DefBody::Hole(h) => cnpi::format::hole(h),
         };
         add(def.name.name.clone(), CompletionItemKind::FUNCTION, detail);
     }

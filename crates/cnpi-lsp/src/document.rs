@@ -195,6 +195,11 @@ fn collect_item(item: &ast::Item, names: &mut Vec<Name>) {
             match &def.body {
                 ast::DefBody::Applier(applier) => collect_applier(applier, names),
                 ast::DefBody::Normal(block) => collect_block(block, names),
+                ast::DefBody::Hole(hole) => {
+                    for condition in &hole.conditions {
+                        collect_expr(condition, names);
+                    }
+                }
             }
         }
         ast::Item::Combinator(combinator) => {

@@ -79,6 +79,7 @@ pub fn symbols(document: &Document) -> Vec<DocumentSymbol> {
                 let detail = match &def.body {
                     ast::DefBody::Applier(applier) => cnpi::format::applier(applier),
                     ast::DefBody::Normal(_) => "normal program".to_string(),
+                    ast::DefBody::Hole(hole) => cnpi::format::hole(hole),
                 };
                 // A block's span reaches the next item: end at its text.
                 let end = def.span.start + document.text_of(def.span).len();

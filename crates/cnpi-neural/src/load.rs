@@ -14,7 +14,7 @@ use std::io::Write;
 use std::path::Path;
 
 use cnpi::combinatorize::Origins;
-use cnpi::compile::{Compiled, ForNetwork, compile, for_the_network, sources};
+use cnpi::compile::{Compiled, ForNetwork, compile, for_the_network, runnable, sources};
 use cnpi::diagnostic::{Diagnostic, Sources, codes};
 use cnpi::engines::{Engines, Network};
 use cnpi::env::State;
@@ -236,6 +236,10 @@ impl Loaded {
 fn load_source(request: &Request, progress: Progress, report: Report) -> Option<Loaded> {
     if request.symbolic {
         let compiled = compile_file(request.file, request.entry, report)?;
+        if let Err(diagnostics) = runnable(&compiled.program) {
+            report(&diagnostics, &compiled.sources);
+            return None;
+        }
         return Some(Loaded {
             env: compiled.program.env,
             memory: None,

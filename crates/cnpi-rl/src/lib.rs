@@ -12,17 +12,20 @@
 //! What is learned is written as a core file that `cnpic verify-core`
 //! checks ([`core_file`]). Stage 2 ([`stage2`], on the small program memory
 //! of [`library`]) learns a detector and the STEP and SORT appliers on a
-//! fixed learned core and prints the sort as `.cnpi` source.
+//! fixed learned core by the applier policy gradient ([`applier`]) and
+//! prints the sort as `.cnpi` source.
 //!
 //! The sweeps over seeds, settings and shards are experiments of crate
 //! `cnpi-experiments` (`cnpic experiment rl-core`, `rl-rnpi`, `rl-stage2`).
 
+pub mod applier;
 pub mod baseline;
 pub mod core_file;
 pub mod episode;
 pub mod library;
 pub mod policy;
 pub mod schedule;
+pub mod sketch;
 pub mod stage1;
 pub mod stage2;
 pub mod tasks;

@@ -1,11 +1,12 @@
 //! Stage 2's program memory: named appliers and conditions compiled from
 //! `.cnpi` source, run on a fixed learned core.
 //!
-//! A [`Library`] is a file of appliers (`def COMPSWAP: cond(...)`,
-//! `def P1_LEFT: MOVE(P1, LEFT)`) read by the front end, each definition a
-//! [`Program`] that is an ACT or a combinator applied to a detector and
-//! three other programs. Appliers learned by reinforcement are added as
-//! new programs and printed back as source ([`Library::source`]).
+//! A [`Library`] is a sketch: a file of appliers (`def COMPSWAP:
+//! cond(...)`, `def P1_LEFT: MOVE(P1, LEFT)`) and holes (`def STEP: ?`)
+//! read by the front end, each definition a [`Program`] that is an ACT or a
+//! combinator applied to a detector and three other programs. Appliers
+//! learned by reinforcement fill the holes ([`Library::define`]) and are
+//! printed back as source ([`Library::source`]).
 //!
 //! [`Library::execute`] is Algorithm 1 on a fixed core: an applier starts
 //! an activation of its combinator with a new frame; each step reads a
@@ -24,6 +25,7 @@ use cnpi::program::print;
 use cnpi::program::{Act, ActApp, Applier, Body, BoolExpr, Callee, EnvKind, Pointer, Slot};
 use cnpi::span::Span;
 use cnpi_neural::core::{CoreState, Network};
+use cnpi_neural::memory::condition_code;
 
 use crate::tasks::LEARNED;
 
@@ -42,15 +44,24 @@ pub enum Program {
     },
 }
 
+/// The program that does nothing: `NOP`, and a hole until it is defined.
+fn nothing() -> Program {
+    Program::Act(ActApp {
+        act: Act::Nop,
+        span: Span::default(),
+    })
+}
+
 /// Named programs and conditions of one `env array(...)` line.
 #[derive(Clone, Debug)]
 pub struct Library {
-    pub env: String,
-    pub kind: EnvKind,
+    pub env: EnvKind,
     pub pointers: Vec<Pointer>,
     pub names: Vec<String>,
     pub programs: Vec<Program>,
     pub conditions: Vec<BoolExpr>,
+    /// Each condition's code, what tells two conditions apart.
+    codes: Vec<Vec<u32>>,
 }
 
 /// Why a run did not finish.
@@ -72,60 +83,44 @@ struct Activation {
 }
 
 impl Library {
-    /// Compiles `env` and `defs` (one `def NAME: APPLIER` per line); the
-    /// conditions are those the appliers use, plus `conditions` (written
-    /// as source), in order of first appearance.
-    pub fn compile(env: &str, defs: &[&str], conditions: &[&str]) -> Library {
-        let mut source = format!("env {env}\n");
-        for def in defs {
-            source.push_str(def);
-            source.push('\n');
-        }
-        // One extra applier per condition, so the front end checks it.
-        for (i, condition) in conditions.iter().enumerate() {
-            source.push_str(&format!(
-                "def COND_{i}: cond({condition}?; NOP, NOP, NOP)\n"
-            ));
-        }
-        source.push_str("def ROOT_: seq(; NOP, NOP, NOP)\n");
-        let compilation = compile("library.cnpi", &source, Some("ROOT_"));
+    /// Compiles the sketch `text` (named `name`), starting from `entry`:
+    /// each definition a program, each hole a program that does nothing
+    /// until [`Library::define`] gives it one; the conditions are those
+    /// the appliers use and the holes list, in order of first appearance,
+    /// each once.
+    pub fn compile(name: &str, text: &str, entry: &str) -> Library {
+        let compilation = compile(name, text, Some(entry));
         let Some(program) = compilation.program else {
             panic!(
-                "the stage-2 library does not compile: {:?}",
+                "the library `{name}` does not compile: {:?}",
                 compilation.diagnostics
             )
         };
         let mut library = Library {
-            env: env.to_string(),
-            kind: program.env,
+            env: program.env,
             pointers: program.pointers.clone(),
             names: Vec::new(),
             programs: Vec::new(),
             conditions: Vec::new(),
+            codes: Vec::new(),
         };
         // Definitions keep their ids (`Callee::Def` refers to them); inline
         // ACTs are numbered after them.
-        let count = defs.len();
-        for def in &program.defs[..count] {
+        for def in &program.defs {
             library.names.push(def.name.clone());
-            library.programs.push(Program::Act(ActApp {
-                act: Act::Nop,
-                span: Span::default(),
-            }));
+            library.programs.push(nothing());
         }
-        for (id, def) in program.defs[..count].iter().enumerate() {
-            let Body::Applier(applier) = &def.body else {
-                panic!("`{}` is not an applier", def.name)
+        for (id, def) in program.defs.iter().enumerate() {
+            library.programs[id] = match &def.body {
+                Body::Applier(applier) => library.applier(applier),
+                Body::Hole(hole) => {
+                    for condition in &hole.conditions {
+                        library.condition(condition);
+                    }
+                    nothing()
+                }
+                Body::Normal(_) => panic!("`{}` is not an applier", def.name),
             };
-            library.programs[id] = library.applier(applier);
-        }
-        for def in &program.defs[count..count + conditions.len()] {
-            if let Body::Applier(Applier::Combinator {
-                detector: Some(d), ..
-            }) = &def.body
-            {
-                library.condition(d);
-            }
         }
         library
     }
@@ -161,17 +156,15 @@ impl Library {
         }
     }
 
-    /// The index of a condition, added if new (compared as source text).
+    /// The index of a condition, added if new (the same condition written
+    /// twice has one code, [`condition_code`]).
     fn condition(&mut self, condition: &BoolExpr) -> usize {
-        let text = print::condition(condition, &self.pointers);
-        if let Some(i) = self
-            .conditions
-            .iter()
-            .position(|c| print::condition(c, &self.pointers) == text)
-        {
+        let code = condition_code(condition);
+        if let Some(i) = self.codes.iter().position(|c| *c == code) {
             return i;
         }
         self.conditions.push(condition.clone());
+        self.codes.push(code);
         self.conditions.len() - 1
     }
 
@@ -181,14 +174,6 @@ impl Library {
             .iter()
             .position(|n| n == name)
             .unwrap_or_else(|| panic!("the library has no `{name}`"))
-    }
-
-    /// The condition written `text`.
-    pub fn condition_id(&self, text: &str) -> usize {
-        self.conditions
-            .iter()
-            .position(|c| print::condition(c, &self.pointers) == text)
-            .unwrap_or_else(|| panic!("the library has no condition `{text}`"))
     }
 
     /// Adds (or replaces) the program `name`.
@@ -204,7 +189,7 @@ impl Library {
 
     /// A store at the start of a run on the array `input`.
     pub fn store(&self, input: &[i64]) -> Store<'static> {
-        crate::tasks::array_store(self.kind, &self.pointers, input)
+        crate::tasks::array_store(self.env, &self.pointers, input)
     }
 
     /// The exact value of condition `condition` on `store`.
@@ -307,7 +292,8 @@ impl Library {
     pub fn source(&self, entry: usize, header: &str) -> String {
         let mut order = Vec::new();
         self.reach(entry, &mut order);
-        let mut text = format!("{header}env {}\n\n", self.env);
+        let env = print::env_line(self.env, &self.pointers);
+        let mut text = format!("{header}env {env}\n\n");
         for id in order {
             text.push_str(&format!(
                 "def {}: {}\n",

@@ -7,7 +7,10 @@
 //! last 10 episodes; a task not yet tried counts as all errors. The
 //! curriculum says which tasks are active: the full tasks only (none), the
 //! easy and full tasks together (mixed), or for each combinator its easy
-//! task until the core completes it, then its full task (gradual).
+//! task until the core completes it, then its full task (gradual). The
+//! paper's "complete the easy task first before going to the true one"
+//! has a second reading, `gradual-keep`: once the easy task is completed,
+//! the full task joins it and the easy task stays in the pool (issue 22).
 
 use std::collections::VecDeque;
 
@@ -31,6 +34,9 @@ pub enum Curriculum {
     None,
     Mixed,
     Gradual,
+    /// Gradual, but the easy task stays active once completed.
+    #[serde(rename = "gradual-keep")]
+    GradualKeep,
 }
 
 /// The window of the moving average of errors.

@@ -240,8 +240,11 @@ fn active(tasks: &Tasks, curriculum: Curriculum, easy_at: &[Option<usize>]) -> V
             match curriculum {
                 Curriculum::None => vec![full],
                 Curriculum::Mixed => vec![easy, full],
-                Curriculum::Gradual if easy_at[program].is_none() => vec![easy],
+                Curriculum::Gradual | Curriculum::GradualKeep if easy_at[program].is_none() => {
+                    vec![easy]
+                }
                 Curriculum::Gradual => vec![full],
+                Curriculum::GradualKeep => vec![easy, full],
             }
         })
         .collect()
@@ -301,6 +304,10 @@ mod tests {
         let later = active(&tasks, Curriculum::Gradual, &[Some(5), None, Some(9)]);
         let kinds: Vec<bool> = later.iter().map(|&i| tasks.tasks[i].easy).collect();
         assert_eq!(kinds, [false, true, false]);
+        // The second reading keeps a passed easy task beside its full one.
+        let kept = active(&tasks, Curriculum::GradualKeep, &[Some(5), None, Some(9)]);
+        let kinds: Vec<bool> = kept.iter().map(|&i| tasks.tasks[i].easy).collect();
+        assert_eq!(kinds, [true, false, true, true, false]);
         assert_eq!(active(&tasks, Curriculum::Mixed, &[None; 3]).len(), 6);
         assert!(
             active(&tasks, Curriculum::None, &[None; 3])

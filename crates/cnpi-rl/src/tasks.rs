@@ -33,13 +33,13 @@ pub const LEARNED: [(Combinator, &str); 3] = [
 /// The largest value in a task's input (values are distinct, 0 to this).
 pub const MAX_VALUE: i64 = 9;
 
-/// The environment state of the array `input`.
+/// The environment state of the array `input` (`env` is an `array`).
 pub fn array_state(env: EnvKind, input: &[i64]) -> cnpi::env::State {
-    let json = serde_json::Value::from(input.to_vec()).to_string();
-    match cnpi::env::parse_input(env, &json) {
-        Ok(state) => state,
-        Err(diagnostic) => panic!("an array of integers is an array input: {diagnostic:?}"),
-    }
+    let state = cnpi::env::ArrayState {
+        a: input.to_vec(),
+        output: Vec::new(),
+    };
+    cnpi::env::State::new(env, Box::new(state))
 }
 
 /// A store of environment `env` on the array `input`, `pointers` at

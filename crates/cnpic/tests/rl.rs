@@ -1,8 +1,9 @@
 //! Reinforcement learning through the command line: `experiment rl-core`
 //! on a tiny seeded configuration (its JSON, its files, its
 //! reproducibility), the whole pipeline from a learned core to a learned
-//! sort run on 1,000 elements, and `run --core` refusing what it cannot
-//! use.
+//! sort run on 1,000 elements, `run --core` refusing what it cannot
+//! use, and `cnpic learn` on every sketch of `examples/learn/`: learned,
+//! then run on fresh random inputs against an independent oracle.
 
 use std::process::{Command, Output};
 
@@ -267,4 +268,148 @@ fn run_refuses_a_core_file_it_cannot_read_or_verify() {
         "no/such/core.safetensors",
     ]);
     assert_eq!(stage2.status.code(), Some(1));
+}
+
+/// `cnpic learn` on `examples/learn/SKETCH.cnpi` with its examples and
+/// `extra` arguments; the completed program's path, in `dir`.
+fn learn(
+    dir: &std::path::Path,
+    sketch: &str,
+    extra: &[&str],
+) -> (std::path::PathBuf, serde_json::Value) {
+    let out = dir.join(format!("{sketch}.cnpi"));
+    let source = format!("examples/learn/{sketch}.cnpi");
+    let examples = format!("examples/learn/{sketch}.json");
+    let mut args = vec![
+        "learn",
+        &source,
+        "--examples",
+        &examples,
+        "-o",
+        out.to_str().expect("a UTF-8 path"),
+        "--format",
+        "json",
+    ];
+    args.extend(extra);
+    let summary = json(&cnpic(&args));
+    assert_eq!(summary["learned"], true, "{summary}");
+    (out, summary)
+}
+
+/// Runs the program at `path` on the network on `input`: its JSON.
+fn run_on(path: &std::path::Path, input: &[i64]) -> serde_json::Value {
+    let input = serde_json::Value::from(input.to_vec()).to_string();
+    let path = path.to_str().expect("a UTF-8 path");
+    json(&cnpic(&[
+        "run", path, "--input", &input, "--format", "json",
+    ]))
+}
+
+/// Random arrays of 0 to 9 elements, values -20 to 20, from `seed`.
+fn fresh_inputs(seed: u64, count: usize) -> Vec<Vec<i64>> {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    (0..count)
+        .map(|_| {
+            let n = rng.random_range(0..10);
+            (0..n).map(|_| rng.random_range(-20..=20)).collect()
+        })
+        .collect()
+}
+
+#[test]
+fn learned_sketches_pass_their_oracles_on_fresh_inputs() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    type Oracle = fn(&[i64]) -> Vec<i64>;
+    let sorted: Oracle = |v| {
+        let mut v = v.to_vec();
+        v.sort();
+        v
+    };
+    let reversed: Oracle = |v| v.iter().rev().copied().collect();
+    let sketches: [(&str, Oracle); 3] = [
+        ("bubble_step", sorted),
+        ("bubble_outer", sorted),
+        ("reverse", reversed),
+    ];
+    for (i, (sketch, oracle)) in sketches.into_iter().enumerate() {
+        let (program, summary) = learn(dir.path(), sketch, &["--seed", "1", "--threads", "2"]);
+        let text = std::fs::read_to_string(&program).expect("the program is written");
+        assert!(text.starts_with("# Made by: cnpic learn"), "{text}");
+        for input in fresh_inputs(100 + i as u64, 12) {
+            let run = run_on(&program, &input);
+            assert_eq!(run["engine"], "neural");
+            assert_eq!(
+                run["A"],
+                serde_json::json!(oracle(&input)),
+                "{sketch} on {input:?}\n{text}\n{summary}"
+            );
+        }
+    }
+}
+
+#[test]
+fn learn_gives_the_same_program_on_any_number_of_threads_and_enumerates() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let one = tempfile::tempdir().expect("a temporary folder");
+    let (a, first) = learn(dir.path(), "reverse", &["--seed", "7", "--threads", "1"]);
+    let (b, second) = learn(one.path(), "reverse", &["--seed", "7", "--threads", "3"]);
+    let read = |p: &std::path::Path| std::fs::read_to_string(p).expect("written");
+    let body = |t: String| t.lines().skip(1).collect::<Vec<_>>().join("\n");
+    assert_eq!(body(read(&a)), body(read(&b)));
+    assert_eq!(first["trial_seed"], second["trial_seed"]);
+    assert_eq!(first["work"], second["work"]);
+    let (exact, summary) = learn(dir.path(), "bubble_step", &["--search", "enumerate"]);
+    assert_eq!(summary["search"], "enumerate");
+    assert!(summary["work"].as_u64().is_some_and(|n| n >= 1));
+    assert!(read(&exact).contains("def STEP:"));
+}
+
+#[test]
+fn learn_refuses_what_it_cannot_learn_with_codes() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).expect("writable");
+        path.display().to_string()
+    };
+    let sketch = write(
+        "s.cnpi",
+        "env array(lo = 0, hi = LAST)\ndef STEP: ?\ndef R: linrec(lo < hi?; STEP, NOP, NOP)\n",
+    );
+    let no_hole = write("n.cnpi", "env array(lo = 0)\ndef R: seq(; NOP, NOP, NOP)\n");
+    let good = write("g.json", r#"[{"input": [1, 2], "output": {"A": [2, 1]}}]"#);
+    let bad = write("b.json", r#"[{"input": [1, 2], "output": {"sum": 3}}]"#);
+    // No applier of NOPs can make the array longer.
+    let impossible = write(
+        "i.json",
+        r#"[{"input": [1, 2], "output": {"A": [1, 2, 3]}}]"#,
+    );
+    let code = |args: &[&str], code: &str| {
+        let output = cnpic(args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains(&format!("[{code}]")), "{stderr}");
+        stderr.into_owned()
+    };
+    code(&["learn", &sketch, "--examples", &bad], "E1401");
+    code(&["learn", &sketch, "--examples", "missing.json"], "E1401");
+    code(&["learn", &no_hole, "--examples", &good], "E1402");
+    for search in ["gradient", "enumerate"] {
+        let args = [
+            "learn",
+            &sketch,
+            "--examples",
+            &impossible,
+            "--search",
+            search,
+            "--trials",
+            "2",
+            "--episodes",
+            "50",
+        ];
+        let stderr = code(&args, "E1403");
+        assert!(stderr.contains("best candidate: def STEP:"), "{stderr}");
+        assert!(stderr.contains("it fails 1 of 1 examples"), "{stderr}");
+    }
 }

@@ -10,7 +10,10 @@
 //! the shipped core and verified (a behaviour the memory already holds
 //! reuses its row); one that cannot be learned is refused (E1109). Nothing
 //! that exists is touched. Normal programs are not appliers: they must be
-//! combinatorized first.
+//! combinatorized first. A hole (`def NAME: ?`) gets an applier row that
+//! does nothing, `seq(; NOP, NOP, NOP)`, and a detector for each condition
+//! it lists; [`Memory::write_applier`] rewrites such a row as an applier
+//! is learned (`cnpi_rl::sketch`).
 
 use std::collections::HashMap;
 
@@ -207,7 +210,7 @@ impl Memory {
             .defs
             .iter()
             .map(|def| {
-                matches!(def.body, Body::Applier(_)).then(|| {
+                matches!(def.body, Body::Applier(_) | Body::Hole(_)).then(|| {
                     next += 1;
                     next - 1
                 })
@@ -242,9 +245,30 @@ impl Memory {
                 _ => None,
             })
             .collect();
+        let mut detector_of = |condition: &'p BoolExpr, span: Span| {
+            let next = self.detectors.len() + conditions.len();
+            let id = *known.entry(condition_code(condition)).or_insert(next);
+            if id == next {
+                conditions.push((condition, condition_span(condition, span)));
+            }
+            id
+        };
+        let nop = Memory::fixed(RowKind::Act(ActKind::NOP));
         for def in &program.defs {
             let plan = match &def.body {
                 Body::Normal(_) => continue,
+                Body::Hole(hole) => {
+                    for condition in &hole.conditions {
+                        detector_of(condition, hole.span);
+                    }
+                    Plan::Combinator {
+                        program: Memory::fixed(RowKind::Combinator(CombinatorKind::User(
+                            Combinator::Seq,
+                        ))),
+                        detector: BLIND,
+                        args: [nop; 3],
+                    }
+                }
                 Body::Applier(Applier::Act(app)) => Plan::Act(app),
                 Body::Applier(Applier::Combinator {
                     combinator,
@@ -254,22 +278,13 @@ impl Memory {
                 }) => {
                     let detector = match detector {
                         None => BLIND,
-                        Some(condition) => {
-                            let next = self.detectors.len() + conditions.len();
-                            let id = *known.entry(condition_code(condition)).or_insert(next);
-                            if id == next {
-                                conditions.push((condition, condition_span(condition, *span)));
-                            }
-                            id
-                        }
+                        Some(condition) => detector_of(condition, *span),
                     };
                     let mut rows = [0; 3];
                     for (slot, callee) in rows.iter_mut().zip(args) {
                         *slot = match callee {
                             Callee::Def(id, span) => row_of(*id, *span)?,
-                            Callee::Act(ActApp { act: Act::Nop, .. }) => {
-                                Memory::fixed(RowKind::Act(ActKind::NOP))
-                            }
+                            Callee::Act(ActApp { act: Act::Nop, .. }) => nop,
                             Callee::Act(app) => {
                                 let text = print::act(&app.act, &program.pointers);
                                 inline.push((row(text, app.span), Plan::Act(app)));
@@ -300,6 +315,40 @@ impl Memory {
             conditions,
             entry,
         })
+    }
+}
+
+impl Memory {
+    /// Rewrites applier row `row` as the applier of combinator row
+    /// `program` with detector `detector` and arguments `args`, per
+    /// equation 1 from the keys the memory holds: how an applier being
+    /// learned (a hole, `cnpic learn`) is tried. Nothing else changes.
+    pub fn write_applier(
+        &mut self,
+        row: RowId,
+        program: RowId,
+        detector: DetectorId,
+        args: [RowId; 3],
+    ) -> Result<(), Diagnostic> {
+        if self.rows.get(row).map(|r| r.kind) != Some(RowKind::Applier) {
+            return Err(internal(format!("row {row} is not an applier")));
+        }
+        let plan = Plan::Combinator {
+            program,
+            detector,
+            args,
+        };
+        let fits = |table: &[f32], at: usize| (at + 1) * KEY_DIM <= table.len();
+        if !fits(&self.m_key, program)
+            || !fits(&self.w_key, detector)
+            || !args.iter().all(|&a| fits(&self.m_key, a))
+        {
+            return Err(internal(format!("row {row}: a key out of range")));
+        }
+        let (embedding, _) = embed(&plan, &self.m_key, &self.w_key)?;
+        self.m_prog[row * EMBED_DIM..(row + 1) * EMBED_DIM].copy_from_slice(&embedding);
+        self.rows[row].spans.clear();
+        Ok(())
     }
 }
 
@@ -344,7 +393,7 @@ fn embed(plan: &Plan, m_key: &[f32], w_key: &[f32]) -> Result<(Vec<f32>, Vec<Spa
 /// What identifies a condition: its code (structure, pointers by index,
 /// constants), as bits. Two conditions with the same code detect the same
 /// thing, whatever their spans.
-fn condition_code(condition: &BoolExpr) -> Vec<u32> {
+pub fn condition_code(condition: &BoolExpr) -> Vec<u32> {
     let mut code = Code::default();
     code.condition(condition);
     code.values.iter().map(|v| v.to_bits()).collect()

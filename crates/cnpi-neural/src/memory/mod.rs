@@ -24,6 +24,7 @@ pub(crate) mod codec;
 pub(crate) mod keys;
 mod verify;
 
+pub use build::condition_code;
 pub use codec::ActKind;
 pub use keys::KEY_DIM;
 

@@ -11,6 +11,7 @@ mod combinatorize;
 mod experiment;
 mod explain;
 mod fmt;
+mod learn;
 mod lsp;
 mod memory;
 mod output;
@@ -101,6 +102,12 @@ enum Command {
     Fmt(fmt::FmtArgs),
     /// Run the language server on stdin and stdout, for editors.
     Lsp,
+    /// Fill the holes of a sketch (`def STEP: ?`) from input/output
+    /// examples, on the shipped core, and print the completed program.
+    ///
+    /// Exits with 1, and prints the best candidate and the examples it
+    /// fails, when no filling gives every example's output.
+    Learn(learn::LearnArgs),
 }
 
 pub fn parse_args() -> Cli {
@@ -130,5 +137,6 @@ fn command(command: Command) -> ExitCode {
         Command::Explain { code } => explain::explain(&code),
         Command::Fmt(args) => fmt::fmt(&args),
         Command::Lsp => lsp::lsp(),
+        Command::Learn(args) => learn::learn(&args),
     }
 }

@@ -40,7 +40,8 @@ pub struct RlArgs {
           value_parser = parse_enum::<Sampling>)]
     sampling: Vec<Sampling>,
     /// Which tasks are practised: full only (none), easy and full (mixed),
-    /// or easy first (gradual); a comma-separated list runs each.
+    /// easy first then full (gradual), or easy first then both
+    /// (gradual-keep); a comma-separated list runs each.
     #[arg(long, value_name = "CURRICULUM", value_delimiter = ',', default_value = "gradual",
           value_parser = parse_enum::<Curriculum>)]
     curriculum: Vec<Curriculum>,

@@ -1,0 +1,138 @@
+//! The examples of `cnpic learn`: a JSON array of `{"input": INPUT,
+//! "output": {MEMBER: VALUE, ...}}`, where `INPUT` is what `cnpic run
+//! --input` takes and the members are those of `cnpic run --format json`
+//! that a run must reproduce (`"A"`, `"output"`, any `ram` name).
+
+use serde_json::{Map, Value};
+
+use cnpi::diagnostic::{Diagnostic, codes};
+use cnpi::env::{self, State};
+use cnpi::exec::Outcome;
+use cnpi::program::EnvKind;
+
+/// The most examples a file may hold (each is run at every check).
+pub const MAX_EXAMPLES: usize = 1_000;
+
+/// One example: a start state and the members its run must end with.
+#[derive(Clone, Debug)]
+pub struct Example {
+    pub input: State,
+    pub output: Map<String, Value>,
+}
+
+impl Example {
+    /// Whether a run's outcome has every member this example asks for.
+    pub fn matches(&self, outcome: &Outcome) -> bool {
+        let json = outcome.to_json("neural");
+        self.output
+            .iter()
+            .all(|(member, value)| json.get(member) == Some(value))
+    }
+}
+
+/// E1401 with `message` about the examples file `name`.
+fn bad(name: &str, message: impl Into<String>) -> Diagnostic {
+    Diagnostic::error(
+        codes::E1401,
+        format!("the examples `{name}`: {}", message.into()),
+    )
+    .with_help(
+        "write a JSON array of {\"input\": INPUT, \"output\": {MEMBER: VALUE}}, \
+         as in examples/learn/*.json",
+    )
+}
+
+/// Reads the examples in `text` (the file `name`) for environment `env`.
+pub fn read(name: &str, text: &str, env: EnvKind) -> Result<Vec<Example>, Diagnostic> {
+    let value: Value =
+        serde_json::from_str(text).map_err(|e| bad(name, format!("not JSON ({e})")))?;
+    let Value::Array(items) = value else {
+        return Err(bad(name, "the file is not a JSON array"));
+    };
+    if items.is_empty() {
+        return Err(bad(name, "there is no example"));
+    }
+    if items.len() > MAX_EXAMPLES {
+        return Err(bad(
+            name,
+            format!("{} examples, more than {MAX_EXAMPLES}", items.len()),
+        ));
+    }
+    items
+        .into_iter()
+        .enumerate()
+        .map(|(i, item)| example(name, i, item, env))
+        .collect()
+}
+
+fn example(name: &str, i: usize, item: Value, env: EnvKind) -> Result<Example, Diagnostic> {
+    let Value::Object(mut fields) = item else {
+        return Err(bad(name, format!("example {i} is not an object")));
+    };
+    let input = fields
+        .remove("input")
+        .ok_or_else(|| bad(name, format!("example {i} has no \"input\"")))?;
+    let Some(Value::Object(output)) = fields.remove("output") else {
+        return Err(bad(name, format!("example {i} has no \"output\" object")));
+    };
+    if let Some(other) = fields.keys().next() {
+        return Err(bad(
+            name,
+            format!("example {i} has an unknown field \"{other}\""),
+        ));
+    }
+    if output.is_empty() {
+        return Err(bad(name, format!("example {i} asks for no output member")));
+    }
+    let input = env::read_input(env, input).map_err(|d| {
+        let message = format!("example {i}'s input: {}", d.message);
+        bad(name, message)
+    })?;
+    // The members a run of this environment reports.
+    let members = input.to_json(0, "neural");
+    if let Some(unknown) = output.keys().find(|m| members.get(m.as_str()).is_none()) {
+        let known: Vec<&str> = members
+            .as_object()
+            .map(|o| o.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        return Err(bad(
+            name,
+            format!(
+                "example {i} asks for \"{unknown}\", which a `{}` run does not report (it reports {})",
+                env.name(),
+                known.join(", ")
+            ),
+        ));
+    }
+    Ok(Example { input, output })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn array() -> EnvKind {
+        EnvKind::from_name("array").expect("array is registered")
+    }
+
+    #[test]
+    fn examples_are_read_and_bad_ones_are_refused_with_e1401() {
+        let good = r#"[{"input": [3, 1], "output": {"A": [1, 3]}}]"#;
+        let examples = read("ex.json", good, array()).expect("reads");
+        assert_eq!(examples.len(), 1);
+        assert_eq!(examples[0].input.len(), 2);
+        for bad in [
+            "{",
+            "{}",
+            "[]",
+            r#"[{"input": [1]}]"#,
+            r#"[{"input": [1], "output": {}}]"#,
+            r#"[{"input": [1], "output": {"sum": 1}}]"#,
+            r#"[{"input": "x", "output": {"A": [1]}}]"#,
+            r#"[{"input": [1], "output": {"A": [1]}, "extra": 1}]"#,
+        ] {
+            let error = read("ex.json", bad, array()).err().map(|d| d.code);
+            assert_eq!(error, Some(codes::E1401), "{bad}");
+        }
+    }
+}

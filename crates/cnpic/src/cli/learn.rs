@@ -1,0 +1,243 @@
+//! `cnpic learn SKETCH.cnpi --examples EX.json`: fill the sketch's holes
+//! from examples (the library is `cnpi_rl::sketch`) and print the
+//! completed program, or the best candidate and why it fails.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::{Args, ValueEnum};
+use cnpi::diagnostic::{Diagnostic, codes};
+use cnpi::files::{refuse_overwriting, write_atomic};
+use cnpi_neural::load::compile_file;
+use cnpi_rl::sketch::enumerate::enumerate;
+use cnpi_rl::sketch::gradient::{Settings, search};
+use cnpi_rl::sketch::{Found, Sketch, examples};
+
+use super::output::{err, out, outln};
+use super::report::{command_line, exit_code, fail, print_diagnostics};
+
+#[derive(Args)]
+pub struct LearnArgs {
+    /// The sketch: a `.cnpi` file of appliers with one or two holes
+    /// (`def STEP: ?` or `def STEP: ?(COND?, ...)`).
+    sketch: PathBuf,
+    /// The examples: a JSON array of {"input": INPUT, "output": {MEMBER:
+    /// VALUE, ...}}, the members those of `cnpic run --format json`.
+    #[arg(long, value_name = "EX.json")]
+    examples: PathBuf,
+    /// Write the completed program to OUT instead of stdout.
+    #[arg(short, long, value_name = "OUT")]
+    output: Option<PathBuf>,
+    /// The seed of the first trial of the gradient (trial t uses seed
+    /// S + t).
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// The most trials of the gradient (with `--search enumerate`, the
+    /// budget is trials × episodes candidates).
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    trials: usize,
+    /// The most episodes of one trial.
+    #[arg(long, value_name = "E", default_value_t = 2000)]
+    episodes: usize,
+    /// Worker threads for the trials (0: one per core). The program found
+    /// does not depend on it.
+    #[arg(long, value_name = "T", default_value_t = 0)]
+    threads: usize,
+    /// How to search: every candidate in a fixed order, fewest distinct
+    /// definitions first (exact; the default, since it needed less work
+    /// than the gradient on every sketch measured, docs/reproduction.md),
+    /// or the paper's applier policy gradient.
+    #[arg(long, value_enum, default_value_t = Search::Enumerate)]
+    search: Search,
+    /// The most core steps of one run of one example.
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    max_steps: u64,
+    /// Output format of the summary (the program is always `.cnpi`).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Search {
+    Gradient,
+    Enumerate,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+/// What a search found, for printing.
+struct Report {
+    search: &'static str,
+    found: Option<Found>,
+    /// The best fill when nothing was found.
+    best: Option<Found>,
+    /// Trials run and the successful one's seed (gradient only).
+    trials: Option<(usize, Option<u64>)>,
+    /// Episodes (gradient) or candidates (enumerate) in all.
+    work: usize,
+}
+
+pub fn learn(args: &LearnArgs) -> ExitCode {
+    if let Some(Err(diagnostic)) = args
+        .output
+        .as_ref()
+        .map(|p| refuse_overwriting(&args.sketch, p))
+    {
+        return fail(diagnostic);
+    }
+    let Some(compiled) = compile_file(&args.sketch, None, &mut print_diagnostics) else {
+        return exit_code(false);
+    };
+    let examples = match read_examples(&args.examples, compiled.program.env) {
+        Ok(examples) => examples,
+        Err(diagnostic) => return fail(diagnostic),
+    };
+    let sketch = match Sketch::new(compiled.program, &compiled.text, examples, args.max_steps) {
+        Ok(sketch) => sketch,
+        Err(diagnostics) => {
+            print_diagnostics(&diagnostics, &compiled.sources);
+            return exit_code(false);
+        }
+    };
+    let start = Instant::now();
+    let report = match args.search {
+        Search::Gradient => {
+            let settings = Settings::new(args.seed, args.trials, args.episodes, args.threads);
+            let result = search(&sketch, &settings);
+            let success = result.success.and_then(|i| result.trials.get(i));
+            Report {
+                search: "gradient",
+                found: success.map(|t| t.found.clone()),
+                best: result.best().map(|t| t.found.clone()),
+                trials: Some((result.trials.len(), success.map(|t| t.seed))),
+                work: result.episodes(),
+            }
+        }
+        Search::Enumerate => {
+            let result = enumerate(&sketch, args.trials.saturating_mul(args.episodes));
+            Report {
+                search: "enumerate",
+                best: result.found.clone().or(result.best),
+                found: result.found,
+                trials: None,
+                work: result.candidates,
+            }
+        }
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    let program = report.found.as_ref().map(|found| {
+        let how = match report.trials {
+            Some((trial, Some(seed))) => {
+                format!("in trial {trial} (seed {seed}) by the applier policy gradient")
+            }
+            _ => "by enumeration".to_string(),
+        };
+        let header = format!(
+            "# Made by: {}\n# The holes were filled {how} on the shipped core.\n",
+            command_line()
+        );
+        sketch.completed(&found.fill, &header)
+    });
+    if let (Some(text), Some(path)) = (&program, &args.output)
+        && let Err(error) = write_atomic(path, text.as_bytes())
+    {
+        return fail(Diagnostic::error(
+            codes::E0903,
+            format!("cannot write `{}`: {error}", path.display()),
+        ));
+    }
+    let fills = (report.found.as_ref().or(report.best.as_ref()))
+        .map(|f| sketch.appliers(&f.fill))
+        .unwrap_or_default();
+    match args.format {
+        Format::Json => {
+            let holes: serde_json::Map<String, serde_json::Value> = (fills.into_iter())
+                .map(|(name, applier)| (name, applier.into()))
+                .collect();
+            let json = serde_json::json!({
+                "search": report.search,
+                "learned": report.found.is_some(),
+                "seed": args.seed,
+                "trials": report.trials.map(|(n, _)| n),
+                "trial_seed": report.trials.and_then(|(_, s)| s),
+                "work": report.work,
+                "seconds": seconds,
+                "holes": holes,
+                "program": program,
+            });
+            outln!("{json}");
+        }
+        Format::Text => {
+            let what = match args.search {
+                Search::Gradient => "episodes",
+                Search::Enumerate => "candidates",
+            };
+            let verdict = if report.found.is_some() {
+                "filled"
+            } else {
+                "not filled"
+            };
+            let trials = match report.trials {
+                Some((n, Some(seed))) => format!(" in trial {n} (seed {seed})"),
+                Some((n, None)) => format!(" after {n} trials"),
+                None => String::new(),
+            };
+            err!(
+                "cnpic learn: holes {verdict}{trials}; {} {what} in all, {seconds:.1} s ({})\n",
+                report.work,
+                report.search
+            );
+            for (name, applier) in fills {
+                err!("  {name}: {applier}\n");
+            }
+            if let (Some(text), None) = (&program, &args.output) {
+                out!("{text}");
+            }
+        }
+    }
+    match &report.found {
+        Some(_) => exit_code(true),
+        None => no_program(&sketch, &report),
+    }
+}
+
+fn read_examples(
+    path: &Path,
+    env: cnpi::program::EnvKind,
+) -> Result<Vec<examples::Example>, Diagnostic> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|error| {
+        Diagnostic::error(
+            codes::E1401,
+            format!("cannot read the examples `{name}`: {error}"),
+        )
+    })?;
+    examples::read(&name, &text, env)
+}
+
+/// E1403, with the best candidate and the examples it fails.
+fn no_program(sketch: &Sketch, report: &Report) -> ExitCode {
+    let mut diagnostic = Diagnostic::error(
+        codes::E1403,
+        "no filling of the holes gives every example's output within the budget",
+    )
+    .with_help("try more --trials or --episodes, or --search enumerate; `cnpic explain E1403`");
+    if let Some(best) = &report.best {
+        for (name, applier) in sketch.appliers(&best.fill) {
+            diagnostic = diagnostic.with_note(format!("best candidate: def {name}: {applier}"));
+        }
+        let fails: Vec<String> = best.fails.iter().map(|i| i.to_string()).collect();
+        diagnostic = diagnostic.with_note(format!(
+            "it fails {} of {} examples (indices {})",
+            best.fails.len(),
+            sketch.examples.len(),
+            fails.join(", ")
+        ));
+    }
+    fail(diagnostic)
+}
