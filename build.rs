@@ -5,6 +5,9 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 fn main() {
+    // Once a build script names what it depends on, cargo reruns it only
+    // when those change: the grammar must be named as well as the codes.
+    println!("cargo:rerun-if-changed=grammar");
     lalrpop::Configuration::new()
         .set_in_dir("grammar")
         .set_out_dir(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"))

@@ -71,9 +71,13 @@ impl Engines<'_> {
     }
 }
 
-/// The state `--input` describes for `kind`: `arg` is JSON, or `@PATH` to
+/// The state `--input` describes for `kind` and the program's `layout`: `arg` is JSON, or `@PATH` to
 /// read it from a file; without it, the environment's empty input.
-pub fn read_input(arg: Option<&str>, kind: EnvKind) -> Result<State, Diagnostic> {
+pub fn read_input(
+    arg: Option<&str>,
+    kind: EnvKind,
+    layout: &env::Layout,
+) -> Result<State, Diagnostic> {
     let text = match arg {
         None => env::empty_input(kind).to_string(),
         Some(arg) => match arg.strip_prefix('@') {
@@ -81,7 +85,7 @@ pub fn read_input(arg: Option<&str>, kind: EnvKind) -> Result<State, Diagnostic>
             None => arg.to_string(),
         },
     };
-    env::parse_input(kind, &text)
+    env::read_input(kind, layout, &text)
 }
 
 fn read_input_file(path: &Path) -> Result<String, Diagnostic> {

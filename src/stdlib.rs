@@ -17,7 +17,7 @@ use std::sync::OnceLock;
 mod combinators;
 mod envs;
 pub(crate) use combinators::{NoShape, Shape, shape};
-pub mod family;
+pub mod full_set;
 
 /// Test helpers shared by the loaders' unit tests.
 #[cfg(test)]
@@ -63,7 +63,7 @@ pub struct StdlibFile {
 /// Every stdlib file, for rendering spans that point into them:
 /// `stdlib/core.cnpi` (source 1), then each environment's file in registry
 /// order (sources 2, 3, ...), and last `stdlib/full_set.cnpi`, the
-/// learnable family of [`family`].
+/// learnable family of [`full_set`].
 pub fn files() -> &'static [StdlibFile] {
     static FILES: OnceLock<Vec<StdlibFile>> = OnceLock::new();
     FILES.get_or_init(|| {

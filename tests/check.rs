@@ -645,7 +645,7 @@ fn full_set_renamed(names: [&str; 3]) -> String {
 
 #[test]
 fn every_member_of_the_full_set_is_a_combinator_a_program_may_define() {
-    let members = cnpi::stdlib::family::full_set().expect("full_set.cnpi loads");
+    let members = cnpi::stdlib::full_set::full_set().expect("full_set.cnpi loads");
     assert_eq!(members.len(), 57);
     // `seq`, `cond` and `linrec` are the stdlib's names (E0110 in a
     // program): the program calls its copies `my_seq` and so on.

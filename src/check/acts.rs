@@ -112,6 +112,7 @@ impl<'a> Checker<'a> {
                 meaning,
                 Some(Meaning::Direction(_) | Meaning::Symbol(_) | Meaning::Ok)
             ),
+            ParamType::Place => self.names_data(arg),
         }
     }
 
@@ -124,8 +125,10 @@ impl<'a> Checker<'a> {
         param: ParamType,
         arg: &Expr,
     ) -> Option<ActArg> {
-        if param == ParamType::Position {
-            return self.position(arg).map(ActArg::Position);
+        match param {
+            ParamType::Position => return self.position(arg).map(ActArg::Position),
+            ParamType::Place => return self.place(arg).map(ActArg::Place),
+            _ => {}
         }
         let name = match &arg.kind {
             ExprKind::Error => {
@@ -155,7 +158,7 @@ impl<'a> Checker<'a> {
                 ParamType::Pointer => "a pointer name",
                 ParamType::Direction => "`LEFT` or `RIGHT`",
                 ParamType::Color => "`WHITE`, `GREY` or `BLACK`",
-                ParamType::Ok | ParamType::Position => "`OK`",
+                ParamType::Ok | ParamType::Position | ParamType::Place => "`OK`",
             };
             let ordinal = ["first", "second", "third"]
                 .get(index)
@@ -186,7 +189,7 @@ impl<'a> Checker<'a> {
 fn param_expect(param: ParamType) -> Expect {
     match param {
         ParamType::Pointer => Expect::Pointer,
-        ParamType::Position => Expect::Operand,
+        ParamType::Position | ParamType::Place => Expect::Operand,
         ParamType::Direction | ParamType::Color | ParamType::Ok => Expect::Word,
     }
 }

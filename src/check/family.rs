@@ -3,19 +3,19 @@
 //! The fixed core learns a new combinator only by finding an initial state
 //! for it (an embedding), so a program's own combinator must be one the
 //! core's family holds: a member of the paper's K = 4 family of 57, which
-//! `stdlib::family` generates (`stdlib/full_set.cnpi`), up to the names of
+//! `stdlib::full_set` generates (`stdlib/full_set.cnpi`), up to the names of
 //! its parameters (read by position as `a1`, `a2`, `a3`). [`recognize`]
 //! reads a declaration's shape (at most three parameters, no detector of
 //! its own, every line one slot, at most one branch, at its start, on `c`,
 //! with an `else:`) into a [`Behaviour`], then asks
-//! [`stdlib::family::member`](crate::stdlib::family::member) whether it is
+//! [`stdlib::full_set::member`](crate::stdlib::full_set::member) whether it is
 //! in the family; the rule itself is stated only there. The checker turns a
 //! [`Violation`] into E0111.
 
 use crate::diagnostic::{Diagnostic, codes};
 use crate::program::{Behaviour, Slot};
 use crate::span::Span;
-use crate::stdlib::family;
+use crate::stdlib::full_set;
 use crate::stdlib::{NoShape, Shape, shape};
 use crate::syntax::ast::{self, Stmt};
 
@@ -52,7 +52,7 @@ impl Rule {
                 "a combinator branches at most once, at its start: `if c:` with an `else:`, \
                  and nothing after it"
             }
-            Rule::Member => family::RULE,
+            Rule::Member => full_set::RULE,
         }
     }
 }
@@ -130,7 +130,7 @@ pub fn recognize(decl: &ast::CombinatorDecl) -> Result<(Behaviour, bool), Violat
             return Err(Violation::new(Rule::OneBranch, span, "no `else:`"));
         }
     };
-    match family::departure(&behaviour, branches) {
+    match full_set::departure(&behaviour, branches) {
         None => Ok((behaviour, branches)),
         Some(departure) => {
             let block = blocks[usize::from(departure.branch == Some(false))];
@@ -188,6 +188,13 @@ fn slot_of(stmt: &Stmt, params: &[ast::Ident]) -> Result<Slot, Violation> {
                 Rule::SlotsOnly,
                 *span,
                 "`pass` calls no slot; write `NOP`",
+            ));
+        }
+        Stmt::Assign { span, .. } => {
+            return Err(Violation::new(
+                Rule::SlotsOnly,
+                *span,
+                "an assignment calls no slot",
             ));
         }
     };
@@ -290,7 +297,7 @@ mod tests {
             for (name, result) in all {
                 let (behaviour, branches) =
                     result.unwrap_or_else(|v| panic!("{name} under {names:?}: {v:?}"));
-                let found = family::member(&behaviour, branches).map(|m| m.name.as_str());
+                let found = full_set::member(&behaviour, branches).map(|m| m.name.as_str());
                 assert_eq!(found, Some(name.as_str()));
             }
         }

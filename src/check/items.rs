@@ -56,6 +56,10 @@ impl<'a> Checker<'a> {
             env: library,
             names,
             pointers: Vec::new(),
+            has_data: env::environment(kind).has_data(),
+            data: Vec::new(),
+            data_decls: Vec::new(),
+            data_limit: usize::MAX,
             state: None,
             defs: Vec::new(),
             defined: Vec::new(),
@@ -67,10 +71,16 @@ impl<'a> Checker<'a> {
             pointers_allowed: true,
             diagnostics,
         };
+        // Data first: registers' initial values may read it.
+        for item in &file.items {
+            if let Item::Data(decl) = item {
+                checker.declare_data(decl);
+            }
+        }
         checker.declare_pointers(env);
         for item in &file.items {
             match item {
-                Item::Env(_) => {}
+                Item::Env(_) | Item::Data(_) => {}
                 Item::State(state) => checker.declare_state(state),
                 Item::Def(def) => checker.declare_def(def),
                 Item::Combinator(decl) => checker.declare_combinator(decl),
@@ -80,6 +90,7 @@ impl<'a> Checker<'a> {
                 }
             }
         }
+        checker.check_data();
         Ok(checker)
     }
 
@@ -88,8 +99,19 @@ impl<'a> Checker<'a> {
     /// definitions) a name declared twice. A name taken from the language
     /// still gets its new meaning, so that its uses raise no more errors;
     /// a second declaration does not. Returns whether it was given.
-    fn register(&mut self, name: &'a ast::Ident, code: Code, meaning: Meaning) -> bool {
-        let first = match self.names.get(name.name.as_str()) {
+    pub(super) fn register(&mut self, name: &'a ast::Ident, code: Code, meaning: Meaning) -> bool {
+        self.register_name(&name.name, name.span, code, meaning)
+    }
+
+    /// [`Checker::register`] for a name written at `span`.
+    pub(super) fn register_name(
+        &mut self,
+        name: &'a str,
+        span: Span,
+        code: Code,
+        meaning: Meaning,
+    ) -> bool {
+        let first = match self.names.get(name) {
             Some(Meaning::Pointer(id)) => self
                 .pointers
                 .get(*id)
@@ -102,15 +124,21 @@ impl<'a> Checker<'a> {
                 .defined
                 .get(*i)
                 .map(|d| (d.span, "first defined here, as a combinator")),
+            Some(Meaning::Data(id)) => self.data.get(*id).map(|d| (d.span, "first declared here")),
             _ => None,
         };
         if let Some((first, label)) = first {
-            self.report(redefined(code, name, first, label));
+            let what = if matches!(meaning, Meaning::Pointer(_)) {
+                "the pointer "
+            } else {
+                ""
+            };
+            self.report(redefined(code, what, name, span, first, label));
             return false;
         }
-        if name.name.starts_with('_') {
-            self.report(reserved(&name.name, name.span));
-        } else if let Some(builtin) = self.names.get(name.name.as_str()) {
+        if name.starts_with('_') {
+            self.report(reserved(name, span));
+        } else if let Some(builtin) = self.names.get(name) {
             let owner = match builtin {
                 Meaning::Act | Meaning::Observation => {
                     format!(" of the `{}` environment", self.env.kind.name())
@@ -119,13 +147,13 @@ impl<'a> Checker<'a> {
             };
             let diagnostic = Diagnostic::error(
                 codes::E0110,
-                format!("`{}` is already {}{owner}", name.name, builtin.describe()),
+                format!("`{name}` is already {}{owner}", builtin.describe()),
             )
-            .with_label(name.span, "this name is taken by the language")
+            .with_label(span, "this name is taken by the language")
             .with_help("choose another name");
             self.report(diagnostic);
         }
-        self.names.insert(&name.name, meaning);
+        self.names.insert(name, meaning);
         true
     }
 
@@ -289,14 +317,21 @@ fn unknown_env(kind: &ast::Ident) -> Diagnostic {
 }
 
 /// E0104 or E0108: `name` was declared before, at `first`.
-fn redefined(code: Code, name: &ast::Ident, first: Span, first_label: &str) -> Diagnostic {
+fn redefined(
+    code: Code,
+    what: &str,
+    name: &str,
+    span: Span,
+    first: Span,
+    first_label: &str,
+) -> Diagnostic {
     let message = if code == codes::E0104 {
-        format!("the pointer `{}` is declared twice", name.name)
+        format!("{what}`{name}` is declared twice")
     } else {
-        format!("`{}` is defined twice", name.name)
+        format!("`{name}` is defined twice")
     };
     Diagnostic::error(code, message)
-        .with_label(name.span, "declared again here")
+        .with_label(span, "declared again here")
         .with_label(first, first_label)
         .with_help("rename one of them")
 }

@@ -14,6 +14,7 @@
 
 mod acts;
 mod appliers;
+mod data;
 mod entry;
 pub mod family;
 mod graph;
@@ -26,7 +27,7 @@ mod types;
 use std::collections::HashMap;
 
 use crate::diagnostic::{Diagnostic, has_errors};
-use crate::program::{self, DefId, PointerId, PosExpr, Program};
+use crate::program::{self, Data, DataId, DefId, PointerId, PosExpr, Program};
 use crate::span::Span;
 use crate::stdlib::{self, EnvLibrary, Stdlib};
 use crate::syntax::ast;
@@ -81,6 +82,15 @@ struct Checker<'a> {
     /// Every name visible in the file: built-ins, pointers, definitions.
     names: HashMap<&'a str, Meaning>,
     pointers: Vec<PointerDecl<'a>>,
+    /// Whether the environment has declared data (`ram`).
+    has_data: bool,
+    /// The declared data (`input`, `var`, sizes), in order.
+    data: Vec<Data>,
+    /// The declarations behind `data`, for the second pass.
+    data_decls: Vec<(&'a ast::DataDecl, DataId)>,
+    /// While a scratch declaration is checked: the first data it may not
+    /// read (itself and later variables).
+    data_limit: DataId,
     /// The pointers of `state(...)` and where it is written.
     state: Option<(Vec<PointerId>, Span)>,
     defs: Vec<&'a ast::Def>,
@@ -192,6 +202,7 @@ impl<'a> Checker<'a> {
             (Some(pointers), Some(defs), Some(entry)) => Some(Program {
                 env: self.env.kind,
                 pointers,
+                data: self.data,
                 state: self.state.map(|(pointers, _)| pointers),
                 defs,
                 combinators: program::Combinators {

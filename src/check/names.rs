@@ -9,7 +9,7 @@
 
 use crate::diagnostic::{Diagnostic, codes};
 use crate::env;
-use crate::program::{Color, Combinator, DefId, Direction, PointerId};
+use crate::program::{Color, Combinator, DataId, DefId, Direction, PointerId};
 use crate::span::Span;
 
 use super::Checker;
@@ -30,6 +30,8 @@ pub(super) enum Meaning {
         applier: bool,
     },
     Pointer(PointerId),
+    /// A name a `ram` program declares (`input`, `var`, a size).
+    Data(DataId),
     /// An observation of the file's environment.
     Observation,
     Symbol(Color),
@@ -65,6 +67,7 @@ impl Meaning {
             Meaning::Def { applier: true, .. } => "an applier",
             Meaning::Def { applier: false, .. } => "a normal program",
             Meaning::Pointer(_) => "a pointer",
+            Meaning::Data(_) => "a declared input or variable",
             Meaning::Observation => "an observation",
             Meaning::Symbol(_) => "a symbol",
             Meaning::Direction(_) => "a direction",
@@ -134,8 +137,11 @@ impl Expect {
             Expect::Applier => matches!(meaning, M::Act | M::Push | M::Combinator(_)),
             Expect::Combinator => matches!(meaning, M::Combinator(_)),
             Expect::Pointer => matches!(meaning, M::Pointer(_)),
-            Expect::Operand => matches!(meaning, M::Pointer(_) | M::Symbol(_) | M::End | M::Last),
-            Expect::Observation => matches!(meaning, M::Observation),
+            Expect::Operand => matches!(
+                meaning,
+                M::Pointer(_) | M::Data(_) | M::Symbol(_) | M::End | M::Last
+            ),
+            Expect::Observation => matches!(meaning, M::Observation | M::Data(_)),
             Expect::Word => matches!(meaning, M::Direction(_) | M::Symbol(_) | M::Ok),
         }
     }

@@ -22,6 +22,11 @@ impl<'a> Checker<'a> {
     fn statement(&mut self, statement: &ast::Stmt) -> Option<Stmt> {
         Some(match statement {
             ast::Stmt::Call(call) => return self.call_statement(call),
+            ast::Stmt::Assign {
+                target,
+                value,
+                span,
+            } => return self.assignment(target, value, *span),
             ast::Stmt::If {
                 condition,
                 then,

@@ -86,7 +86,12 @@ impl<'a> Checker<'a> {
     /// A position expression (`SET`'s second argument, `_push` and state
     /// call arguments, initial positions, observation arguments).
     pub(super) fn position(&mut self, expr: &Expr) -> Option<PosExpr> {
-        match self.typed(expr)?.into_position(expr.span) {
+        let typed = self.typed(expr)?;
+        if self.has_data && matches!(typed, Typed::End) {
+            self.no_end(expr.span, "`END`");
+            return None;
+        }
+        match typed.into_position(expr.span) {
             Ok(position) => Some(position),
             Err(found) => {
                 let diagnostic = Diagnostic::error(
@@ -142,7 +147,23 @@ impl<'a> Checker<'a> {
                 let e = self.boolean(e, "not")?;
                 Some(Typed::Bool(BoolExpr::Not(Box::new(e))))
             }
-            ExprKind::Index(name, at) => self.observe(name, std::slice::from_ref(at), true, span),
+            ExprKind::Index(name, at) => match self.names.get(name.name.as_str()) {
+                Some(&Meaning::Data(id)) => {
+                    self.read_cell(id, &name.name, &[at], span).map(Typed::Pos)
+                }
+                _ => self.observe(name, std::slice::from_ref(at), true, span),
+            },
+            ExprKind::Index2(name, row, column) => {
+                match self.lookup(&name.name, name.span, Expect::Observation)? {
+                    Meaning::Data(id) => self
+                        .read_cell(id, &name.name, &[row, column], span)
+                        .map(Typed::Pos),
+                    other => {
+                        self.wrong_kind(&name.name, name.span, other, Expect::Observation);
+                        None
+                    }
+                }
+            }
             ExprKind::Apply(name, args) => self.observe(name, args, false, span),
         }
     }
@@ -155,6 +176,8 @@ impl<'a> Checker<'a> {
                 span,
             }),
             Meaning::Pointer(_) => return self.not_in_init(name, span),
+            Meaning::Data(id) => return self.read_cell(id, name, &[], span).map(Typed::Pos),
+            Meaning::Last if self.has_data => return self.no_end(span, "`LAST`"),
             Meaning::Last => Typed::Pos(PosExpr {
                 kind: PosKind::Last,
                 span,
@@ -182,6 +205,22 @@ impl<'a> Checker<'a> {
         })
     }
 
+    /// E0309: `LAST`, or `END` used as a number, in an environment with
+    /// several arrays (`ram`), where neither has one meaning.
+    fn no_end(&mut self, span: Span, what: &str) -> Option<Typed> {
+        let diagnostic = Diagnostic::error(
+            codes::E0309,
+            format!("{what} has no single value here: a `ram` program has several arrays"),
+        )
+        .with_label(span, "whose length?")
+        .with_help(
+            "compute with the length's name (`n - 1`); `END` only tests an element read, \
+             as in `A[i] == END`",
+        );
+        self.report(diagnostic);
+        None
+    }
+
     /// E0105: an initial position reading a pointer or an observation.
     fn not_in_init(&mut self, name: &str, span: Span) -> Option<Typed> {
         let diagnostic = Diagnostic::error(
@@ -197,6 +236,9 @@ impl<'a> Checker<'a> {
     /// An operand of arithmetic: an integer, `END` or a position.
     fn numeric(&mut self, expr: &Expr) -> Option<Typed> {
         let typed = self.typed(expr)?;
+        if self.has_data && matches!(typed, Typed::End) {
+            return self.no_end(expr.span, "`END`");
+        }
         if let Typed::Int(_) | Typed::End | Typed::Pos(_) = typed {
             return Some(typed);
         }
@@ -284,6 +326,19 @@ impl<'a> Checker<'a> {
             _ => None,
         };
         let ordering = !matches!(op, CompareOp::Eq | CompareOp::Ne);
+        if self.has_data {
+            let element = |t: &Typed| matches!(t, T::Pos(PosExpr { kind: PosKind::Read(cell), .. }) if !cell.at.is_empty());
+            let end_against_number =
+                (matches!(a, T::End) && !element(&b)) || (matches!(b, T::End) && !element(&a));
+            if end_against_number {
+                let at = if matches!(a, T::End) {
+                    lhs.span
+                } else {
+                    rhs.span
+                };
+                return self.no_end(at, "`END`");
+            }
+        }
         if let Some(help) = mismatch {
             let diagnostic = Diagnostic::error(
                 codes::E0303,

@@ -77,7 +77,18 @@ pub fn position_reads(expr: &PosExpr, reads: &mut Pointers) -> bool {
         }
         PosKind::Neg(e) => position_reads(e, reads),
         PosKind::Arith(_, a, b) => position_reads(a, reads) | position_reads(b, reads),
+        PosKind::Read(cell) => {
+            positions_reads_into(&cell.at, reads);
+            true
+        }
     }
+}
+
+/// [`position_reads`] of several positions into `reads`.
+fn positions_reads_into(exprs: &[PosExpr], reads: &mut Pointers) -> bool {
+    exprs
+        .iter()
+        .fold(false, |env, e| position_reads(e, reads) | env)
 }
 
 /// Pointers read by a condition; true when it reads the environment.
@@ -113,9 +124,7 @@ fn operand_reads(operand: &Operand, reads: &mut Pointers) -> bool {
 /// Positions read together, as the arguments of a call.
 pub fn positions_reads(exprs: &[PosExpr]) -> (Pointers, bool) {
     let mut reads = Pointers::default();
-    let env = exprs
-        .iter()
-        .fold(false, |env, e| position_reads(e, &mut reads) | env);
+    let env = positions_reads_into(exprs, &mut reads);
     (reads, env)
 }
 
@@ -153,6 +162,9 @@ pub fn act_flow(act: &Act) -> Flow {
                     ActArg::Position(e) => {
                         position_reads(e, &mut reads);
                         env_read = true;
+                    }
+                    ActArg::Place(cell) => {
+                        positions_reads_into(&cell.at, &mut reads);
                     }
                     ActArg::Direction(_) | ActArg::Color(_) | ActArg::Ok => {}
                 }

@@ -2,7 +2,7 @@
 //!
 //! The output is built from the checked program, not copied from the
 //! source, so it is formatted the same way whatever the input looked like:
-//! the `env` line, `state(...)`, then the definitions, each converted
+//! the `env` line, the declared data, `state(...)`, then the definitions, each converted
 //! program after the helpers it uses, each helper after a comment saying
 //! which source lines it came from. ACTs, positions and conditions are written by
 //! [`crate::program::print`]; conditions get parentheses only
@@ -14,7 +14,7 @@ use std::ops::Range;
 
 use super::origins::Origins;
 use super::output::{Arg, Node, OutDef};
-use crate::program::print::{act, condition, defined, env_line};
+use crate::program::print::{act, condition, data, defined, env_line};
 use crate::program::{CombinatorKind, Pointer, Program};
 use crate::span::Span;
 
@@ -28,6 +28,9 @@ pub fn file(program: &Program, source: &str, defs: &[OutDef]) -> (String, Origin
     let mut out =
         format!("# The combinatory form of {source}, written by `cnpic combinatorize`.\n");
     let _ = writeln!(out, "env {}", env_line(program.env, pointers));
+    for line in program.data.iter().filter_map(|d| data(d, pointers)) {
+        let _ = writeln!(out, "{line}");
+    }
     if let Some(state) = &program.state {
         let names: Vec<&str> = state.iter().map(|p| pointer(pointers, *p)).collect();
         let _ = writeln!(out, "state({})", names.join(", "));

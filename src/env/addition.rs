@@ -75,7 +75,12 @@ impl Environment for Addition {
         r#"{"a": "0", "b": "0"}"#
     }
 
-    fn read(&self, kind: EnvKind, input: Value) -> Result<Box<dyn EnvState>, Diagnostic> {
+    fn read(
+        &self,
+        kind: EnvKind,
+        _layout: &super::Layout,
+        input: Value,
+    ) -> Result<Box<dyn EnvState>, Diagnostic> {
         Ok(Box::new(AdditionState::from_json(kind, input)?))
     }
 }

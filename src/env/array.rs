@@ -64,7 +64,12 @@ impl Environment for Array {
         "[]"
     }
 
-    fn read(&self, kind: EnvKind, input: Value) -> Result<Box<dyn EnvState>, Diagnostic> {
+    fn read(
+        &self,
+        kind: EnvKind,
+        _layout: &super::Layout,
+        input: Value,
+    ) -> Result<Box<dyn EnvState>, Diagnostic> {
         Ok(Box::new(ArrayState::from_json(kind, input)?))
     }
 }
@@ -141,15 +146,20 @@ impl EnvState for ArrayState {
             }
             ("OUT", &[ActArg::Pointer(p)]) => {
                 let i = cell(p)?;
+                super::room_on_tape(self.output.len(), ctx.app)?;
                 self.output.push(Tape::Int(self.a[i]));
             }
-            ("OUT", [ActArg::Ok]) => self.output.push(Tape::Ok),
+            ("OUT", [ActArg::Ok]) => {
+                super::room_on_tape(self.output.len(), ctx.app)?;
+                self.output.push(Tape::Ok);
+            }
             ("CLEAR", &[ActArg::Pointer(p)]) => {
                 let i = cell(p)?;
                 self.a[i] = -1;
             }
             ("OUTCLEAR", &[ActArg::Pointer(p)]) => {
                 let i = cell(p)?;
+                super::room_on_tape(self.output.len(), ctx.app)?;
                 self.output.push(Tape::Int(self.a[i]));
                 self.a[i] = -1;
             }

@@ -2,7 +2,8 @@
 //!
 //! An ACT applied where its environment has nothing (E0702), a pointer
 //! moved past the i64 range or arithmetic overflow (E0703), a zero divisor
-//! (E0705), and an ACT the environment does not implement (E0799, which the
+//! (E0705), arithmetic on a read outside its array (E0706), a full output
+//! tape (E0707), and an ACT the environment does not implement (E0799, which the
 //! checker rules out). Each names the ACT, the pointer and its value, and
 //! labels the ACT in the source.
 
@@ -70,7 +71,23 @@ pub fn eval_error(error: EvalError) -> Diagnostic {
         )
         .with_label(span, "this overflows")
         .with_help("positions are 64-bit integers; keep the numbers in this expression small"),
+        EvalError::EndInArithmetic(span) => Diagnostic::error(
+            codes::E0706,
+            "arithmetic on END: this read is outside its array",
+        )
+        .with_label(span, "reads as END here")
+        .with_help("END can only be compared; test the index first, as in `if i >= 0:`"),
     }
+}
+
+/// E0707: the output tape holds `limit` entries, and `app` writes one more.
+pub(super) fn tape_full(limit: usize, app: &ActApp) -> Diagnostic {
+    Diagnostic::error(
+        codes::E0707,
+        format!("the output tape is full: a run may write at most {limit} entries"),
+    )
+    .with_label(app.span, "writes one more here")
+    .with_help("check that the loop writing the tape ends; its condition must change")
 }
 
 /// E0799: an ACT that the running environment does not implement. The

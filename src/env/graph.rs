@@ -79,7 +79,12 @@ impl Environment for Graph {
         r#"{"graph": []}"#
     }
 
-    fn read(&self, kind: EnvKind, input: Value) -> Result<Box<dyn EnvState>, Diagnostic> {
+    fn read(
+        &self,
+        kind: EnvKind,
+        _layout: &super::Layout,
+        input: Value,
+    ) -> Result<Box<dyn EnvState>, Diagnostic> {
         Ok(Box::new(GraphState::from_json(kind, input)?))
     }
 }
@@ -192,6 +197,7 @@ impl EnvState for GraphState {
             }
             ("EMIT", &[ActArg::Pointer(p)]) => {
                 let v = vertex(p)?;
+                super::room_on_tape(self.output.len(), ctx.app)?;
                 self.output.push(len_i64(v));
             }
             ("NEXT_CHILD", &[ActArg::Pointer(p)]) => {

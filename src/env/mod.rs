@@ -19,10 +19,12 @@ mod errors;
 mod graph;
 mod input;
 mod picture;
+mod ram;
 
 pub use array::{ArrayState, Tape};
 pub use errors::{eval_error, internal};
 pub use picture::{Cell, Panel, Picture, Shape};
+pub use ram::MAX_SCRATCH;
 
 use std::any::Any;
 
@@ -31,12 +33,35 @@ use serde_json::{Map, Value};
 use crate::diagnostic::Diagnostic;
 use crate::program::declared::NOP;
 use crate::program::{
-    Act, ActApp, ActDecl, Color, Direction, EnvAct, EnvKind, Observation, Pointer, PointerId, World,
+    Act, ActApp, ActDecl, Color, Data, DataId, Direction, EnvAct, EnvKind, Observation, Pointer,
+    PointerId, Program, World,
 };
 
 /// Every environment, in the order of their stdlib files and of their ACTs'
 /// rows in program memory. A new environment is one more line here.
-pub const ENVIRONMENTS: &[&dyn Environment] = &[&array::Array, &graph::Graph, &addition::Addition];
+pub const ENVIRONMENTS: &[&dyn Environment] =
+    &[&array::Array, &graph::Graph, &addition::Addition, &ram::Ram];
+
+/// The most entries a run may write on its output tape (E0707).
+pub const MAX_OUTPUT: usize = 1 << 24;
+
+/// What a program declares that its input is read against: its registers
+/// (pointers) and its named data (`ram`; empty elsewhere).
+#[derive(Clone, Copy, Default)]
+pub struct Layout<'a> {
+    pub registers: &'a [Pointer],
+    pub data: &'a [Data],
+}
+
+impl<'a> Layout<'a> {
+    /// The layout of a checked program.
+    pub fn of(program: &'a Program) -> Layout<'a> {
+        Layout {
+            registers: &program.pointers,
+            data: &program.data,
+        }
+    }
+}
 
 /// An environment's static description.
 pub trait Environment: Sync {
@@ -57,9 +82,20 @@ pub trait Environment: Sync {
     fn input_example(&self) -> &'static str;
     /// The input `cnpic run` uses when none is given.
     fn empty_input(&self) -> &'static str;
-    /// The state its (already parsed) JSON input describes; every error is
-    /// an E06xx diagnostic without labels, with the help of [`input`].
-    fn read(&self, kind: EnvKind, input: Value) -> Result<Box<dyn EnvState>, Diagnostic>;
+    /// Whether programs declare their data by name (`input`, `var`), as
+    /// in `ram`.
+    fn has_data(&self) -> bool {
+        false
+    }
+    /// The state its (already parsed) JSON input describes for a program
+    /// of `layout`; every error is an E06xx diagnostic without labels, with
+    /// the help of [`input`].
+    fn read(
+        &self,
+        kind: EnvKind,
+        layout: &Layout,
+        input: Value,
+    ) -> Result<Box<dyn EnvState>, Diagnostic>;
 }
 
 /// The state of a running environment (the pointers and the state stack
@@ -83,6 +119,13 @@ pub trait EnvState: std::fmt::Debug + Send + Sync + AnyState {
     fn position(&self, _observation: &Observation, _at: i64) -> i64 {
         self.len()
     }
+    /// A cell of declared data (`ram`), as [`World::cell`].
+    fn cell(&self, _data: DataId, _at: &[i64]) -> Option<i64> {
+        None
+    }
+    /// Records what the finished run leaves in the pointers (`ram`
+    /// reports its registers).
+    fn finish(&mut self, _pointers: &[i64]) {}
     /// The fields of the JSON object of `cnpic run --format json`.
     fn to_json(&self) -> Map<String, Value>;
     /// The final state as aligned lines (each ends with `\n`, see [`row`]).
@@ -145,14 +188,29 @@ pub fn empty_input(kind: EnvKind) -> &'static str {
 /// an E06xx diagnostic without labels whose message names exactly what is
 /// wrong (input is not a source file).
 pub fn parse_input(kind: EnvKind, json: &str) -> Result<State, Diagnostic> {
-    read_input(kind, input::parse_json(kind, json)?)
+    read_input(kind, &Layout::default(), json)
 }
 
-/// [`parse_input`] for JSON already parsed (an input inside a larger JSON
+/// [`parse_input`] for a program that declares `layout` (a `ram`
+/// program's inputs are read by the names it declares).
+pub fn read_input(kind: EnvKind, layout: &Layout, json: &str) -> Result<State, Diagnostic> {
+    read_value(kind, layout, input::parse_json(kind, json)?)
+}
+
+/// [`read_input`] for JSON already parsed (an input inside a larger JSON
 /// file, as `cnpic learn`'s examples).
-pub fn read_input(kind: EnvKind, value: Value) -> Result<State, Diagnostic> {
-    let inner = environment(kind).read(kind, value)?;
+pub fn read_value(kind: EnvKind, layout: &Layout, value: Value) -> Result<State, Diagnostic> {
+    let inner = environment(kind).read(kind, layout, value)?;
     Ok(State { kind, inner })
+}
+
+/// E0707 unless the tape, holding `held` entries, has room for one more
+/// written by `app`.
+pub(crate) fn room_on_tape(held: usize, app: &ActApp) -> Result<(), Diagnostic> {
+    if held >= MAX_OUTPUT {
+        return Err(errors::tape_full(MAX_OUTPUT, app));
+    }
+    Ok(())
 }
 
 /// The ACT `name` of the environment `kind` applied to `args`, of the
@@ -291,6 +349,11 @@ impl State {
         }
     }
 
+    /// Records the pointers' final values (see [`EnvState::finish`]).
+    pub fn finish(&mut self, pointers: &[i64]) {
+        self.inner.finish(pointers);
+    }
+
     /// The final state as the JSON object of `cnpic run --format json`.
     pub fn to_json(&self, steps: u64, engine: &str) -> serde_json::Value {
         let mut object = self.inner.to_json();
@@ -386,5 +449,9 @@ impl World for View<'_> {
 
     fn position(&self, observation: &Observation, at: i64) -> i64 {
         self.state.position(observation, at)
+    }
+
+    fn cell(&self, data: DataId, at: &[i64]) -> Option<i64> {
+        self.state.cell(data, at)
     }
 }

@@ -81,7 +81,8 @@ impl<'o> Store<'o> {
     }
 
     /// The finished run.
-    pub fn finish(self) -> Outcome {
+    pub fn finish(mut self) -> Outcome {
+        self.state.finish(&self.pointers);
         Outcome {
             state: self.state,
             steps: self.steps,

@@ -114,6 +114,14 @@ fn write(e: &Expr, outer: u8, out: &mut String) {
             write(index, OR, out);
             out.push(']');
         }
+        ExprKind::Index2(name, row, column) => {
+            out.push_str(&name.name);
+            for index in [row, column] {
+                out.push('[');
+                write(index, OR, out);
+                out.push(']');
+            }
+        }
         ExprKind::Apply(name, args) => {
             out.push_str(&name.name);
             out.push('(');
@@ -148,6 +156,7 @@ fn level(kind: &ExprKind) -> u8 {
         ExprKind::Int(_)
         | ExprKind::Name(_)
         | ExprKind::Index(..)
+        | ExprKind::Index2(..)
         | ExprKind::Apply(..)
         | ExprKind::Error => ATOM,
     }

@@ -271,6 +271,16 @@ impl<'s> Printer<'s> {
                 self.line(0, start, end, header);
                 self.block(&combinator.body, 1, next);
             }
+            ast::Item::Data(data) => {
+                let mut text = format!("{} {}", data.keyword.name, data.name.name);
+                for dim in &data.dims {
+                    text.push_str(&format!("[{}]", expr::expr(dim)));
+                }
+                if let Some(init) = &data.init {
+                    text.push_str(&format!(" = {}", expr::expr(init)));
+                }
+                self.line(0, start, data.span.end, text);
+            }
         }
     }
 
@@ -302,6 +312,14 @@ impl<'s> Printer<'s> {
                 self.line(indent, call.span.start, call.span.end, expr::call(call));
             }
             ast::Stmt::Pass(span) => self.line(indent, span.start, span.end, "pass".into()),
+            ast::Stmt::Assign {
+                target,
+                value,
+                span,
+            } => {
+                let text = format!("{} = {}", expr::expr(target), expr::expr(value));
+                self.line(indent, span.start, span.end, text);
+            }
             ast::Stmt::If {
                 condition,
                 then,
@@ -430,9 +448,10 @@ fn applier_end(applier: &ast::Applier) -> usize {
 fn stmt_start(stmt: &ast::Stmt) -> usize {
     match stmt {
         ast::Stmt::Call(call) => call.span.start,
-        ast::Stmt::Pass(span) | ast::Stmt::If { span, .. } | ast::Stmt::While { span, .. } => {
-            span.start
-        }
+        ast::Stmt::Pass(span)
+        | ast::Stmt::Assign { span, .. }
+        | ast::Stmt::If { span, .. }
+        | ast::Stmt::While { span, .. } => span.start,
     }
 }
 
@@ -442,7 +461,7 @@ fn block_end(block: &[ast::Stmt]) -> usize {
     match block.last() {
         None => 0,
         Some(ast::Stmt::Call(call)) => call.span.end,
-        Some(ast::Stmt::Pass(span)) => span.end,
+        Some(ast::Stmt::Pass(span) | ast::Stmt::Assign { span, .. }) => span.end,
         Some(ast::Stmt::If {
             then, otherwise, ..
         }) => block_end(otherwise.as_deref().unwrap_or(then)),

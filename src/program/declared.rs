@@ -10,7 +10,7 @@
 //! machine's own ACTs, which every environment declares, are here too
 //! ([`NOP`], [`MOVE`], [`SET`]).
 
-use super::{Color, Direction, PointerId, PosExpr};
+use super::{Cell, Color, Direction, PointerId, PosExpr};
 
 /// Which environment a program runs in (the `env NAME(...)` line): one of
 /// the registered environments, by its place in the registry and its name.
@@ -51,15 +51,18 @@ pub enum ParamType {
     Color,
     /// The literal word `OK` (as in `OUT(OK)`).
     Ok,
+    /// A cell of a `ram` program's memory: `t`, `A[i]`, `D[i][j]`.
+    Place,
 }
 
 impl ParamType {
-    pub const ALL: [ParamType; 5] = [
+    pub const ALL: [ParamType; 6] = [
         ParamType::Pointer,
         ParamType::Position,
         ParamType::Direction,
         ParamType::Color,
         ParamType::Ok,
+        ParamType::Place,
     ];
 
     /// The spelling used in stdlib declarations.
@@ -75,6 +78,7 @@ impl ParamType {
             ParamType::Direction => "direction",
             ParamType::Color => "color",
             ParamType::Ok => "OK",
+            ParamType::Place => "place",
         }
     }
 }
@@ -87,6 +91,7 @@ pub enum ActArg {
     Direction(Direction),
     Color(Color),
     Ok,
+    Place(Cell),
 }
 
 impl ActArg {
@@ -98,6 +103,7 @@ impl ActArg {
             ActArg::Direction(_) => ParamType::Direction,
             ActArg::Color(_) => ParamType::Color,
             ActArg::Ok => ParamType::Ok,
+            ActArg::Place(_) => ParamType::Place,
         }
     }
 }

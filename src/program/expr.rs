@@ -7,6 +7,7 @@
 //! trait and implements the END rules of the language: a position outside
 //! `0..n-1` equals END, and every ordering comparison with END is false.
 
+use super::data::{Cell, DataId};
 use super::{Color, Observation, PointerId};
 use crate::operators::{ArithOp, CompareOp};
 
@@ -27,6 +28,12 @@ pub trait World {
     fn test(&self, observation: &Observation, at: i64) -> bool;
     /// A position observation at a position; n (END) where there is none.
     fn position(&self, observation: &Observation, at: i64) -> i64;
+    /// A cell of a `ram` program's memory (`at` holds one index per
+    /// dimension); `None` reads as END: outside its array, or in an
+    /// environment without data.
+    fn cell(&self, _data: DataId, _at: &[i64]) -> Option<i64> {
+        None
+    }
 }
 
 /// Why an expression could not be evaluated.
@@ -34,6 +41,8 @@ pub trait World {
 pub enum EvalError {
     DivisionByZero(Span),
     Overflow(Span),
+    /// Arithmetic on a read outside its array (`A[-1] + 1`), which is END.
+    EndInArithmetic(Span),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,6 +63,10 @@ pub enum PosKind {
     Observe(&'static Observation, Box<PosExpr>),
     Neg(Box<PosExpr>),
     Arith(ArithOp, Box<PosExpr>, Box<PosExpr>),
+    /// A cell of a `ram` program's memory (`t`, `A[i]`, `D[i][j]`). As a
+    /// side of a comparison it may read as END; in arithmetic, END is an
+    /// error.
+    Read(Box<Cell>),
 }
 
 /// A value observation at a position (`A[e]`, `sum(i)`).
@@ -102,6 +115,9 @@ impl PosExpr {
             PosKind::End => world.len(),
             PosKind::Observe(o, at) => world.position(o, at.eval(world)?),
             PosKind::Neg(e) => e.eval(world)?.checked_neg().ok_or(overflow)?,
+            PosKind::Read(cell) => cell
+                .read(world)?
+                .ok_or(EvalError::EndInArithmetic(self.span))?,
             PosKind::Arith(op, lhs, rhs) => {
                 let (a, b) = (lhs.eval(world)?, rhs.eval(world)?);
                 let result = match op {
@@ -137,6 +153,10 @@ impl Operand {
         Ok(match self {
             Operand::Int(k) => Evaluated::Position(*k),
             Operand::End => Evaluated::End,
+            Operand::Pos(PosExpr {
+                kind: PosKind::Read(cell),
+                ..
+            }) => Evaluated::Value(cell.read(world)?),
             Operand::Pos(e) => Evaluated::Position(e.eval(world)?),
             Operand::Val(v) => Evaluated::Value(world.value(v.observation, v.at.eval(world)?)),
             Operand::Sym(SymExpr::Literal(c, _)) => Evaluated::Symbol(Some(*c)),

@@ -6,10 +6,12 @@
 //! definitions. Nothing here can fail to make sense at run time except the
 //! runtime errors the environments define (SWAP at END, a zero divisor, ...).
 
+pub mod data;
 pub mod declared;
 pub mod expr;
 pub mod print;
 
+pub use data::{Cell, Data, DataId, DataKind};
 pub use declared::{ActArg, ActDecl, EnvAct, EnvKind, Observation, ObservationKind, ParamType};
 pub use expr::{
     BoolExpr, EvalError, Leaf, Operand, PosExpr, PosKind, Relation, SymExpr, ValExpr, World,
@@ -27,6 +29,9 @@ pub type DefId = usize;
 pub struct Program {
     pub env: EnvKind,
     pub pointers: Vec<Pointer>,
+    /// The names a `ram` program declares (`input`, `var`, sizes), in
+    /// declaration order; empty in other environments.
+    pub data: Vec<Data>,
     /// The pointers a `treerec` state holds, from `state(...)`.
     pub state: Option<Vec<PointerId>>,
     pub defs: Vec<Def>,

@@ -10,8 +10,8 @@
 use std::fmt::Write as _;
 
 use super::{
-    Act, ActArg, Behaviour, BoolExpr, Color, Combinator, CombinatorKind, Defined, Direction,
-    EnvKind, Observation, Operand, Pointer, PosExpr, PosKind, Slot, SymExpr,
+    Act, ActArg, Behaviour, BoolExpr, Cell, Color, Combinator, CombinatorKind, Data, DataKind,
+    Defined, Direction, EnvKind, Observation, Operand, Pointer, PosExpr, PosKind, Slot, SymExpr,
 };
 use crate::operators::ArithOp;
 
@@ -40,6 +40,7 @@ pub fn act(act: &Act, pointers: &[Pointer]) -> String {
             ActArg::Direction(Direction::Right) => "RIGHT".into(),
             ActArg::Color(color) => color_name(*color).into(),
             ActArg::Ok => "OK".into(),
+            ActArg::Place(cell) => self::cell(cell, pointers),
         })
         .collect();
     format!("{}({})", act.name(), args.join(", "))
@@ -58,6 +59,37 @@ fn observation(o: &Observation, at: &PosExpr, pointers: &[Pointer]) -> String {
     } else {
         format!("{}({at})", o.name)
     }
+}
+
+/// A declaration of data as written: `input A[n]`, `var d[n + 1] = -1`;
+/// `None` for a size, which the first input naming it declares.
+pub fn data(data: &Data, pointers: &[Pointer]) -> Option<String> {
+    let mut out = match data.kind {
+        DataKind::Input => format!("input {}", data.name),
+        DataKind::Var { .. } => format!("var {}", data.name),
+        DataKind::Size => return None,
+    };
+    for dim in &data.dims {
+        out.push('[');
+        out.push_str(&position(dim, pointers));
+        out.push(']');
+    }
+    if let DataKind::Var { init } = &data.kind {
+        out.push_str(" = ");
+        out.push_str(&position(init, pointers));
+    }
+    Some(out)
+}
+
+/// A cell of declared data: `t`, `A[i]`, `D[i][j + 1]`.
+pub fn cell(cell: &Cell, pointers: &[Pointer]) -> String {
+    let mut out = cell.name.clone();
+    for index in &cell.at {
+        out.push('[');
+        out.push_str(&position(index, pointers));
+        out.push(']');
+    }
+    out
 }
 
 pub fn color_name(color: Color) -> &'static str {
@@ -104,6 +136,7 @@ fn write_position(expr: &PosExpr, pointers: &[Pointer], outer: u8, out: &mut Str
         PosKind::Last => out.push_str("LAST"),
         PosKind::End => out.push_str("END"),
         PosKind::Observe(o, at) => out.push_str(&observation(o, at, pointers)),
+        PosKind::Read(c) => out.push_str(&cell(c, pointers)),
         PosKind::Neg(e) => {
             out.push('-');
             write_position(e, pointers, 3, out);

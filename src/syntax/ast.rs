@@ -37,6 +37,8 @@ pub enum Item {
     Observe(ObserveDecl),
     /// Stdlib only: `combinator NAME(PARAMS) [detects COND]: BLOCK`
     Combinator(CombinatorDecl),
+    /// `input A[n]`, `var d[n] = -1`: data a `ram` program declares.
+    Data(DataDecl),
 }
 
 impl Item {
@@ -49,6 +51,7 @@ impl Item {
             Item::Act(d) => d.span,
             Item::Observe(d) => d.span,
             Item::Combinator(d) => d.span,
+            Item::Data(d) => d.span,
         }
     }
 }
@@ -65,6 +68,18 @@ pub struct EnvDecl {
 pub struct PointerInit {
     pub name: Ident,
     pub init: Expr,
+}
+
+/// `KEYWORD NAME[DIM]...[= INIT]`: `input x`, `input A[n]`, `input W[n][n]`,
+/// `var d[n + 1] = -1`, `var t = 0`. The keyword is any name to the parser
+/// (`input` and `var` are not reserved words); the checker reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DataDecl {
+    pub keyword: Ident,
+    pub name: Ident,
+    pub dims: Vec<Expr>,
+    pub init: Option<Expr>,
+    pub span: Span,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -133,6 +148,13 @@ pub type Block = Vec<Stmt>;
 pub enum Stmt {
     /// `SWAP(P1, P2)`, `NOP`, `F()`, `F(lo, pivot - 1)`
     Call(Call),
+    /// `i = e`, `A[e] = v`, `D[e][f] = v`: a write (`ram`); the target is
+    /// a `Name`, `Index` or `Index2` expression.
+    Assign {
+        target: Expr,
+        value: Expr,
+        span: Span,
+    },
     If {
         condition: Expr,
         then: Block,
@@ -152,7 +174,10 @@ impl Stmt {
     pub fn span(&self) -> Span {
         match self {
             Stmt::Call(call) => call.span,
-            Stmt::If { span, .. } | Stmt::While { span, .. } | Stmt::Pass(span) => *span,
+            Stmt::If { span, .. }
+            | Stmt::While { span, .. }
+            | Stmt::Assign { span, .. }
+            | Stmt::Pass(span) => *span,
         }
     }
 }
@@ -178,6 +203,8 @@ pub enum ExprKind {
     Not(Box<Expr>),
     /// `NAME[e]`
     Index(Ident, Box<Expr>),
+    /// `NAME[e][f]`: an element of a matrix (`ram`).
+    Index2(Ident, Box<Expr>, Box<Expr>),
     /// `NAME(e, ...)` inside a condition or position expression.
     Apply(Ident, Vec<Expr>),
     /// Placeholder left by error recovery; never reaches the checker's output.

@@ -138,7 +138,8 @@ fn readable(expected: &[&str]) -> Option<String> {
         let skip = (after_operand && (OPERATORS.contains(&name) || name == "(" || name == "["))
             || (expression_start && ["Name", "Int", "(", "-", "not"].contains(&name))
             || (name == "Indent" && expected.len() > 1)
-            || (STDLIB_ITEMS.contains(&name) && expected.contains(&"def"));
+            || (STDLIB_ITEMS.contains(&name) && expected.contains(&"def"))
+            || name == "DataKeyword";
         if !skip {
             items.push(match name {
                 "Name" => "a name".to_string(),

@@ -95,8 +95,12 @@ impl<'s> Layout<'_, 's> {
             self.close_brackets(None);
             self.end_line();
         }
+        let mut token = token;
         if self.line.is_empty() {
             self.indent(start);
+            if let (Token::Name(word @ ("input" | "var")), [_]) = (kind, &self.indents[..]) {
+                token = (start, Token::DataKeyword(word), end);
+            }
         }
         if kind.closer().is_some() {
             self.open[kind_index(kind)] += 1;

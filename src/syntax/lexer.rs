@@ -116,6 +116,10 @@ pub enum Token<'s> {
     /// Made by the layout pass in place of a line nested too deeply (already
     /// reported); the grammar accepts it nowhere.
     TooDeep,
+    /// Made by the layout pass from the name `input` or `var` that starts
+    /// a line of the file level: the keyword of a data declaration. Inside
+    /// a line these stay names (a pointer may be called `input`).
+    DataKeyword(&'s str),
 }
 
 impl Token<'_> {
@@ -209,7 +213,7 @@ impl Token<'_> {
             Semicolon => ";",
             Question => "?",
             Arrow => "->",
-            Name(_) | Int(_) | Newline | Indent | Dedent | TooDeep => return None,
+            Name(_) | Int(_) | Newline | Indent | Dedent | TooDeep | DataKeyword(_) => return None,
         })
     }
 }
@@ -219,7 +223,7 @@ impl Token<'_> {
 impl fmt::Display for Token<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Token::Name(name) => write!(f, "`{name}`"),
+            Token::Name(name) | Token::DataKeyword(name) => write!(f, "`{name}`"),
             Token::Int(Some(value)) => write!(f, "`{value}`"),
             Token::Int(None) => f.write_str("number"),
             Token::Newline => f.write_str("end of line"),

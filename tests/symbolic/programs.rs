@@ -120,6 +120,7 @@ impl Builder {
         Program {
             env: self.env,
             pointers: self.pointers,
+            data: Vec::new(),
             state: self.state,
             defs: self.defs,
             combinators: combinators(),

@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use cnpi::diagnostic::Diagnostic;
 use cnpi::program::Behaviour;
-use cnpi::stdlib::family::full_set;
+use cnpi::stdlib::full_set::full_set;
 use cnpi_neural::core::fast::{FastOptions, Variant, train};
 use serde::{Deserialize, Serialize};
 

@@ -206,6 +206,13 @@ fn collect_item(item: &ast::Item, names: &mut Vec<Name>) {
             push(names, &combinator.name, Role::Definition);
             collect_block(&combinator.body, names);
         }
+        // A declared data name is a declaration, as a pointer is.
+        ast::Item::Data(data) => {
+            push(names, &data.name, Role::Pointer);
+            for expr in data.dims.iter().chain(&data.init) {
+                collect_expr(expr, names);
+            }
+        }
         ast::Item::Act(_) | ast::Item::Observe(_) => {}
     }
 }
@@ -242,6 +249,10 @@ fn collect_block(block: &[ast::Stmt], names: &mut Vec<Name>) {
         match stmt {
             ast::Stmt::Call(call) => collect_call(call, names),
             ast::Stmt::Pass(_) => {}
+            ast::Stmt::Assign { target, value, .. } => {
+                collect_expr(target, names);
+                collect_expr(value, names);
+            }
             ast::Stmt::If {
                 condition,
                 then,
@@ -280,6 +291,11 @@ fn collect_expr(expr: &ast::Expr, names: &mut Vec<Name>) {
         ast::ExprKind::Index(name, index) => {
             push(names, name, Role::Word);
             collect_expr(index, names);
+        }
+        ast::ExprKind::Index2(name, row, column) => {
+            push(names, name, Role::Word);
+            collect_expr(row, names);
+            collect_expr(column, names);
         }
         ast::ExprKind::Apply(name, args) => {
             push(names, name, Role::Word);

@@ -53,7 +53,7 @@ fn describe(document: &Document, name: &str, role: Role) -> Option<String> {
         // Which member of the family it is (E0111 says why when none).
         let member = cnpi::check::family::recognize(combinator)
             .ok()
-            .and_then(|(behaviour, branches)| cnpi::stdlib::family::member(&behaviour, branches));
+            .and_then(|(behaviour, branches)| cnpi::stdlib::full_set::member(&behaviour, branches));
         return Some(match member {
             Some(member) => format!(
                 "`{}` of the family (`stdlib/full_set.cnpi`); on the network its embedding is learned on the fixed core and verified\n\n{code}",

@@ -4,7 +4,8 @@
 //! and `m_kind` (program memory), `w_key` and per detector its classifier
 //! (`detector.I.w1` ...) and its condition's code (`detector.I.condition`,
 //! what its encoder reads), and per program the code of its pointers'
-//! initial positions (`unit.U.pointers`). The `memory` metadata entry (JSON)
+//! initial positions (`unit.U.pointers`) and of its declared data's lengths
+//! and initial values (`unit.U.data`). The `memory` metadata entry (JSON)
 //! holds what diagnostics and traces need: names, source spans, each
 //! program's source text, environment and entry, and the definition of
 //! each combinator a program defines (its row's embedding is its learned
@@ -20,7 +21,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::detector::{Condition, Detector, Encoder, read_classifier, write_classifier};
-use crate::memory::codec::{Code, Decoder};
+use crate::memory::codec::{self, Code, Decoder};
 use crate::memory::keys::Table;
 use crate::memory::{
     ActKind, DefinedRow, DetectorRow, EMBED_DIM, KEY_DIM, KeyIndex, Memory, Parsed, Row, RowKind,
@@ -29,13 +30,15 @@ use crate::memory::{
 use crate::tensors::{Reader, Writer};
 use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::program::EnvKind;
-use cnpi::program::{Behaviour, Pointer, PointerId, Slot};
+use cnpi::program::{Behaviour, Data, DataKind, Pointer, PointerId, PosExpr, PosKind, Slot};
 use cnpi::span::{SourceId, Span};
 
 /// The format of the files this version writes and reads (the `format`
 /// metadata entry). Version 2: ACT rows come from the environment registry
 /// and ACT arguments and observations are written by their declared types.
-pub const FORMAT: &str = "cnpi-memory-2";
+/// Version 3: the `ram` environment's ACT rows, cells of declared data in
+/// codes, and each program's declared data (`unit.U.data`).
+pub const FORMAT: &str = "cnpi-memory-3";
 
 #[derive(Serialize, Deserialize)]
 struct Header {
@@ -92,7 +95,7 @@ impl CombinatorHeader {
             when_true: slots(&self.when_true)?,
             when_false: slots(&self.when_false)?,
         };
-        if cnpi::stdlib::family::member(&behaviour, self.reads_c).is_none() {
+        if cnpi::stdlib::full_set::member(&behaviour, self.reads_c).is_none() {
             return Err(format!(
                 "combinator row {row} is not a member of the family"
             ));
@@ -123,8 +126,22 @@ struct UnitHeader {
     source: String,
     pointers: Vec<PointerHeader>,
     init_spans: Vec<[usize; 2]>,
+    /// The declared data (`ram`); their lengths and initial values are
+    /// the code `unit.U.data`, with the spans `data_spans`.
+    data: Vec<DataHeader>,
+    data_spans: Vec<[usize; 2]>,
     state: Option<Vec<PointerId>>,
     entry: usize,
+}
+
+#[derive(Serialize, Deserialize)]
+struct DataHeader {
+    name: String,
+    span: [usize; 2],
+    /// `input`, `size` or `var`.
+    kind: String,
+    /// The number of dimensions.
+    dims: usize,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -190,6 +207,20 @@ pub fn write(memory: &Memory, command: &str) -> Result<Vec<u8>, Diagnostic> {
             &[code.values.len()],
             &code.values,
         );
+        let mut data_code = Code::default();
+        for data in &unit.data {
+            for dim in &data.dims {
+                data_code.position(dim);
+            }
+            if let DataKind::Var { init } = &data.kind {
+                data_code.position(init);
+            }
+        }
+        writer.tensor(
+            format!("unit.{u}.data"),
+            &[data_code.values.len()],
+            &data_code.values,
+        );
         units.push(UnitHeader {
             name: unit.name.clone(),
             env: unit.env.name().into(),
@@ -203,6 +234,22 @@ pub fn write(memory: &Memory, command: &str) -> Result<Vec<u8>, Diagnostic> {
                 })
                 .collect(),
             init_spans: code.spans.into_iter().map(pair).collect(),
+            data: unit
+                .data
+                .iter()
+                .map(|d| DataHeader {
+                    name: d.name.clone(),
+                    span: pair(d.span),
+                    kind: match d.kind {
+                        DataKind::Input => "input",
+                        DataKind::Size => "size",
+                        DataKind::Var { .. } => "var",
+                    }
+                    .into(),
+                    dims: d.dims.len(),
+                })
+                .collect(),
+            data_spans: data_code.spans.into_iter().map(pair).collect(),
             state: unit.state.clone(),
             entry: unit.entry,
         });
@@ -349,7 +396,8 @@ fn read_unit(reader: &Reader, u: usize, unit: &UnitHeader, rows: usize) -> Resul
     let spans: Vec<Span> = unit.init_spans.iter().copied().map(span).collect();
     check_spans(spans.iter().copied(), &unit.source)?;
     let count = unit.pointers.len();
-    let mut decoder = Decoder::new(&values, &spans, count);
+    let data = read_data(reader, u, unit)?;
+    let mut decoder = Decoder::new(&values, &spans, count, &data);
     let mut pointers = Vec::with_capacity(count);
     for pointer in &unit.pointers {
         let init = decoder
@@ -382,9 +430,61 @@ fn read_unit(reader: &Reader, u: usize, unit: &UnitHeader, rows: usize) -> Resul
         env,
         source: unit.source.clone(),
         pointers,
+        data,
         state: unit.state.clone(),
         entry: unit.entry,
     })
+}
+
+/// Program `u`'s declared data: names and shapes from the header, lengths
+/// and initial values from the code `unit.U.data` (read against every
+/// declaration, since a length may name a size declared after it).
+fn read_data(reader: &Reader, u: usize, unit: &UnitHeader) -> Result<Vec<Data>, String> {
+    let name = format!("unit.{u}.data");
+    let values = reader.tensor(&name, &reader.shape(&name)?)?;
+    let spans: Vec<Span> = unit.data_spans.iter().copied().map(span).collect();
+    check_spans(spans.iter().copied(), &unit.source)?;
+    let zero = PosExpr {
+        kind: PosKind::Int(0),
+        span: Span::default(),
+    };
+    let mut shapes = Vec::with_capacity(unit.data.len());
+    for header in &unit.data {
+        let kind = match header.kind.as_str() {
+            "input" => DataKind::Input,
+            "size" => DataKind::Size,
+            "var" => DataKind::Var { init: zero.clone() },
+            other => return Err(format!("program {u} declares data of kind `{other}`")),
+        };
+        if header.dims > 2 {
+            return Err(format!(
+                "program {u}'s `{}` has {} dimensions",
+                header.name, header.dims
+            ));
+        }
+        check_spans(std::iter::once(span(header.span)), &unit.source)?;
+        shapes.push(Data {
+            name: header.name.clone(),
+            span: span(header.span),
+            kind,
+            dims: vec![zero.clone(); header.dims],
+        });
+    }
+    let mut decoder = Decoder::new(&values, &spans, unit.pointers.len(), &shapes);
+    let mut data = shapes.clone();
+    for item in &mut data {
+        let what = |e: codec::CodeError| format!("program {u}'s `{}`: {}", item.name, e.0);
+        for dim in &mut item.dims {
+            *dim = decoder.position().map_err(what)?;
+        }
+        if let DataKind::Var { init } = &mut item.kind {
+            *init = decoder.position().map_err(what)?;
+        }
+    }
+    if !decoder.finished() {
+        return Err(format!("program {u}'s data code has trailing numbers"));
+    }
+    Ok(data)
 }
 
 fn read_detector(
@@ -415,7 +515,7 @@ fn read_detector(
         ("stack_top", None) => Condition::StackTop,
         ("source", Some(Some(unit))) => {
             check_spans(spans.iter().copied(), &unit.source)?;
-            let mut decoder = Decoder::new(&values, &spans, unit.pointers.len());
+            let mut decoder = Decoder::new(&values, &spans, unit.pointers.len(), &unit.data);
             let expr = decoder
                 .condition()
                 .map_err(|e| format!("detector {i}'s condition: {}", e.0))?;

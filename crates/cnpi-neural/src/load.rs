@@ -17,10 +17,11 @@ use cnpi::combinatorize::Origins;
 use cnpi::compile::{Compiled, ForNetwork, compile, for_the_network, runnable, sources};
 use cnpi::diagnostic::{Diagnostic, Sources, codes};
 use cnpi::engines::{Engines, Network};
+use cnpi::env::Layout;
 use cnpi::env::State;
 use cnpi::exec::Options;
 use cnpi::exec::compare::Run;
-use cnpi::program::{EnvKind, Program};
+use cnpi::program::{Data, EnvKind, Pointer, Program};
 
 use crate::cnpim;
 use crate::core::Core;
@@ -138,6 +139,10 @@ pub struct Loaded {
     /// written and the conversion's warnings.
     written: Option<(Program, Vec<Diagnostic>)>,
     pub env: EnvKind,
+    /// The program's registers and declared data, which its input is read
+    /// against.
+    registers: Vec<Pointer>,
+    data: Vec<Data>,
     /// What run-time diagnostics are drawn against: the file as written
     /// (for normal programs, whose errors [`Loaded::run`] moves there), else
     /// the program the network runs.
@@ -165,6 +170,14 @@ pub struct RunOptions<'a> {
 }
 
 impl Loaded {
+    /// What the program's input is read against.
+    pub fn layout(&self) -> Layout<'_> {
+        Layout {
+            registers: &self.registers,
+            data: &self.data,
+        }
+    }
+
     /// Loads what `request` names; `None` after reporting why not.
     pub fn open(request: &Request, progress: Progress, report: Report) -> Option<Loaded> {
         if cnpim::is_memory_file(request.file) {
@@ -242,6 +255,8 @@ fn load_source(request: &Request, progress: Progress, report: Report) -> Option<
         }
         return Some(Loaded {
             env: compiled.program.env,
+            registers: compiled.program.pointers.clone(),
+            data: compiled.program.data.clone(),
             memory: None,
             reference: Some(compiled.program),
             written: None,
@@ -272,6 +287,8 @@ fn load_source(request: &Request, progress: Progress, report: Report) -> Option<
     };
     Some(Loaded {
         env: compiled.program.env,
+        registers: compiled.program.pointers.clone(),
+        data: compiled.program.data.clone(),
         memory: Some((memory, 0, entry)),
         reference: request.cross_check.then_some(compiled.program),
         written,
@@ -300,6 +317,7 @@ fn load_memory(request: &Request, report: Report) -> Option<Loaded> {
     let info = &memory.units[unit];
     let sources = sources(&info.name, &info.source);
     let env = info.env;
+    let (registers, data) = (info.pointers.clone(), info.data.clone());
     let reference = if request.symbolic || request.cross_check {
         let compilation = compile(&info.name, &info.source, Some(&memory.rows[entry].name));
         let Some(program) = compilation.program else {
@@ -315,6 +333,8 @@ fn load_memory(request: &Request, report: Report) -> Option<Loaded> {
         reference,
         written: None,
         env,
+        registers,
+        data,
         sources,
         as_written: None,
         file: request.file.display().to_string(),

@@ -68,7 +68,7 @@ fn core() -> &'static Core {
 /// Runs program `unit` of `memory` from its entry on the network.
 fn neural(memory: &Memory, unit: usize, input: &str, cached: bool) -> Result<Outcome, Diagnostic> {
     let info = &memory.units[unit];
-    let state = cnpi::env::parse_input(info.env, input).expect("valid input");
+    let state = cnpi::env::read_input(info.env, &info.layout(), input).expect("valid input");
     let (options, cached) = (
         Options {
             max_steps: 1 << 40,
@@ -80,7 +80,8 @@ fn neural(memory: &Memory, unit: usize, input: &str, cached: bool) -> Result<Out
 }
 
 fn reference(program: &Program, input: &str) -> Result<Outcome, Diagnostic> {
-    let state = cnpi::env::parse_input(program.env, input).expect("valid input");
+    let layout = cnpi::env::Layout::of(program);
+    let state = cnpi::env::read_input(program.env, &layout, input).expect("valid input");
     let options = Options {
         max_steps: 1 << 40,
         trace: None,

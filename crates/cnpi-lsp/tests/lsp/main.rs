@@ -7,6 +7,7 @@ mod completion;
 mod definition;
 mod diagnostics;
 mod formatting;
+mod holes;
 mod hover;
 mod protocol;
 mod references;

@@ -159,6 +159,7 @@ impl Memory {
             env: program.env,
             source: source.to_string(),
             pointers: program.pointers.clone(),
+            data: program.data.clone(),
             state: program.state.clone(),
             entry: planned.entry,
         });

@@ -16,8 +16,8 @@ use cnpi::env;
 use cnpi::operators::MAX_DEPTH;
 use cnpi::operators::{ArithOp, CompareOp};
 use cnpi::program::{
-    Act, ActApp, ActArg, ActDecl, BoolExpr, Color, Direction, Observation, ObservationKind,
-    Operand, ParamType, PointerId, PosExpr, PosKind, SymExpr, ValExpr,
+    Act, ActApp, ActArg, ActDecl, BoolExpr, Cell, Color, Data, DataId, Direction, Observation,
+    ObservationKind, Operand, ParamType, PointerId, PosExpr, PosKind, SymExpr, ValExpr,
 };
 use cnpi::span::Span;
 
@@ -108,46 +108,132 @@ const OBSERVATION_KINDS: [ObservationKind; 4] = [
     ObservationKind::Position,
 ];
 
-// Tags of the prefix code.
-const INT: u32 = 1;
-const BIG_INT: u32 = 2;
-const POINTER: u32 = 3;
-const LAST: u32 = 4;
-const END: u32 = 5;
-/// A position observation (`child(v)`).
-const OBSERVE_POSITION: u32 = 6;
-const NEG: u32 = 7;
-/// `ARITH + k` for the k-th operator of [`ARITH_OPS`].
-const ARITH: u32 = 8;
-const ARITH_OPS: [ArithOp; 5] = [
-    ArithOp::Add,
-    ArithOp::Sub,
-    ArithOp::Mul,
-    ArithOp::Div,
-    ArithOp::Rem,
-];
-const OPERAND_INT: u32 = 20;
-const OPERAND_END: u32 = 21;
-const OPERAND_POS: u32 = 22;
-const OPERAND_VALUE: u32 = 23;
-const OPERAND_COLOR: u32 = 24;
-/// A symbol observation (`color(v)`).
-const OPERAND_OBSERVE: u32 = 25;
-/// `COMPARE + k` for the k-th operator of [`COMPARE_OPS`].
-const COMPARE: u32 = 30;
-const COMPARE_OPS: [CompareOp; 6] = [
-    CompareOp::Eq,
-    CompareOp::Ne,
-    CompareOp::Lt,
-    CompareOp::Le,
-    CompareOp::Gt,
-    CompareOp::Ge,
-];
-/// A test observation (`has_child(v)`).
-const TEST: u32 = 40;
-const AND: u32 = 41;
-const OR: u32 = 42;
-const NOT: u32 = 43;
+/// The tags of the prefix code: the one list the encoder writes and the
+/// decoder reads. Each tag is its own number in the code, so a tag's number
+/// never changes once files hold it; new tags take new numbers.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tag {
+    // Positions (and integers).
+    Int = 1,
+    BigInt = 2,
+    Pointer = 3,
+    Last = 4,
+    End = 5,
+    /// A position observation (`child(v)`).
+    ObservePosition = 6,
+    Neg = 7,
+    Add = 8,
+    Sub = 9,
+    Mul = 10,
+    Div = 11,
+    Rem = 12,
+    /// A cell of declared data (`ram`): `t`, `A[i]`, `D[i][j]`.
+    Read = 13,
+    // Comparison operands.
+    OperandInt = 20,
+    OperandEnd = 21,
+    OperandPos = 22,
+    OperandValue = 23,
+    OperandColor = 24,
+    /// A symbol observation (`color(v)`).
+    OperandObserve = 25,
+    // Conditions.
+    Eq = 30,
+    Ne = 31,
+    Lt = 32,
+    Le = 33,
+    Gt = 34,
+    Ge = 35,
+    /// A test observation (`has_child(v)`).
+    Test = 40,
+    And = 41,
+    Or = 42,
+    Not = 43,
+}
+
+impl Tag {
+    const ALL: [Tag; 29] = [
+        Tag::Int,
+        Tag::BigInt,
+        Tag::Pointer,
+        Tag::Last,
+        Tag::End,
+        Tag::ObservePosition,
+        Tag::Neg,
+        Tag::Add,
+        Tag::Sub,
+        Tag::Mul,
+        Tag::Div,
+        Tag::Rem,
+        Tag::Read,
+        Tag::OperandInt,
+        Tag::OperandEnd,
+        Tag::OperandPos,
+        Tag::OperandValue,
+        Tag::OperandColor,
+        Tag::OperandObserve,
+        Tag::Eq,
+        Tag::Ne,
+        Tag::Lt,
+        Tag::Le,
+        Tag::Gt,
+        Tag::Ge,
+        Tag::Test,
+        Tag::And,
+        Tag::Or,
+        Tag::Not,
+    ];
+
+    /// The tag numbered `number`, if any.
+    fn from_number(number: u32) -> Option<Tag> {
+        Tag::ALL.into_iter().find(|tag| *tag as u32 == number)
+    }
+
+    fn arith(op: ArithOp) -> Tag {
+        match op {
+            ArithOp::Add => Tag::Add,
+            ArithOp::Sub => Tag::Sub,
+            ArithOp::Mul => Tag::Mul,
+            ArithOp::Div => Tag::Div,
+            ArithOp::Rem => Tag::Rem,
+        }
+    }
+
+    fn arith_op(self) -> Option<ArithOp> {
+        Some(match self {
+            Tag::Add => ArithOp::Add,
+            Tag::Sub => ArithOp::Sub,
+            Tag::Mul => ArithOp::Mul,
+            Tag::Div => ArithOp::Div,
+            Tag::Rem => ArithOp::Rem,
+            _ => return None,
+        })
+    }
+
+    fn compare(op: CompareOp) -> Tag {
+        match op {
+            CompareOp::Eq => Tag::Eq,
+            CompareOp::Ne => Tag::Ne,
+            CompareOp::Lt => Tag::Lt,
+            CompareOp::Le => Tag::Le,
+            CompareOp::Gt => Tag::Gt,
+            CompareOp::Ge => Tag::Ge,
+        }
+    }
+
+    fn compare_op(self) -> Option<CompareOp> {
+        Some(match self {
+            Tag::Eq => CompareOp::Eq,
+            Tag::Ne => CompareOp::Ne,
+            Tag::Lt => CompareOp::Lt,
+            Tag::Le => CompareOp::Le,
+            Tag::Gt => CompareOp::Gt,
+            Tag::Ge => CompareOp::Ge,
+            _ => return None,
+        })
+    }
+}
 
 const COLORS: [Color; 3] = [Color::White, Color::Grey, Color::Black];
 const DIRECTIONS: [Direction; 2] = [Direction::Left, Direction::Right];
@@ -168,8 +254,8 @@ pub struct Code {
 }
 
 impl Code {
-    fn tag(&mut self, tag: u32) {
-        self.values.push(tag as f32);
+    fn tag(&mut self, tag: Tag) {
+        self.values.push(tag as u32 as f32);
     }
 
     /// An observation: its place among those of its kind.
@@ -181,10 +267,10 @@ impl Code {
 
     fn int(&mut self, k: i64) {
         if (1 - SMALL..SMALL).contains(&k) {
-            self.tag(INT);
+            self.tag(Tag::Int);
             self.values.push(k as f32);
         } else {
-            self.tag(BIG_INT);
+            self.tag(Tag::BigInt);
             let bits = k as u64;
             for limb in 0..4 {
                 self.values.push(((bits >> (16 * limb)) & 0xFFFF) as f32);
@@ -197,52 +283,66 @@ impl Code {
         match &e.kind {
             PosKind::Int(k) => self.int(*k),
             PosKind::Pointer(p) => {
-                self.tag(POINTER);
+                self.tag(Tag::Pointer);
                 self.values.push(*p as f32);
             }
-            PosKind::Last => self.tag(LAST),
-            PosKind::End => self.tag(END),
+            PosKind::Last => self.tag(Tag::Last),
+            PosKind::End => self.tag(Tag::End),
             PosKind::Observe(o, at) => {
-                self.tag(OBSERVE_POSITION);
+                self.tag(Tag::ObservePosition);
                 self.observation(o);
                 self.position(at);
             }
             PosKind::Neg(v) => {
-                self.tag(NEG);
+                self.tag(Tag::Neg);
                 self.position(v);
             }
             PosKind::Arith(op, lhs, rhs) => {
-                self.tag(ARITH + position_of(&ARITH_OPS, op));
+                self.tag(Tag::arith(*op));
                 self.position(lhs);
                 self.position(rhs);
             }
+            PosKind::Read(cell) => {
+                self.tag(Tag::Read);
+                self.cell(cell);
+            }
+        }
+    }
+
+    /// A cell of declared data: its data's number, then one position per
+    /// index (the data's shape says how many).
+    fn cell(&mut self, cell: &Cell) {
+        self.values.push(cell.data as f32);
+        self.values.push(cell.at.len() as f32);
+        for index in &cell.at {
+            self.position(index);
         }
     }
 
     pub fn operand(&mut self, operand: &Operand) {
         match operand {
             Operand::Int(k) => {
-                self.tag(OPERAND_INT);
+                self.tag(Tag::OperandInt);
                 self.int(*k);
             }
-            Operand::End => self.tag(OPERAND_END),
+            Operand::End => self.tag(Tag::OperandEnd),
             Operand::Pos(e) => {
-                self.tag(OPERAND_POS);
+                self.tag(Tag::OperandPos);
                 self.position(e);
             }
             Operand::Val(v) => {
-                self.tag(OPERAND_VALUE);
+                self.tag(Tag::OperandValue);
                 self.spans.push(v.span);
                 self.observation(v.observation);
                 self.position(&v.at);
             }
             Operand::Sym(SymExpr::Literal(color, span)) => {
-                self.tag(OPERAND_COLOR);
+                self.tag(Tag::OperandColor);
                 self.spans.push(*span);
                 self.values.push(position_of(&COLORS, color) as f32);
             }
             Operand::Sym(SymExpr::Observe(o, at, span)) => {
-                self.tag(OPERAND_OBSERVE);
+                self.tag(Tag::OperandObserve);
                 self.spans.push(*span);
                 self.observation(o);
                 self.position(at);
@@ -253,26 +353,26 @@ impl Code {
     pub fn condition(&mut self, condition: &BoolExpr) {
         match condition {
             BoolExpr::Compare(op, lhs, rhs) => {
-                self.tag(COMPARE + position_of(&COMPARE_OPS, op));
+                self.tag(Tag::compare(*op));
                 self.operand(lhs);
                 self.operand(rhs);
             }
             BoolExpr::Test(o, at) => {
-                self.tag(TEST);
+                self.tag(Tag::Test);
                 self.observation(o);
                 self.position(at);
             }
             BoolExpr::And(a, b) | BoolExpr::Or(a, b) => {
                 self.tag(if matches!(condition, BoolExpr::And(..)) {
-                    AND
+                    Tag::And
                 } else {
-                    OR
+                    Tag::Or
                 });
                 self.condition(a);
                 self.condition(b);
             }
             BoolExpr::Not(a) => {
-                self.tag(NOT);
+                self.tag(Tag::Not);
                 self.condition(a);
             }
         }
@@ -299,6 +399,10 @@ impl Code {
             ActArg::Direction(d) => self.values.push(position_of(&DIRECTIONS, d) as f32),
             ActArg::Color(c) => self.values.push(position_of(&COLORS, c) as f32),
             ActArg::Ok => {}
+            ActArg::Place(cell) => {
+                self.spans.push(cell.span);
+                self.cell(cell);
+            }
         }
     }
 }
@@ -315,18 +419,26 @@ pub struct Decoder<'a> {
     span_at: usize,
     /// The number of pointers of the program: every pointer id is below.
     pointers: usize,
+    /// The data the program declares: every cell names one of them.
+    data: &'a [Data],
     /// How deeply the node being read is nested.
     depth: usize,
 }
 
 impl<'a> Decoder<'a> {
-    pub fn new(values: &'a [f32], spans: &'a [Span], pointers: usize) -> Decoder<'a> {
+    pub fn new(
+        values: &'a [f32],
+        spans: &'a [Span],
+        pointers: usize,
+        data: &'a [Data],
+    ) -> Decoder<'a> {
         Decoder {
             values,
             at: 0,
             spans,
             span_at: 0,
             pointers,
+            data,
             depth: 0,
         }
     }
@@ -387,9 +499,15 @@ impl<'a> Decoder<'a> {
         Ok(self.index(limit, "pointer")? as PointerId)
     }
 
-    /// An integer after its tag (`INT` or `BIG_INT`).
-    fn int(&mut self, tag: u32) -> Result<i64, CodeError> {
-        if tag == INT {
+    /// The next number as a tag of the prefix code (`what` says where).
+    fn tag(&mut self, what: &str) -> Result<Tag, CodeError> {
+        let number = self.index(u32::MAX, what)?;
+        Tag::from_number(number).ok_or_else(|| CodeError(format!("{number} is not a {what}")))
+    }
+
+    /// An integer after its tag (`Int` or `BigInt`).
+    fn int(&mut self, tag: Tag) -> Result<i64, CodeError> {
+        if tag == Tag::Int {
             let value = *self
                 .values
                 .get(self.at)
@@ -413,40 +531,69 @@ impl<'a> Decoder<'a> {
 
     fn position_node(&mut self) -> Result<PosExpr, CodeError> {
         let span = self.span()?;
-        let tag = self.index(ARITH + ARITH_OPS.len() as u32, "position tag")?;
+        let tag = self.tag("position tag")?;
         let kind = match tag {
-            INT | BIG_INT => PosKind::Int(self.int(tag)?),
-            POINTER => PosKind::Pointer(self.pointer()?),
-            LAST => PosKind::Last,
-            END => PosKind::End,
-            OBSERVE_POSITION => {
+            Tag::Int | Tag::BigInt => PosKind::Int(self.int(tag)?),
+            Tag::Pointer => PosKind::Pointer(self.pointer()?),
+            Tag::Last => PosKind::Last,
+            Tag::End => PosKind::End,
+            Tag::ObservePosition => {
                 let observation = self.observation(ObservationKind::Position)?;
                 PosKind::Observe(observation, Box::new(self.position()?))
             }
-            NEG => PosKind::Neg(Box::new(self.position()?)),
-            _ if tag >= ARITH => {
-                let op = ARITH_OPS[(tag - ARITH) as usize];
-                let lhs = self.position()?;
-                PosKind::Arith(op, Box::new(lhs), Box::new(self.position()?))
-            }
-            _ => return Err(CodeError(format!("{tag} is not a position tag"))),
+            Tag::Neg => PosKind::Neg(Box::new(self.position()?)),
+            Tag::Read => PosKind::Read(Box::new(self.cell(span)?)),
+            _ => match tag.arith_op() {
+                Some(op) => {
+                    let lhs = self.position()?;
+                    PosKind::Arith(op, Box::new(lhs), Box::new(self.position()?))
+                }
+                None => return Err(CodeError(format!("{tag:?} is not a position tag"))),
+            },
         };
         Ok(PosExpr { kind, span })
     }
 
+    /// A cell of declared data written at `span`, after its tag: the
+    /// data's number, which must be the program's, and as many indices as
+    /// its shape has.
+    fn cell(&mut self, span: Span) -> Result<Cell, CodeError> {
+        let limit = u32::try_from(self.data.len()).unwrap_or(u32::MAX);
+        let id = self.index(limit, "data number")? as DataId;
+        let data = &self.data[id];
+        let count = self.index(3, "index count")? as usize;
+        if count != data.dims.len() {
+            return Err(CodeError(format!(
+                "`{}` has {} dimensions, but the code gives {count} indices",
+                data.name,
+                data.dims.len()
+            )));
+        }
+        let name = data.name.clone();
+        let at = (0..count)
+            .map(|_| self.position())
+            .collect::<Result<_, _>>()?;
+        Ok(Cell {
+            data: id,
+            name,
+            at,
+            span,
+        })
+    }
+
     fn operand(&mut self) -> Result<Operand, CodeError> {
-        let tag = self.index(OPERAND_OBSERVE + 1, "operand tag")?;
+        let tag = self.tag("operand tag")?;
         Ok(match tag {
-            OPERAND_INT => {
-                let tag = self.index(BIG_INT + 1, "integer tag")?;
-                if tag != INT && tag != BIG_INT {
-                    return Err(CodeError(format!("{tag} is not an integer tag")));
+            Tag::OperandInt => {
+                let tag = self.tag("integer tag")?;
+                if tag != Tag::Int && tag != Tag::BigInt {
+                    return Err(CodeError(format!("{tag:?} is not an integer tag")));
                 }
                 Operand::Int(self.int(tag)?)
             }
-            OPERAND_END => Operand::End,
-            OPERAND_POS => Operand::Pos(self.position()?),
-            OPERAND_VALUE => {
+            Tag::OperandEnd => Operand::End,
+            Tag::OperandPos => Operand::Pos(self.position()?),
+            Tag::OperandValue => {
                 let span = self.span()?;
                 let observation = self.observation(ObservationKind::Value)?;
                 let at = self.position()?;
@@ -456,19 +603,19 @@ impl<'a> Decoder<'a> {
                     span,
                 })
             }
-            OPERAND_COLOR => {
+            Tag::OperandColor => {
                 let span = self.span()?;
                 Operand::Sym(SymExpr::Literal(
                     COLORS[self.index(3, "colour")? as usize],
                     span,
                 ))
             }
-            OPERAND_OBSERVE => {
+            Tag::OperandObserve => {
                 let span = self.span()?;
                 let observation = self.observation(ObservationKind::Symbol)?;
                 Operand::Sym(SymExpr::Observe(observation, self.position()?, span))
             }
-            _ => return Err(CodeError(format!("{tag} is not an operand tag"))),
+            _ => return Err(CodeError(format!("{tag:?} is not an operand tag"))),
         })
     }
 
@@ -477,28 +624,29 @@ impl<'a> Decoder<'a> {
     }
 
     fn condition_node(&mut self) -> Result<BoolExpr, CodeError> {
-        let tag = self.index(NOT + 1, "condition tag")?;
+        let tag = self.tag("condition tag")?;
         Ok(match tag {
-            _ if (COMPARE..COMPARE + 6).contains(&tag) => {
-                let op = COMPARE_OPS[(tag - COMPARE) as usize];
-                let lhs = self.operand()?;
-                BoolExpr::Compare(op, lhs, self.operand()?)
-            }
-            TEST => {
+            Tag::Test => {
                 let observation = self.observation(ObservationKind::Test)?;
                 BoolExpr::Test(observation, self.position()?)
             }
-            AND | OR => {
+            Tag::And | Tag::Or => {
                 let a = Box::new(self.condition()?);
                 let b = Box::new(self.condition()?);
-                if tag == AND {
+                if tag == Tag::And {
                     BoolExpr::And(a, b)
                 } else {
                     BoolExpr::Or(a, b)
                 }
             }
-            NOT => BoolExpr::Not(Box::new(self.condition()?)),
-            _ => return Err(CodeError(format!("{tag} is not a condition tag"))),
+            Tag::Not => BoolExpr::Not(Box::new(self.condition()?)),
+            _ => match tag.compare_op() {
+                Some(op) => {
+                    let lhs = self.operand()?;
+                    BoolExpr::Compare(op, lhs, self.operand()?)
+                }
+                None => return Err(CodeError(format!("{tag:?} is not a condition tag"))),
+            },
         })
     }
 
@@ -537,6 +685,10 @@ impl<'a> Decoder<'a> {
             }
             ParamType::Color => ActArg::Color(COLORS[self.index(3, "colour")? as usize]),
             ParamType::Ok => ActArg::Ok,
+            ParamType::Place => {
+                let span = self.span()?;
+                ActArg::Place(self.cell(span)?)
+            }
         })
     }
 }
@@ -577,7 +729,7 @@ mod tests {
             );
             let mut code = Code::default();
             code.position(&expr);
-            let mut decoder = Decoder::new(&code.values, &code.spans, 3);
+            let mut decoder = Decoder::new(&code.values, &code.spans, 3, &[]);
             assert_eq!(decoder.position(), Ok(expr), "{k}");
             assert!(decoder.finished());
         }
@@ -603,7 +755,7 @@ mod tests {
         );
         let mut code = Code::default();
         code.condition(&condition);
-        let mut decoder = Decoder::new(&code.values, &code.spans, 2);
+        let mut decoder = Decoder::new(&code.values, &code.spans, 2, &[]);
         assert_eq!(decoder.condition(), Ok(condition));
 
         let child = PosKind::Observe(observe("child"), Box::new(at(0)));
@@ -617,7 +769,7 @@ mod tests {
         ] {
             let mut code = Code::default();
             code.act_arguments(&act);
-            let mut decoder = Decoder::new(&code.values, &code.spans, 2);
+            let mut decoder = Decoder::new(&code.values, &code.spans, 2, &[]);
             let kind = ActKind::of(&act).expect("a row");
             let decoded = decoder.act(kind, span(4)).expect("decodes");
             assert_eq!(decoded.act, act);
@@ -631,11 +783,15 @@ mod tests {
         let spans = [span(0); 4];
         for values in [&[99.0][..], &[3.0, 5.0], &[1.0, 0.5], &[8.0, 3.0], &[]] {
             assert!(
-                Decoder::new(values, &spans, 2).position().is_err(),
+                Decoder::new(values, &spans, 2, &[]).position().is_err(),
                 "{values:?}"
             );
         }
-        assert!(Decoder::new(&[3.0, 1.0], &[], 2).position().is_err());
-        assert!(Decoder::new(&[f32::NAN], &spans, 2).condition().is_err());
+        assert!(Decoder::new(&[3.0, 1.0], &[], 2, &[]).position().is_err());
+        assert!(
+            Decoder::new(&[f32::NAN], &spans, 2, &[])
+                .condition()
+                .is_err()
+        );
     }
 }

@@ -32,7 +32,7 @@ use crate::detector::{Cache, Condition, Detector};
 use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::env::internal;
 use cnpi::program::{
-    ActApp, Behaviour, Combinator, CombinatorKind, EnvKind, Pointer, PointerId, Program, Slot,
+    ActApp, Behaviour, Combinator, CombinatorKind, Data, EnvKind, Pointer, PointerId, Program, Slot,
 };
 use cnpi::span::Span;
 
@@ -175,9 +175,23 @@ pub struct Unit {
     /// The source text, for diagnostics.
     pub source: String,
     pub pointers: Vec<Pointer>,
+    /// The names the program declares (`ram`), which its input is read
+    /// against.
+    pub data: Vec<Data>,
     pub state: Option<Vec<PointerId>>,
     /// The row of the file's entry definition.
     pub entry: RowId,
+}
+
+impl Unit {
+    /// What the program's input is read against: its registers and its
+    /// declared data.
+    pub fn layout(&self) -> cnpi::env::Layout<'_> {
+        cnpi::env::Layout {
+            registers: &self.pointers,
+            data: &self.data,
+        }
+    }
 }
 
 /// Program memory and detector memory.
@@ -307,12 +321,11 @@ impl Memory {
                 })
             }
             RowKind::Act(kind) => {
-                let pointers = info
-                    .unit
-                    .and_then(|u| self.units.get(u))
-                    .map_or(0, |u| u.pointers.len());
+                let unit = info.unit.and_then(|u| self.units.get(u));
+                let pointers = unit.map_or(0, |u| u.pointers.len());
+                let data = unit.map_or(&[][..], |u| u.data.as_slice());
                 let mut decoder =
-                    codec::Decoder::new(&embedding[2 * KEY_DIM..], &info.spans, pointers);
+                    codec::Decoder::new(&embedding[2 * KEY_DIM..], &info.spans, pointers, data);
                 let app = decoder.act(kind, info.span).map_err(|e| e.0)?;
                 if !decoder.finished() {
                     return Err("its arguments have trailing numbers or spans".into());

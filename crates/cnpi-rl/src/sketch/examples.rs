@@ -84,7 +84,7 @@ fn example(name: &str, i: usize, item: Value, env: EnvKind) -> Result<Example, D
     if output.is_empty() {
         return Err(bad(name, format!("example {i} asks for no output member")));
     }
-    let input = env::read_input(env, input).map_err(|d| {
+    let input = env::read_value(env, &env::Layout::default(), input).map_err(|d| {
         let message = format!("example {i}'s input: {}", d.message);
         bad(name, message)
     })?;

@@ -117,7 +117,7 @@ pub fn print_summary(memory: &Memory, unit: usize, path: &Path) {
     let defined: Vec<(&str, &str)> = (memory.combinators.iter())
         .filter_map(|d| {
             let row = memory.rows.get(d.row).filter(|r| r.unit == Some(unit))?;
-            let member = cnpi::stdlib::family::member(&d.behaviour, d.reads_c);
+            let member = cnpi::stdlib::full_set::member(&d.behaviour, d.reads_c);
             Some((row.name.as_str(), member.map_or("?", |m| m.name.as_str())))
         })
         .collect();

@@ -108,7 +108,7 @@ pub fn run(args: &RunArgs) -> ExitCode {
         cached: !args.no_cache,
         record: recorder.as_mut(),
     };
-    let (result, warning) = match read_input(args.input.as_deref(), loaded.env) {
+    let (result, warning) = match read_input(args.input.as_deref(), loaded.env, &loaded.layout()) {
         Ok(state) => loaded.run(state, options),
         Err(diagnostic) => (Err(diagnostic), None),
     };

@@ -109,14 +109,15 @@ impl Clrs {
         };
         let outcome: Result<Outcome, _> = match engine {
             Engine::Symbolic => {
-                let state = cnpi::env::parse_input(self.written.env, &text)
+                let layout = cnpi::env::Layout::of(&self.written);
+                let state = cnpi::env::read_input(self.written.env, &layout, &text)
                     .unwrap_or_else(|d| panic!("{}: input {text}: {d:?}", self.id));
                 symbolic::run(&self.written, state, options)
             }
             Engine::Network | Engine::NoCache => {
                 let memory = self.memory();
                 let info = &memory.units[0];
-                let state = cnpi::env::parse_input(info.env, &text)
+                let state = cnpi::env::read_input(info.env, &info.layout(), &text)
                     .unwrap_or_else(|d| panic!("{}: input {text}: {d:?}", self.id));
                 let core = Core::shipped().expect("the shipped core loads");
                 let cached = engine == Engine::Network;

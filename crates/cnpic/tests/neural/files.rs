@@ -66,11 +66,11 @@ fn the_same_source_gives_the_same_memory() {
 }
 
 #[test]
-fn files_of_the_first_format_are_refused_and_say_so() {
-    // Format 1 had one row per ACT from a table; the same bytes labelled
-    // with it are refused before anything is read.
+fn files_of_an_earlier_format_are_refused_and_say_so() {
+    // Format 2 had no `ram` rows and no declared data; the same bytes
+    // labelled with it are refused before anything is read.
     let file = bytes(&memory_of("reverse.cnpi").1);
-    let (new, old) = (b"cnpi-memory-2", b"cnpi-memory-1");
+    let (new, old) = (b"cnpi-memory-3", b"cnpi-memory-2");
     let at = file
         .windows(new.len())
         .position(|w| w == new)
@@ -82,7 +82,7 @@ fn files_of_the_first_format_are_refused_and_say_so() {
     assert!(
         error
             .message
-            .contains("`cnpi-memory-1`, but this cnpic reads `cnpi-memory-2`"),
+            .contains("`cnpi-memory-2`, but this cnpic reads `cnpi-memory-3`"),
         "{}",
         error.message
     );
@@ -243,6 +243,7 @@ fn adding_programs_changes_nothing_that_was_there() {
         "toposort.cnpi",
         "addition.cnpi",
         "reverse.cnpi",
+        "ram/prefix_sums.cnpi",
     ] {
         grown
             .add(&compile(file), file, &source(file), &Cache::none())
@@ -285,6 +286,11 @@ fn adding_programs_changes_nothing_that_was_there() {
     );
     let sum = neural(&grown, 3, r#"{"a": "95", "b": "1207"}"#, true).expect("adds");
     assert_eq!(sum.state.to_json(0, "")["sum"], "1302");
+    let sums = neural(&grown, 5, r#"{"A": [5, -2, 9, 0]}"#, true).expect("sums");
+    assert_eq!(
+        sums.state.to_json(0, "")["A"],
+        serde_json::json!([5, 3, 12, 12])
+    );
 }
 
 /// A memory whose rows were edited and its checksum made consistent again

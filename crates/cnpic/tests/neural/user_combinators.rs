@@ -158,7 +158,7 @@ fn learning_is_seeded_cached_and_verified() {
 fn every_member_of_the_family_is_learned_on_the_shipped_core_which_stays_as_it_was() {
     let core = core();
     let weights = core.network().weights().clone();
-    let members = cnpi::stdlib::family::full_set().expect("full_set.cnpi loads");
+    let members = cnpi::stdlib::full_set::full_set().expect("full_set.cnpi loads");
     assert_eq!(members.len(), 57);
     for member in members {
         let learned = learn(

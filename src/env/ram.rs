@@ -1,0 +1,493 @@
+//! The `ram` environment: a random-access machine, CLRS's model of
+//! computation.
+//!
+//! A program declares its memory by name (`program::Data`): inputs read
+//! from one JSON object (integers, arrays, matrices), the sizes their
+//! shapes bind, and scratch variables, arrays and matrices whose lengths
+//! are computed from the input. Registers are the machine's pointers. ACTs
+//! `WRITE(place, e)`, `SWAP(place, place)` and `OUT(e)` (plus `NOP`,
+//! `MOVE`, `SET`); reads outside an array are END, writes there are E0702.
+//! Output: every register and declared name with its final value, and the
+//! tape. Scratch memory and the tape are bounded ([`MAX_SCRATCH`],
+//! [`super::MAX_OUTPUT`]).
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use super::input::{self, integer, not_i64};
+use super::{ActContext, EnvState, Environment, Layout, View, index, list, row};
+use crate::diagnostic::{Diagnostic, codes};
+use crate::program::declared::{MOVE, NOP, SET};
+use crate::program::{
+    ActArg, ActDecl, Cell, Data, DataKind, EnvAct, EnvKind, Observation, ParamType, PosKind,
+};
+
+/// The ram environment (registered in `env::ENVIRONMENTS`).
+pub(super) struct Ram;
+
+/// The most integers all scratch data of a run may hold together (256 MiB).
+pub const MAX_SCRATCH: usize = 1 << 25;
+
+const ACTS: &[ActDecl] = &[
+    NOP,
+    MOVE,
+    SET,
+    ActDecl::new("WRITE", &[ParamType::Place, ParamType::Position]),
+    ActDecl::new("SWAP", &[ParamType::Place, ParamType::Place]),
+    ActDecl::new("OUT", &[ParamType::Position]),
+];
+
+impl Environment for Ram {
+    fn name(&self) -> &'static str {
+        "ram"
+    }
+
+    fn stdlib(&self) -> &'static str {
+        include_str!("../../stdlib/ram.cnpi")
+    }
+
+    fn acts(&self) -> &'static [ActDecl] {
+        ACTS
+    }
+
+    fn observations(&self) -> &'static [Observation] {
+        &[]
+    }
+
+    fn input_shape(&self) -> &'static str {
+        "a JSON object with a member for each `input` the program declares"
+    }
+
+    fn input_example(&self) -> &'static str {
+        r#"{"A": [5, 3, 9], "x": 9}"#
+    }
+
+    fn empty_input(&self) -> &'static str {
+        "{}"
+    }
+
+    fn has_data(&self) -> bool {
+        true
+    }
+
+    fn read(
+        &self,
+        kind: EnvKind,
+        layout: &Layout,
+        input: Value,
+    ) -> Result<Box<dyn EnvState>, Diagnostic> {
+        Ok(Box::new(RamState::read(kind, layout, input)?))
+    }
+}
+
+/// The names of a run's registers and data, shared by its states.
+#[derive(Debug, PartialEq, Eq)]
+struct Names {
+    registers: Vec<String>,
+    data: Vec<String>,
+}
+
+/// One declared name's memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Memory {
+    Scalar(i64),
+    Array(Vec<i64>),
+    /// Row-major, `rows × cols`.
+    Matrix {
+        rows: usize,
+        cols: usize,
+        values: Vec<i64>,
+    },
+}
+
+impl Memory {
+    /// The flat index of the element at `at`, if it is inside.
+    fn offset(&self, at: &[i64]) -> Option<usize> {
+        match (self, at) {
+            (Memory::Scalar(_), []) => Some(0),
+            (Memory::Array(values), [i]) => index(*i, values.len()),
+            (Memory::Matrix { rows, cols, .. }, [i, j]) => {
+                Some(index(*i, *rows)? * cols + index(*j, *cols)?)
+            }
+            _ => None,
+        }
+    }
+
+    fn get(&self, offset: usize) -> i64 {
+        match self {
+            Memory::Scalar(k) => *k,
+            Memory::Array(values) | Memory::Matrix { values, .. } => values[offset],
+        }
+    }
+
+    fn slot(&mut self, offset: usize) -> &mut i64 {
+        match self {
+            Memory::Scalar(k) => k,
+            Memory::Array(values) | Memory::Matrix { values, .. } => &mut values[offset],
+        }
+    }
+
+    fn to_json(&self) -> Value {
+        match self {
+            Memory::Scalar(k) => Value::from(*k),
+            Memory::Array(values) => Value::from(values.clone()),
+            Memory::Matrix { cols, values, .. } => Value::Array(
+                values
+                    .chunks(*cols.max(&1))
+                    .map(|row| Value::from(row.to_vec()))
+                    .collect(),
+            ),
+        }
+    }
+
+    fn to_text(&self) -> String {
+        match self {
+            Memory::Scalar(k) => k.to_string(),
+            Memory::Array(values) => list(values),
+            Memory::Matrix { cols, values, .. } => {
+                let rows: Vec<String> = values.chunks(*cols.max(&1)).map(list).collect();
+                format!("[{}]", rows.join(", "))
+            }
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RamState {
+    names: Arc<Names>,
+    memory: Vec<Memory>,
+    /// The registers' final values, recorded when the run finishes.
+    registers: Vec<i64>,
+    output: Vec<i64>,
+}
+
+impl RamState {
+    fn read(kind: EnvKind, layout: &Layout, input: Value) -> Result<RamState, Diagnostic> {
+        let mut members = match input {
+            Value::Object(map) => map,
+            other => return Err(input::wrong_shape(kind, "a JSON object", &other)),
+        };
+        let mut state = RamState {
+            names: Arc::new(Names {
+                registers: layout.registers.iter().map(|r| r.name.clone()).collect(),
+                data: layout.data.iter().map(|d| d.name.clone()).collect(),
+            }),
+            memory: vec![Memory::Scalar(0); layout.data.len()],
+            registers: Vec::new(),
+            output: Vec::new(),
+        };
+        // Which input bound each size, for E0608.
+        let mut bound_by: Vec<Option<&str>> = vec![None; layout.data.len()];
+        for (id, data) in layout.data.iter().enumerate() {
+            if data.kind != DataKind::Input {
+                continue;
+            }
+            let value = members
+                .remove(&data.name)
+                .ok_or_else(|| missing(kind, data))?;
+            let (memory, lengths) = read_member(kind, data, value)?;
+            for (dim, length) in data.dims.iter().zip(lengths) {
+                let PosKind::Read(size) = &dim.kind else {
+                    continue;
+                };
+                match bound_by[size.data] {
+                    None => {
+                        bound_by[size.data] = Some(&data.name);
+                        state.memory[size.data] = Memory::Scalar(super::len_i64(length));
+                    }
+                    Some(first) => {
+                        let bound = state.memory[size.data].get(0);
+                        if bound != super::len_i64(length) {
+                            return Err(disagree(kind, size, first, bound, data, length));
+                        }
+                    }
+                }
+            }
+            state.memory[id] = memory;
+        }
+        let mut scratch = 0usize;
+        for (id, data) in layout.data.iter().enumerate() {
+            let DataKind::Var { init } = &data.kind else {
+                continue;
+            };
+            let view = View {
+                state: &state,
+                pointers: &[],
+            };
+            let eval = |e: &crate::program::PosExpr| e.eval(&view).map_err(super::eval_error);
+            let init = eval(init)?;
+            let mut lengths = Vec::with_capacity(data.dims.len());
+            for dim in &data.dims {
+                let length = eval(dim)?;
+                let length = usize::try_from(length).map_err(|_| bad_size(data, length))?;
+                lengths.push(length);
+            }
+            let count = lengths.iter().try_fold(1usize, |a, &b| a.checked_mul(b));
+            scratch = match count.and_then(|c| scratch.checked_add(c)) {
+                Some(total) if total <= MAX_SCRATCH => total,
+                _ => return Err(too_much_scratch(data, &lengths)),
+            };
+            state.memory[id] = match lengths.as_slice() {
+                [] => Memory::Scalar(init),
+                [n] => Memory::Array(vec![init; *n]),
+                [rows, cols] => Memory::Matrix {
+                    rows: *rows,
+                    cols: *cols,
+                    values: vec![init; rows * cols],
+                },
+                _ => return Err(super::internal("data of more than two dimensions")),
+            };
+        }
+        Ok(state)
+    }
+
+    /// The element `cell` names, evaluated in `view`: its data and flat
+    /// offset, or E0702 when it lies outside.
+    fn locate(
+        &self,
+        cell: &Cell,
+        view: &View,
+        ctx: &ActContext,
+    ) -> Result<(usize, usize), Diagnostic> {
+        let at = cell.indices(view).map_err(super::eval_error)?;
+        let memory = self
+            .memory
+            .get(cell.data)
+            .ok_or_else(|| super::internal("a cell of undeclared data"))?;
+        memory
+            .offset(&at)
+            .map(|offset| (cell.data, offset))
+            .ok_or_else(|| outside(cell, &at, memory, ctx))
+    }
+}
+
+impl EnvState for RamState {
+    fn len(&self) -> i64 {
+        0
+    }
+
+    fn cell(&self, data: usize, at: &[i64]) -> Option<i64> {
+        let memory = self.memory.get(data)?;
+        memory.offset(at).map(|offset| memory.get(offset))
+    }
+
+    fn apply(&mut self, act: &EnvAct, ctx: &ActContext) -> Result<(), Diagnostic> {
+        let view = View {
+            state: &*self,
+            pointers: ctx.pointers,
+        };
+        match (act.name(), act.args.as_slice()) {
+            ("WRITE", [ActArg::Place(cell), ActArg::Position(e)]) => {
+                let (data, offset) = self.locate(cell, &view, ctx)?;
+                let value = e.eval(&view).map_err(super::eval_error)?;
+                *self.memory[data].slot(offset) = value;
+            }
+            ("SWAP", [ActArg::Place(a), ActArg::Place(b)]) => {
+                let (da, oa) = self.locate(a, &view, ctx)?;
+                let (db, ob) = self.locate(b, &view, ctx)?;
+                let (x, y) = (self.memory[da].get(oa), self.memory[db].get(ob));
+                *self.memory[da].slot(oa) = y;
+                *self.memory[db].slot(ob) = x;
+            }
+            ("OUT", [ActArg::Position(e)]) => {
+                let value = e.eval(&view).map_err(super::eval_error)?;
+                super::room_on_tape(self.output.len(), ctx.app)?;
+                self.output.push(value);
+            }
+            _ => return Err(super::errors::foreign_act(ctx.app, "ram")),
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, pointers: &[i64]) {
+        self.registers = pointers
+            .iter()
+            .take(self.names.registers.len())
+            .copied()
+            .collect();
+    }
+
+    fn to_json(&self) -> Map<String, Value> {
+        let mut object = Map::new();
+        for (name, value) in self.names.registers.iter().zip(&self.registers) {
+            object.insert(name.clone(), Value::from(*value));
+        }
+        for (name, memory) in self.names.data.iter().zip(&self.memory) {
+            object.insert(name.clone(), memory.to_json());
+        }
+        object.insert("output".into(), Value::from(self.output.clone()));
+        object
+    }
+
+    fn to_text(&self) -> String {
+        let mut text = String::new();
+        for (name, value) in self.names.registers.iter().zip(&self.registers) {
+            text.push_str(&row(name, value));
+        }
+        for (name, memory) in self.names.data.iter().zip(&self.memory) {
+            text.push_str(&row(name, memory.to_text()));
+        }
+        if !self.output.is_empty() {
+            text.push_str(&row("output", list(&self.output)));
+        }
+        text
+    }
+}
+
+/// The memory of the input member `data`, and its lengths.
+fn read_member(
+    kind: EnvKind,
+    data: &Data,
+    value: Value,
+) -> Result<(Memory, Vec<usize>), Diagnostic> {
+    let name = &data.name;
+    let int =
+        |what: String, item: &Value| integer(item).map_err(|why| not_i64(kind, &what, item, why));
+    match data.dims.len() {
+        0 => Ok((
+            Memory::Scalar(int(format!("`{name}`"), &value)?),
+            Vec::new(),
+        )),
+        1 => {
+            let Value::Array(items) = value else {
+                return Err(shape(kind, data, &value));
+            };
+            let values = items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| int(format!("`{name}[{i}]`"), item))
+                .collect::<Result<Vec<_>, _>>()?;
+            let n = values.len();
+            Ok((Memory::Array(values), vec![n]))
+        }
+        _ => {
+            let Value::Array(rows) = value else {
+                return Err(shape(kind, data, &value));
+            };
+            let mut values = Vec::new();
+            let mut cols = None;
+            for (i, row) in rows.iter().enumerate() {
+                let Value::Array(items) = row else {
+                    return Err(input::wrong_shape(
+                        kind,
+                        &format!("row {i} of `{name}` to be an array"),
+                        row,
+                    ));
+                };
+                match cols {
+                    None => cols = Some(items.len()),
+                    Some(c) if c != items.len() => {
+                        return Err(Diagnostic::error(
+                            codes::E0602,
+                            format!(
+                                "the rows of the matrix `{name}` differ in length: row 0 has {c} elements, row {i} has {}",
+                                items.len()
+                            ),
+                        )
+                        .with_help("a matrix is an array of equal-length arrays of integers"));
+                    }
+                    Some(_) => {}
+                }
+                for (j, item) in items.iter().enumerate() {
+                    values.push(int(format!("`{name}[{i}][{j}]`"), item)?);
+                }
+            }
+            let (rows, cols) = (rows.len(), cols.unwrap_or(0));
+            Ok((Memory::Matrix { rows, cols, values }, vec![rows, cols]))
+        }
+    }
+}
+
+/// E0602: the member `data` is not of its declared shape.
+fn shape(kind: EnvKind, data: &Data, found: &Value) -> Diagnostic {
+    let what = match data.dims.len() {
+        0 => "an integer",
+        1 => "an array of integers",
+        _ => "an array of equal-length arrays of integers",
+    };
+    input::wrong_shape(kind, &format!("`{}` to be {what}", data.name), found)
+}
+
+/// E0607: the input has no member `data`.
+fn missing(kind: EnvKind, data: &Data) -> Diagnostic {
+    Diagnostic::error(
+        codes::E0607,
+        format!(
+            "the input has no member `{}`, which the program declares as {}",
+            data.name,
+            data.shape()
+        ),
+    )
+    .with_help(input::help(kind))
+}
+
+/// E0608: `data` gives the size `size` a length other than `first` bound.
+fn disagree(
+    kind: EnvKind,
+    size: &Cell,
+    first: &str,
+    bound: i64,
+    data: &Data,
+    length: usize,
+) -> Diagnostic {
+    Diagnostic::error(
+        codes::E0608,
+        format!(
+            "`{first}` makes `{}` = {bound}, but `{}` has length {length} there",
+            size.name, data.name
+        ),
+    )
+    .with_help(format!(
+        "inputs that share the size `{}` must have equal lengths; give an independent length its own name",
+        size.name
+    ))
+    .with_note(input::help(kind))
+}
+
+/// E0609: a scratch length is negative.
+fn bad_size(data: &Data, length: i64) -> Diagnostic {
+    Diagnostic::error(
+        codes::E0609,
+        format!("the scratch `{}` would have length {length}", data.name),
+    )
+    .with_label(data.span, "declared here")
+    .with_help("lengths are at least 0; check the expression and the input")
+}
+
+/// E0609: the scratch data would pass [`MAX_SCRATCH`].
+fn too_much_scratch(data: &Data, lengths: &[usize]) -> Diagnostic {
+    let shape: Vec<String> = lengths.iter().map(usize::to_string).collect();
+    Diagnostic::error(
+        codes::E0609,
+        format!(
+            "the scratch `{}` ({}) would pass the bound of {MAX_SCRATCH} integers for all scratch data",
+            data.name,
+            shape.join(" × ")
+        ),
+    )
+    .with_label(data.span, "declared here")
+    .with_help("the input asks for more memory than a run may take; use a smaller input")
+}
+
+/// E0702: a write at `at`, outside the data of `cell`.
+fn outside(cell: &Cell, at: &[i64], memory: &Memory, ctx: &ActContext) -> Diagnostic {
+    let at: Vec<String> = at.iter().map(|i| format!("[{i}]")).collect();
+    let extent = match memory {
+        Memory::Scalar(_) => "a scalar".to_string(),
+        Memory::Array(values) => format!("an array of length {}", values.len()),
+        Memory::Matrix { rows, cols, .. } => format!("a {rows} × {cols} matrix"),
+    };
+    Diagnostic::error(
+        codes::E0702,
+        format!(
+            "`{}` writes `{}{}`, outside `{}` ({extent})",
+            ctx.app.act.name(),
+            cell.name,
+            at.concat(),
+            cell.name
+        ),
+    )
+    .with_label(cell.span, "outside the data here")
+    .with_help("write only inside the array; reads outside it are END, writes are errors")
+}
