@@ -1,8 +1,9 @@
 //! Completion: the names in scope of a file.
 //!
 //! The file's `def`s and combinators, the combinators of the core library,
-//! the ACTs and observations of the file's environment, its pointers, and
-//! the words every environment knows (`END`, `LAST`, `LEFT`, `RIGHT`...).
+//! the ACTs and observations of the file's environment, its pointers, the
+//! data names and sizes of a `ram` program, and the words every
+//! environment knows (`END`, `LAST`, `LEFT`, `RIGHT`...).
 //! Half-typed text still completes: the parser's error recovery keeps every
 //! item that parsed, and the client filters by what has been typed. A name
 //! is offered once (the first meaning found wins), checked in a set, so the
@@ -13,7 +14,7 @@ use std::collections::HashSet;
 use lsp_types::{CompletionItem, CompletionItemKind};
 
 use crate::document::Document;
-use crate::library;
+use crate::{data, library};
 
 /// Words with a fixed meaning in positions and ACT arguments.
 const WORDS: [&str; 9] = [
@@ -66,6 +67,14 @@ pub fn completions(document: &Document) -> Vec<CompletionItem> {
                 detail,
             );
         }
+    }
+    for declared in data::declared(document) {
+        let kind = if declared.size {
+            CompletionItemKind::CONSTANT
+        } else {
+            CompletionItemKind::VARIABLE
+        };
+        add(declared.name.to_string(), kind, declared.description);
     }
     for word in WORDS {
         add(word.into(), CompletionItemKind::CONSTANT, "built-in".into());

@@ -122,6 +122,14 @@ impl Document {
         self.defs().find(|def| def.name.name == name)
     }
 
+    /// The data a `ram` program declares (`input`, `var`).
+    pub fn data(&self) -> impl Iterator<Item = &ast::DataDecl> {
+        self.tree.items.iter().filter_map(|item| match item {
+            ast::Item::Data(data) => Some(data),
+            _ => None,
+        })
+    }
+
     /// The user-defined combinators of the file.
     pub fn combinators(&self) -> impl Iterator<Item = &ast::CombinatorDecl> {
         self.tree.items.iter().filter_map(|item| match item {

@@ -5,14 +5,16 @@
 //! `stdlib/core.cnpi` and its one-line meaning, or, for one the file
 //! defines, its text and the member of the family it is; an ACT or
 //! observation its signatures in `stdlib/<env>.cnpi`; a pointer its
-//! declaration. A diagnostic code under
-//! the cursor (`E0101` in a comment), or a diagnostic whose span holds the
-//! cursor, adds the first paragraph of `cnpic explain`.
+//! declaration; a `ram` program's data name its shape (an input array and
+//! its length, a scratch matrix and its start) and a size what it
+//! measures. A diagnostic code under the cursor (`E0101` in a comment), or
+//! a diagnostic whose span holds the cursor, adds the first paragraph of
+//! `cnpic explain`.
 
 use cnpi::diagnostic::Code;
 
 use crate::document::{Document, Role};
-use crate::library;
+use crate::{data, library};
 
 /// The hover text (markdown) at byte `offset`, if there is anything to say.
 pub fn hover(document: &Document, offset: usize) -> Option<String> {
@@ -77,6 +79,13 @@ fn describe(document: &Document, name: &str, role: Role) -> Option<String> {
         .collect();
     if !items.is_empty() {
         return Some(items.join("\n\n"));
+    }
+    if let Some(declared) = data::declared(document)
+        .into_iter()
+        .find(|d| d.name == name)
+    {
+        let code = code_block(&document.text_of(declared.declaration.span));
+        return Some(format!("`{name}`: {}\n\n{code}", declared.description));
     }
     let pointer = document
         .env()?

@@ -12,7 +12,8 @@
 //! handler of [`handlers`], run on a worker thread. The features: hover
 //! ([`hover`]), go to definition, references and document symbols
 //! ([`navigate`]), completion ([`complete`]), formatting and quick fixes
-//! ([`edit`]). Positions are UTF-16 as LSP says ([`position`]).
+//! ([`edit`]); a `ram` program's data declarations are described by
+//! [`data`]. Positions are UTF-16 as LSP says ([`position`]).
 //!
 //! To add a request: a handler in [`handlers`] (parameters in, the
 //! protocol's result out, a [`dispatch::Failure`] for an error), its line
@@ -20,6 +21,7 @@
 //! capability in [`capabilities`], and a test file under `tests/lsp/`.
 
 mod complete;
+mod data;
 mod diagnostics;
 mod dispatch;
 mod document;

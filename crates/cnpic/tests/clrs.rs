@@ -13,5 +13,7 @@ const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
 #[allow(dead_code)]
 mod harness;
 
+#[path = "clrs/graphs.rs"]
+mod graphs;
 #[path = "clrs/samplers.rs"]
 mod samplers;

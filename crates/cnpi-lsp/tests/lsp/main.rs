@@ -10,6 +10,7 @@ mod formatting;
 mod holes;
 mod hover;
 mod protocol;
+mod ram;
 mod references;
 mod support;
 mod symbols;
