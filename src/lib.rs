@@ -12,7 +12,8 @@
 //!
 //! [`compile`] strings the phases together and is the usual way in:
 //! [`compile::compile`] for a checked program, [`compile::for_the_network`]
-//! for what the network runs. [`diagnostic`] carries every error as data
+//! for what the network runs; [`engines`] runs a program on the engines a
+//! run asks for and compares them. [`diagnostic`] carries every error as data
 //! (code, message, labelled [`span`]s, help) and renders it; [`stdlib`]
 //! reads the combinators and environment signatures from `stdlib/*.cnpi`;
 //! [`operators`] is the vocabulary the phases share; [`format`] lays a
@@ -26,6 +27,7 @@ pub mod check;
 pub mod combinatorize;
 pub mod compile;
 pub mod diagnostic;
+pub mod engines;
 pub mod env;
 pub mod exec;
 pub mod files;

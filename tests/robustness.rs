@@ -7,7 +7,7 @@
 //! files are compiled on a thread with the same large stack as `cnpic`.
 
 use cnpi::combinatorize::combinatorize;
-use cnpi::compile::compile;
+use cnpi::compile::{compile, runnable};
 use cnpi::diagnostic::has_errors;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
@@ -135,8 +135,9 @@ fn edits() -> impl Strategy<Value = Vec<Edit>> {
     prop::collection::vec(edit, 1..6)
 }
 
-/// Compiles, and combinatorizes what compiles: the output of a conversion
-/// must compile without diagnostics, a refusal must be an error.
+/// Compiles, and combinatorizes what compiles and can run (every caller
+/// refuses a program with holes first, with E1404): the output of a
+/// conversion must compile without diagnostics, a refusal must be an error.
 fn assert_clean_or_diagnosed(source: &str) {
     let compilation = compile("fuzz.cnpi", source, None);
     assert_eq!(
@@ -145,6 +146,10 @@ fn assert_clean_or_diagnosed(source: &str) {
         "a program iff no errors, for:\n{source}"
     );
     if let Some(program) = compilation.program {
+        if let Err(refusal) = runnable(&program) {
+            assert!(has_errors(&refusal), "{source}");
+            return;
+        }
         match combinatorize(&program, source, "fuzz.cnpi") {
             Ok(converted) => {
                 let output = compile("out.cnpi", &converted.text, None);

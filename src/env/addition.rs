@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 
 use super::errors::{self, Extent};
 use super::input;
-use super::{ActContext, EnvState, Environment, index, len_i64, row};
+use super::{ActContext, Cell, EnvState, Environment, Panel, Picture, Shape, index, len_i64, row};
 use crate::diagnostic::{Diagnostic, codes};
 use crate::program::declared::{MOVE, NOP, SET};
 use crate::program::{ActArg, ActDecl, EnvAct, EnvKind, Observation, ObservationKind, ParamType};
@@ -209,6 +209,20 @@ impl EnvState for AdditionState {
             row("sum", self.sum_text()),
         ]
         .concat()
+    }
+
+    /// The pad: its four rows of digits, the pointers under the columns.
+    fn picture(&self) -> Picture {
+        let rows = [&self.a, &self.b, &self.carry, &self.out];
+        let cells = (rows.iter().flat_map(|row| row.iter()))
+            .map(|&d| Cell::Int(i64::from(d)))
+            .collect();
+        let shape = Shape::Grid {
+            rows: ["a", "b", "carry", "out"].map(String::from).to_vec(),
+            columns: self.a.len(),
+            pointers: true,
+        };
+        vec![Panel::new("pad", shape, cells)]
     }
 }
 

@@ -8,7 +8,9 @@ use serde_json::{Map, Value};
 
 use super::errors::{self, Extent};
 use super::input::{self, integer, not_i64};
-use super::{ActContext, EnvState, Environment, index, len_i64, list, row};
+use super::{
+    ActContext, Cell, EnvState, Environment, Panel, Picture, Shape, index, len_i64, list, row,
+};
 use crate::diagnostic::Diagnostic;
 use crate::program::declared::{MOVE, NOP, SET};
 use crate::program::{ActArg, ActDecl, EnvAct, EnvKind, Observation, ObservationKind, ParamType};
@@ -183,6 +185,20 @@ impl EnvState for ArrayState {
 
     fn to_text(&self) -> String {
         row("A", list(&self.a)) + &row("output", list(&self.output))
+    }
+
+    /// `A` with the pointers under it, and the output tape.
+    fn picture(&self) -> Picture {
+        let tape = (self.output.iter())
+            .map(|t| match t {
+                Tape::Int(k) => Cell::Int(*k),
+                Tape::Ok => Cell::Sym("OK"),
+            })
+            .collect();
+        vec![
+            Panel::row("A", true, &self.a),
+            Panel::new("output", Shape::Row { pointers: false }, tape),
+        ]
     }
 }
 

@@ -11,7 +11,9 @@ use serde_json::{Map, Value};
 
 use super::errors::{self, Extent};
 use super::input::{self, NotI64, integer, not_i64};
-use super::{ActContext, EnvState, Environment, index, len_i64, list, row};
+use super::{
+    ActContext, Cell, EnvState, Environment, Panel, Picture, Shape, index, len_i64, list, row,
+};
 use crate::diagnostic::{Diagnostic, codes};
 use crate::program::declared::{MOVE, NOP, SET};
 use crate::program::{
@@ -217,6 +219,27 @@ impl EnvState for GraphState {
 
     fn to_text(&self) -> String {
         row("output", list(&self.output))
+    }
+
+    /// The vertices in their colours with the edges, each vertex's child
+    /// under its cursor (with the pointers under them), the output tape.
+    fn picture(&self) -> Picture {
+        let edges = (self.children.iter().enumerate())
+            .flat_map(|(v, children)| children.iter().map(move |&c| (v, c)))
+            .collect();
+        let colors = self.colors.iter().map(|&c| Cell::from(c)).collect();
+        let cursors = (self.children.iter().zip(&self.cursors))
+            .map(|(children, &k)| {
+                children
+                    .get(k)
+                    .map_or(Cell::Sym("END"), |&c| Cell::Int(len_i64(c)))
+            })
+            .collect();
+        vec![
+            Panel::new("colour", Shape::Graph { edges }, colors),
+            Panel::new("child", Shape::Row { pointers: true }, cursors),
+            Panel::row("output", false, &self.output),
+        ]
     }
 }
 

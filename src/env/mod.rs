@@ -18,10 +18,12 @@ mod array;
 mod errors;
 mod graph;
 mod input;
+mod picture;
 mod ram;
 
 pub use array::{ArrayState, Tape};
 pub use errors::{eval_error, internal};
+pub use picture::{Cell, Panel, Picture, Shape};
 pub use ram::MAX_SCRATCH;
 
 use std::any::Any;
@@ -128,6 +130,11 @@ pub trait EnvState: std::fmt::Debug + Send + Sync + AnyState {
     fn to_json(&self) -> Map<String, Value>;
     /// The final state as aligned lines (each ends with `\n`, see [`row`]).
     fn to_text(&self) -> String;
+    /// The state as the trace viewer draws it (see [`picture`]); nothing
+    /// by default.
+    fn picture(&self) -> Picture {
+        Picture::new()
+    }
 }
 
 /// What a boxed [`EnvState`] needs to be cloned, compared and looked into;
@@ -277,6 +284,11 @@ impl State {
         self.kind
     }
 
+    /// The state as the trace viewer draws it.
+    pub fn picture(&self) -> Picture {
+        self.inner.picture()
+    }
+
     /// The environment's own state, when it is a `T`.
     pub fn downcast<T: 'static>(&self) -> Option<&T> {
         self.inner.as_any().downcast_ref()
@@ -405,6 +417,13 @@ fn len_i64(len: usize) -> i64 {
 pub struct View<'a> {
     state: &'a dyn EnvState,
     pointers: &'a [i64],
+}
+
+impl View<'_> {
+    /// The environment's state as the view sees it.
+    pub fn state(&self) -> &dyn EnvState {
+        self.state
+    }
 }
 
 impl World for View<'_> {

@@ -111,6 +111,17 @@ impl StateStack {
         true
     }
 
+    /// The entries from the bottom up: whether each is a sentinel, and its
+    /// values.
+    pub fn entries(&self) -> impl Iterator<Item = (bool, &[i64])> {
+        let mut start = 0;
+        self.entries.iter().map(move |entry| {
+            let values = &self.values[start..start + entry.len];
+            start += entry.len;
+            (entry.sentinel, values)
+        })
+    }
+
     /// True when the top entry is a state: `_mapself`'s detector.
     pub fn top_is_state(&self) -> bool {
         self.entries.last().is_some_and(|e| !e.sentinel)

@@ -108,6 +108,11 @@ impl<'o> Store<'o> {
         &self.pointers
     }
 
+    /// The `treerec` state stack.
+    pub fn states(&self) -> &StateStack {
+        &self.states
+    }
+
     /// The pointers, for an engine that sets them itself (a state call of a
     /// normal program); the caller records the change with [`Self::changed`].
     pub fn pointers_mut(&mut self) -> &mut [i64] {

@@ -12,7 +12,9 @@
 //! applier embeddings, written by the compiler), the [`detector`] memory
 //! (one trained, verified classifier per condition), and the [`runtime`]
 //! that binds slots to programs. [`cnpim`] stores a memory as a file, in
-//! the checked safetensors format of [`tensors`].
+//! the checked safetensors format of [`tensors`]. [`load`] is a program as
+//! the commands name it (a source or a memory file), ready to run;
+//! [`viewer`] records a run and writes it as a page to step through.
 //!
 //! The crate takes checked programs from the `cnpi` front end
 //! (`cnpi::compile::for_the_network`) and acts on the world through
@@ -22,9 +24,11 @@
 pub mod cnpim;
 pub mod core;
 pub mod detector;
+pub mod load;
 pub mod memory;
 pub mod runtime;
 pub mod tensors;
+pub mod viewer;
 
 /// What a file that is not what a command expected looks like, in words:
 /// "a program memory", "a core file", ... (`None` for none of cnpi's). It

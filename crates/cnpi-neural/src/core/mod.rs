@@ -34,7 +34,7 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 pub use file::{FORMAT, Metadata, write};
-pub use network::{ALPHA, Decision, Network, SLOTS, State as CoreState, Weights};
+pub use network::{ALPHA, Decision, Network, Numbers, SLOTS, State as CoreState, Weights};
 pub use table::{Decider, DecisionTable};
 pub use traces::{Trace, expected, longest, traces};
 pub use verify::{Mismatch, Verification, VerificationRow, verify_network};

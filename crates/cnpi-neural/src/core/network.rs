@@ -165,6 +165,14 @@ pub struct Decision {
     pub ret: bool,
 }
 
+/// The core's outputs at one step: the return probability `r = f_end(h)`
+/// and the score `f_prog(h)` of each slot, in the order of `Slot::ALL`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Numbers {
+    pub ret: f32,
+    pub scores: Vec<f32>,
+}
+
 /// The inference form of [`Weights`]: `W_hh` transposed so the step is a
 /// sequence of vectorisable `axpy` loops.
 #[derive(Clone, Debug)]
@@ -238,26 +246,31 @@ impl Network {
         self.decode(&state.h)
     }
 
-    /// `f_end` and `f_prog` on a hidden state.
+    /// `f_end` and `f_prog` on a hidden state: the decision.
     fn decode(&self, hidden: &[f32]) -> Decision {
-        let w = &self.weights;
-        let h = w.cells;
-        let r = sigmoid(w.b_end[0] + dot(&w.w_end, hidden));
+        let numbers = self.numbers(hidden);
         let mut best = (Slot::ALL[0], f32::NEG_INFINITY);
-        for ((&slot, row), bias) in Slot::ALL
-            .iter()
-            .zip(w.w_prog.chunks_exact(h))
-            .zip(&w.b_prog)
-        {
-            let score = bias + dot(row, hidden);
+        for (&slot, &score) in Slot::ALL.iter().zip(&numbers.scores) {
             if score > best.1 {
                 best = (slot, score);
             }
         }
         Decision {
             slot: best.0,
-            ret: r >= ALPHA,
+            ret: numbers.ret >= ALPHA,
         }
+    }
+
+    /// `f_end` and `f_prog` on a hidden state: the numbers the decision
+    /// is read from.
+    pub fn numbers(&self, hidden: &[f32]) -> Numbers {
+        let w = &self.weights;
+        let h = w.cells;
+        let ret = sigmoid(w.b_end[0] + dot(&w.w_end, hidden));
+        let scores = (w.w_prog.chunks_exact(h).zip(&w.b_prog))
+            .map(|(row, bias)| bias + dot(row, hidden))
+            .collect();
+        Numbers { ret, scores }
     }
 }
 

@@ -18,6 +18,7 @@ use crate::core::{CoreState, Decision};
 use crate::memory::{
     ActKind, Builtin, DetectorId, KeyIndex, Memory, Parsed, RowId, RowKind, STACK_TOP, Unit,
 };
+use crate::viewer::{Recorder, Step};
 use cnpi::diagnostic::Diagnostic;
 use cnpi::env::{eval_error, internal};
 use cnpi::exec::{MAX_TASKS, Outcome, Store, never_finishes, too_deep};
@@ -36,13 +37,6 @@ struct Frame {
     slots: [u32; 4],
 }
 
-/// Where an activation's core is: the bits seen so far (for the decision
-/// table) or the LSTM state (for the network).
-enum Progress {
-    Bits { bits: u16, len: u8 },
-    Network(Box<CoreState>),
-}
-
 struct Activation {
     kind: CombinatorKind,
     /// The frame's detector (`_mapself` uses its own, and passes this on).
@@ -50,13 +44,18 @@ struct Activation {
     frame: Frame,
     /// The applier whose parse made the frame: names and spans.
     owner: RowId,
-    progress: Progress,
+    /// The bits seen so far (bit `i` is the `i`-th), what the decision
+    /// table reads, and how many (past [`MAX_BITS`], only counted).
+    bits: u16,
+    len: u8,
+    /// The LSTM state, when the network runs rather than its table.
+    network: Option<Box<CoreState>>,
     depth: u32,
     /// The change counter when the activation started.
     version: u64,
 }
 
-pub(super) struct Machine<'m, 'o> {
+pub(super) struct Machine<'m, 'o, 'r> {
     /// The core, with the memory's own combinators appended, verified.
     core: Extended<'m>,
     memory: &'m Memory,
@@ -67,9 +66,11 @@ pub(super) struct Machine<'m, 'o> {
     parses: Vec<Option<Rc<Parsed>>>,
     store: Store<'o>,
     tasks: Vec<Activation>,
+    /// Where each step is recorded for the trace viewer, if anywhere.
+    recorder: Option<&'r mut Recorder>,
 }
 
-impl<'m, 'o> Machine<'m, 'o> {
+impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
     /// A machine for program `unit` (an index of `memory.units`) with the
     /// parse cache `parses` (empty to parse every time).
     pub(super) fn new(
@@ -78,7 +79,8 @@ impl<'m, 'o> Machine<'m, 'o> {
         unit: &'m Unit,
         store: Store<'o>,
         cached: bool,
-    ) -> Machine<'m, 'o> {
+        recorder: Option<&'r mut Recorder>,
+    ) -> Machine<'m, 'o, 'r> {
         let (index, parses) = if cached {
             (Some(memory.key_index()), vec![None; memory.rows.len()])
         } else {
@@ -92,10 +94,15 @@ impl<'m, 'o> Machine<'m, 'o> {
             parses,
             store,
             tasks: Vec::new(),
+            recorder,
         }
     }
 
-    pub(super) fn finish(self) -> Outcome {
+    /// The finished run; the recorder, if any, sees the world it ends in.
+    pub(super) fn finish(mut self, ended: Option<&Diagnostic>) -> Outcome {
+        if let Some(recorder) = self.recorder.take() {
+            recorder.finish(&self.core, &self.store, ended);
+        }
         self.store.finish()
     }
 
@@ -112,16 +119,8 @@ impl<'m, 'o> Machine<'m, 'o> {
         self.memory.rows.get(row).map_or("?", |r| r.name.as_str())
     }
 
-    /// A combinator's name: a stdlib one's, or its row's for one a program
-    /// defines.
     fn kind_name(&self, kind: CombinatorKind) -> &'m str {
-        match kind {
-            CombinatorKind::User(Combinator::Defined(k)) => {
-                let row = self.memory.combinators.get(k).map(|d| d.row);
-                row.map_or("?", |row| self.name(row))
-            }
-            other => combinator_name(other),
-        }
+        kind_name(self.memory, kind)
     }
 
     fn span(&self, row: RowId) -> Span {
@@ -187,17 +186,15 @@ impl<'m, 'o> Machine<'m, 'o> {
             return Err(too_deep(MAX_TASKS, self.name(owner), self.span(owner)));
         }
         self.core.require(kind)?;
-        let progress = if self.index.is_some() {
-            Progress::Bits { bits: 0, len: 0 }
-        } else {
-            Progress::Network(Box::new(self.core.start(kind)))
-        };
+        let network = (self.index.is_none()).then(|| Box::new(self.core.start(kind)));
         self.tasks.push(Activation {
             kind,
             detector,
             frame,
             owner,
-            progress,
+            bits: 0,
+            len: 0,
+            network,
             depth,
             version: self.store.version(),
         });
@@ -223,6 +220,21 @@ impl<'m, 'o> Machine<'m, 'o> {
         } as RowId;
         if self.store.tracing() {
             self.trace_step(&a, c, decision, target);
+        }
+        if let Some(recorder) = self.recorder.as_deref_mut() {
+            let step = Step {
+                owner: a.owner,
+                kind: a.kind,
+                kind_name: kind_name(self.memory, a.kind),
+                prefix: (usize::from(a.len) <= MAX_BITS).then_some((a.bits, a.len)),
+                c,
+                detector,
+                slot: decision.slot,
+                target,
+                ret: decision.ret,
+                depth: a.depth,
+            };
+            recorder.step(step, &self.store);
         }
         let kind = self.memory.rows.get(target).map(|r| r.kind);
         match kind {
@@ -272,22 +284,21 @@ impl<'m, 'o> Machine<'m, 'o> {
 
     /// The core's decision after bit `c`.
     fn decide(&self, a: &mut Activation, c: bool) -> Result<Decision, Diagnostic> {
-        let decision = match &mut a.progress {
-            Progress::Network(state) => Some(self.core.step(state, c)),
-            Progress::Bits { bits, len } => {
-                let n = usize::from(*len);
-                if n < MAX_BITS {
-                    *bits |= u16::from(c) << n;
-                    *len += 1;
-                    let mut seen = [false; MAX_BITS];
-                    for (i, bit) in seen.iter_mut().enumerate().take(n + 1) {
-                        *bit = *bits >> i & 1 == 1;
-                    }
-                    self.core.table().decision(a.kind, &seen[..=n])
-                } else {
-                    None
+        let n = usize::from(a.len);
+        if n < MAX_BITS {
+            a.bits |= u16::from(c) << n;
+        }
+        a.len = a.len.saturating_add(1);
+        let decision = match &mut a.network {
+            Some(state) => Some(self.core.step(state, c)),
+            None if n < MAX_BITS => {
+                let mut seen = [false; MAX_BITS];
+                for (i, bit) in seen.iter_mut().enumerate().take(n + 1) {
+                    *bit = a.bits >> i & 1 == 1;
                 }
+                self.core.table().decision(a.kind, &seen[..=n])
             }
+            None => None,
         };
         decision.ok_or_else(|| {
             internal(format!(
@@ -356,5 +367,20 @@ impl<'m, 'o> Machine<'m, 'o> {
             u8::from(decision.ret)
         );
         self.store.trace(a.depth, &line);
+    }
+}
+
+/// A combinator's name: a stdlib one's, or its row's for one a program of
+/// `memory` defines.
+fn kind_name(memory: &Memory, kind: CombinatorKind) -> &str {
+    match kind {
+        CombinatorKind::User(Combinator::Defined(k)) => {
+            let row = memory
+                .combinators
+                .get(k)
+                .and_then(|d| memory.rows.get(d.row));
+            row.map_or("?", |row| row.name.as_str())
+        }
+        other => combinator_name(other),
     }
 }

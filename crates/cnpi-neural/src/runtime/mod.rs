@@ -12,12 +12,14 @@
 //! same run bit for bit. The call stack lives on the heap, and the world
 //! (environment, pointers, state stack, counters) is the shared
 //! [`cnpi::exec`] store, so both engines act and report the same way.
+//! [`run_recorded`] also hands every step to the trace viewer's recorder.
 
 mod machine;
 
 use crate::core::Core;
 use crate::core::embedding::{Embedding, Extended};
 use crate::memory::{Memory, RowId};
+use crate::viewer::Recorder;
 use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::env::{State, internal};
 use cnpi::exec::{Options, Outcome, Store};
@@ -33,14 +35,29 @@ pub fn run(
     options: Options,
     cached: bool,
 ) -> Result<Outcome, Diagnostic> {
+    run_recorded(core, (memory, unit, entry), state, options, cached, None)
+}
+
+/// [`run`], telling `recorder` (if any) of every step and of the end,
+/// error or not; `program` is the memory, the unit and the entry.
+pub fn run_recorded(
+    core: &Core,
+    program: (&Memory, usize, RowId),
+    state: State,
+    options: Options,
+    cached: bool,
+    recorder: Option<&mut Recorder>,
+) -> Result<Outcome, Diagnostic> {
+    let (memory, unit, entry) = program;
     let Some(info) = memory.units.get(unit) else {
         return Err(internal(format!("the memory has no program {unit}")));
     };
     let core = extend(core, memory)?;
     let store = Store::new(info.env, &info.pointers, state, options)?;
-    let mut machine = machine::Machine::new(core, memory, info, store, cached);
-    machine.run(entry)?;
-    Ok(machine.finish())
+    let mut machine = machine::Machine::new(core, memory, info, store, cached, recorder);
+    let ran = machine.run(entry);
+    let outcome = machine.finish(ran.as_ref().err());
+    ran.map(|()| outcome)
 }
 
 /// `core` with the embeddings of the combinators `memory`'s programs

@@ -10,8 +10,10 @@ use cnpi::files::refuse_overwriting;
 use cnpi_neural::cnpim;
 use cnpi_neural::memory::DEFAULT_SEED;
 
+use cnpi_neural::load::{build_memory, compile_for_network};
+
 use super::report::{
-    build_memory, command_line, compile_for_network, exit_code, fail, print_summary,
+    command_line, exit_code, fail, print_diagnostics, print_summary, progress_bar,
 };
 
 #[derive(Args)]
@@ -40,11 +42,16 @@ pub fn build(args: &BuildArgs) -> ExitCode {
         return fail(diagnostic);
     }
     let name = args.file.display().to_string();
-    let Some(ready) = compile_for_network(&args.file, args.entry.as_deref()) else {
+    let entry = args.entry.as_deref();
+    let Some(ready) = compile_for_network(&args.file, entry, &mut print_diagnostics) else {
         return exit_code(false);
     };
-    let Some(memory) = build_memory(&ready, &name, args.seed) else {
-        return exit_code(false);
+    let memory = match progress_bar(|progress| build_memory(&ready, &name, args.seed, progress)) {
+        Ok(memory) => memory,
+        Err(diagnostic) => {
+            print_diagnostics(&[diagnostic], &ready.combinatory.sources);
+            return exit_code(false);
+        }
     };
     match cnpim::write_file(&output, &memory, &command_line()) {
         Ok(()) => {

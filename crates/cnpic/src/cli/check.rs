@@ -5,11 +5,12 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use cnpi::compile::conversion_warnings;
+use cnpi_neural::load::compile_file;
 
-use super::report::{compile_file, exit_code, print_diagnostics};
+use super::report::{exit_code, print_diagnostics};
 
 pub fn check(file: &Path, entry: Option<&str>) -> ExitCode {
-    match compile_file(file, entry) {
+    match compile_file(file, entry, &mut print_diagnostics) {
         Some(compiled) => {
             let warnings = conversion_warnings(&compiled, &file.display().to_string());
             print_diagnostics(&warnings, &compiled.sources);

@@ -12,13 +12,15 @@ use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::files::{refuse_overwriting, write_atomic};
 
 use super::output::out;
-use super::report::{compile_file, exit_code, fail, print_diagnostics};
+use cnpi_neural::load::compile_file;
+
+use super::report::{exit_code, fail, print_diagnostics};
 
 pub fn combinatorize(file: &Path, output: Option<&Path>, entry: Option<&str>) -> ExitCode {
     if let Some(Err(diagnostic)) = output.map(|path| refuse_overwriting(file, path)) {
         return fail(diagnostic);
     }
-    let Some(compiled) = compile_file(file, entry) else {
+    let Some(compiled) = compile_file(file, entry, &mut print_diagnostics) else {
         return exit_code(false);
     };
     let converted = match convert_checked(&compiled, &file.display().to_string()) {

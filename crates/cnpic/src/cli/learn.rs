@@ -9,12 +9,13 @@ use std::time::Instant;
 use clap::{Args, ValueEnum};
 use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::files::{refuse_overwriting, write_atomic};
+use cnpi_neural::load::compile_file;
 use cnpi_rl::sketch::enumerate::enumerate;
 use cnpi_rl::sketch::gradient::{Settings, search};
 use cnpi_rl::sketch::{Found, Sketch, examples};
 
 use super::output::{err, out, outln};
-use super::report::{command_line, compile_file, exit_code, fail, print_diagnostics};
+use super::report::{command_line, exit_code, fail, print_diagnostics};
 
 #[derive(Args)]
 pub struct LearnArgs {
@@ -89,7 +90,7 @@ pub fn learn(args: &LearnArgs) -> ExitCode {
     {
         return fail(diagnostic);
     }
-    let Some(compiled) = compile_file(&args.sketch, None) else {
+    let Some(compiled) = compile_file(&args.sketch, None, &mut print_diagnostics) else {
         return exit_code(false);
     };
     let examples = match read_examples(&args.examples, compiled.program.env) {

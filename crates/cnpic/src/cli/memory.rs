@@ -9,11 +9,11 @@ use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::files::{lock, refuse_overwriting};
 use cnpi_neural::cnpim;
 use cnpi_neural::detector::Cache;
+use cnpi_neural::load::compile_for_network;
 
 use super::output::outln;
 use super::report::{
-    add_program, command_line, compile_for_network, exit_code, fail, print_diagnostics,
-    print_summary,
+    command_line, exit_code, fail, print_diagnostics, print_summary, progress_bar,
 };
 
 #[derive(Subcommand)]
@@ -101,10 +101,15 @@ fn add(memory: &Path, file: &Path, output: Option<&Path>, entry: Option<&str>) -
         Err(diagnostic) => return fail(diagnostic),
     };
     let name = file.display().to_string();
-    let Some(ready) = compile_for_network(file, entry) else {
+    let Some(ready) = compile_for_network(file, entry, &mut print_diagnostics) else {
         return exit_code(false);
     };
-    let unit = match add_program(&mut loaded, &ready, &name, &Cache::from_env()) {
+    let compiled = &ready.combinatory;
+    let (program, text) = (&compiled.program, &compiled.text);
+    let cache = Cache::from_env();
+    let added =
+        progress_bar(|progress| loaded.add_reporting(program, &name, text, &cache, progress));
+    let unit = match added {
         Ok(unit) => unit,
         Err(diagnostic) => {
             print_diagnostics(&[diagnostic], &ready.combinatory.sources);

@@ -1,108 +1,19 @@
-//! Reading source files and printing what the library hands back:
-//! diagnostics on stderr, and the summary of a program memory.
+//! Printing what the library hands back: diagnostics on stderr, the
+//! progress of detector training, and the summary of a program memory.
 
 use std::io::IsTerminal;
 use std::path::Path;
 use std::process::ExitCode;
 
-use cnpi::compile::{Compiled, ForNetwork, compile, for_the_network};
-use cnpi::diagnostic::{Diagnostic, Sources, codes, render, shown};
-use cnpi_neural::describe;
-use cnpi_neural::detector::Cache;
+use cnpi::diagnostic::{Diagnostic, Sources, render, shown};
 use cnpi_neural::memory::Memory;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::output::{err, outln};
 
-/// Compiles `path`, prints every diagnostic, and returns the program when
-/// there were no errors.
-pub fn compile_file(path: &Path, entry: Option<&str>) -> Option<Compiled> {
-    let text = match cnpi::read::text(path) {
-        Ok(text) => text,
-        Err(error) => {
-            print_diagnostics(&[unreadable_source(path, &error)], &Sources::new());
-            return None;
-        }
-    };
-    let compilation = compile(&path.display().to_string(), &text, entry);
-    print_diagnostics(&compilation.diagnostics, &compilation.sources);
-    Some(Compiled {
-        program: compilation.program?,
-        sources: compilation.sources,
-        text,
-    })
-}
-
-/// E0901 for a source file that cannot be read; a file that is not text
-/// is named for what it looks like (a program memory, a core file...).
-fn unreadable_source(path: &Path, error: &std::io::Error) -> Diagnostic {
-    let shown = path.display();
-    if error.kind() != std::io::ErrorKind::InvalidData {
-        return Diagnostic::error(codes::E0901, format!("cannot read `{shown}`: {error}"));
-    }
-    let looks_like = cnpi::read::bytes(path)
-        .ok()
-        .and_then(|bytes| describe(&bytes));
-    match looks_like {
-        Some(what) => Diagnostic::error(
-            codes::E0901,
-            format!("`{shown}` is {what}, not a source file"),
-        )
-        .with_help(format!(
-            "this command reads a `.cnpi` source; a program memory runs with `cnpic run {shown}`"
-        )),
-        None => Diagnostic::error(
-            codes::E0901,
-            format!("cannot read `{shown}`: it is not UTF-8 text ({error})"),
-        )
-        .with_help("this command reads a `.cnpi` source file, which is UTF-8 text"),
-    }
-}
-
-/// Compiles `path` for the network (combinatorizing normal programs),
-/// printing every diagnostic and warning on the way.
-pub fn compile_for_network(path: &Path, entry: Option<&str>) -> Option<ForNetwork> {
-    let compiled = compile_file(path, entry)?;
-    match for_the_network(compiled, &path.display().to_string()) {
-        Ok(ready) => {
-            if let Some(written) = &ready.written {
-                print_diagnostics(&written.warnings, &written.compiled.sources);
-            }
-            Some(ready)
-        }
-        Err((diagnostics, compiled)) => {
-            print_diagnostics(&diagnostics, &compiled.sources);
-            None
-        }
-    }
-}
-
-/// A new program memory holding `ready`'s program (named `name`), its
-/// detectors trained and verified (through the detector cache); `None`
-/// after printing why it cannot be built.
-pub fn build_memory(ready: &ForNetwork, name: &str, seed: u64) -> Option<Memory> {
-    let cache = Cache::from_env();
-    let built = Memory::new(seed, &cache).and_then(|mut memory| {
-        add_program(&mut memory, ready, name, &cache)?;
-        Ok(memory)
-    });
-    match built {
-        Ok(memory) => Some(memory),
-        Err(diagnostic) => {
-            print_diagnostics(&[diagnostic], &ready.combinatory.sources);
-            None
-        }
-    }
-}
-
-/// Adds `ready`'s program (named `name`) to `memory`, with a progress bar
-/// of detector training on a terminal; the new program's index.
-pub fn add_program(
-    memory: &mut Memory,
-    ready: &ForNetwork,
-    name: &str,
-    cache: &Cache,
-) -> Result<usize, Diagnostic> {
+/// Runs `work` with a progress bar of detector training drawn on stderr
+/// when it is a terminal, and clears the bar after.
+pub fn progress_bar<T>(work: impl FnOnce(&mut dyn FnMut(usize, usize)) -> T) -> T {
     let bar = ProgressBar::hidden();
     bar.set_style(
         ProgressStyle::with_template("{bar:30} training {pos}/{len}")
@@ -111,19 +22,12 @@ pub fn add_program(
     if std::io::stderr().is_terminal() {
         bar.set_draw_target(ProgressDrawTarget::stderr());
     }
-    let compiled = &ready.combinatory;
-    let added = memory.add_reporting(
-        &compiled.program,
-        name,
-        &compiled.text,
-        cache,
-        &mut |done, total| {
-            bar.set_length(total as u64);
-            bar.set_position(done as u64);
-        },
-    );
+    let done = work(&mut |done, total| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+    });
     bar.finish_and_clear();
-    added
+    done
 }
 
 /// Writes diagnostics to stderr, coloured when stderr is a terminal: those

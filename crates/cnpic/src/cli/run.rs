@@ -1,29 +1,18 @@
-//! `cnpic run FILE`: compile (or load a `.cnpim`), read the input, execute
-//! on the network (or with `--symbolic` on the reference interpreter, or
-//! both with `--cross-check`), print the result.
+//! `cnpic run FILE`: load the program (`cnpi_neural::load`), read the
+//! input, run the engines asked for (`cnpi::engines`), print the result.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
-use cnpi::combinatorize::Origins;
-use cnpi::compile::{compile, runnable, sources};
-use cnpi::diagnostic::{Diagnostic, Sources, codes};
+use cnpi::engines::read_input;
 use cnpi::env;
-use cnpi::exec::Options;
-use cnpi::exec::compare::{Run, agrees_with_written, cross_check};
-use cnpi::program::{Data, EnvKind, Pointer, Program};
-use cnpi::symbolic;
-use cnpi_neural::cnpim;
-use cnpi_neural::core::Core;
-use cnpi_neural::detector::Cache;
-use cnpi_neural::memory::{DEFAULT_SEED, Memory, RowId};
-use cnpi_neural::runtime;
+use cnpi_neural::load::{Loaded, Request, RunOptions};
+use cnpi_neural::memory::DEFAULT_SEED;
+use cnpi_neural::viewer::{Recorder, Window, page};
 
 use super::output::{err, out, outln};
-use super::report::{
-    build_memory, compile_file, compile_for_network, exit_code, print_diagnostics,
-};
+use super::report::{command_line, exit_code, print_diagnostics, progress_bar};
 
 #[derive(Args)]
 pub struct RunArgs {
@@ -72,6 +61,18 @@ pub struct RunArgs {
     /// `.cnpi` file.
     #[arg(long, value_name = "S", default_value_t = DEFAULT_SEED)]
     seed: u64,
+    /// Also write the run as a page to step through in a browser (one
+    /// self-contained HTML file; see docs/viewer.md).
+    #[arg(long, value_name = "OUT.html", conflicts_with = "symbolic")]
+    html: Option<PathBuf>,
+    /// Record only steps A to B (counted from 1) in the page: `A..B`,
+    /// `A..` or `..B`. Default: every step, up to 2,000,000.
+    #[arg(long, value_name = "A..B", requires = "html", value_parser = window)]
+    html_steps: Option<Window>,
+}
+
+fn window(text: &str) -> Result<Window, String> {
+    Window::parse(text).ok_or_else(|| format!("`{text}` is not a range of steps such as `1..500`"))
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -80,40 +81,48 @@ enum Format {
     Json,
 }
 
-/// What runs: the memory (with the program and applier to start from) and
-/// the reference program when the reference interpreter runs too.
-struct Loaded {
-    memory: Option<(Memory, usize, RowId)>,
-    reference: Option<Program>,
-    /// With `--cross-check` on a file of normal programs: the programs as
-    /// written, run on the reference interpreter and compared by final
-    /// environment (their steps count statements, not core steps), and the
-    /// conversion's warnings, which say where they may differ.
-    written: Option<(Program, Vec<Diagnostic>)>,
-    /// For a file of normal programs, where each part of its combinatory
-    /// form came from: errors of the run point at the user's lines, and
-    /// `sources` holds the file as written.
-    origins: Option<Origins>,
-    env: EnvKind,
-    /// The program's registers and declared data, which its input is
-    /// read against.
-    registers: Vec<Pointer>,
-    data: Vec<Data>,
-    sources: Sources,
-    /// Whether the memory was read from a `.cnpim` file.
-    from_file: bool,
-}
-
 pub fn run(args: &RunArgs) -> ExitCode {
-    let loaded = if cnpim::is_memory_file(&args.file) {
-        load_memory(args)
-    } else {
-        load_source(args)
+    let request = Request {
+        file: &args.file,
+        entry: args.entry.as_deref(),
+        symbolic: args.symbolic,
+        cross_check: args.cross_check,
+        seed: args.seed,
     };
+    let loaded = progress_bar(|progress| Loaded::open(&request, progress, &mut print_diagnostics));
     let Some(loaded) = loaded else {
         return exit_code(false);
     };
-    match execute(args, &loaded) {
+    if args.input.is_none() {
+        let empty = env::empty_input(loaded.env);
+        err!("note: no --input given; running on the empty input `{empty}`\n");
+    }
+    let stderr = std::io::stderr();
+    let mut trace = std::io::BufWriter::new(stderr.lock());
+    let mut recorder =
+        (args.html.as_ref()).map(|_| Recorder::new(args.html_steps.unwrap_or_else(Window::all)));
+    let options = RunOptions {
+        max_steps: args.max_steps,
+        trace: args.trace.then_some(&mut trace as &mut dyn std::io::Write),
+        core: args.core.as_deref(),
+        cached: !args.no_cache,
+        record: recorder.as_mut(),
+    };
+    let (result, warning) = match read_input(args.input.as_deref(), loaded.env, &loaded.layout()) {
+        Ok(state) => loaded.run(state, options),
+        Err(diagnostic) => (Err(diagnostic), None),
+    };
+    drop(trace);
+    if let Some(warning) = warning {
+        print_diagnostics(&[warning], &loaded.sources);
+    }
+    if let (Some(path), Some(recorder)) = (&args.html, &recorder)
+        && let Err(diagnostic) = write_page(path, args, &loaded, recorder, &result)
+    {
+        print_diagnostics(&[diagnostic], &loaded.sources);
+        return exit_code(false);
+    }
+    match result {
         Ok(outcome) => {
             let engine = if args.symbolic { "symbolic" } else { "neural" };
             match args.format {
@@ -123,206 +132,38 @@ pub fn run(args: &RunArgs) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(diagnostic) => {
-            let diagnostic = explain_disagreement(diagnostic, args, &loaded);
-            let diagnostic = match &loaded.origins {
-                Some(origins) => origins.to_source(diagnostic),
-                None => diagnostic,
-            };
             print_diagnostics(&[diagnostic], &loaded.sources);
             exit_code(false)
         }
     }
 }
 
-/// When the engines disagree on a `.cnpim`, the memory may not hold what
-/// its stored source compiles to (its rows were edited): say so, rather
-/// than blame cnpic.
-fn explain_disagreement(diagnostic: Diagnostic, args: &RunArgs, loaded: &Loaded) -> Diagnostic {
-    match &loaded.memory {
-        Some((memory, ..)) if diagnostic.code == codes::E1106 && loaded.from_file => {
-            let name = args.file.display().to_string();
-            memory
-                .verify_sources(&name, &Cache::from_env())
-                .err()
-                .unwrap_or(diagnostic)
-        }
-        _ => diagnostic,
-    }
-}
-
-/// A `.cnpi` file: compiled, and unless `--symbolic`, combinatorized if it
-/// has normal programs and added to a new memory. `--cross-check` compares
-/// with the reference interpreter on the program the network runs.
-fn load_source(args: &RunArgs) -> Option<Loaded> {
-    if args.symbolic {
-        let compiled = compile_file(&args.file, args.entry.as_deref())?;
-        if let Err(diagnostics) = runnable(&compiled.program) {
-            print_diagnostics(&diagnostics, &compiled.sources);
-            return None;
-        }
-        return Some(Loaded {
-            env: compiled.program.env,
-            registers: compiled.program.pointers.clone(),
-            data: compiled.program.data.clone(),
-            memory: None,
-            reference: Some(compiled.program),
-            written: None,
-            origins: None,
-            sources: compiled.sources,
-            from_file: false,
-        });
-    }
-    let name = args.file.display().to_string();
-    let ready = compile_for_network(&args.file, args.entry.as_deref())?;
-    let memory = build_memory(&ready, &name, args.seed)?;
-    let compiled = ready.combinatory;
-    let entry = memory.units[0].entry;
-    let (written, origins, sources) = match ready.written {
-        Some(written) => (
-            (args.cross_check).then_some((written.compiled.program, written.warnings)),
-            Some(written.origins),
-            written.compiled.sources,
-        ),
-        None => (None, None, compiled.sources),
+/// The page of the network's run (when it ran: not for an input that did
+/// not read).
+fn write_page(
+    path: &std::path::Path,
+    args: &RunArgs,
+    loaded: &Loaded,
+    recorder: &Recorder,
+    result: &cnpi::exec::compare::Run,
+) -> Result<(), cnpi::diagnostic::Diagnostic> {
+    let Some((memory, unit, _)) = &loaded.memory else {
+        return Ok(());
     };
-    Some(Loaded {
-        env: compiled.program.env,
-        registers: compiled.program.pointers.clone(),
-        data: compiled.program.data.clone(),
-        memory: Some((memory, 0, entry)),
-        reference: args.cross_check.then_some(compiled.program),
+    let outcome = match result {
+        Ok(outcome) => outcome.to_text("neural"),
+        Err(diagnostic) => format!("{}: {}", diagnostic.code, diagnostic.message),
+    };
+    let written = (loaded.as_written.as_ref()).map(|(text, origins)| (text.as_str(), origins));
+    let title = args.file.display().to_string();
+    let page = page::Page {
+        title: &title,
+        command: &command_line(),
+        memory,
+        unit: *unit,
         written,
-        origins,
-        sources,
-        from_file: false,
-    })
-}
-
-/// A `.cnpim` file: loaded and checked; its program's source is compiled
-/// only when the reference interpreter runs.
-fn load_memory(args: &RunArgs) -> Option<Loaded> {
-    let fail = |diagnostic: Diagnostic| {
-        print_diagnostics(&[diagnostic], &Sources::new());
-        None
+        outcome: &outcome,
+        plain: args.no_cache,
     };
-    let memory = match cnpim::read_file(&args.file) {
-        Ok(memory) => memory,
-        Err(diagnostic) => return fail(diagnostic),
-    };
-    let (unit, entry) = match memory.entry(args.entry.as_deref()) {
-        Ok(found) => found,
-        Err(diagnostic) => return fail(diagnostic),
-    };
-    let info = &memory.units[unit];
-    let sources = sources(&info.name, &info.source);
-    let env = info.env;
-    let (registers, data) = (info.pointers.clone(), info.data.clone());
-    let reference = if args.symbolic || args.cross_check {
-        let compilation = compile(&info.name, &info.source, Some(&memory.rows[entry].name));
-        let Some(program) = compilation.program else {
-            print_diagnostics(&compilation.diagnostics, &compilation.sources);
-            return None;
-        };
-        Some(program)
-    } else {
-        None
-    };
-    Some(Loaded {
-        memory: (!args.symbolic).then_some((memory, unit, entry)),
-        reference,
-        written: None,
-        origins: None,
-        env,
-        registers,
-        data,
-        sources,
-        from_file: true,
-    })
-}
-
-/// Runs the engines `args` ask for, compares them with `--cross-check`,
-/// and returns the result to print.
-fn execute(args: &RunArgs, loaded: &Loaded) -> Run {
-    let layout = env::Layout {
-        registers: &loaded.registers,
-        data: &loaded.data,
-    };
-    let state = read_input(args.input.as_deref(), loaded.env, &layout)?;
-    let stderr = std::io::stderr();
-    let mut trace = std::io::BufWriter::new(stderr.lock());
-    let mut trace = args.trace.then_some(&mut trace as &mut dyn std::io::Write);
-    let options = |trace| Options {
-        max_steps: args.max_steps,
-        trace,
-    };
-    let chosen;
-    let core = match &args.core {
-        Some(path) => {
-            chosen = Core::load(path)?;
-            &chosen
-        }
-        None => Core::shipped()?,
-    };
-    let neural = loaded.memory.as_ref().map(|(memory, unit, entry)| {
-        runtime::run(
-            core,
-            memory,
-            *unit,
-            *entry,
-            state.clone(),
-            options(trace.take()),
-            !args.no_cache,
-        )
-    });
-    let reference = (loaded.reference.as_ref())
-        .map(|program| symbolic::run(program, state.clone(), options(trace.take())));
-    if let (Some((program, converted)), Some(Ok(neural))) = (&loaded.written, &neural) {
-        let written = symbolic::run(program, state, options(None));
-        if let Some(warning) = agrees_with_written(neural, &written, converted)? {
-            print_diagnostics(&[warning], &loaded.sources);
-        }
-    }
-    match (neural, reference) {
-        (Some(neural), Some(reference)) => {
-            cross_check(&neural, &reference)?;
-            neural
-        }
-        (Some(result), None) | (None, Some(result)) => result,
-        (None, None) => Err(env::internal("nothing to run")),
-    }
-}
-
-/// The input text from `--input` (inline or `@PATH`), parsed for `kind`;
-/// without `--input`, the environment's empty input.
-fn read_input(
-    input: Option<&str>,
-    kind: EnvKind,
-    layout: &env::Layout,
-) -> Result<env::State, Diagnostic> {
-    let text = match input {
-        None => {
-            err!(
-                "note: no --input given; running on the empty input `{}`\n",
-                env::empty_input(kind)
-            );
-            env::empty_input(kind).to_string()
-        }
-        Some(arg) => match arg.strip_prefix('@') {
-            Some(path) => read_input_file(Path::new(path))?,
-            None => arg.to_string(),
-        },
-    };
-    env::read_input(kind, layout, &text)
-}
-
-fn read_input_file(path: &Path) -> Result<String, Diagnostic> {
-    cnpi::read::text(path).map_err(|error| {
-        Diagnostic::error(
-            codes::E0902,
-            format!("cannot read the input file `{}`: {error}", path.display()),
-        )
-        .with_help(
-            "`--input @PATH` reads JSON from PATH; without `@` the argument itself is the JSON",
-        )
-    })
+    page::write(path, &page, recorder)
 }

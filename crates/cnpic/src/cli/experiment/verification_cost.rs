@@ -10,7 +10,9 @@ use cnpi_experiments::verification_cost::{Cost, Observe, Settings, measure};
 
 use super::full_set::Format;
 use super::sweep::finish;
-use crate::cli::report::{compile_for_network, exit_code};
+use cnpi_neural::load::compile_for_network;
+
+use crate::cli::report::{exit_code, print_diagnostics};
 
 #[derive(Clone, Copy, ValueEnum)]
 enum ObserveArg {
@@ -53,7 +55,7 @@ pub struct VerificationCostArgs {
 }
 
 pub fn verification_cost(args: &VerificationCostArgs) -> ExitCode {
-    let Some(ready) = compile_for_network(&args.file, None) else {
+    let Some(ready) = compile_for_network(&args.file, None, &mut print_diagnostics) else {
         return exit_code(false);
     };
     let settings = Settings {
