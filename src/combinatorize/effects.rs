@@ -224,7 +224,8 @@ impl<'p> Effects<'p> {
         let printed = crate::env::environment(self.program.env)
             .reports_registers()
             .then_some(self.program.entry);
-        for id in self.work.referenced_by_appliers.iter().copied().chain(printed) {
+        let referenced = self.work.referenced_by_appliers.iter().copied();
+        for id in referenced.chain(printed) {
             if let Some(live) = self.live_at_end.get_mut(id) {
                 *live = all.clone();
             }
