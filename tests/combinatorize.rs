@@ -75,7 +75,9 @@ fn codes(diagnostics: &[Diagnostic]) -> Vec<&str> {
 
 /// The final environment and tape; `steps` differ between the forms.
 fn run(program: &Program, input: &Value) -> Value {
-    let state = cnpi::env::parse_input(program.env, &input.to_string()).expect("valid input");
+    let layout = cnpi::env::Layout::of(program);
+    let state =
+        cnpi::env::read_input(program.env, &layout, &input.to_string()).expect("valid input");
     let options = Options {
         max_steps: 1_000_000_000,
         trace: None,
@@ -131,6 +133,18 @@ fn array_programs_behave_the_same() {
     for path in EXACT_ARRAY_PROGRAMS {
         check_exact(path, arrays());
     }
+}
+
+/// A state call from a program that does not recurse restores every
+/// register, in the combinatory form as in the source: a `ram` run prints
+/// them, so the whole output must agree.
+#[test]
+fn state_calls_from_a_driver_restore_registers() {
+    let small = prop::collection::vec(-50i64..50, 0..12);
+    check_exact(
+        "tests/combinatorize/state_call_from_driver.cnpi",
+        small.prop_map(|a| json!({ "A": a })),
+    );
 }
 
 #[test]

@@ -43,17 +43,17 @@ PROGRAMS = {
     "matrix_chain_order": ("dynamic programming", ["s"], 64),
     "lcs_length": ("dynamic programming", ["b"], 1024),
     "optimal_bst": ("dynamic programming", ["root"], 64),
-    "dfs": ("graphs", ["pi"], 256),
-    "bfs": ("graphs", ["pi"], 256),
-    "topological_sort": ("graphs", ["topo"], 256),
-    "articulation_points": ("graphs", ["is_cut"], 256),
-    "bridges": ("graphs", ["is_bridge"], 256),
-    "strongly_connected_components": ("graphs", ["scc_id"], 256),
-    "mst_kruskal": ("graphs", ["in_mst"], 256),
-    "mst_prim": ("graphs", ["pi"], 256),
+    "dfs": ("graphs", ["pi"], 1024),
+    "bfs": ("graphs", ["pi"], 1024),
+    "topological_sort": ("graphs", ["topo"], 1024),
+    "articulation_points": ("graphs", ["is_cut"], 1024),
+    "bridges": ("graphs", ["is_bridge"], 1024),
+    "strongly_connected_components": ("graphs", ["scc_id"], 1024),
+    "mst_kruskal": ("graphs", ["in_mst"], 1024),
+    "mst_prim": ("graphs", ["pi"], 1024),
     "bellman_ford": ("graphs", ["pi"], 64),
-    "dijkstra": ("graphs", ["pi"], 256),
-    "dag_shortest_paths": ("graphs", ["pi"], 256),
+    "dijkstra": ("graphs", ["pi"], 1024),
+    "dag_shortest_paths": ("graphs", ["pi"], 1024),
     "floyd_warshall": ("graphs", ["Pi"], 64),
     "naive_string_matcher": ("strings", ["match"], 1024),
     "kmp_matcher": ("strings", ["match"], 1024),
@@ -219,6 +219,8 @@ def main():
             rng = random.Random(f"{args.seed}/{pid}")
             input_path = os.path.join(scratch, "input.json")
             sizes = sorted({16, 64, largest}) if pid != "segments_intersect" else [4]
+            if family == "graphs" and largest == 1024:
+                sizes.insert(2, 256)  # the graphs' matrix grows as n^2
             for i, n in enumerate(sizes):
                 with open(input_path, "w") as f:
                     json.dump(sample(pid, n, rng), f)

@@ -14,6 +14,7 @@ use super::errors;
 use super::flow::positions_reads;
 use super::output::{Arg, OutDef};
 use super::set::Pointers;
+use super::treerec::always;
 use super::walk::calls;
 use crate::diagnostic::Diagnostic;
 use crate::program::{Act, BoolExpr, Combinator, DefId, PosExpr, PosKind, Program, Stmt};
@@ -181,9 +182,10 @@ impl Converter<'_, '_> {
         Some(())
     }
 
-    /// `G(e1, ..., ek)` to another program: set the state pointers and call
-    /// G. The source also puts every pointer back afterwards, which the
-    /// output cannot do: W0803 when later code may notice.
+    /// `G(e1, ..., ek)` to another program: a `treerec` that pushes no
+    /// state, whose divide part sets the state pointers and calls G. Its
+    /// sentinel remembers every pointer before the `SET`s and puts them all
+    /// back after G returns, as the source's state call does.
     fn state_call(
         &mut self,
         stmt: &Stmt,
@@ -198,7 +200,6 @@ impl Converter<'_, '_> {
             .filter(|(p, e)| e.kind != PosKind::Pointer(**p))
             .map(|(p, e)| (*p, e, positions_reads(std::slice::from_ref(e)).0))
             .collect();
-        let mut changed: Pointers = pending.iter().map(|(p, _, _)| *p).collect();
         let extent = extent(stmt);
         let mut pieces = Vec::new();
         // A parallel assignment: set a pointer once no other pending
@@ -223,17 +224,15 @@ impl Converter<'_, '_> {
             pieces.push(Piece::arg(Arg::Act(set), extent));
         }
         pieces.push(Piece::arg(Arg::Def(self.ctx.name(id).to_string()), extent));
-        let effects = self.ctx.effects;
-        changed.union_with(&effects.summary(id).effect.writes);
-        let noticed = changed.intersection(&effects.live_after(stmt));
-        if !noticed.is_empty() {
-            let names = self.names(&noticed);
-            let warning = errors::not_restored(self.ctx.name(id), span, &names);
-            self.diagnostics.push(warning);
-        }
-        let mut piece = self.emit.seq(pieces, "CALL");
-        piece.extent = extent;
-        Some(piece)
+        let enter = self.emit.seq(pieces, "ENTER");
+        let nop = || Piece::arg(Arg::Nop, extent);
+        Some(self.emit.comb(
+            Combinator::Treerec,
+            Some(always()),
+            [nop(), enter, nop()],
+            extent,
+            "CALL",
+        ))
     }
 
     /// Pointer names, for messages: "`lo`, `hi`".

@@ -7,8 +7,8 @@
 //! writing (its *exposed* reads), and whether it reads or changes the
 //! environment. [`Effects::new`] computes these summaries for every
 //! definition at once, iterating over recursion until they are stable, and
-//! the liveness of pointers after every call (which pointers code after the
-//! call may read before writing them).
+//! which pointers may be read after each definition returns (in `ram`,
+//! the registers the entry leaves are part of the output).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -23,16 +23,14 @@ use crate::program::{Applier, Body, BoolExpr, Callee, DefId, Program, Stmt};
 /// only their arguments (see [`Effects::block`]).
 type FlowCache = HashMap<(usize, Option<DefId>), Flow>;
 
-/// The summaries of every definition, and the pointers live after every
-/// call of the converted normal programs.
+/// The summaries of every definition, and the pointers live when each
+/// returns.
 pub struct Effects<'p> {
     program: &'p Program,
     work: &'p Work,
     summaries: Vec<Flow>,
     /// The state pointers.
     state: Pointers,
-    /// Live pointers after each call statement, by the statement's address.
-    live_after: HashMap<usize, Pointers>,
     /// Live pointers when each definition returns.
     live_at_end: Vec<Pointers>,
     /// What a definition id outside the program answers (none exists).
@@ -60,7 +58,6 @@ impl<'p> Effects<'p> {
             work,
             summaries,
             state: program.state.iter().flatten().copied().collect(),
-            live_after: HashMap::new(),
             live_at_end: vec![Pointers::default(); program.defs.len()],
             nothing: Default::default(),
             flows: RefCell::new(None),
@@ -214,25 +211,21 @@ impl<'p> Effects<'p> {
         &self.state
     }
 
-    /// Pointers that code after `call` (a call statement of a converted
-    /// program) may read before writing them.
-    pub fn live_after(&self, call: &Stmt) -> Pointers {
-        self.live_after
-            .get(&address(call))
-            .cloned()
-            .unwrap_or_else(|| Pointers::all(self.program.pointers.len()))
-    }
-
     /// Pointers that may be read after definition `id` returns.
     pub fn live_at_end(&self, id: DefId) -> &Pointers {
         self.live_at_end.get(id).unwrap_or(&self.nothing.1)
     }
 
-    /// Live pointers after every call, across definitions: what is live
-    /// after a plain call `G()` is live when G returns. A program an
-    /// applier refers to may be followed by anything.
+    /// Live pointers when each definition returns, across definitions:
+    /// what is live after a plain call `G()` is live when G returns. A
+    /// program an applier refers to may be followed by anything, and in an
+    /// environment that prints its registers (`ram`), the entry's are read.
     fn liveness(&mut self, all: &Pointers) {
-        for &id in &self.work.referenced_by_appliers {
+        let printed = crate::env::environment(self.program.env)
+            .reports_registers()
+            .then_some(self.program.entry);
+        let referenced = self.work.referenced_by_appliers.iter().copied();
+        for id in referenced.chain(printed) {
             if let Some(live) = self.live_at_end.get_mut(id) {
                 *live = all.clone();
             }
@@ -255,7 +248,6 @@ impl<'p> Effects<'p> {
                     }
                 }
             }
-            self.live_after = sites;
             if !changed {
                 break;
             }

@@ -207,18 +207,6 @@ pub fn undone_changes(def: &str, at: Span, names: &str) -> Diagnostic {
     )
 }
 
-/// W0803: a state call to another program no longer restores pointers.
-pub fn not_restored(callee: &str, at: Span, names: &str) -> Diagnostic {
-    Diagnostic::warning(
-        codes::W0803,
-        format!("in the combinatory form, this call to `{callee}` does not restore {names}, which later code reads"),
-    )
-    .with_label(at, "becomes `SET`s of the state and a plain call")
-    .with_help(
-        "only a program's state calls to itself restore pointers in the combinatory form; keep the values you need in other pointers, or set them again after the call",
-    )
-}
-
 /// E0899: the output does not check, or a conversion failed silently.
 pub fn internal(detail: String) -> Diagnostic {
     Diagnostic::error(

@@ -290,7 +290,8 @@ impl Converter<'_, '_> {
     }
 }
 
-/// `0 == 0`: the detector of a `treerec` whose body is not one `if`.
-fn always() -> BoolExpr {
+/// `0 == 0`: the detector of a `treerec` whose body is not one `if`, and
+/// of the `treerec` that makes a state call to another program.
+pub fn always() -> BoolExpr {
     BoolExpr::Compare(CompareOp::Eq, Operand::Int(0), Operand::Int(0))
 }

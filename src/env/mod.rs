@@ -87,6 +87,12 @@ pub trait Environment: Sync {
     fn has_data(&self) -> bool {
         false
     }
+    /// Whether a run's output holds the registers' final values (`ram`,
+    /// through [`EnvState::finish`]), so that they are part of what a
+    /// program computes.
+    fn reports_registers(&self) -> bool {
+        false
+    }
     /// The state its (already parsed) JSON input describes for a program
     /// of `layout`; every error is an E06xx diagnostic without labels, with
     /// the help of [`input`].

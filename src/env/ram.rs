@@ -71,6 +71,10 @@ impl Environment for Ram {
         true
     }
 
+    fn reports_registers(&self) -> bool {
+        true
+    }
+
     fn read(
         &self,
         kind: EnvKind,

@@ -276,9 +276,16 @@ fn learn(
     (out, summary)
 }
 
-/// Runs the program at `path` on the network on `input`: its JSON.
-fn run_on(path: &std::path::Path, input: &[i64]) -> serde_json::Value {
-    let input = serde_json::Value::from(input.to_vec()).to_string();
+/// Runs the program at `path` on the network on `input` (an `array`
+/// input, or in a `ram` program the member `A`): its JSON.
+fn run_on(path: &std::path::Path, input: &[i64], ram: bool) -> serde_json::Value {
+    let input = serde_json::Value::from(input.to_vec());
+    let input = if ram {
+        serde_json::json!({ "A": input })
+    } else {
+        input
+    }
+    .to_string();
     let path = path.to_str().expect("a UTF-8 path");
     json(&cnpic(&[
         "run", path, "--input", &input, "--format", "json",
@@ -307,17 +314,19 @@ fn learned_sketches_pass_their_oracles_on_fresh_inputs() {
         v
     };
     let reversed: Oracle = |v| v.iter().rev().copied().collect();
-    let sketches: [(&str, Oracle); 3] = [
-        ("bubble_step", sorted),
-        ("bubble_outer", sorted),
-        ("reverse", reversed),
+    // The sketch, its oracle, and whether it is a `ram` program.
+    let sketches: [(&str, Oracle, bool); 4] = [
+        ("bubble_step", sorted, false),
+        ("bubble_outer", sorted, false),
+        ("reverse", reversed, false),
+        ("insertion_inner", sorted, true),
     ];
-    for (i, (sketch, oracle)) in sketches.into_iter().enumerate() {
+    for (i, (sketch, oracle, ram)) in sketches.into_iter().enumerate() {
         let (program, summary) = learn(dir.path(), sketch, &["--seed", "1", "--threads", "2"]);
         let text = std::fs::read_to_string(&program).expect("the program is written");
         assert!(text.starts_with("# Made by: cnpic learn"), "{text}");
         for input in fresh_inputs(100 + i as u64, 12) {
-            let run = run_on(&program, &input);
+            let run = run_on(&program, &input, ram);
             assert_eq!(run["engine"], "neural");
             assert_eq!(
                 run["A"],
@@ -375,6 +384,17 @@ fn learn_refuses_what_it_cannot_learn_with_codes() {
     code(&["learn", &sketch, "--examples", &bad], "E1401");
     code(&["learn", &sketch, "--examples", "missing.json"], "E1401");
     code(&["learn", &no_hole, "--examples", &good], "E1402");
+    // A `ram` sketch's examples are read against its declarations: its
+    // registers may be asked for, an undeclared name may not.
+    let ram = "examples/learn/insertion_inner.cnpi";
+    let unknown = write("u.json", r#"[{"input": {"A": [1]}, "output": {"B": [1]}}]"#);
+    let stderr = code(&["learn", ram, "--examples", &unknown], "E1401");
+    assert!(
+        stderr.contains("A, engine, i, j, key, n, output"),
+        "{stderr}"
+    );
+    let undeclared = write("d.json", r#"[{"input": {"B": [1]}, "output": {"A": [1]}}]"#);
+    code(&["learn", ram, "--examples", &undeclared], "E1401");
     for search in ["gradient", "enumerate"] {
         let args = [
             "learn",

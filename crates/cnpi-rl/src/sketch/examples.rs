@@ -6,7 +6,7 @@
 use serde_json::{Map, Value};
 
 use cnpi::diagnostic::{Diagnostic, codes};
-use cnpi::env::{self, State};
+use cnpi::env::{self, Layout, State};
 use cnpi::exec::Outcome;
 use cnpi::program::EnvKind;
 
@@ -42,8 +42,15 @@ fn bad(name: &str, message: impl Into<String>) -> Diagnostic {
     )
 }
 
-/// Reads the examples in `text` (the file `name`) for environment `env`.
-pub fn read(name: &str, text: &str, env: EnvKind) -> Result<Vec<Example>, Diagnostic> {
+/// Reads the examples in `text` (the file `name`) for environment `env`,
+/// each input against the sketch's declarations `layout` (its registers and,
+/// in `ram`, its named data), as `cnpic run` reads `--input`.
+pub fn read(
+    name: &str,
+    text: &str,
+    env: EnvKind,
+    layout: &Layout,
+) -> Result<Vec<Example>, Diagnostic> {
     let value: Value =
         serde_json::from_str(text).map_err(|e| bad(name, format!("not JSON ({e})")))?;
     let Value::Array(items) = value else {
@@ -61,11 +68,17 @@ pub fn read(name: &str, text: &str, env: EnvKind) -> Result<Vec<Example>, Diagno
     items
         .into_iter()
         .enumerate()
-        .map(|(i, item)| example(name, i, item, env))
+        .map(|(i, item)| example(name, i, item, env, layout))
         .collect()
 }
 
-fn example(name: &str, i: usize, item: Value, env: EnvKind) -> Result<Example, Diagnostic> {
+fn example(
+    name: &str,
+    i: usize,
+    item: Value,
+    env: EnvKind,
+    layout: &Layout,
+) -> Result<Example, Diagnostic> {
     let Value::Object(mut fields) = item else {
         return Err(bad(name, format!("example {i} is not an object")));
     };
@@ -84,12 +97,15 @@ fn example(name: &str, i: usize, item: Value, env: EnvKind) -> Result<Example, D
     if output.is_empty() {
         return Err(bad(name, format!("example {i} asks for no output member")));
     }
-    let input = env::read_value(env, &env::Layout::default(), input).map_err(|d| {
+    let input = env::read_value(env, layout, input).map_err(|d| {
         let message = format!("example {i}'s input: {}", d.message);
         bad(name, message)
     })?;
-    // The members a run of this environment reports.
-    let members = input.to_json(0, "neural");
+    // The members a run of this environment reports (`ram` reports its
+    // registers too, recorded when the run finishes).
+    let mut finished = input.clone();
+    finished.finish(&vec![0; layout.registers.len()]);
+    let members = finished.to_json(0, "neural");
     if let Some(unknown) = output.keys().find(|m| members.get(m.as_str()).is_none()) {
         let known: Vec<&str> = members
             .as_object()
@@ -118,7 +134,7 @@ mod tests {
     #[test]
     fn examples_are_read_and_bad_ones_are_refused_with_e1401() {
         let good = r#"[{"input": [3, 1], "output": {"A": [1, 3]}}]"#;
-        let examples = read("ex.json", good, array()).expect("reads");
+        let examples = read("ex.json", good, array(), &Layout::default()).expect("reads");
         assert_eq!(examples.len(), 1);
         assert_eq!(examples[0].input.len(), 2);
         for bad in [
@@ -131,7 +147,9 @@ mod tests {
             r#"[{"input": "x", "output": {"A": [1]}}]"#,
             r#"[{"input": [1], "output": {"A": [1]}, "extra": 1}]"#,
         ] {
-            let error = read("ex.json", bad, array()).err().map(|d| d.code);
+            let error = read("ex.json", bad, array(), &Layout::default())
+                .err()
+                .map(|d| d.code);
             assert_eq!(error, Some(codes::E1401), "{bad}");
         }
     }

@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use clap::{Args, ValueEnum};
 use cnpi::diagnostic::{Diagnostic, codes};
+use cnpi::env::Layout;
 use cnpi::files::{refuse_overwriting, write_atomic};
 use cnpi_neural::load::compile_file;
 use cnpi_rl::sketch::enumerate::enumerate;
@@ -93,7 +94,8 @@ pub fn learn(args: &LearnArgs) -> ExitCode {
     let Some(compiled) = compile_file(&args.sketch, None, &mut print_diagnostics) else {
         return exit_code(false);
     };
-    let examples = match read_examples(&args.examples, compiled.program.env) {
+    let layout = Layout::of(&compiled.program);
+    let examples = match read_examples(&args.examples, compiled.program.env, &layout) {
         Ok(examples) => examples,
         Err(diagnostic) => return fail(diagnostic),
     };
@@ -209,6 +211,7 @@ pub fn learn(args: &LearnArgs) -> ExitCode {
 fn read_examples(
     path: &Path,
     env: cnpi::program::EnvKind,
+    layout: &Layout,
 ) -> Result<Vec<examples::Example>, Diagnostic> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|error| {
@@ -217,7 +220,7 @@ fn read_examples(
             format!("cannot read the examples `{name}`: {error}"),
         )
     })?;
-    examples::read(&name, &text, env)
+    examples::read(&name, &text, env, layout)
 }
 
 /// E1403, with the best candidate and the examples it fails.

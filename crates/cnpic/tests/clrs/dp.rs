@@ -6,7 +6,9 @@
 
 use serde_json::json;
 
-use crate::harness::{ALL, SIZES, heavy, int, ints_in, matrix, program, rng, string};
+use crate::harness::{
+    LARGEST, LARGEST_CUBIC, SMALL, SMALL_HEAVY, Sweep, int, ints_in, matrix, program, rng, string,
+};
 
 /// The reference's `find_maximum_subarray_kadane`: `(best_low, best_high)`.
 fn kadane(a: &[i64]) -> (usize, usize) {
@@ -130,63 +132,103 @@ fn optimal_bst(p: &[i64], q: &[i64]) -> Vec<Vec<i64>> {
     root
 }
 
-#[test]
-fn kadane_finds_the_reference_subarray() {
+fn check_kadane(seed: u64, sweep: Sweep) {
     let program = program("find_maximum_subarray_kadane");
-    let mut rng = rng(21);
-    for n in SIZES {
+    let mut rng = rng(seed);
+    for &n in sweep.sizes {
         for input in [
             ints_in(&mut rng, n, -9, 9),
             ints_in(&mut rng, n, -1000, 1000),
         ] {
-            let output = program.agreed(&json!({ "A": input }), &ALL);
+            let output = program.agreed(&json!({ "A": input }), (sweep.engines)(n));
             let found = (int(&output, "start") as usize, int(&output, "end") as usize);
             assert_eq!(found, kadane(&input), "{input:?}");
         }
     }
 }
 
-#[test]
-fn matrix_chain_order_splits_as_the_reference() {
+fn check_matrix_chain_order(seed: u64, sweep: Sweep) {
     let program = program("matrix_chain_order");
-    let mut rng = rng(22);
-    for n in SIZES {
+    let mut rng = rng(seed);
+    for &n in sweep.sizes {
         for p in [
             ints_in(&mut rng, n + 1, 1, 5),
             ints_in(&mut rng, n + 1, 0, 100),
         ] {
-            let output = program.agreed(&json!({ "p": p }), heavy(n));
+            let output = program.agreed(&json!({ "p": p }), (sweep.engines)(n));
             assert_eq!(matrix(&output, "s"), matrix_chain_order(&p), "{p:?}");
         }
     }
 }
 
-#[test]
-fn lcs_length_draws_the_reference_arrows() {
+fn check_lcs_length(seed: u64, sweep: Sweep) {
     let program = program("lcs_length");
-    let mut rng = rng(23);
-    for n in SIZES {
+    let mut rng = rng(seed);
+    for &n in sweep.sizes {
         let (long, short) = (n, n.div_ceil(2));
         for (a, b) in [(long, short), (short, long)] {
             let (x, y) = (string(&mut rng, a, 4), string(&mut rng, b, 4));
-            let output = program.agreed(&json!({ "x": x, "y": y }), &ALL);
+            let output = program.agreed(&json!({ "x": x, "y": y }), (sweep.engines)(n));
             assert_eq!(matrix(&output, "b"), lcs_length(&x, &y), "{x:?} {y:?}");
         }
     }
 }
 
-#[test]
-fn optimal_bst_roots_as_the_reference() {
+fn check_optimal_bst(seed: u64, sweep: Sweep) {
     let program = program("optimal_bst");
-    let mut rng = rng(24);
-    for n in SIZES {
+    let mut rng = rng(seed);
+    for &n in sweep.sizes {
         for (lo, hi) in [(0, 3), (1, 1000)] {
             let (p, q) = (
                 ints_in(&mut rng, n, lo, hi),
                 ints_in(&mut rng, n + 1, lo, hi),
             );
-            let output = program.agreed(&json!({ "p": p, "q": q }), heavy(n));
+            let output = program.agreed(&json!({ "p": p, "q": q }), (sweep.engines)(n));
             assert_eq!(matrix(&output, "root"), optimal_bst(&p, &q), "{p:?} {q:?}");
         }
     }
+}
+
+#[test]
+fn kadane_finds_the_reference_subarray() {
+    check_kadane(21, SMALL);
+}
+
+#[test]
+fn matrix_chain_order_splits_as_the_reference() {
+    check_matrix_chain_order(22, SMALL_HEAVY);
+}
+
+#[test]
+fn lcs_length_draws_the_reference_arrows() {
+    check_lcs_length(23, SMALL);
+}
+
+#[test]
+fn optimal_bst_roots_as_the_reference() {
+    check_optimal_bst(24, SMALL_HEAVY);
+}
+
+#[test]
+#[ignore = "minutes; run with: -- --ignored largest"]
+fn largest_find_maximum_subarray_kadane() {
+    check_kadane(121, LARGEST);
+}
+
+#[test]
+#[ignore = "minutes; run with: -- --ignored largest"]
+fn largest_matrix_chain_order() {
+    check_matrix_chain_order(122, LARGEST_CUBIC);
+}
+
+#[test]
+#[ignore = "minutes; run with: -- --ignored largest"]
+fn largest_lcs_length() {
+    check_lcs_length(123, LARGEST);
+}
+
+#[test]
+#[ignore = "minutes; run with: -- --ignored largest"]
+fn largest_optimal_bst() {
+    check_optimal_bst(124, LARGEST_CUBIC);
 }

@@ -7,7 +7,9 @@
 
 use serde_json::json;
 
-use crate::harness::{ALL, SIZES, cross, int, ints, ints_in, points, program, rng};
+use crate::harness::{
+    ALL, Engine, FAST, LARGEST, SMALL, Sweep, cross, int, ints, ints_in, points, program, rng,
+};
 
 /// The reference's `segments_intersect` for segments p0 p1 and p2 p3.
 fn segments_intersect(xs: &[i64], ys: &[i64]) -> i64 {
@@ -109,16 +111,17 @@ fn jarvis_march(xs: &[i64], ys: &[i64]) -> Vec<i64> {
     }
 }
 
-#[test]
-fn segments_intersect_as_the_reference() {
+/// Runs segment intersection on `rounds` random inputs from each grid on
+/// `engines`; both answers must occur.
+fn check_segments_intersect(seed: u64, rounds: usize, engines: &[Engine]) {
     let program = program("segments_intersect");
-    let mut rng = rng(51);
+    let mut rng = rng(seed);
     let (mut crossing, mut apart) = (0, 0);
     // A small grid makes touching and collinear segments common.
     for side in [3, 6, 1000] {
-        for _ in 0..12 {
+        for _ in 0..rounds {
             let (xs, ys) = (ints_in(&mut rng, 4, 0, side), ints_in(&mut rng, 4, 0, side));
-            let output = program.agreed(&json!({ "xs": xs, "ys": ys }), &ALL);
+            let output = program.agreed(&json!({ "xs": xs, "ys": ys }), engines);
             let expected = segments_intersect(&xs, &ys);
             assert_eq!(int(&output, "intersect"), expected, "{xs:?} {ys:?}");
             (crossing, apart) = (crossing + expected, apart + 1 - expected);
@@ -127,14 +130,21 @@ fn segments_intersect_as_the_reference() {
     assert!(crossing > 0 && apart > 0, "both answers are tested");
 }
 
-/// Runs hull program `id` on points of every size against `oracle`.
-fn hulls(id: &str, seed: u64, oracle: fn(&[i64], &[i64]) -> Vec<i64>) {
+/// Runs hull program `id` on points of every size of `sweep` against
+/// `oracle`. Above 64 points the discs are larger: a disc of radius 60
+/// cannot hold a thousand points with no three on a line.
+fn hulls(id: &str, seed: u64, oracle: fn(&[i64], &[i64]) -> Vec<i64>, sweep: Sweep) {
     let program = program(id);
     let mut rng = rng(seed);
-    for n in SIZES {
-        for radius in [60, 1000] {
+    for &n in sweep.sizes {
+        let radii = if n <= 64 {
+            [60, 1000]
+        } else {
+            [1000, 1_000_000]
+        };
+        for radius in radii {
             let (xs, ys) = points(&mut rng, n, radius);
-            let output = program.agreed(&json!({ "xs": xs, "ys": ys }), &ALL);
+            let output = program.agreed(&json!({ "xs": xs, "ys": ys }), (sweep.engines)(n));
             assert_eq!(
                 ints(&output, "in_hull"),
                 oracle(&xs, &ys),
@@ -145,11 +155,35 @@ fn hulls(id: &str, seed: u64, oracle: fn(&[i64], &[i64]) -> Vec<i64>) {
 }
 
 #[test]
+fn segments_intersect_as_the_reference() {
+    check_segments_intersect(51, 12, &ALL);
+}
+
+#[test]
 fn graham_scan_finds_the_reference_hull() {
-    hulls("graham_scan", 52, graham_scan);
+    hulls("graham_scan", 52, graham_scan, SMALL);
 }
 
 #[test]
 fn jarvis_march_finds_the_reference_hull() {
-    hulls("jarvis_march", 53, jarvis_march);
+    hulls("jarvis_march", 53, jarvis_march, SMALL);
+}
+
+/// Its input has four points at every size; the largest run draws more.
+#[test]
+#[ignore = "minutes; run with: -- --ignored largest"]
+fn largest_segments_intersect() {
+    check_segments_intersect(151, 400, &FAST);
+}
+
+#[test]
+#[ignore = "minutes; run with: -- --ignored largest"]
+fn largest_graham_scan() {
+    hulls("graham_scan", 152, graham_scan, LARGEST);
+}
+
+#[test]
+#[ignore = "minutes; run with: -- --ignored largest"]
+fn largest_jarvis_march() {
+    hulls("jarvis_march", 153, jarvis_march, LARGEST);
 }

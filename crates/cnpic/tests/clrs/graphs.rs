@@ -18,7 +18,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, RngExt};
 use serde_json::{Value, json};
 
-use crate::harness::{ALL, program, rng};
+use crate::harness::{ALL, Engine, FAST, LARGEST_CUBIC, LARGEST_GRAPH, Sweep, program, rng};
 
 type Matrix = Vec<Vec<i64>>;
 
@@ -560,12 +560,24 @@ const SIZES: [usize; 13] = [1, 2, 3, 4, 5, 7, 9, 12, 16, 24, 33, 48, 64];
 /// takes every step through the core's layers.
 const NO_CACHE_UPTO: usize = 33;
 
-/// Runs `id` on every input on the network and `--symbolic` (and
-/// `--no-cache` on the small ones), which must agree, and compares
-/// `member` of the output with `expected(input)`.
+/// The engines at size `n` in CI: all three up to [`NO_CACHE_UPTO`].
+fn engines(n: usize) -> &'static [Engine] {
+    if n <= NO_CACHE_UPTO { &ALL } else { &FAST }
+}
+
+/// What CI runs: [`SIZES`] with [`engines`].
+const SMALL: Sweep = Sweep {
+    sizes: &SIZES,
+    engines,
+};
+
+/// Runs `id` on every input on the engines `sweep` gives for its size,
+/// which must agree, and compares `member` of the output with
+/// `expected(input)`.
 fn check(
     id: &str,
     member: &str,
+    sweep: Sweep,
     inputs: impl IntoIterator<Item = Value>,
     expected: impl Fn(&Value) -> Value,
 ) {
@@ -573,12 +585,7 @@ fn check(
     for input in inputs {
         let want = expected(&input);
         let n = input["A"].as_array().map_or(0, Vec::len);
-        let engines = if n <= NO_CACHE_UPTO {
-            &ALL[..]
-        } else {
-            &ALL[..2]
-        };
-        let output = program.agreed(&input, engines);
+        let output = program.agreed(&input, (sweep.engines)(n));
         assert_eq!(output[member], want, "{id}, n = {n}, input {input}");
     }
 }
@@ -587,11 +594,13 @@ fn pis(pi: &[usize]) -> Value {
     json!(pi)
 }
 
-#[test]
-fn dfs() {
-    let mut rng = rng(1901);
-    let inputs = SIZES.map(|n| json!({ "A": er(&mut rng, n, 0.5, true, false) }));
-    check("dfs", "pi", inputs, |x| {
+fn check_dfs(seed: u64, sweep: Sweep) {
+    let mut rng = rng(seed);
+    let inputs = sweep
+        .sizes
+        .iter()
+        .map(|&n| json!({ "A": er(&mut rng, n, 0.5, true, false) }));
+    check("dfs", "pi", sweep, inputs, |x| {
         let a = matrix(x);
         let pi = search(&a, &all(a.len())).pi;
         for (v, &u) in pi.iter().enumerate() {
@@ -601,14 +610,13 @@ fn dfs() {
     });
 }
 
-#[test]
-fn bfs() {
-    let mut rng = rng(1902);
-    let inputs = SIZES.map(|n| {
+fn check_bfs(seed: u64, sweep: Sweep) {
+    let mut rng = rng(seed);
+    let inputs = sweep.sizes.iter().map(|&n| {
         let a = er(&mut rng, n, 0.5, false, false);
         with_source(&mut rng, a)
     });
-    check("bfs", "pi", inputs, |x| {
+    check("bfs", "pi", sweep, inputs, |x| {
         let (a, s) = (matrix(x), source(x));
         let pi = reference_bfs(&a, s);
         let unit: Matrix = a
@@ -620,11 +628,13 @@ fn bfs() {
     });
 }
 
-#[test]
-fn topological_sort() {
-    let mut rng = rng(1903);
-    let inputs = SIZES.map(|n| json!({ "A": er(&mut rng, n, 0.5, true, true) }));
-    check("topological_sort", "topo", inputs, |x| {
+fn check_topological_sort(seed: u64, sweep: Sweep) {
+    let mut rng = rng(seed);
+    let inputs = sweep
+        .sizes
+        .iter()
+        .map(|&n| json!({ "A": er(&mut rng, n, 0.5, true, true) }));
+    check("topological_sort", "topo", sweep, inputs, |x| {
         let a = matrix(x);
         let topo = search(&a, &all(a.len())).topo;
         assert_topological(&a, &topo);
@@ -636,10 +646,10 @@ fn topological_sort() {
 /// one as the CLRS sampler draws it (p = 0.2) and two at the density where
 /// cut vertices, bridges and cycles through them are all common (about two
 /// edges per vertex), so that `low[v] == d[u]` occurs.
-fn low_point_graphs(seed: u64) -> Vec<Value> {
+fn low_point_graphs(seed: u64, sizes: &[usize]) -> Vec<Value> {
     let mut rng = rng(seed);
     let mut graphs = Vec::new();
-    for n in SIZES {
+    for &n in sizes {
         let sparse = (2.0 / n as f64).sqrt().clamp(0.2, 1.0);
         for p in [0.2, sparse, sparse] {
             graphs.push(json!({ "A": er(&mut rng, n, p, false, false) }));
@@ -648,10 +658,9 @@ fn low_point_graphs(seed: u64) -> Vec<Value> {
     graphs
 }
 
-#[test]
-fn articulation_points() {
-    let inputs = low_point_graphs(1904);
-    check("articulation_points", "is_cut", inputs, |x| {
+fn check_articulation_points(seed: u64, sweep: Sweep) {
+    let inputs = low_point_graphs(seed, sweep.sizes);
+    check("articulation_points", "is_cut", sweep, inputs, |x| {
         let a = matrix(x);
         let cut = reference_is_cut(&a);
         let whole = components(&a, |_, _| true);
@@ -663,15 +672,17 @@ fn articulation_points() {
     });
 }
 
-#[test]
-fn bridges() {
-    let inputs = low_point_graphs(1905);
-    check("bridges", "is_bridge", inputs, |x| {
+fn check_bridges(seed: u64, sweep: Sweep) {
+    let inputs = low_point_graphs(seed, sweep.sizes);
+    check("bridges", "is_bridge", sweep, inputs, |x| {
         let a = matrix(x);
         let bridge = reference_is_bridge(&a);
         let whole = components(&a, |_, _| true);
-        for u in 0..a.len() {
-            for v in 0..a.len() {
+        // Removing each edge in turn costs O(E n^2): above 256 vertices
+        // the reference's answer alone is the oracle.
+        let n = if a.len() <= 256 { a.len() } else { 0 };
+        for u in 0..n {
+            for v in 0..n {
                 if a[u][v] != 0 && u != v {
                     let without = components(&a, |x, y| (x, y) != (u, v) && (x, y) != (v, u));
                     assert_eq!(bridge[u][v] == 1, without > whole, "edge {u} - {v}");
@@ -682,32 +693,39 @@ fn bridges() {
     });
 }
 
-#[test]
-fn strongly_connected_components() {
-    let mut rng = rng(1906);
-    let inputs = SIZES.map(|n| json!({ "A": communities(&mut rng, n) }));
-    check("strongly_connected_components", "scc_id", inputs, |x| {
-        let a = matrix(x);
-        let id = reference_scc(&a);
-        let reach = closure(&a);
-        for u in 0..a.len() {
-            for v in 0..a.len() {
-                assert_eq!(id[u] == id[v], reach[u][v] && reach[v][u], "{u} and {v}");
+fn check_strongly_connected_components(seed: u64, sweep: Sweep) {
+    let mut rng = rng(seed);
+    let inputs = sweep
+        .sizes
+        .iter()
+        .map(|&n| json!({ "A": communities(&mut rng, n) }));
+    check(
+        "strongly_connected_components",
+        "scc_id",
+        sweep,
+        inputs,
+        |x| {
+            let a = matrix(x);
+            let id = reference_scc(&a);
+            let reach = closure(&a);
+            for u in 0..a.len() {
+                for v in 0..a.len() {
+                    assert_eq!(id[u] == id[v], reach[u][v] && reach[v][u], "{u} and {v}");
+                }
             }
-        }
-        pis(&id)
-    });
+            pis(&id)
+        },
+    );
 }
 
-#[test]
-fn mst_kruskal() {
-    let mut rng = rng(1907);
-    let inputs = SIZES.map(|n| {
+fn check_mst_kruskal(seed: u64, sweep: Sweep) {
+    let mut rng = rng(seed);
+    let inputs = sweep.sizes.iter().map(|&n| {
         let mut a = er(&mut rng, n, 0.2, false, false);
         weigh(&mut rng, &mut a, false, Weights::Distinct);
         json!({ "A": a })
     });
-    check("mst_kruskal", "in_mst", inputs, |x| {
+    check("mst_kruskal", "in_mst", sweep, inputs, |x| {
         let a = matrix(x);
         let in_mst = reference_kruskal(&a);
         let n = a.len();
@@ -719,15 +737,14 @@ fn mst_kruskal() {
     });
 }
 
-#[test]
-fn mst_prim() {
-    let mut rng = rng(1908);
-    let inputs = SIZES.map(|n| {
+fn check_mst_prim(seed: u64, sweep: Sweep) {
+    let mut rng = rng(seed);
+    let inputs = sweep.sizes.iter().map(|&n| {
         let mut a = er(&mut rng, n, 0.5, false, false);
         weigh(&mut rng, &mut a, false, Weights::Distinct);
         with_source(&mut rng, a)
     });
-    check("mst_prim", "pi", inputs, |x| {
+    check("mst_prim", "pi", sweep, inputs, |x| {
         let (a, s) = (matrix(x), source(x));
         let pi = reference_greedy(&a, s, |_, w| w);
         // The tree spans s's component and weighs what Kruskal's forest
@@ -744,15 +761,14 @@ fn mst_prim() {
     });
 }
 
-#[test]
-fn bellman_ford() {
-    let mut rng = rng(1909);
-    let inputs = SIZES.map(|n| {
+fn check_bellman_ford(seed: u64, sweep: Sweep) {
+    let mut rng = rng(seed);
+    let inputs = sweep.sizes.iter().map(|&n| {
         let mut a = er(&mut rng, n, 0.5, false, false);
         weigh(&mut rng, &mut a, false, Weights::Upto(4));
         with_source(&mut rng, a)
     });
-    check("bellman_ford", "pi", inputs, |x| {
+    check("bellman_ford", "pi", sweep, inputs, |x| {
         let (a, s) = (matrix(x), source(x));
         let pi = reference_bellman_ford(&a, s);
         assert_shortest_path_tree(&a, s, &pi);
@@ -760,15 +776,14 @@ fn bellman_ford() {
     });
 }
 
-#[test]
-fn dijkstra() {
-    let mut rng = rng(1910);
-    let inputs = SIZES.map(|n| {
+fn check_dijkstra(seed: u64, sweep: Sweep) {
+    let mut rng = rng(seed);
+    let inputs = sweep.sizes.iter().map(|&n| {
         let mut a = er(&mut rng, n, 0.5, false, false);
         weigh(&mut rng, &mut a, false, Weights::Distinct);
         with_source(&mut rng, a)
     });
-    check("dijkstra", "pi", inputs, |x| {
+    check("dijkstra", "pi", sweep, inputs, |x| {
         let (a, s) = (matrix(x), source(x));
         let pi = reference_greedy(&a, s, |du, w| du + w);
         assert_shortest_path_tree(&a, s, &pi);
@@ -776,15 +791,14 @@ fn dijkstra() {
     });
 }
 
-#[test]
-fn dag_shortest_paths() {
-    let mut rng = rng(1911);
-    let inputs = SIZES.map(|n| {
+fn check_dag_shortest_paths(seed: u64, sweep: Sweep) {
+    let mut rng = rng(seed);
+    let inputs = sweep.sizes.iter().map(|&n| {
         let mut a = er(&mut rng, n, 0.5, true, true);
         weigh(&mut rng, &mut a, true, Weights::Upto(4));
         with_source(&mut rng, a)
     });
-    check("dag_shortest_paths", "pi", inputs, |x| {
+    check("dag_shortest_paths", "pi", sweep, inputs, |x| {
         let (a, s) = (matrix(x), source(x));
         let pi = reference_dag_shortest_paths(&a, s);
         assert_shortest_path_tree(&a, s, &pi);
@@ -792,15 +806,14 @@ fn dag_shortest_paths() {
     });
 }
 
-#[test]
-fn floyd_warshall() {
-    let mut rng = rng(1912);
-    let inputs = SIZES.map(|n| {
+fn check_floyd_warshall(seed: u64, sweep: Sweep) {
+    let mut rng = rng(seed);
+    let inputs = sweep.sizes.iter().map(|&n| {
         let mut a = er(&mut rng, n, 0.5, false, false);
         weigh(&mut rng, &mut a, false, Weights::Upto(4));
         json!({ "A": a })
     });
-    check("floyd_warshall", "Pi", inputs, |x| {
+    check("floyd_warshall", "Pi", sweep, inputs, |x| {
         let a = matrix(x);
         let pi = reference_floyd_warshall(&a);
         // Pi[i][j] is j's parent on a shortest path from i, or i where no
@@ -817,6 +830,138 @@ fn floyd_warshall() {
         }
         json!(pi)
     });
+}
+
+#[test]
+fn dfs() {
+    check_dfs(1901, SMALL);
+}
+
+#[test]
+fn bfs() {
+    check_bfs(1902, SMALL);
+}
+
+#[test]
+fn topological_sort() {
+    check_topological_sort(1903, SMALL);
+}
+
+#[test]
+fn articulation_points() {
+    check_articulation_points(1904, SMALL);
+}
+
+#[test]
+fn bridges() {
+    check_bridges(1905, SMALL);
+}
+
+#[test]
+fn strongly_connected_components() {
+    check_strongly_connected_components(1906, SMALL);
+}
+
+#[test]
+fn mst_kruskal() {
+    check_mst_kruskal(1907, SMALL);
+}
+
+#[test]
+fn mst_prim() {
+    check_mst_prim(1908, SMALL);
+}
+
+#[test]
+fn bellman_ford() {
+    check_bellman_ford(1909, SMALL);
+}
+
+#[test]
+fn dijkstra() {
+    check_dijkstra(1910, SMALL);
+}
+
+#[test]
+fn dag_shortest_paths() {
+    check_dag_shortest_paths(1911, SMALL);
+}
+
+#[test]
+fn floyd_warshall() {
+    check_floyd_warshall(1912, SMALL);
+}
+
+#[test]
+#[ignore = "minutes; run with: -- --ignored largest"]
+fn largest_dfs() {
+    check_dfs(2901, LARGEST_GRAPH);
+}
+
+#[test]
+#[ignore = "minutes; run with: -- --ignored largest"]
+fn largest_bfs() {
+    check_bfs(2902, LARGEST_GRAPH);
+}
+
+#[test]
+#[ignore = "minutes; run with: -- --ignored largest"]
+fn largest_topological_sort() {
+    check_topological_sort(2903, LARGEST_GRAPH);
+}
+
+#[test]
+#[ignore = "minutes; run with: -- --ignored largest"]
+fn largest_articulation_points() {
+    check_articulation_points(2904, LARGEST_GRAPH);
+}
+
+#[test]
+#[ignore = "minutes; run with: -- --ignored largest"]
+fn largest_bridges() {
+    check_bridges(2905, LARGEST_GRAPH);
+}
+
+#[test]
+#[ignore = "minutes; run with: -- --ignored largest"]
+fn largest_strongly_connected_components() {
+    check_strongly_connected_components(2906, LARGEST_GRAPH);
+}
+
+#[test]
+#[ignore = "minutes; run with: -- --ignored largest"]
+fn largest_mst_kruskal() {
+    check_mst_kruskal(2907, LARGEST_GRAPH);
+}
+
+#[test]
+#[ignore = "minutes; run with: -- --ignored largest"]
+fn largest_mst_prim() {
+    check_mst_prim(2908, LARGEST_GRAPH);
+}
+
+#[test]
+#[ignore = "minutes; run with: -- --ignored largest"]
+fn largest_bellman_ford() {
+    check_bellman_ford(2909, LARGEST_CUBIC);
+}
+
+#[test]
+#[ignore = "minutes; run with: -- --ignored largest"]
+fn largest_dijkstra() {
+    check_dijkstra(2910, LARGEST_GRAPH);
+}
+
+#[test]
+#[ignore = "minutes; run with: -- --ignored largest"]
+fn largest_dag_shortest_paths() {
+    check_dag_shortest_paths(2911, LARGEST_GRAPH);
+}
+
+#[test]
+#[ignore = "minutes; run with: -- --ignored largest"]
+fn largest_floyd_warshall() {
+    check_floyd_warshall(2912, LARGEST_CUBIC);
 }
 
 /// The number of connected components of the undirected graph `a` keeps

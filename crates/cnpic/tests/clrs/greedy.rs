@@ -7,7 +7,7 @@
 use rand::RngExt;
 use serde_json::json;
 
-use crate::harness::{ALL, SIZES, distinct, ints, program, rng};
+use crate::harness::{LARGEST, SMALL, Sweep, distinct, ints, program, rng};
 
 /// The indices of `keys` in ascending order of key (the keys are distinct).
 fn argsort(keys: &[i64]) -> Vec<usize> {
@@ -47,15 +47,14 @@ fn task_scheduling(d: &[i64], w: &[i64]) -> Vec<i64> {
     selected
 }
 
-#[test]
-fn activity_selector_selects_as_the_reference() {
+fn check_activity_selector(seed: u64, sweep: Sweep) {
     let program = program("activity_selector");
-    let mut rng = rng(31);
-    for n in SIZES {
+    let mut rng = rng(seed);
+    for &n in sweep.sizes {
         for _ in 0..2 {
             let f = distinct(&mut rng, n, 0, 2 * n as i64);
             let s: Vec<i64> = f.iter().map(|&f| rng.random_range(0..=f)).collect();
-            let output = program.agreed(&json!({ "s": s, "f": f }), &ALL);
+            let output = program.agreed(&json!({ "s": s, "f": f }), (sweep.engines)(n));
             assert_eq!(
                 ints(&output, "selected"),
                 activity_selector(&s, &f),
@@ -65,15 +64,14 @@ fn activity_selector_selects_as_the_reference() {
     }
 }
 
-#[test]
-fn task_scheduling_selects_as_the_reference() {
+fn check_task_scheduling(seed: u64, sweep: Sweep) {
     let program = program("task_scheduling");
-    let mut rng = rng(32);
-    for n in SIZES {
+    let mut rng = rng(seed);
+    for &n in sweep.sizes {
         for _ in 0..2 {
             let d: Vec<i64> = (0..n).map(|_| rng.random_range(1..=n as i64)).collect();
-            let w = distinct(&mut rng, n, 0, 1000);
-            let output = program.agreed(&json!({ "d": d, "w": w }), &ALL);
+            let w = distinct(&mut rng, n, 0, 1000.max(2 * n as i64));
+            let output = program.agreed(&json!({ "d": d, "w": w }), (sweep.engines)(n));
             assert_eq!(
                 ints(&output, "selected"),
                 task_scheduling(&d, &w),
@@ -81,4 +79,26 @@ fn task_scheduling_selects_as_the_reference() {
             );
         }
     }
+}
+
+#[test]
+fn activity_selector_selects_as_the_reference() {
+    check_activity_selector(31, SMALL);
+}
+
+#[test]
+fn task_scheduling_selects_as_the_reference() {
+    check_task_scheduling(32, SMALL);
+}
+
+#[test]
+#[ignore = "minutes; run with: -- --ignored largest"]
+fn largest_activity_selector() {
+    check_activity_selector(131, LARGEST);
+}
+
+#[test]
+#[ignore = "minutes; run with: -- --ignored largest"]
+fn largest_task_scheduling() {
+    check_task_scheduling(132, LARGEST);
 }

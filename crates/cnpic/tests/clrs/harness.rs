@@ -173,13 +173,58 @@ pub const SIZES: [usize; 6] = [1, 2, 3, 7, 16, 64];
 /// Every engine, network first.
 pub const ALL: [Engine; 3] = [Engine::Network, Engine::Symbolic, Engine::NoCache];
 
+/// The network and `--symbolic`: the engines at sizes where the plain
+/// networks of `--no-cache` (every detector at every step) take minutes.
+pub const FAST: [Engine; 2] = [Engine::Network, Engine::Symbolic];
+
 /// The engines to check at size `n` for an algorithm whose work grows as
 /// n^4 (the reference's matrix-chain rounds) or n^3: all three up to 16;
-/// above, the network and `--symbolic` (the plain networks run every
-/// detector at every step and take minutes there).
+/// above, the network and `--symbolic`.
 pub fn heavy(n: usize) -> &'static [Engine] {
-    if n <= 16 { &ALL } else { &ALL[..2] }
+    if n <= 16 { &ALL } else { &FAST }
 }
+
+/// Where a test runs its program: the sizes, and the engines at each size.
+#[derive(Clone, Copy)]
+pub struct Sweep {
+    pub sizes: &'static [usize],
+    pub engines: fn(usize) -> &'static [Engine],
+}
+
+/// What CI runs: [`SIZES`] on every engine.
+pub const SMALL: Sweep = Sweep {
+    sizes: &SIZES,
+    engines: |_| &ALL,
+};
+
+/// What CI runs for an algorithm of cubic or quartic work: [`SIZES`] with
+/// [`heavy`]'s engines.
+pub const SMALL_HEAVY: Sweep = Sweep {
+    sizes: &SIZES,
+    engines: heavy,
+};
+
+/// The sizes outside suites run, up to the largest: the CLRS training size
+/// 16, its test size 64 and 1024, on the network and `--symbolic`. The
+/// `largest_*` tests run them; they are ignored by default (minutes, not
+/// for CI): `cargo test --release -p cnpic --test clrs -- --ignored largest`.
+pub const LARGEST: Sweep = Sweep {
+    sizes: &[16, 64, 1024],
+    engines: |_| &FAST,
+};
+
+/// [`LARGEST`] for the graph algorithms of quadratic work, and 256 on
+/// the way (the size of the table in `docs/clrs.md`).
+pub const LARGEST_GRAPH: Sweep = Sweep {
+    sizes: &[16, 64, 256, 1024],
+    engines: |_| &FAST,
+};
+
+/// [`LARGEST`] for the algorithms of cubic work or more: up to 64.
+pub const LARGEST_CUBIC: Sweep = Sweep {
+    sizes: &[16, 64],
+    engines: |_| &FAST,
+};
 
 /// An output without the members that name or count the engine's work.
 fn results(output: &Value) -> Value {

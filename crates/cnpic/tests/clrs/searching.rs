@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use crate::harness::{ALL, SIZES, distinct, int, ints_in, program, rng, sorted};
+use crate::harness::{LARGEST, SMALL, Sweep, distinct, int, ints_in, program, rng, sorted};
 
 /// The reference's `minimum`: the first index of a smallest element.
 fn minimum(a: &[i64]) -> usize {
@@ -61,28 +61,26 @@ fn quickselect(input: &[i64]) -> usize {
     }
 }
 
-#[test]
-fn minimum_is_the_first_smallest() {
+fn check_minimum(seed: u64, sweep: Sweep) {
     let program = program("minimum");
-    let mut rng = rng(11);
-    for n in SIZES {
-        for input in [ints_in(&mut rng, n, -5, 5), distinct(&mut rng, n, 0, 500)] {
-            let output = program.agreed(&json!({ "A": input }), &ALL);
+    let mut rng = rng(seed);
+    for &n in sweep.sizes {
+        for input in [ints_in(&mut rng, n, -5, 5), distinct(&mut rng, n, 0, 5000)] {
+            let output = program.agreed(&json!({ "A": input }), (sweep.engines)(n));
             assert_eq!(int(&output, "min"), minimum(&input) as i64, "{input:?}");
         }
     }
 }
 
-#[test]
-fn binary_search_finds_the_reference_high() {
+fn check_binary_search(seed: u64, sweep: Sweep) {
     let program = program("binary_search");
-    let mut rng = rng(12);
-    for n in SIZES {
+    let mut rng = rng(seed);
+    for &n in sweep.sizes {
         let a = sorted(&mut rng, n, 0, 3 * n as i64);
         // Targets below, inside (present and absent) and above the array.
         let targets = [-1, a[0], a[n / 2], a[n / 2] + 1, a[n - 1], a[n - 1] + 1];
         for x in targets {
-            let output = program.agreed(&json!({ "A": a, "x": x }), &ALL);
+            let output = program.agreed(&json!({ "A": a, "x": x }), (sweep.engines)(n));
             assert_eq!(
                 int(&output, "index"),
                 binary_search(&a, x) as i64,
@@ -92,18 +90,50 @@ fn binary_search_finds_the_reference_high() {
     }
 }
 
-#[test]
-fn quickselect_finds_the_median_index() {
+fn check_quickselect(seed: u64, sweep: Sweep) {
     let program = program("quickselect");
-    let mut rng = rng(13);
-    for n in SIZES {
+    let mut rng = rng(seed);
+    for &n in sweep.sizes {
         for _ in 0..2 {
-            let input = distinct(&mut rng, n, -1000, 1000);
-            let output = program.agreed(&json!({ "A": input }), &ALL);
+            let input = distinct(&mut rng, n, -5000, 5000);
+            let output = program.agreed(&json!({ "A": input }), (sweep.engines)(n));
             let median = int(&output, "median");
             assert_eq!(median, quickselect(&input) as i64, "{input:?}");
             let below = input.iter().filter(|&&v| v < input[median as usize]);
             assert_eq!(below.count(), n / 2, "rank of the median in {input:?}");
         }
     }
+}
+
+#[test]
+fn minimum_is_the_first_smallest() {
+    check_minimum(11, SMALL);
+}
+
+#[test]
+fn binary_search_finds_the_reference_high() {
+    check_binary_search(12, SMALL);
+}
+
+#[test]
+fn quickselect_finds_the_median_index() {
+    check_quickselect(13, SMALL);
+}
+
+#[test]
+#[ignore = "minutes; run with: -- --ignored largest"]
+fn largest_minimum() {
+    check_minimum(111, LARGEST);
+}
+
+#[test]
+#[ignore = "minutes; run with: -- --ignored largest"]
+fn largest_binary_search() {
+    check_binary_search(112, LARGEST);
+}
+
+#[test]
+#[ignore = "minutes; run with: -- --ignored largest"]
+fn largest_quickselect() {
+    check_quickselect(113, LARGEST);
 }

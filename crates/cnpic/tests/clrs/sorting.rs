@@ -4,19 +4,19 @@
 
 use serde_json::json;
 
-use crate::harness::{ALL, SIZES, distinct, ints, ints_in, program, rng};
+use crate::harness::{LARGEST, SMALL, Sweep, distinct, ints, ints_in, program, rng};
 
-/// Runs sort program `id` on inputs of every size, with repeats and
-/// without, and checks `A` against the standard library's sort.
-fn sorts(id: &str, seed: u64) {
+/// Runs sort program `id` on inputs of every size of `sweep`, with
+/// repeats and without, and checks `A` against the standard library's sort.
+fn sorts(id: &str, seed: u64, sweep: Sweep) {
     let sort = program(id);
     let mut rng = rng(seed);
-    for n in SIZES {
+    for &n in sweep.sizes {
         for input in [
             ints_in(&mut rng, n, -9, 9),
             distinct(&mut rng, n, -1000, 1000),
         ] {
-            let output = sort.agreed(&json!({ "A": input }), &ALL);
+            let output = sort.agreed(&json!({ "A": input }), (sweep.engines)(n));
             let mut expected = input.clone();
             expected.sort_unstable();
             assert_eq!(ints(&output, "A"), expected, "{id} on {input:?}");
@@ -26,20 +26,44 @@ fn sorts(id: &str, seed: u64) {
 
 #[test]
 fn insertion_sort() {
-    sorts("insertion_sort", 1);
+    sorts("insertion_sort", 1, SMALL);
 }
 
 #[test]
 fn bubble_sort() {
-    sorts("bubble_sort", 2);
+    sorts("bubble_sort", 2, SMALL);
 }
 
 #[test]
 fn heapsort() {
-    sorts("heapsort", 3);
+    sorts("heapsort", 3, SMALL);
 }
 
 #[test]
 fn quicksort() {
-    sorts("quicksort", 4);
+    sorts("quicksort", 4, SMALL);
+}
+
+#[test]
+#[ignore = "minutes; run with: -- --ignored largest"]
+fn largest_insertion_sort() {
+    sorts("insertion_sort", 101, LARGEST);
+}
+
+#[test]
+#[ignore = "minutes; run with: -- --ignored largest"]
+fn largest_bubble_sort() {
+    sorts("bubble_sort", 102, LARGEST);
+}
+
+#[test]
+#[ignore = "minutes; run with: -- --ignored largest"]
+fn largest_heapsort() {
+    sorts("heapsort", 103, LARGEST);
+}
+
+#[test]
+#[ignore = "minutes; run with: -- --ignored largest"]
+fn largest_quicksort() {
+    sorts("quicksort", 104, LARGEST);
 }

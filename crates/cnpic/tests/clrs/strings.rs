@@ -8,7 +8,7 @@
 use rand::RngExt;
 use serde_json::json;
 
-use crate::harness::{ALL, SIZES, int, program, rng, string};
+use crate::harness::{LARGEST, SMALL, Sweep, int, program, rng, string};
 
 /// The reference's `naive_string_matcher`: the first shift, else n.
 fn naive(t: &[i64], p: &[i64]) -> usize {
@@ -106,12 +106,13 @@ fn cases(rng: &mut rand_chacha::ChaCha8Rng, n: usize) -> Vec<(Vec<i64>, Vec<i64>
     ]
 }
 
-/// Runs matcher `id` on every case of every size against `oracle`, and
-/// the oracle against the naive reference (both find the first match).
-fn matches(id: &str, seed: u64, oracle: fn(&[i64], &[i64]) -> usize) {
+/// Runs matcher `id` on every case of every size of `sweep` against
+/// `oracle`, and the oracle against the naive reference (both find the
+/// first match).
+fn matches(id: &str, seed: u64, oracle: fn(&[i64], &[i64]) -> usize, sweep: Sweep) {
     let program = program(id);
     let mut rng = rng(seed);
-    for n in SIZES {
+    for &n in sweep.sizes {
         for (t, p) in cases(&mut rng, n) {
             let expected = oracle(&t, &p);
             assert_eq!(
@@ -119,7 +120,7 @@ fn matches(id: &str, seed: u64, oracle: fn(&[i64], &[i64]) -> usize) {
                 naive(&t, &p),
                 "the references agree on {t:?} {p:?}"
             );
-            let output = program.agreed(&json!({ "T": t, "P": p }), &ALL);
+            let output = program.agreed(&json!({ "T": t, "P": p }), (sweep.engines)(n));
             assert_eq!(
                 int(&output, "match"),
                 expected as i64,
@@ -131,10 +132,22 @@ fn matches(id: &str, seed: u64, oracle: fn(&[i64], &[i64]) -> usize) {
 
 #[test]
 fn naive_string_matcher_finds_the_first_match() {
-    matches("naive_string_matcher", 41, naive);
+    matches("naive_string_matcher", 41, naive, SMALL);
 }
 
 #[test]
 fn kmp_matcher_finds_the_first_match() {
-    matches("kmp_matcher", 42, kmp);
+    matches("kmp_matcher", 42, kmp, SMALL);
+}
+
+#[test]
+#[ignore = "minutes; run with: -- --ignored largest"]
+fn largest_naive_string_matcher() {
+    matches("naive_string_matcher", 141, naive, LARGEST);
+}
+
+#[test]
+#[ignore = "minutes; run with: -- --ignored largest"]
+fn largest_kmp_matcher() {
+    matches("kmp_matcher", 142, kmp, LARGEST);
 }

@@ -1,0 +1,380 @@
+//! Every program of `examples/ram/` (the classic tasks of issue 18 that
+//! `examples/clrs/` does not already hold, and the worked examples of
+//! `docs/language.md`) on seeded random inputs, on the network, with
+//! `--symbolic` and with `--no-cache`, which must agree; and the answer
+//! against an oracle written here, not taken from the program: the
+//! standard library's sort, a brute-force divisor search, a simulation of
+//! the three pegs, a union-find. The CLRS harness runs the programs.
+
+use std::collections::BTreeSet;
+
+use rand::RngExt;
+use rand_chacha::ChaCha8Rng;
+use serde_json::{Value, json};
+
+/// The workspace root: the examples live there.
+const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+
+#[path = "clrs/harness.rs"]
+#[allow(dead_code)]
+mod harness;
+
+use harness::{Clrs, SMALL, SMALL_HEAVY, Sweep, int, ints, ints_in, matrix, program_file, rng};
+
+/// The programs this file checks, one test each.
+const PROGRAMS: [&str; 13] = [
+    "bfs",
+    "binary_search",
+    "connected_components",
+    "count",
+    "dijkstra",
+    "fibonacci",
+    "gcd",
+    "hanoi",
+    "insertion_sort",
+    "lcs",
+    "merge_sort",
+    "prefix_sums",
+    "reverse",
+];
+
+#[test]
+fn every_program_of_examples_ram_has_an_oracle() {
+    let found: BTreeSet<String> = std::fs::read_dir(format!("{ROOT}/examples/ram"))
+        .expect("examples/ram exists")
+        .map(|entry| entry.expect("a directory entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "cnpi"))
+        .map(|path| path.file_stem().expect("a name").to_string_lossy().into())
+        .collect();
+    let tested: BTreeSet<String> = PROGRAMS.iter().map(|&p| p.to_string()).collect();
+    assert_eq!(found, tested, "examples/ram and the tests here");
+}
+
+fn ram(id: &str) -> Clrs {
+    program_file(&format!("examples/ram/{id}.cnpi"))
+}
+
+/// Runs `id` on `input(rng, n)` for every size of `sweep`, twice, on the
+/// engines the sweep names (which must agree), and hands each output to
+/// `check` with its input.
+fn sweep(
+    id: &str,
+    seed: u64,
+    sweep: Sweep,
+    input: impl Fn(&mut ChaCha8Rng, usize) -> Value,
+    check: impl Fn(&Value, &Value),
+) {
+    let program = ram(id);
+    let mut rng = rng(seed);
+    for &n in sweep.sizes {
+        for _ in 0..2 {
+            let x = input(&mut rng, n);
+            let output = program.agreed(&x, (sweep.engines)(n));
+            check(&x, &output);
+        }
+    }
+}
+
+fn sorted(a: &[i64]) -> Vec<i64> {
+    let mut a = a.to_vec();
+    a.sort_unstable();
+    a
+}
+
+#[test]
+fn insertion_sort() {
+    let input = |rng: &mut ChaCha8Rng, n| json!({ "A": ints_in(rng, n, -20, 20) });
+    sweep("insertion_sort", 1801, SMALL, input, |x, out| {
+        assert_eq!(ints(out, "A"), sorted(&ints(x, "A")), "{x}");
+    });
+}
+
+#[test]
+fn merge_sort() {
+    let input = |rng: &mut ChaCha8Rng, n| json!({ "A": ints_in(rng, n, -20, 20) });
+    sweep("merge_sort", 1802, SMALL, input, |x, out| {
+        assert_eq!(ints(out, "A"), sorted(&ints(x, "A")), "{x}");
+    });
+}
+
+#[test]
+fn reverse() {
+    let input = |rng: &mut ChaCha8Rng, n| json!({ "A": ints_in(rng, n, -99, 99) });
+    sweep("reverse", 1803, SMALL, input, |x, out| {
+        let mut a = ints(x, "A");
+        a.reverse();
+        assert_eq!(ints(out, "A"), a, "{x}");
+    });
+}
+
+#[test]
+fn prefix_sums() {
+    let input = |rng: &mut ChaCha8Rng, n| json!({ "A": ints_in(rng, n, -99, 99) });
+    sweep("prefix_sums", 1804, SMALL, input, |x, out| {
+        let sums: Vec<i64> = ints(x, "A")
+            .iter()
+            .scan(0, |sum, v| {
+                *sum += v;
+                Some(*sum)
+            })
+            .collect();
+        assert_eq!(ints(out, "A"), sums, "{x}");
+    });
+}
+
+#[test]
+fn count() {
+    let input = |rng: &mut ChaCha8Rng, n| json!({ "A": ints_in(rng, n, 0, 4), "x": rng.random_range(-1..=5) });
+    sweep("count", 1805, SMALL, input, |x, out| {
+        let target = int(x, "x");
+        let count = ints(x, "A").iter().filter(|&&v| v == target).count();
+        assert_eq!(int(out, "count"), count as i64, "{x}");
+    });
+}
+
+#[test]
+fn binary_search() {
+    // Sorted arrays with repeats; targets inside and outside the range.
+    let input = |rng: &mut ChaCha8Rng, n: usize| {
+        let a = sorted(&ints_in(rng, n, 0, 2 * n as i64));
+        json!({ "A": a, "x": rng.random_range(-1..=2 * n as i64 + 1) })
+    };
+    sweep("binary_search", 1806, SMALL, input, |x, out| {
+        let (a, target) = (ints(x, "A"), int(x, "x"));
+        match int(out, "at") {
+            -1 => assert!(!a.contains(&target), "{x}"),
+            at => assert_eq!(a[at as usize], target, "{x}"),
+        }
+    });
+}
+
+/// The largest d dividing both, by trying every candidate (gcd(0, 0) = 0).
+fn divisor_search(a: i64, b: i64) -> i64 {
+    if a == 0 || b == 0 {
+        return a.max(b);
+    }
+    (1..=a.min(b))
+        .rev()
+        .find(|d| a % d == 0 && b % d == 0)
+        .unwrap_or(1)
+}
+
+#[test]
+fn gcd() {
+    // n bounds the operands; a common factor makes large answers common.
+    let input = |rng: &mut ChaCha8Rng, n: usize| {
+        let f = rng.random_range(1..=n as i64);
+        let (x, y) = (rng.random_range(0..=50), rng.random_range(0..=50));
+        json!({ "x": f * x, "y": f * y })
+    };
+    sweep("gcd", 1807, SMALL, input, |x, out| {
+        let expected = divisor_search(int(x, "x"), int(x, "y"));
+        assert_eq!(int(out, "gcd"), expected, "{x}");
+    });
+}
+
+#[test]
+fn fibonacci() {
+    // k from 0 to 90 (F(92) is the last below 2^63).
+    let input = |rng: &mut ChaCha8Rng, n: usize| json!({ "k": rng.random_range(0..=n.min(90)) });
+    sweep("fibonacci", 1808, SMALL, input, |x, out| {
+        let k = int(x, "k");
+        let (mut a, mut b) = (0i64, 1i64);
+        for _ in 0..k {
+            (a, b) = (b, a + b);
+        }
+        assert_eq!(int(out, "fib"), a, "{x}");
+    });
+}
+
+#[test]
+fn hanoi() {
+    // Up to 7 disks at the sizes CI runs (2^7 - 1 = 127 moves).
+    let input = |rng: &mut ChaCha8Rng, n: usize| json!({ "disks": rng.random_range(0..=n.min(7)) });
+    sweep("hanoi", 1809, SMALL, input, |x, out| {
+        let disks = int(x, "disks");
+        let tape = ints(out, "output");
+        let mut pegs: [Vec<i64>; 3] = [(1..=disks).rev().collect(), vec![], vec![]];
+        for step in tape.chunks(2) {
+            let (from, to) = (step[0] as usize, step[1] as usize);
+            let disk = pegs[from].pop().expect("a disk on the peg it leaves");
+            assert!(
+                pegs[to].last().is_none_or(|&top| top > disk),
+                "{x}: {tape:?}"
+            );
+            pegs[to].push(disk);
+        }
+        assert_eq!(pegs[2].len() as i64, disks, "all on peg 2: {tape:?}");
+        // The fewest moves there are; the solution with that many is unique.
+        assert_eq!(tape.len() as i64, 2 * ((1 << disks) - 1), "{tape:?}");
+        assert_eq!(int(out, "moves"), (1 << disks) - 1);
+    });
+}
+
+#[test]
+fn lcs() {
+    let input = |rng: &mut ChaCha8Rng, n: usize| {
+        let m = rng.random_range(1..=n);
+        json!({ "X": ints_in(rng, m, 0, 3), "Y": ints_in(rng, n, 0, 3) })
+    };
+    sweep("lcs", 1810, SMALL_HEAVY, input, |x, out| {
+        // Row by row: best[j] is the answer for the prefixes read so far
+        // and Y[0..j).
+        let (a, b) = (ints(x, "X"), ints(x, "Y"));
+        let mut best = vec![0; b.len() + 1];
+        for &u in &a {
+            let mut next = vec![0; b.len() + 1];
+            for (j, &v) in b.iter().enumerate() {
+                next[j + 1] = if u == v {
+                    best[j] + 1
+                } else {
+                    best[j + 1].max(next[j])
+                };
+            }
+            best = next;
+        }
+        assert_eq!(int(out, "length"), best[b.len()], "{x}");
+        assert_eq!(matrix(out, "C")[a.len()], best, "{x}");
+    });
+}
+
+#[test]
+fn dijkstra() {
+    // Weights 0..=5 (zero included), -1 where there is no edge.
+    let input = |rng: &mut ChaCha8Rng, n: usize| {
+        let w: Vec<Vec<i64>> = (0..n)
+            .map(|_| {
+                (0..n)
+                    .map(|_| {
+                        if rng.random_bool(0.3) {
+                            rng.random_range(0..=5)
+                        } else {
+                            -1
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        json!({ "W": w, "s": rng.random_range(0..n) })
+    };
+    sweep("dijkstra", 1811, SMALL_HEAVY, input, |x, out| {
+        // Relax every edge until nothing changes (Bellman-Ford).
+        let (w, s) = (matrix(x, "W"), int(x, "s") as usize);
+        let n = w.len();
+        let mut d: Vec<Option<i64>> = vec![None; n];
+        d[s] = Some(0);
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for u in 0..n {
+                for v in 0..n {
+                    if let (Some(du), true) = (d[u], w[u][v] >= 0)
+                        && d[v].is_none_or(|dv| du + w[u][v] < dv)
+                    {
+                        d[v] = Some(du + w[u][v]);
+                        changed = true;
+                    }
+                }
+            }
+        }
+        let d: Vec<i64> = d.into_iter().map(|d| d.unwrap_or(-1)).collect();
+        assert_eq!(ints(out, "d"), d, "{x}");
+    });
+}
+
+/// A sparse random directed graph (about `degree` edges per vertex).
+fn digraph(rng: &mut ChaCha8Rng, n: usize, degree: f64) -> Vec<Vec<i64>> {
+    let p = (degree / n as f64).min(1.0);
+    (0..n)
+        .map(|_| (0..n).map(|_| i64::from(rng.random_bool(p))).collect())
+        .collect()
+}
+
+#[test]
+fn bfs() {
+    let input = |rng: &mut ChaCha8Rng, n: usize| {
+        let a = digraph(rng, n, 2.0);
+        json!({ "A": a, "s": rng.random_range(0..n) })
+    };
+    sweep("bfs", 1813, SMALL_HEAVY, input, |x, out| {
+        // The textbook's queue, as a VecDeque.
+        let (a, s) = (matrix(x, "A"), int(x, "s") as usize);
+        let mut d = vec![-1i64; a.len()];
+        let mut pi = vec![-1i64; a.len()];
+        let mut queue = std::collections::VecDeque::from([s]);
+        d[s] = 0;
+        while let Some(u) = queue.pop_front() {
+            for (v, &edge) in a[u].iter().enumerate() {
+                if edge != 0 && d[v] == -1 {
+                    (d[v], pi[v]) = (d[u] + 1, u as i64);
+                    queue.push_back(v);
+                }
+            }
+        }
+        assert_eq!(ints(out, "d"), d, "{x}");
+        assert_eq!(ints(out, "pi"), pi, "{x}");
+    });
+}
+
+/// The root of `v` in a union-find forest.
+fn root(parent: &[usize], mut v: usize) -> usize {
+    while parent[v] != v {
+        v = parent[v];
+    }
+    v
+}
+
+/// The component of every vertex, numbered in the order of their smallest
+/// vertex, and their number: by union-find.
+fn components(a: &[Vec<i64>]) -> (Vec<i64>, i64) {
+    let mut parent: Vec<usize> = (0..a.len()).collect();
+    for (u, row) in a.iter().enumerate() {
+        for (v, &edge) in row.iter().enumerate() {
+            if edge != 0 {
+                let (ru, rv) = (root(&parent, u), root(&parent, v));
+                parent[ru] = rv;
+            }
+        }
+    }
+    let mut label = vec![-1i64; a.len()];
+    let mut count = 0;
+    let comp = (0..a.len())
+        .map(|v| {
+            let r = root(&parent, v);
+            if label[r] == -1 {
+                label[r] = count;
+                count += 1;
+            }
+            label[r]
+        })
+        .collect();
+    (comp, count)
+}
+
+#[test]
+fn connected_components() {
+    // Sparse undirected graphs, so that several components are common.
+    let input = |rng: &mut ChaCha8Rng, n: usize| {
+        let p = (1.5 / n as f64).min(1.0);
+        let edges: Vec<(usize, usize)> = (0..n)
+            .flat_map(|u| (u + 1..n).map(move |v| (u, v)))
+            .filter(|_| rng.random_bool(p))
+            .collect();
+        let mut a = vec![vec![0; n]; n];
+        for (u, v) in edges {
+            (a[u][v], a[v][u]) = (1, 1);
+        }
+        json!({ "A": a })
+    };
+    sweep(
+        "connected_components",
+        1812,
+        SMALL_HEAVY,
+        input,
+        |x, out| {
+            let (comp, count) = components(&matrix(x, "A"));
+            assert_eq!(ints(out, "comp"), comp, "{x}");
+            assert_eq!(int(out, "count"), count, "{x}");
+        },
+    );
+}
