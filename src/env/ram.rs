@@ -23,6 +23,8 @@ use crate::program::{
     ActArg, ActDecl, Cell, Data, DataKind, EnvAct, EnvKind, Observation, ParamType, PosKind,
 };
 
+mod picture;
+
 /// The ram environment (registered in `env::ENVIRONMENTS`).
 pub(super) struct Ram;
 
@@ -269,6 +271,10 @@ impl RamState {
 impl EnvState for RamState {
     fn len(&self) -> i64 {
         0
+    }
+
+    fn picture(&self) -> super::Picture {
+        picture::picture(self)
     }
 
     fn cell(&self, data: usize, at: &[i64]) -> Option<i64> {

@@ -314,12 +314,21 @@ fn learned_sketches_pass_their_oracles_on_fresh_inputs() {
         v
     };
     let reversed: Oracle = |v| v.iter().rev().copied().collect();
+    let prefix_sums: Oracle = |v| {
+        (v.iter())
+            .scan(0, |sum, x| {
+                *sum += x;
+                Some(*sum)
+            })
+            .collect()
+    };
     // The sketch, its oracle, and whether it is a `ram` program.
-    let sketches: [(&str, Oracle, bool); 4] = [
+    let sketches: [(&str, Oracle, bool); 5] = [
         ("bubble_step", sorted, false),
         ("bubble_outer", sorted, false),
         ("reverse", reversed, false),
         ("insertion_inner", sorted, true),
+        ("prefix_two", prefix_sums, true),
     ];
     for (i, (sketch, oracle, ram)) in sketches.into_iter().enumerate() {
         let (program, summary) = learn(dir.path(), sketch, &["--seed", "1", "--threads", "2"]);
@@ -348,6 +357,11 @@ fn learn_gives_the_same_program_on_any_number_of_threads_and_enumerates() {
     assert_eq!(body(read(&a)), body(read(&b)));
     assert_eq!(first["trial_seed"], second["trial_seed"]);
     assert_eq!(first["work"], second["work"]);
+    // Two holes, learned together by the gradient, pass the oracle too.
+    let (two, summary) = learn(dir.path(), "prefix_two", &["--search", "gradient"]);
+    assert_eq!(summary["holes"].as_object().map(|h| h.len()), Some(2));
+    let sums = run_on(&two, &[3, -1, 2, 5, 0, -4, 9, 1], true);
+    assert_eq!(sums["A"], serde_json::json!([3, 2, 4, 9, 9, 5, 14, 15]));
     let (exact, summary) = learn(dir.path(), "bubble_step", &["--search", "enumerate"]);
     assert_eq!(summary["search"], "enumerate");
     assert!(summary["work"].as_u64().is_some_and(|n| n >= 1));

@@ -3,7 +3,8 @@
 //! `chromium-driver`; `.ci/run` installs them), and the test steps through
 //! it with the page's own controls (keys, buttons, the jump box), reading
 //! what the page shows: the step number, the slot, the condition bit, the
-//! array's cells and the pointers drawn under them.
+//! array's cells and the pointers drawn under them, and for `ram`
+//! programs every variable, array, table and register.
 //!
 //! What the page shows is held against two oracles that share no code with
 //! it: the run's own `--trace` (step, slot, bit) and the exact reference
@@ -11,14 +12,15 @@
 //! (`cnpi::symbolic::run_observed`). Without a browser the test fails under
 //! CI (`CI=true`) and says it skipped otherwise.
 
+use std::collections::BTreeMap;
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use cnpi::env::parse_input;
+use cnpi::env::{Layout, read_input};
 use cnpi::exec::Options;
-use cnpi::program::World;
+use cnpi::program::{Body, World};
 use cnpi::symbolic::{Event, run_observed};
 use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
@@ -34,6 +36,9 @@ struct Expected {
     cond: String,
     cells: Vec<String>,
     pointers: Vec<(String, i64)>,
+    /// The environment's state as `run --format json` reports it (in
+    /// `ram`: every declared name and the tape; registers are pointers).
+    state: Value,
 }
 
 /// What the page shows now.
@@ -72,43 +77,66 @@ fn run(file: &str, input: &str, dir: &Path) -> (Vec<Expected>, PathBuf) {
             (slot.to_string(), cond.to_string())
         })
         .collect();
-    let worlds = reference_worlds(file, input);
+    let worlds = reference_worlds(&reference_text(file, dir), input);
     assert_eq!(
         traced.len(),
         worlds.len(),
         "both engines take the same steps"
     );
     let expected = (traced.into_iter().zip(worlds))
-        .map(|((slot, cond), (cells, pointers))| Expected {
+        .map(|((slot, cond), (cells, pointers, state))| Expected {
             slot,
             cond,
             cells,
             pointers,
+            state,
         })
         .collect();
     (expected, page)
 }
 
-/// The array and the pointers at every step of the reference interpreter.
-#[allow(clippy::type_complexity)]
-fn reference_worlds(file: &str, input: &str) -> Vec<(Vec<String>, Vec<(String, i64)>)> {
+/// The text of `file` as the network runs it: the file itself, or for a
+/// file of normal programs what `cnpic combinatorize` makes of it.
+fn reference_text(file: &str, dir: &Path) -> String {
     let text = std::fs::read_to_string(Path::new(ROOT).join(file)).expect("the example reads");
     let program = cnpi::compile::compile(file, &text, None)
         .program
         .expect("the example compiles");
-    let state = parse_input(program.env, input).expect("the input reads");
+    if !(program.defs.iter()).any(|d| matches!(d.body, Body::Normal(_))) {
+        return text;
+    }
+    let out = dir.join("combinatorized.cnpi");
+    let status = Command::new(env!("CARGO_BIN_EXE_cnpic"))
+        .args(["combinatorize", file, "-o"])
+        .arg(&out)
+        .current_dir(ROOT)
+        .status()
+        .expect("cnpic runs");
+    assert!(status.success(), "{file} combinatorizes");
+    std::fs::read_to_string(out).expect("the combinatorized file reads")
+}
+
+/// The array `A`, the pointers and the environment's state at every step
+/// of the reference interpreter running `text`.
+#[allow(clippy::type_complexity)]
+fn reference_worlds(text: &str, input: &str) -> Vec<(Vec<String>, Vec<(String, i64)>, Value)> {
+    let program = cnpi::compile::compile("reference.cnpi", text, None)
+        .program
+        .expect("the example compiles");
+    let state = read_input(program.env, &Layout::of(&program), input).expect("the input reads");
     let names: Vec<String> = program.pointers.iter().map(|p| p.name.clone()).collect();
     let mut worlds = Vec::new();
     let mut observe = |event: Event| {
         if let Event::Step { view, .. } = event {
-            let a = view.state().to_json()["A"].clone();
-            let cells = (a.as_array().expect("an array").iter())
+            let state = Value::Object(view.state().to_json());
+            // The array `A` (none in a `ram` program without one).
+            let cells = (state["A"].as_array().into_iter().flatten())
                 .map(|v| v.to_string())
                 .collect();
             let pointers = (names.iter().enumerate())
                 .map(|(p, name)| (name.clone(), view.pointer(p)))
                 .collect();
-            worlds.push((cells, pointers));
+            worlds.push((cells, pointers, state));
         }
     };
     let options = Options {
@@ -349,10 +377,102 @@ fn the_page_shows_each_step_as_the_run_took_it() {
             dir.path(),
         )
         .await;
+        ram(&client, dir.path()).await;
         next_call(&client, dir.path()).await;
         window(&client, dir.path()).await;
         client.close().await.expect("the session closes");
     });
+}
+
+/// Every panel the page draws, by title: its cells' text (the variables
+/// panel's as `name=value`, sorted), and the registers as the page lists
+/// them (`i = 3`).
+async fn panels(client: &Client) -> (BTreeMap<String, Vec<String>>, Vec<String>) {
+    let read = r#"
+        const panels = {};
+        for (const table of document.querySelectorAll("table.panel")) {
+            panels[table.dataset.title] = table.dataset.title === "variables"
+                ? [...table.querySelectorAll("tr")].map((tr) =>
+                    tr.querySelector("td.rowname").textContent + "=" +
+                    tr.querySelector("td.cell").textContent)
+                : [...table.querySelectorAll("td.cell")].map((td) => td.textContent);
+        }
+        const registers = [...document.querySelectorAll("[data-pointer]")]
+            .map((span) => span.textContent.trim());
+        return { panels, registers };
+    "#;
+    let value = client.execute(read, vec![]).await.expect("the page reads");
+    let strings = |v: &Value| -> Vec<String> {
+        (v.as_array().into_iter().flatten())
+            .map(|s| s.as_str().unwrap_or("").to_string())
+            .collect()
+    };
+    let mut shown: BTreeMap<String, Vec<String>> = (value["panels"].as_object())
+        .into_iter()
+        .flatten()
+        .map(|(title, cells)| (title.clone(), strings(cells)))
+        .collect();
+    if let Some(variables) = shown.get_mut("variables") {
+        variables.sort();
+    }
+    (shown, strings(&value["registers"]))
+}
+
+/// What the page must draw at a step of a `ram` run, from the reference:
+/// each scalar in the variables panel, each array as a row, each matrix
+/// as a table read row by row, the tape; the registers with their values.
+fn ram_panels(want: &Expected) -> (BTreeMap<String, Vec<String>>, Vec<String>) {
+    let mut panels: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (name, value) in want.state.as_object().expect("a JSON object") {
+        match value {
+            Value::Array(items) => {
+                let cells = (items.iter())
+                    .flat_map(|item| match item {
+                        Value::Array(row) => row.iter().map(Value::to_string).collect(),
+                        other => vec![other.to_string()],
+                    })
+                    .collect();
+                panels.insert(name.clone(), cells);
+            }
+            scalar => {
+                (panels.entry("variables".into()).or_default()).push(format!("{name}={scalar}"))
+            }
+        }
+    }
+    if let Some(variables) = panels.get_mut("variables") {
+        variables.sort();
+    }
+    let registers = (want.pointers.iter())
+        .map(|(name, value)| format!("{name} = {value}"))
+        .collect();
+    (panels, registers)
+}
+
+/// `ram` programs, normal code run combinatorized: insertion sort stepped
+/// through like the sorts above (its array, the registers under it), and
+/// at several steps of it and of LCS (a DP table, two input arrays, a
+/// var) every panel and register against the reference.
+async fn ram(client: &Client, dir: &Path) {
+    let sort = (
+        "examples/ram/insertion_sort.cnpi",
+        r#"{"A": [5, 2, 4, 6, 1, 3]}"#,
+    );
+    step_through(client, sort.0, sort.1, dir).await;
+    let lcs = (
+        "examples/ram/lcs.cnpi",
+        r#"{"X": [1, 2, 3, 2], "Y": [2, 3, 2]}"#,
+    );
+    for (file, input) in [sort, lcs] {
+        let (expected, page) = run(file, input, dir);
+        let last = expected.len();
+        open(client, &page, "").await;
+        for step in [1, last / 3, last / 2 + 1, last] {
+            jump(client, step).await;
+            let want = ram_panels(&expected[step - 1]);
+            assert!(want.0.contains_key("variables"), "{file} has scalars");
+            assert_eq!(panels(client).await, want, "{file}, step {step}");
+        }
+    }
 }
 
 /// "next call of" finds the next step that calls the chosen applier.
