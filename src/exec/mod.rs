@@ -19,7 +19,28 @@ pub use errors::{never_finishes, out_of_steps, stack_too_large, too_deep, too_ma
 pub use stack::StateStack;
 pub use store::{Store, initial_pointers, room_for_values};
 
-use crate::env::State;
+use crate::diagnostic::Diagnostic;
+use crate::env::{State, eval_error};
+use crate::program::EvalError;
+
+/// The condition bit of one core step of an activation, `evaluated` at
+/// that step. A combinator branches on its condition only at its first
+/// step (the family rule; the core is verified on every sequence of bits
+/// after it), so at a later step (`first` is the first step's bit) a
+/// condition that cannot be evaluated there, such as END in arithmetic
+/// once `a1` has moved a register off the array, repeats the first step's
+/// bit instead of stopping a run whose meaning does not depend on it. At
+/// the first step it is the runtime error it is.
+pub fn step_bit(
+    first: Option<bool>,
+    evaluated: Result<bool, EvalError>,
+) -> Result<bool, Diagnostic> {
+    match (evaluated, first) {
+        (Ok(bit), _) => Ok(bit),
+        (Err(_), Some(first)) => Ok(first),
+        (Err(error), None) => Err(eval_error(error)),
+    }
+}
 
 /// The most tasks (nested calls) and state-stack entries a run may hold.
 pub const MAX_TASKS: usize = 10_000_000;

@@ -214,11 +214,12 @@ impl<'p, 'o> Machine<'p, 'o> {
 
     /// One core step of a combinator activation.
     fn activation_step(&mut self, mut a: Activation<'p>) -> Result<(), Diagnostic> {
-        let c = match (a.kind, a.frame.detector) {
-            (CombinatorKind::MapSelf, _) => self.store.top_is_state(),
-            (CombinatorKind::User(_), Some(detector)) => self.eval(detector)?,
-            (CombinatorKind::User(_), None) => true,
+        let evaluated = match (a.kind, a.frame.detector) {
+            (CombinatorKind::MapSelf, _) => Ok(self.store.top_is_state()),
+            (CombinatorKind::User(_), Some(detector)) => detector.eval(&self.store.view()),
+            (CombinatorKind::User(_), None) => Ok(true),
         };
+        let c = exec::step_bit(a.bit, evaluated)?;
         let bit = *a.bit.get_or_insert(c);
         let slots = self.program.combinators.get(a.kind).slots(bit);
         let Some(&slot) = slots.get(a.next) else {

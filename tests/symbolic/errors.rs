@@ -110,15 +110,26 @@ fn addition_acts_off_the_pad_are_errors() {
 }
 
 #[test]
-fn a_condition_is_evaluated_at_every_step() {
+fn a_condition_is_decided_at_its_first_step() {
     // cond(A[P1 / P2] > 0?; SET(P2, 0), NOP, NOP): the first step decides
-    // (P2 = 1), the second divides by the new P2 = 0.
+    // (P2 = 1). The second step divides by the new P2 = 0; the condition no
+    // longer matters there, so it repeats the first bit and the run ends.
     let mut b = Builder::new(kind("array"), &[("P1", int(0)), ("P2", int(1))]);
     let mut divided = arith(ArithOp::Div, b.ptr("P1"), b.ptr("P2"));
     divided.span = span(5);
     let c = cmp(CompareOp::Gt, val("A", divided), Operand::Int(0));
     let set = inline(Act::Set(b.p("P2"), int(0)));
-    let main = b.comb("MAIN", Combinator::Cond, Some(c), [set, nop(), nop()]);
+    let main = b.comb(
+        "MAIN",
+        Combinator::Cond,
+        Some(c.clone()),
+        [set, nop(), nop()],
+    );
+    let outcome = run(&b.finish(main), "[4, 2]");
+    assert_eq!(outcome.to_json("symbolic")["steps"], json!(2));
+    // At the first step, the same division is the error it is.
+    let mut b = Builder::new(kind("array"), &[("P1", int(0)), ("P2", int(0))]);
+    let main = b.comb("MAIN", Combinator::Cond, Some(c), [nop(), nop(), nop()]);
     let e = fail(&b.finish(main), "[4, 2]");
     assert_error(&e, codes::E0705, "division by zero", span(5));
 }

@@ -22,6 +22,8 @@ mod files;
 mod inputs;
 #[path = "neural/random_programs.rs"]
 mod random_programs;
+#[path = "neural/random_ram.rs"]
+mod random_ram;
 #[path = "neural/user_combinators.rs"]
 mod user_combinators;
 

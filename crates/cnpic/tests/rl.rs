@@ -5,24 +5,8 @@
 //! use, and `cnpic learn` on every sketch of `examples/learn/`: learned,
 //! then run on fresh random inputs against an independent oracle.
 
-use std::process::{Command, Output};
-
-fn cnpic(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cnpic"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .output()
-        .expect("cnpic runs")
-}
-
-fn json(output: &Output) -> serde_json::Value {
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).expect("one JSON object on stdout")
-}
+mod support;
+use support::{RL_CORE, cnpic, json};
 
 #[test]
 fn rl_core_reports_rates_and_is_reproducible() {
@@ -172,24 +156,20 @@ fn a_sort_learned_by_reinforcement_sorts_a_thousand_elements() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let path = |name: &str| dir.path().join(name).display().to_string();
     let core = path("core.safetensors");
-    let learned = cnpic(&[
-        "experiment",
-        "rl-core",
-        "--sampling",
-        "adaptive",
-        "--curriculum",
-        "mixed",
-        "--trials",
-        "10",
-        "--seed",
-        "1",
-        "--format",
-        "json",
-        "--out",
-        &path("core-run"),
-        "--save-core",
-        &core,
-    ]);
+    let learned = cnpic(
+        &[
+            &RL_CORE[..],
+            &[
+                "--format",
+                "json",
+                "--out",
+                &path("core-run"),
+                "--save-core",
+                &core,
+            ],
+        ]
+        .concat(),
+    );
     assert!(json(&learned)["success"].as_f64().is_some_and(|s| s > 0.0));
     let verified = cnpic(&["verify-core", &core]);
     assert_eq!(verified.status.code(), Some(0));

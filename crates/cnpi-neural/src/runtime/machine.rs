@@ -20,8 +20,8 @@ use crate::memory::{
 };
 use crate::viewer::{Recorder, Step};
 use cnpi::diagnostic::Diagnostic;
-use cnpi::env::{eval_error, internal};
-use cnpi::exec::{MAX_TASKS, Outcome, Store, never_finishes, too_deep};
+use cnpi::env::internal;
+use cnpi::exec::{MAX_TASKS, Outcome, Store, never_finishes, step_bit, too_deep};
 use cnpi::program::print::combinator_name;
 use cnpi::program::{ActApp, Combinator, CombinatorKind, Slot};
 use cnpi::span::Span;
@@ -207,7 +207,8 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
             CombinatorKind::MapSelf => STACK_TOP,
             CombinatorKind::User(_) => a.detector,
         };
-        let c = self.detect(detector)?;
+        let first = (a.len > 0).then_some(a.bits & 1 == 1);
+        let c = self.detect(detector, first)?;
         let decision = self.decide(&mut a, c)?;
         let (name, span) = (self.name(a.owner), self.span(a.owner));
         self.store.count_step(name, span)?;
@@ -266,20 +267,21 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
         }
     }
 
-    /// `c` from detector `id`: the classifier's bit (or its table's).
-    fn detect(&self, id: DetectorId) -> Result<bool, Diagnostic> {
+    /// `c` from detector `id`: the classifier's bit (or its table's); at a
+    /// step after the activation's first (`first`, its bit), see
+    /// [`step_bit`].
+    fn detect(&self, id: DetectorId, first: Option<bool>) -> Result<bool, Diagnostic> {
         let row = self
             .memory
             .detectors
             .get(id)
             .ok_or_else(|| internal(format!("the memory has no detector {id}")))?;
-        row.detector
-            .detect(
-                &self.store.view(),
-                self.store.top_is_state(),
-                self.index.is_some(),
-            )
-            .map_err(eval_error)
+        let detected = row.detector.detect(
+            &self.store.view(),
+            self.store.top_is_state(),
+            self.index.is_some(),
+        );
+        step_bit(first, detected)
     }
 
     /// The core's decision after bit `c`.

@@ -1,0 +1,510 @@
+//! Random `ram` programs agree on every engine `cnpic run` offers: the
+//! network with its exact caches, the plain detector networks
+//! (`--no-cache`) and the program as written (`--symbolic`).
+//!
+//! A seeded generator writes well-typed normal programs that always
+//! finish: registers, scalar vars, arrays and a matrix, arithmetic,
+//! conditions with `and`, `or` and `not`, `if`/`else`, `while` loops bounded
+//! by a counter register of their own, writes, `SWAP`, `MOVE`, `OUT`, plain
+//! calls between definitions and state calls to a recursive definition
+//! whose depth is bounded. Each program is combinatorized as `cnpic run`
+//! does and run on random inputs. Where the conversion gives no warning it
+//! is exact, and the three engines must print the same JSON (every name and
+//! the tape; `steps` counts statements as written and core steps on the
+//! network, so only the two network runs must agree on it) or stop with
+//! the same error code.
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::{Value, json};
+
+use super::SEED;
+use cnpi::compile::{Compiled, for_the_network};
+use cnpi::diagnostic::{Diagnostic, has_errors};
+use cnpi::exec::Options;
+use cnpi::program::Program;
+use cnpi::symbolic;
+use cnpi_neural::detector::Cache;
+use cnpi_neural::memory::Memory;
+use cnpi_neural::runtime;
+
+/// Programs per run, and inputs per program.
+const PROGRAMS: usize = 250;
+const INPUTS: usize = 4;
+
+/// The definitions: who each may call, plainly and with a state.
+const MAIN: usize = 0;
+const LEAF: usize = 3;
+const REC: usize = 4;
+const NAMES: [&str; 5] = ["MAIN", "H1", "H2", "LEAF", "REC"];
+
+/// Registers every definition but `REC` and `LEAF` reads and writes; the
+/// state registers `d` (the recursion's depth, which only state calls set)
+/// and `x`.
+const GENERAL: [&str; 3] = ["i", "j", "k"];
+
+/// What the statements of one definition may use.
+struct Scope {
+    def: usize,
+    /// Registers read and written (counters of enclosing loops are read
+    /// only, through `counters`).
+    registers: Vec<&'static str>,
+    /// The counters of the enclosing loops.
+    counters: Vec<String>,
+    /// Nesting depth of the block being written.
+    depth: usize,
+}
+
+impl Scope {
+    fn of(def: usize) -> Scope {
+        let registers = if def == REC || def == LEAF {
+            vec!["x"]
+        } else {
+            GENERAL.iter().copied().chain(["d", "x"]).collect()
+        };
+        Scope {
+            def,
+            registers,
+            counters: Vec::new(),
+            depth: 0,
+        }
+    }
+
+    /// Registers an expression may read: the writable ones, `d` in the
+    /// recursion, and the loop counters.
+    fn readable(&self) -> Vec<String> {
+        let mut all: Vec<String> = self.registers.iter().map(|r| r.to_string()).collect();
+        if self.def == REC || self.def == LEAF {
+            all.push("d".to_string());
+        }
+        all.extend(self.counters.iter().cloned());
+        all
+    }
+
+    /// Plain calls this definition may make.
+    fn plain_callees(&self) -> &'static [usize] {
+        match self.def {
+            MAIN => &[1, 2, LEAF],
+            1 => &[2, LEAF],
+            2 | REC => &[LEAF],
+            _ => &[],
+        }
+    }
+}
+
+struct Generator {
+    rng: ChaCha8Rng,
+}
+
+impl Generator {
+    fn chance(&mut self, percent: u32) -> bool {
+        self.rng.random_range(0..100) < percent
+    }
+
+    fn pick<T: Clone>(&mut self, items: &[T]) -> T {
+        items[self.rng.random_range(0..items.len())].clone()
+    }
+
+    fn register(&mut self, scope: &Scope) -> String {
+        self.pick(&scope.readable())
+    }
+
+    /// An index into an array: mostly one that wraps a register into
+    /// `0..=n` (inside `B` and `M`, and `A` but for its last), sometimes
+    /// anything (a read outside gives END, a write is E0702).
+    fn index(&mut self, scope: &Scope, env: bool) -> String {
+        match self.rng.random_range(0..40) {
+            0 => self.rng.random_range(0..4).to_string(),
+            1 => format!("{} + 1", self.register(scope)),
+            2 if env => self.expr(scope, true, 1),
+            3 => self.register(scope),
+            _ => {
+                let r = self.register(scope);
+                format!("({r} % (n + 1) + n + 1) % (n + 1)")
+            }
+        }
+    }
+
+    /// A cell or variable: `t`, `s`, `A[e]`, `B[e]`, `M[row][e]`.
+    fn place(&mut self, scope: &Scope) -> String {
+        match self.rng.random_range(0..16) {
+            0..=3 => self.pick(&["t", "s"]).to_string(),
+            4 => format!("A[{}]", self.index(scope, true)),
+            5..=10 => format!("B[{}]", self.index(scope, true)),
+            _ => format!(
+                "M[{}][{}]",
+                self.rng.random_range(0..3),
+                self.index(scope, true)
+            ),
+        }
+    }
+
+    /// An integer expression; `env`: it may read memory (vars, inputs,
+    /// arrays), not only registers and constants.
+    fn expr(&mut self, scope: &Scope, env: bool, depth: usize) -> String {
+        if depth == 0 || self.chance(40) {
+            return match self.rng.random_range(0..8) {
+                0 | 1 => self.rng.random_range(-3..10).to_string(),
+                2..=4 => self.register(scope),
+                5 if env => self.pick(&["t", "s", "v", "n"]).to_string(),
+                6 | 7 if env => self.place(scope),
+                _ => self.register(scope),
+            };
+        }
+        let a = self.expr(scope, env, depth - 1);
+        match self.rng.random_range(0..10) {
+            0..=3 => format!("({a} + {})", self.expr(scope, env, depth - 1)),
+            4..=6 => format!("({a} - {})", self.expr(scope, env, depth - 1)),
+            7 => format!("{a} * {}", self.rng.random_range(-2..4)),
+            8 => {
+                let divisor = if self.chance(90) {
+                    self.pick(&["2", "3", "(n + 1)", "-2"]).to_string()
+                } else {
+                    // Zero at run time, maybe (a constant zero is E0307).
+                    self.register(scope)
+                };
+                let op = self.pick(&["/", "%"]);
+                format!("({a} {op} {divisor})")
+            }
+            _ => format!("-({a})"),
+        }
+    }
+
+    fn comparison(&mut self, scope: &Scope, env: bool) -> String {
+        if env && self.chance(15) {
+            let read = format!("A[{}]", self.index(scope, false));
+            let op = self.pick(&["==", "!="]);
+            return format!("{read} {op} END");
+        }
+        let op = self.pick(&["==", "!=", "<", "<=", ">", ">="]);
+        let (a, b) = (self.expr(scope, env, 1), self.expr(scope, env, 1));
+        format!("{a} {op} {b}")
+    }
+
+    fn condition(&mut self, scope: &Scope, env: bool, depth: usize) -> String {
+        if depth == 0 || self.chance(50) {
+            return self.comparison(scope, env);
+        }
+        let a = self.condition(scope, env, depth - 1);
+        match self.rng.random_range(0..3) {
+            0 => format!("({a}) and ({})", self.condition(scope, env, depth - 1)),
+            1 => format!("({a}) or ({})", self.condition(scope, env, depth - 1)),
+            _ => format!("not ({a})"),
+        }
+    }
+
+    /// Up to `most` statements at `indent`.
+    fn block(&mut self, scope: &mut Scope, indent: usize, most: usize) -> Vec<String> {
+        self.statements(scope, indent, most).concat()
+    }
+
+    fn statements(&mut self, scope: &mut Scope, indent: usize, most: usize) -> Vec<Vec<String>> {
+        let count = self.rng.random_range(1..=most);
+        (0..count).map(|_| self.stmt(scope, indent)).collect()
+    }
+
+    /// The body of a definition that is not `REC`: random statements, among
+    /// which, mostly, a call of each definition it may call, so that the
+    /// whole program runs.
+    fn body(&mut self, def: usize) -> Vec<String> {
+        let mut scope = Scope::of(def);
+        let mut statements = self.statements(&mut scope, 1, 4);
+        let mut calls: Vec<String> = scope
+            .plain_callees()
+            .iter()
+            .map(|callee| format!("  {}()", NAMES[*callee]))
+            .collect();
+        if def != LEAF {
+            calls.push(format!(
+                "  REC({}, {})",
+                self.rng.random_range(1..4),
+                self.expr(&scope, true, 1)
+            ));
+        }
+        for call in calls {
+            if self.chance(75) {
+                let at = self.rng.random_range(0..=statements.len());
+                statements.insert(at, vec![call]);
+            }
+        }
+        statements.concat()
+    }
+
+    fn stmt(&mut self, scope: &mut Scope, indent: usize) -> Vec<String> {
+        let pad = "  ".repeat(indent);
+        let nested = scope.depth < 2;
+        let line = match self.rng.random_range(0..20) {
+            0..=3 => {
+                let r = self.pick(&scope.registers);
+                format!("{r} = {}", self.expr(scope, true, 2))
+            }
+            4..=6 => format!("{} = {}", self.place(scope), self.expr(scope, true, 2)),
+            7 => format!("SWAP({}, {})", self.place(scope), self.place(scope)),
+            8 => format!("OUT({})", self.expr(scope, true, 1)),
+            9 => {
+                let r = self.pick(&scope.registers);
+                format!("MOVE({r}, {})", self.pick(&["LEFT", "RIGHT"]))
+            }
+            10 | 11 if !scope.plain_callees().is_empty() => {
+                let callee = self.pick(scope.plain_callees());
+                format!("{}()", NAMES[callee])
+            }
+            12 | 13 if scope.def != REC && scope.def != LEAF => {
+                let depth = self.rng.random_range(0..4);
+                format!("REC({depth}, {})", self.expr(scope, true, 1))
+            }
+            14..=16 if nested => return self.if_stmt(scope, indent),
+            17..=19 if nested => return self.while_stmt(scope, indent),
+            _ => format!("OUT({})", self.register(scope)),
+        };
+        vec![format!("{pad}{line}")]
+    }
+
+    fn if_stmt(&mut self, scope: &mut Scope, indent: usize) -> Vec<String> {
+        let pad = "  ".repeat(indent);
+        let mut lines = vec![format!("{pad}if {}:", self.condition(scope, true, 2))];
+        scope.depth += 1;
+        lines.extend(self.block(scope, indent + 1, 3));
+        if self.chance(50) {
+            lines.push(format!("{pad}else:"));
+            lines.extend(self.block(scope, indent + 1, 3));
+        }
+        scope.depth -= 1;
+        lines
+    }
+
+    /// `c = 0`, then `while c < K and COND:` with `c = c + 1` last in the
+    /// body; nothing else writes `c`.
+    fn while_stmt(&mut self, scope: &mut Scope, indent: usize) -> Vec<String> {
+        let pad = "  ".repeat(indent);
+        let counter = format!("c{}{}", scope.def, scope.depth);
+        let bound = self.rng.random_range(1..4);
+        let mut condition = format!("{counter} < {bound}");
+        if self.chance(60) {
+            condition = format!("{condition} and ({})", self.condition(scope, true, 1));
+        }
+        let mut lines = vec![
+            format!("{pad}{counter} = 0"),
+            format!("{pad}while {condition}:"),
+        ];
+        scope.depth += 1;
+        scope.counters.push(counter.clone());
+        lines.extend(self.block(scope, indent + 1, 3));
+        scope.counters.pop();
+        scope.depth -= 1;
+        lines.push(format!("{pad}  {counter} = {counter} + 1"));
+        lines
+    }
+
+    /// `REC`: while `d > 0`, work, one or two state calls one level
+    /// down, and more work. The second call's position reads no memory
+    /// (it is computed before the first call's children run).
+    fn recursive(&mut self) -> Vec<String> {
+        let mut scope = Scope::of(REC);
+        scope.depth = 1;
+        let mut lines = vec!["  if d > 0:".to_string()];
+        if self.chance(70) {
+            lines.extend(self.block(&mut scope, 2, 3));
+        }
+        lines.push(format!("    REC(d - 1, {})", self.expr(&scope, true, 1)));
+        if self.chance(60) {
+            lines.push(format!("    REC(d - 1, {})", self.expr(&scope, false, 1)));
+        }
+        if self.chance(60) {
+            lines.extend(self.block(&mut scope, 2, 3));
+        }
+        lines
+    }
+
+    fn program(&mut self) -> String {
+        let mut counters = Vec::new();
+        for def in 0..NAMES.len() {
+            for depth in 0..3 {
+                counters.push(format!("c{def}{depth} = 0"));
+            }
+        }
+        let mut text = format!(
+            "env ram(i = 0, j = 1, k = 0, d = 0, x = 0, {})\nstate(d, x)\n\
+             input A[n]\ninput v\nvar t = 0\nvar s = v\nvar B[n + 1] = 1\nvar M[3][n + 1] = 0\n",
+            counters.join(", ")
+        );
+        for (def, name) in NAMES.iter().enumerate() {
+            let body = if def == REC {
+                self.recursive()
+            } else {
+                self.body(def)
+            };
+            text.push_str(&format!("\ndef {name}():\n{}\n", body.join("\n")));
+        }
+        text
+    }
+
+    fn input(&mut self) -> String {
+        let n = if self.chance(10) {
+            0
+        } else {
+            self.rng.random_range(1..7)
+        };
+        let a: Vec<i64> = (0..n).map(|_| self.rng.random_range(-5..10)).collect();
+        json!({ "A": a, "v": self.rng.random_range(-3..6) }).to_string()
+    }
+}
+
+/// An engine's answer: the JSON `cnpic run --format json` prints without
+/// `"engine"` (and without `"steps"` when `steps` is false), or the code
+/// of the error it stopped with.
+fn answer(run: Result<cnpi::exec::Outcome, Diagnostic>, steps: bool) -> Value {
+    match run {
+        Ok(outcome) => {
+            let mut json = outcome.to_json("any");
+            if let Some(object) = json.as_object_mut() {
+                object.remove("engine");
+                if !steps {
+                    object.remove("steps");
+                }
+            }
+            json
+        }
+        Err(diagnostic) => json!({ "error": diagnostic.code.0 }),
+    }
+}
+
+fn options() -> Options<'static> {
+    Options {
+        max_steps: 1 << 40,
+        trace: None,
+    }
+}
+
+/// The reference interpreter on `program` (as written, or the
+/// combinatory form).
+fn interpreted(program: &Program, input: &str) -> Value {
+    let layout = cnpi::env::Layout::of(program);
+    let state = cnpi::env::read_input(program.env, &layout, input).expect("valid input");
+    answer(symbolic::run(program, state, options()), false)
+}
+
+fn network(memory: &Memory, input: &str, cached: bool, steps: bool) -> Value {
+    let info = &memory.units[0];
+    let state = cnpi::env::read_input(info.env, &info.layout(), input).expect("valid input");
+    let run = runtime::run(
+        super::core(),
+        memory,
+        0,
+        info.entry,
+        state,
+        options(),
+        cached,
+    );
+    answer(run, steps)
+}
+
+/// What one program did: converted exactly, with warnings, or refused.
+#[derive(Default, Debug)]
+struct Tally {
+    exact: usize,
+    warned: usize,
+    /// Programs the combinatorizer refused, by code.
+    refused: std::collections::BTreeMap<String, usize>,
+    runs: usize,
+    /// Runs that stopped with an error, by code.
+    errors: std::collections::BTreeMap<String, usize>,
+}
+
+/// Checks one program on `inputs`; a disagreement panics with the
+/// program and the input, to be kept as a regression case.
+fn check(text: &str, inputs: &[String], tally: &mut Tally) {
+    let name = "random_ram.cnpi";
+    let compilation = cnpi::compile::compile(name, text, Some("MAIN"));
+    assert!(
+        !has_errors(&compilation.diagnostics),
+        "the generator wrote a program that does not check: {:?}\n{text}",
+        compilation.diagnostics
+    );
+    let program = compilation.program.expect("no errors");
+    let compiled = Compiled {
+        program: program.clone(),
+        sources: compilation.sources,
+        text: text.to_string(),
+    };
+    let ready = match for_the_network(compiled, name) {
+        Ok(ready) => ready,
+        Err((diagnostics, _)) => {
+            for code in diagnostics.iter().map(|d| d.code.0) {
+                assert!(code.starts_with("E080"), "{code}: {diagnostics:?}\n{text}");
+                *tally.refused.entry(code.to_string()).or_default() += 1;
+            }
+            return;
+        }
+    };
+    let warnings = ready.written.map(|w| w.warnings).unwrap_or_default();
+    let exact = warnings.is_empty();
+    if exact {
+        tally.exact += 1;
+    } else {
+        tally.warned += 1;
+    }
+    let (combinatory, combinatory_text) = (&ready.combinatory.program, &ready.combinatory.text);
+    let memory = Memory::with_program(combinatory, name, combinatory_text, SEED, &Cache::none())
+        .unwrap_or_else(|d| panic!("the memory builds: {d:?}\n{text}"));
+    for input in inputs {
+        let cached = network(&memory, input, true, true);
+        let plain = network(&memory, input, false, true);
+        assert_eq!(cached, plain, "--no-cache on {input}\n{text}");
+        let mut on_network = cached;
+        if let Some(object) = on_network.as_object_mut() {
+            object.remove("steps");
+        }
+        let reference = interpreted(combinatory, input);
+        assert_eq!(
+            on_network, reference,
+            "the combinatory form as interpreted, on {input}\n{text}"
+        );
+        if exact {
+            let written = interpreted(&program, input);
+            assert_eq!(
+                on_network, written,
+                "--symbolic on {input}\n{text}\n{combinatory_text}"
+            );
+        }
+        tally.runs += 1;
+        if let Some(code) = on_network.get("error").and_then(Value::as_str) {
+            *tally.errors.entry(code.to_string()).or_default() += 1;
+        }
+    }
+}
+
+/// Found by the generator: a condition is decided at its combinator's
+/// first step. Here `cond`'s detector is evaluated again at the step that
+/// runs its second argument, after `i = i + 5` moved `i` off the array;
+/// `A[i] + 1` is then arithmetic on END, which stopped the run (E0706),
+/// though the program as written finishes.
+#[test]
+fn a_condition_is_decided_at_its_first_step() {
+    let text = "env ram(i = 0)\ninput A[n]\n\ndef MAIN():\n  if A[i] + 1 > 0:\n    i = i + 5\n    OUT(i)\n";
+    let mut tally = Tally::default();
+    let inputs = [r#"{"A": [1]}"#, r#"{"A": [-4, 2]}"#].map(String::from);
+    check(text, &inputs, &mut tally);
+    assert_eq!((tally.exact, tally.runs), (1, 2), "{tally:?}");
+    assert!(tally.errors.is_empty(), "{tally:?}");
+}
+
+#[test]
+fn random_ram_programs_agree_on_every_engine() {
+    let mut generator = Generator {
+        rng: ChaCha8Rng::seed_from_u64(2018),
+    };
+    let mut tally = Tally::default();
+    for _ in 0..PROGRAMS {
+        let text = generator.program();
+        let inputs: Vec<String> = (0..INPUTS).map(|_| generator.input()).collect();
+        check(&text, &inputs, &mut tally);
+    }
+    eprintln!("{tally:?}");
+    // The generator writes what converts exactly, mostly, and runs that
+    // end normally as well as runs that stop with an error.
+    assert!(tally.exact * 4 >= PROGRAMS * 3, "{tally:?}");
+    let errors: usize = tally.errors.values().sum();
+    assert!(errors * 10 <= tally.runs * 6, "{tally:?}");
+    assert!(errors * 10 >= tally.runs, "{tally:?}");
+}
