@@ -43,7 +43,8 @@ use lsp_types::{
 };
 
 pub use document::MAX_DOCUMENT;
-pub use transport::MAX_MESSAGE;
+/// The framing for a client: how the tests talk to the server.
+pub use transport::{MAX_MESSAGE, read_json as read_message, write as write_message};
 
 /// The server's answer to `initialize`.
 pub fn capabilities() -> ServerCapabilities {

@@ -248,6 +248,22 @@ pub fn encode(message: impl Into<Message>) -> String {
     serde_json::to_string(&message).expect("a message of strings, ids and JSON values serializes")
 }
 
+/// The next message of `input` as JSON, for the client's side (tools and
+/// tests that talk to a server), read as bounded as the server reads:
+/// `None` at the end of the input; an error for a frame that is not a JSON
+/// message of at most [`MAX_MESSAGE`] bytes.
+pub fn read_json(input: &mut impl BufRead) -> io::Result<Option<Value>> {
+    let invalid = |why: String| io::Error::new(io::ErrorKind::InvalidData, why);
+    match read_frame(input, MAX_MESSAGE)? {
+        None => Ok(None),
+        Some(Frame::Body(body)) => serde_json::from_slice(&body)
+            .map(Some)
+            .map_err(|e| invalid(format!("a body that is not JSON: {e}"))),
+        Some(Frame::Unusable(why)) => Err(invalid(why)),
+        Some(Frame::TooLarge(length)) => Err(invalid(format!("a body of {length} bytes"))),
+    }
+}
+
 /// Writes `message` with its header and flushes.
 pub fn write(output: &mut impl Write, message: &str) -> io::Result<()> {
     write!(output, "Content-Length: {}\r\n\r\n{message}", message.len())?;

@@ -15,6 +15,8 @@
 //! the checked safetensors format of [`tensors`]. [`load`] is a program as
 //! the commands name it (a source or a memory file), ready to run;
 //! [`viewer`] records a run and writes it as a page to step through.
+//! [`maths`] holds the small functions (σ, dot products, the LSTM cell)
+//! every network here is built from, written once.
 //!
 //! The crate takes checked programs from the `cnpi` front end
 //! (`cnpi::compile::for_the_network`) and acts on the world through
@@ -25,6 +27,7 @@ pub mod cnpim;
 pub mod core;
 pub mod detector;
 pub mod load;
+pub mod maths;
 pub mod memory;
 pub mod runtime;
 pub mod tensors;

@@ -12,7 +12,7 @@
 use rand::{Rng, RngExt};
 
 use crate::policy::{argmax, sample, softmax};
-use cnpi_neural::core::fast::lstm::dot;
+use cnpi_neural::maths::dot;
 
 /// The five fields of an applier's embedding, in order.
 pub const FIELDS: usize = 5;

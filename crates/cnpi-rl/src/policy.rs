@@ -16,8 +16,9 @@
 //! finite differences.
 
 use cnpi_neural::core::Weights;
-use cnpi_neural::core::fast::lstm::{Lstm, Step, dot, sigmoid};
+use cnpi_neural::core::fast::lstm::{Lstm, Step};
 use cnpi_neural::core::fast::{Group, Model};
+use cnpi_neural::maths::{axpy, dot, sigmoid};
 use rand::{Rng, RngExt};
 use rand_chacha::ChaCha8Rng;
 
@@ -219,13 +220,7 @@ pub fn sample(probs: &[f32], rng: &mut impl Rng) -> usize {
 /// The index of the largest entry (the first on ties), as the inference
 /// path chooses.
 pub fn argmax(values: &[f32]) -> usize {
-    let mut best = 0;
-    for (i, &v) in values.iter().enumerate() {
-        if v > values[best] {
-            best = i;
-        }
-    }
-    best
+    cnpi_neural::maths::argmax(values.iter().copied()).unwrap_or(0)
 }
 
 pub fn softmax(scores: &[f32]) -> Vec<f32> {
@@ -233,12 +228,6 @@ pub fn softmax(scores: &[f32]) -> Vec<f32> {
     let exps: Vec<f32> = scores.iter().map(|s| (s - max).exp()).collect();
     let total: f32 = exps.iter().sum();
     exps.iter().map(|e| e / total).collect()
-}
-
-fn axpy(y: &mut [f32], a: f32, x: &[f32]) {
-    for (y, x) in y.iter_mut().zip(x) {
-        *y += a * x;
-    }
 }
 
 #[cfg(test)]

@@ -1,8 +1,9 @@
-//! The auxiliary tasks of stage 1 (Table 3 of the paper), as `.cnpi` source.
+//! The auxiliary tasks of stage 1 (Table 3 of the paper).
 //!
 //! Each task is an applier of one basic combinator to ACTs of the `array`
-//! environment, written in the language and compiled by the front end; the
-//! core has to learn to run the combinator so that the applier does what
+//! environment, built as the parts of a checked program (a test prints them
+//! back as source and compiles that through the front end); the core has
+//! to learn to run the combinator so that the applier does what
 //! its definition says. The full tasks are swap-and-output for `seq`,
 //! conditional output for `cond` and copy for `linrec`; each has an easy
 //! version, a partial completion: its first defined step. Inputs are arrays
@@ -17,8 +18,12 @@
 //! it ever sampled `a3` on a false one (docs/reproduction.md). The paper
 //! does not say how its inputs were drawn.
 
-use cnpi::compile::compile;
-use cnpi::program::{ActApp, Applier, Body, BoolExpr, Callee, Combinator, EnvKind, Pointer};
+use cnpi::operators::CompareOp;
+use cnpi::program::{
+    ActApp, ActArg, BoolExpr, Combinator, Direction, EnvKind, Operand, Pointer, PointerId, PosExpr,
+    PosKind, ValExpr,
+};
+use cnpi::span::Span;
 use rand::seq::SliceRandom;
 use rand::{Rng, RngExt};
 
@@ -65,7 +70,8 @@ pub fn program(version: usize, combinator: usize) -> usize {
     version * LEARNED.len() + combinator
 }
 
-/// A compiled auxiliary task.
+/// An auxiliary task: the applier of one learned combinator and its
+/// inputs.
 #[derive(Clone, Debug)]
 pub struct Task {
     /// The name of Table 3 ("copy easy").
@@ -76,8 +82,6 @@ pub struct Task {
     /// Which of the RNPI baseline's versions of the task this is (0 for
     /// CNPI; see `stage1::Tasks::new`).
     pub version: usize,
-    /// The task's program, as `.cnpi` source.
-    pub source: String,
     pub env: EnvKind,
     pub pointers: Vec<Pointer>,
     pub detector: Option<BoolExpr>,
@@ -89,116 +93,177 @@ pub struct Task {
     lengths_where: [Vec<usize>; 2],
 }
 
-/// One stage-1 task: its name, combinator, env line, applier and lengths.
+/// The pointers of a task's `array` line and where they start.
+type Pointers = &'static [(&'static str, i64)];
+
+/// An ACT of a task: its name and arguments (pointers by their place in
+/// the task's [`Pointers`]).
+type ActSpec = (&'static str, &'static [Arg]);
+
+/// An argument of an ACT in a task.
+#[derive(Clone, Copy, Debug)]
+enum Arg {
+    Pointer(PointerId),
+    Ok,
+    Right,
+}
+
+/// One stage-1 task: its name, combinator, pointers, applier and lengths.
 #[derive(Clone, Copy, Debug)]
 pub struct Spec {
     pub name: &'static str,
     pub combinator: usize,
     pub easy: bool,
-    pub env: &'static str,
-    pub applier: &'static str,
+    pointers: Pointers,
+    /// `A[P] != END` for the pointer at this place, the condition of
+    /// `cond` and `linrec`; `None` for `seq`.
+    until_end: Option<PointerId>,
+    args: [ActSpec; 3],
     pub lengths: (usize, usize),
 }
+
+const SEQ: Pointers = &[("P1", 0), ("P2", 1)];
+const ONE: Pointers = &[("P2", 1)];
+const FROM_START: Pointers = &[("P2", 0)];
+const NOP: ActSpec = ("NOP", &[]);
+const OUT_OK: ActSpec = ("OUT", &[Arg::Ok]);
+/// `OUT(P2)` where `P2` is the only pointer.
+const OUT: ActSpec = ("OUT", &[Arg::Pointer(0)]);
 
 const SPECS: [Spec; 6] = [
     Spec {
         name: "swap and output easy",
         combinator: 0,
         easy: true,
-        env: "array(P1 = 0, P2 = 1)",
-        applier: "seq(; OUT(P1), NOP, NOP)",
+        pointers: SEQ,
+        until_end: None,
+        args: [("OUT", &[Arg::Pointer(0)]), NOP, NOP],
         lengths: (2, 5),
     },
     Spec {
         name: "swap and output",
         combinator: 0,
         easy: false,
-        env: "array(P1 = 0, P2 = 1)",
-        applier: "seq(; OUT(P1), SWAP(P1, P2), OUT(P2))",
+        pointers: SEQ,
+        until_end: None,
+        args: [
+            ("OUT", &[Arg::Pointer(0)]),
+            ("SWAP", &[Arg::Pointer(0), Arg::Pointer(1)]),
+            ("OUT", &[Arg::Pointer(1)]),
+        ],
         lengths: (2, 5),
     },
     Spec {
         name: "conditional output easy",
         combinator: 1,
         easy: true,
-        env: "array(P2 = 1)",
-        applier: "cond(A[P2] != END?; OUT(P2), NOP, OUT(OK))",
+        pointers: ONE,
+        until_end: Some(0),
+        args: [OUT, NOP, OUT_OK],
         lengths: (0, 5),
     },
     Spec {
         name: "conditional output",
         combinator: 1,
         easy: false,
-        env: "array(P2 = 1)",
-        applier: "cond(A[P2] != END?; OUT(P2), CLEAR(P2), OUT(OK))",
+        pointers: ONE,
+        until_end: Some(0),
+        args: [OUT, ("CLEAR", &[Arg::Pointer(0)]), OUT_OK],
         lengths: (0, 5),
     },
     Spec {
         name: "copy easy",
         combinator: 2,
         easy: true,
-        env: "array(P2 = 0)",
-        applier: "linrec(A[P2] != END?; OUT(P2), NOP, OUT(OK))",
+        pointers: FROM_START,
+        until_end: Some(0),
+        args: [OUT, NOP, OUT_OK],
         lengths: (0, 5),
     },
     Spec {
         name: "copy",
         combinator: 2,
         easy: false,
-        env: "array(P2 = 0)",
-        applier: "linrec(A[P2] != END?; OUT(P2), MOVE(P2, RIGHT), OUT(OK))",
+        pointers: FROM_START,
+        until_end: Some(0),
+        args: [OUT, ("MOVE", &[Arg::Pointer(0), Arg::Right]), OUT_OK],
         lengths: (0, 5),
     },
 ];
 
+/// The `array` environment the tasks run in.
+fn array() -> EnvKind {
+    match EnvKind::from_name("array") {
+        Some(env) => env,
+        None => panic!("the array environment is registered"),
+    }
+}
+
+/// The checked program's form of `A[pointer] != END`.
+fn until_end(env: EnvKind, pointer: PointerId) -> BoolExpr {
+    let observations = cnpi::env::environment(env).observations();
+    let Some(a) = observations.iter().find(|o| o.name == "A") else {
+        panic!("the array environment observes A")
+    };
+    let at = PosExpr {
+        kind: PosKind::Pointer(pointer),
+        span: Span::default(),
+    };
+    let read = ValExpr {
+        observation: a,
+        at,
+        span: Span::default(),
+    };
+    BoolExpr::Compare(CompareOp::Ne, Operand::Val(read), Operand::End)
+}
+
+fn act(env: EnvKind, (name, args): ActSpec) -> ActApp {
+    let args = args
+        .iter()
+        .map(|arg| match *arg {
+            Arg::Pointer(p) => ActArg::Pointer(p),
+            Arg::Ok => ActArg::Ok,
+            Arg::Right => ActArg::Direction(Direction::Right),
+        })
+        .collect();
+    let Some(act) = cnpi::env::build_act(env, name, args) else {
+        panic!("`{name}` is an ACT of the array environment with these arguments")
+    };
+    ActApp {
+        act,
+        span: Span::default(),
+    }
+}
+
 impl Task {
-    /// Compiles a task from its env line and applier (the entry `TASK`),
-    /// with inputs of `lengths` elements.
-    pub fn compile(spec: &Spec) -> Task {
-        let Spec {
-            name,
-            combinator,
-            easy,
-            env,
-            applier,
-            lengths,
-        } = *spec;
-        let source = format!("env {env}\ndef TASK: {applier}\n");
-        let compilation = compile("task.cnpi", &source, Some("TASK"));
-        let Some(program) = compilation.program else {
-            panic!(
-                "the task `{name}` does not compile: {:?}",
-                compilation.diagnostics
-            )
-        };
-        let Body::Applier(Applier::Combinator {
-            combinator: kind,
-            detector,
-            args,
-            ..
-        }) = program.defs[program.entry].body.clone()
-        else {
-            panic!("the task `{name}` is not a combinator applier")
-        };
-        assert_eq!(kind, LEARNED[combinator].0, "the task `{name}`");
-        let args = args.map(|arg| match arg {
-            Callee::Act(app) => app,
-            Callee::Def(..) => panic!("the task `{name}` calls a definition"),
-        });
+    /// The task `spec` describes, built as a checked program's parts.
+    pub fn new(spec: &Spec) -> Task {
+        let env = array();
+        let pointers = spec
+            .pointers
+            .iter()
+            .map(|&(name, at)| Pointer {
+                name: name.to_string(),
+                init: PosExpr {
+                    kind: PosKind::Int(at),
+                    span: Span::default(),
+                },
+                span: Span::default(),
+            })
+            .collect();
         let mut task = Task {
-            name: name.to_string(),
-            combinator,
-            easy,
+            name: spec.name.to_string(),
+            combinator: spec.combinator,
+            easy: spec.easy,
             version: 0,
-            source,
-            env: program.env,
-            pointers: program.pointers,
-            detector,
-            args,
-            lengths,
+            env,
+            pointers,
+            detector: spec.until_end.map(|p| until_end(env, p)),
+            args: spec.args.map(|a| act(env, a)),
+            lengths: spec.lengths,
             lengths_where: [Vec::new(), Vec::new()],
         };
-        for length in lengths.0..=lengths.1 {
+        for length in spec.lengths.0..=spec.lengths.1 {
             let holds = task.holds_at_start(length);
             task.lengths_where[usize::from(holds)].push(length);
         }
@@ -254,12 +319,14 @@ impl Task {
 /// The six tasks of stage 1: for each combinator of [`LEARNED`], the easy
 /// version then the full one.
 pub fn stage1() -> Vec<Task> {
-    SPECS.iter().map(Task::compile).collect()
+    SPECS.iter().map(Task::new).collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use cnpi::compile::compile;
+    use cnpi::program::{Applier, Body, Callee, print};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
@@ -271,6 +338,75 @@ mod tests {
             assert_eq!(task.combinator, i / 2);
             assert_eq!(task.easy, i % 2 == 0);
             assert_eq!(task.detector.is_none(), task.combinator == 0);
+        }
+    }
+
+    /// The tasks as Table 3 writes them, in the language.
+    const SOURCES: [&str; 6] = [
+        "env array(P1 = 0, P2 = 1)\ndef TASK: seq(; OUT(P1), NOP, NOP)",
+        "env array(P1 = 0, P2 = 1)\ndef TASK: seq(; OUT(P1), SWAP(P1, P2), OUT(P2))",
+        "env array(P2 = 1)\ndef TASK: cond(A[P2] != END?; OUT(P2), NOP, OUT(OK))",
+        "env array(P2 = 1)\ndef TASK: cond(A[P2] != END?; OUT(P2), CLEAR(P2), OUT(OK))",
+        "env array(P2 = 0)\ndef TASK: linrec(A[P2] != END?; OUT(P2), NOP, OUT(OK))",
+        "env array(P2 = 0)\ndef TASK: linrec(A[P2] != END?; OUT(P2), MOVE(P2, RIGHT), OUT(OK))",
+    ];
+
+    /// A task's applier as source: `COMB(c?; a1, a2, a3)`.
+    fn printed(
+        combinator: usize,
+        detector: Option<&BoolExpr>,
+        args: &[ActApp],
+        pointers: &[Pointer],
+    ) -> String {
+        let detector = detector.map_or(String::new(), |d| {
+            format!("{}?", print::condition(d, pointers))
+        });
+        let args: Vec<String> = args.iter().map(|a| print::act(&a.act, pointers)).collect();
+        format!("{}({detector}; {})", LEARNED[combinator].1, args.join(", "))
+    }
+
+    #[test]
+    fn every_task_is_the_program_its_source_compiles_to() {
+        for (task, source) in stage1().iter().zip(SOURCES) {
+            let compilation = compile("task.cnpi", source, Some("TASK"));
+            let program = compilation.program.expect("the task's source compiles");
+            let Body::Applier(Applier::Combinator {
+                combinator,
+                detector,
+                args,
+                ..
+            }) = &program.defs[program.entry].body
+            else {
+                panic!("{source} is a combinator applier")
+            };
+            assert_eq!(*combinator, LEARNED[task.combinator].0);
+            let args: Vec<ActApp> = (args.iter())
+                .map(|arg| match arg {
+                    Callee::Act(app) => app.clone(),
+                    Callee::Def(..) => panic!("{source} calls ACTs"),
+                })
+                .collect();
+            let pointers = &program.pointers;
+            assert_eq!(
+                print::env_line(task.env, &task.pointers),
+                print::env_line(program.env, pointers)
+            );
+            let expected = printed(task.combinator, detector.as_ref(), &args, pointers);
+            let built = printed(
+                task.combinator,
+                task.detector.as_ref(),
+                &task.args,
+                &task.pointers,
+            );
+            assert_eq!(built, expected);
+            assert!(source.ends_with(&built), "{source} vs {built}");
+            let init =
+                |p: &[Pointer]| -> Vec<PosKind> { p.iter().map(|p| p.init.kind.clone()).collect() };
+            assert_eq!(init(&task.pointers), init(pointers));
+            let acts = |a: &[ActApp]| -> Vec<cnpi::program::Act> {
+                a.iter().map(|a| a.act.clone()).collect()
+            };
+            assert_eq!(acts(&task.args), acts(&args));
         }
     }
 

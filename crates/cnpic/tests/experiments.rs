@@ -6,45 +6,16 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
-
-fn cnpic(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cnpic"))
-        .args(args)
-        .current_dir(ROOT)
-        .output()
-        .expect("cnpic runs")
-}
+mod support;
+use support::{RL_CORE, cnpic, spawn, stderr, text, within};
 
 /// `cnpic args`, killed if it has not finished in ten seconds (a read
 /// that blocks would otherwise hang the test suite).
 fn cnpic_within_seconds(args: &[&str]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cnpic"))
-        .args(args)
-        .current_dir(ROOT)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("cnpic starts");
-    let start = Instant::now();
-    while child.try_wait().expect("waits").is_none() {
-        if start.elapsed() > Duration::from_secs(10) {
-            let _ = child.kill();
-            panic!("`cnpic {}` still runs after 10 s", args.join(" "));
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().expect("its output")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-fn text(path: &Path) -> String {
-    path.display().to_string()
+    let hung = format!("`cnpic {}` still runs after 10 s", args.join(" "));
+    within(spawn(args), Duration::from_secs(10), &hung)
 }
 
 /// A tiny full-set sweep, one shard of `count`, saved into `out`.
@@ -256,24 +227,18 @@ fn a_fifo_planted_in_the_cache_is_passed_over() {
     let dir = tempfile::tempdir().unwrap();
     let cache = dir.path().join("cache");
     let build = |out: &str| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_cnpic"))
-            .args(["build", "examples/bubblesort.cnpi", "-o"])
+        let child = support::command(&["build", "examples/bubblesort.cnpi", "-o"])
             .arg(dir.path().join(out))
             .env("CNPI_CACHE_DIR", &cache)
-            .current_dir(ROOT)
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
             .expect("cnpic starts");
-        let start = Instant::now();
-        while child.try_wait().unwrap().is_none() {
-            if start.elapsed() > Duration::from_secs(60) {
-                let _ = child.kill();
-                panic!("the build blocked on the cache");
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        child.wait_with_output().unwrap()
+        within(
+            child,
+            Duration::from_secs(60),
+            "the build blocked on the cache",
+        )
     };
     assert_eq!(build("first.cnpim").status.code(), Some(0));
     // Every cached file becomes a FIFO of the same name.
@@ -314,22 +279,13 @@ fn a_plot_that_cannot_be_written_keeps_the_rows_and_the_saved_core() {
     // A folder where the plot should go.
     std::fs::create_dir_all(out.join("curve.png")).unwrap();
     let core = dir.path().join("core.safetensors");
-    let output = cnpic(&[
-        "experiment",
-        "rl-core",
-        "--sampling",
-        "adaptive",
-        "--curriculum",
-        "mixed",
-        "--trials",
-        "10",
-        "--seed",
-        "1",
-        "--out",
-        &text(&out),
-        "--save-core",
-        &text(&core),
-    ]);
+    let output = cnpic(
+        &[
+            &RL_CORE[..],
+            &["--out", &text(&out), "--save-core", &text(&core)],
+        ]
+        .concat(),
+    );
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert!(stderr(&output).contains("W1301"), "{}", stderr(&output));
     assert!(core.is_file(), "the core was not saved");

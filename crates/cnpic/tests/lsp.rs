@@ -3,7 +3,7 @@
 //! `crates/cnpi-lsp/tests/lsp/`; here, one session end to end, and the
 //! process's exit when the input is hostile.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Read, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 use serde_json::{Value, json};
@@ -35,30 +35,12 @@ impl Server {
     }
 
     fn send(&mut self, message: Value) {
-        let body = message.to_string();
-        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("writes");
-        self.stdin.flush().expect("flushes");
+        cnpi_lsp::write_message(&mut self.stdin, &message.to_string()).expect("writes");
     }
 
     fn receive(&mut self) -> Value {
-        let mut length = None;
-        loop {
-            let mut line = String::new();
-            assert!(
-                self.stdout.read_line(&mut line).expect("reads") > 0,
-                "output ended"
-            );
-            let line = line.trim_end();
-            if line.is_empty() {
-                break;
-            }
-            if let Some(n) = line.strip_prefix("Content-Length: ") {
-                length = n.parse::<usize>().ok();
-            }
-        }
-        let mut body = vec![0; length.expect("a Content-Length header")];
-        self.stdout.read_exact(&mut body).expect("a whole message");
-        serde_json::from_slice(&body).expect("JSON")
+        let message = cnpi_lsp::read_message(&mut self.stdout).expect("a whole JSON message");
+        message.expect("output ended")
     }
 
     /// Closes stdin; the exit status and stderr.

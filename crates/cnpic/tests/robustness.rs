@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-/// The workspace root, where the examples live.
-const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+mod support;
+use support::{ROOT, spawn, stderr};
 
 /// The classifier cache the tests share (writes to it are atomic).
 fn cache() -> PathBuf {
@@ -16,16 +16,11 @@ fn cache() -> PathBuf {
 
 /// `cnpic args` run in `dir`.
 fn cnpic_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cnpic"))
-        .args(args)
+    support::command(args)
         .env("CNPI_CACHE_DIR", cache())
         .current_dir(dir)
         .output()
         .expect("cnpic runs")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
 /// A scratch folder holding a copy of `examples/NAME`.
@@ -140,9 +135,7 @@ fn memory_add_killed_half_way_leaves_the_old_memory() {
 /// `cnpic ARGS` in the workspace root with its standard output given to
 /// `stdout` (stderr captured).
 fn cnpic_to(args: &[&str], stdout: Stdio) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cnpic"))
-        .args(args)
-        .current_dir(ROOT)
+    support::command(args)
         .stdout(stdout)
         .stderr(Stdio::piped())
         .output()
@@ -151,13 +144,7 @@ fn cnpic_to(args: &[&str], stdout: Stdio) -> Output {
 
 /// Like `cnpic ... | head -c 0`: the reader is gone before cnpic writes.
 fn into_closed_pipe(args: &[&str]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cnpic"))
-        .args(args)
-        .current_dir(ROOT)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("cnpic runs");
+    let mut child = spawn(args);
     drop(child.stdout.take());
     child.wait_with_output().expect("cnpic ends")
 }

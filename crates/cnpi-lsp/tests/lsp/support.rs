@@ -2,7 +2,7 @@
 //! talks to it through pipes in the protocol's framing, and finds positions
 //! in fixtures by the text written there.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::sync::mpsc::{Receiver, channel};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -57,7 +57,7 @@ impl Client {
         let (sender, incoming) = channel();
         std::thread::spawn(move || {
             let mut reader = BufReader::new(from_server);
-            while let Some(message) = read_message(&mut reader) {
+            while let Ok(Some(message)) = cnpi_lsp::read_message(&mut reader) {
                 if sender.send(message).is_err() {
                     return;
                 }
@@ -97,8 +97,8 @@ impl Client {
     }
 
     pub fn send(&mut self, message: Value) {
-        let body = message.to_string();
-        self.raw(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes());
+        cnpi_lsp::write_message(&mut self.to_server, &message.to_string())
+            .expect("the server reads");
     }
 
     pub fn notify(&mut self, method: &str, params: Value) {
@@ -196,25 +196,4 @@ impl Client {
         self.notify("exit", Value::Null);
         self.server.join().expect("the server does not panic")
     }
-}
-
-/// One message in the protocol's framing; `None` at the end.
-fn read_message(reader: &mut impl BufRead) -> Option<Value> {
-    let mut length = None;
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line).ok()? == 0 {
-            return None;
-        }
-        let line = line.trim_end();
-        if line.is_empty() {
-            break;
-        }
-        if let Some(n) = line.strip_prefix("Content-Length: ") {
-            length = n.parse::<usize>().ok();
-        }
-    }
-    let mut body = vec![0; length.expect("a Content-Length header")];
-    reader.read_exact(&mut body).ok()?;
-    Some(serde_json::from_slice(&body).expect("the server writes JSON"))
 }

@@ -25,6 +25,7 @@ pub mod embedding;
 pub mod fast;
 mod file;
 mod network;
+mod schedule;
 mod table;
 mod traces;
 pub mod train;
@@ -35,6 +36,7 @@ use std::sync::OnceLock;
 
 pub use file::{FORMAT, Metadata, write};
 pub use network::{ALPHA, Decision, Network, Numbers, SLOTS, State as CoreState, Weights};
+pub use schedule::EpochReport;
 pub use table::{Decider, DecisionTable};
 pub use traces::{Trace, expected, longest, traces};
 pub use verify::{Mismatch, Verification, VerificationRow, verify_network};

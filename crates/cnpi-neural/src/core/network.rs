@@ -8,7 +8,8 @@
 //! candle's tensor machinery costs ~4.5 µs of dispatch and allocation for
 //! ~1,200 multiply-adds, while this loop takes ~1 µs. Verification and the
 //! runtime both call [`Network::step`], so what is verified is exactly what
-//! runs.
+//! runs; its cell, σ and dot products are those of [`crate::maths`], which
+//! the fast trainer uses too.
 //!
 //! Equations (PyTorch gate order i, f, g, o; σ the logistic function):
 //!
@@ -21,6 +22,8 @@
 //! ```
 
 use cnpi::program::Slot;
+
+use crate::maths::{argmax, dot, lstm_cell, sigmoid};
 
 /// The number of frame slots `f_prog` scores (K).
 pub const SLOTS: usize = Slot::ALL.len();
@@ -235,28 +238,16 @@ impl Network {
                 *z += hk * wk;
             }
         }
-        for j in 0..h {
-            let input = sigmoid(z[j]);
-            let forget = sigmoid(z[h + j]);
-            let candidate = z[2 * h + j].tanh();
-            let output = sigmoid(z[3 * h + j]);
-            state.c[j] = forget * state.c[j] + input * candidate;
-            state.h[j] = output * state.c[j].tanh();
-        }
+        lstm_cell(&mut z, &mut state.c, &mut state.h);
         self.decode(&state.h)
     }
 
     /// `f_end` and `f_prog` on a hidden state: the decision.
     fn decode(&self, hidden: &[f32]) -> Decision {
         let numbers = self.numbers(hidden);
-        let mut best = (Slot::ALL[0], f32::NEG_INFINITY);
-        for (&slot, &score) in Slot::ALL.iter().zip(&numbers.scores) {
-            if score > best.1 {
-                best = (slot, score);
-            }
-        }
+        let best = argmax(numbers.scores.iter().take(SLOTS).copied()).unwrap_or(0);
         Decision {
-            slot: best.0,
+            slot: Slot::ALL[best],
             ret: numbers.ret >= ALPHA,
         }
     }
@@ -272,14 +263,6 @@ impl Network {
             .collect();
         Numbers { ret, scores }
     }
-}
-
-fn sigmoid(x: f32) -> f32 {
-    1.0 / (1.0 + (-x).exp())
-}
-
-fn dot(a: &[f32], b: &[f32]) -> f32 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
 #[cfg(test)]

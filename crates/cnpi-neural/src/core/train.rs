@@ -1,10 +1,13 @@
 //! Training a core on abstract traces, with candle.
 //!
-//! The trainer is general: any list of named [`Behaviour`]s (the five of
-//! `stdlib/core.cnpi`, or a larger set) and any cell count. It follows the
-//! paper: plain SGD with batch 1 over the traces of [`traces`], learning
-//! rate 0.5, decayed ×0.1 whenever the step accuracy has not improved for
-//! 10 epochs. The loss of a trace is the sum over its steps of the
+//! This trainer makes the shipped core (`cnpic train-core`, whose seed and
+//! command the core file records) and is the reference the fast trainer
+//! (`core::fast`) is tested against; both run the loop of
+//! `core::schedule`. The trainer is general: any list of named
+//! [`Behaviour`]s (the five of `stdlib/core.cnpi`, or a larger set) and any
+//! cell count. It follows the paper: plain SGD with batch 1 over the traces
+//! of [`traces`], learning rate 0.5, decayed ×0.1 whenever the step
+//! accuracy has not improved for 10 epochs. The loss of a trace is the sum over its steps of the
 //! cross-entropy of `f_prog` against the required slot plus the binary
 //! cross-entropy of `f_end` against the return flag (written as a two-way
 //! softmax over `[0, logit]`, which candle computes stably).
@@ -28,11 +31,11 @@
 
 use candle_core::{DType, Device, Tensor, Var};
 use candle_nn::{Optimizer, SGD};
-use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::network::{Network, Weights};
+use super::schedule::{self, DECAY, EpochReport, LEARNING_RATE, Learner, PATIENCE, Schedule};
 use super::traces::{Trace, traces};
 use super::verify::{Verification, verify_network};
 use cnpi::diagnostic::{Diagnostic, codes};
@@ -51,12 +54,6 @@ pub struct TrainOptions {
     pub decay: f64,
 }
 
-/// The paper's schedule for supervised training (section 4): plain SGD at
-/// rate 0.5, decayed ×0.1 after 10 epochs without a better accuracy.
-pub const LEARNING_RATE: f32 = 0.5;
-pub const PATIENCE: usize = 10;
-pub const DECAY: f32 = 0.1;
-
 impl TrainOptions {
     /// The paper's settings with the given cells and seed.
     pub fn new(cells: usize, seed: u64, max_epochs: usize) -> TrainOptions {
@@ -69,18 +66,19 @@ impl TrainOptions {
             decay: f64::from(DECAY),
         }
     }
-}
 
-/// What one epoch achieved, for progress displays.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EpochReport {
-    /// 1-based.
-    pub epoch: usize,
-    /// Mean loss per trace during the epoch.
-    pub loss: f64,
-    /// Fraction of verified steps right after the epoch.
-    pub accuracy: f64,
-    pub learning_rate: f64,
+    /// The schedule these options ask for: until verification passes, or
+    /// `max_epochs`; the rate never stops it.
+    fn schedule(&self) -> Schedule<f64> {
+        Schedule {
+            learning_rate: self.learning_rate,
+            patience: self.patience,
+            decay: self.decay,
+            max_epochs: self.max_epochs,
+            min_learning_rate: 0.0,
+            target: 1.0,
+        }
+    }
 }
 
 /// The result of training: the weights, how long it took, and the final
@@ -104,44 +102,55 @@ pub fn train(
         Model::new(initial_weights(options.cells, behaviours.len(), &mut rng)).map_err(internal)?;
     let definitions: Vec<Behaviour> = behaviours.iter().map(|(_, b)| (*b).clone()).collect();
     let mut order = traces(&definitions);
-    let mut optimizer = SGD::new(model.vars(), options.learning_rate).map_err(internal)?;
-    let mut weights = model.weights().map_err(internal)?;
-    let mut verification = verify_network(&Network::new(weights.clone()), behaviours);
-    let (mut best, mut stale, mut epochs) = (verification.accuracy(), 0, 0);
-    while !verification.passed() && epochs < options.max_epochs {
-        order.shuffle(&mut rng);
-        let mut total = 0.0;
-        for trace in &order {
-            let loss = model.loss(trace).map_err(internal)?;
-            total += f64::from(loss.to_scalar::<f32>().map_err(internal)?);
-            optimizer.backward_step(&loss).map_err(internal)?;
-        }
-        epochs += 1;
-        weights = model.weights().map_err(internal)?;
-        verification = verify_network(&Network::new(weights.clone()), behaviours);
-        let accuracy = verification.accuracy();
-        if accuracy > best {
-            (best, stale) = (accuracy, 0);
-        } else {
-            stale += 1;
-            if stale >= options.patience {
-                let rate = optimizer.learning_rate() * options.decay;
-                optimizer.set_learning_rate(rate);
-                stale = 0;
-            }
-        }
-        progress(&EpochReport {
-            epoch: epochs,
-            loss: total / order.len().max(1) as f64,
-            accuracy,
-            learning_rate: optimizer.learning_rate(),
-        });
-    }
-    Ok(Trained {
+    let optimizer = SGD::new(model.vars(), options.learning_rate).map_err(internal)?;
+    let weights = model.weights().map_err(internal)?;
+    let mut learner = Candle {
+        model,
+        optimizer,
         weights,
+        behaviours,
+    };
+    let (epochs, verification) = schedule::run(
+        &mut learner,
+        &mut order,
+        &options.schedule(),
+        &mut rng,
+        progress,
+    )
+    .map_err(internal)?;
+    Ok(Trained {
+        weights: learner.weights,
         epochs,
         verification,
     })
+}
+
+/// The candle model under training, with the weights last verified.
+struct Candle<'b> {
+    model: Model,
+    optimizer: SGD,
+    weights: Weights,
+    behaviours: &'b [(&'b str, &'b Behaviour)],
+}
+
+impl Learner<f64> for Candle<'_> {
+    type Error = candle_core::Error;
+
+    fn learn(&mut self, trace: &Trace, rate: f64) -> candle_core::Result<f32> {
+        self.optimizer.set_learning_rate(rate);
+        let loss = self.model.loss(trace)?;
+        let value = loss.to_scalar::<f32>()?;
+        self.optimizer.backward_step(&loss)?;
+        Ok(value)
+    }
+
+    fn verify(&mut self) -> candle_core::Result<Verification> {
+        self.weights = self.model.weights()?;
+        Ok(verify_network(
+            &Network::new(self.weights.clone()),
+            self.behaviours,
+        ))
+    }
 }
 
 /// Uniform in `±1/√H` for the LSTM and decoders (PyTorch's default) and in

@@ -20,6 +20,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::encoder::Encoder;
+use crate::maths::{dot, sigmoid};
 
 /// The condition threshold β.
 pub const BETA: f32 = 0.5;
@@ -47,10 +48,6 @@ pub struct Classifier {
     pub b1: Vec<f32>,
     pub w2: Vec<f32>,
     pub b2: f32,
-}
-
-fn sigmoid(x: f32) -> f32 {
-    1.0 / (1.0 + (-x).exp())
 }
 
 impl Classifier {
@@ -83,7 +80,7 @@ impl Classifier {
     }
 
     fn logit(&self, hidden: &[f32]) -> f32 {
-        self.b2 + hidden.iter().zip(&self.w2).map(|(h, w)| h * w).sum::<f32>()
+        self.b2 + dot(hidden, &self.w2)
     }
 
     /// `f_det`: the network's output for the input with ones at `active`.

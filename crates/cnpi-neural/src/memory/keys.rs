@@ -22,6 +22,8 @@ use std::collections::HashMap;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::maths::{self, dot};
+
 /// The length of a key.
 pub const KEY_DIM: usize = 32;
 
@@ -125,21 +127,10 @@ pub fn draw(keys: &mut Vec<f32>, count: usize, seed: u64, table: Table) -> Resul
     Ok(())
 }
 
-pub fn dot(a: &[f32], b: &[f32]) -> f32 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
-}
-
 /// The row of `keys` with the largest dot product with `key` (the first on
 /// ties); `None` for an empty table.
 pub fn argmax(keys: &[f32], key: &[f32]) -> Option<usize> {
-    let mut best: Option<(usize, f32)> = None;
-    for (row, candidate) in keys.chunks_exact(KEY_DIM).enumerate() {
-        let score = dot(candidate, key);
-        if best.is_none_or(|(_, top)| score > top) {
-            best = Some((row, score));
-        }
-    }
-    best.map(|(row, _)| row)
+    maths::argmax(keys.chunks_exact(KEY_DIM).map(|row| dot(row, key)))
 }
 
 /// Checks that `keys` are exactly the keys `seed` draws for `table`, bit

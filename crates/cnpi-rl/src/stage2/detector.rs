@@ -5,7 +5,7 @@
 use rand::{Rng, RngExt};
 
 use crate::tasks::MAX_VALUE;
-use cnpi_neural::core::fast::lstm::sigmoid;
+use cnpi_neural::maths::sigmoid;
 
 /// The values an element may hold, 0 to [`MAX_VALUE`].
 pub(super) const VALUES: usize = MAX_VALUE as usize + 1;

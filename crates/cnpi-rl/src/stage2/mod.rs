@@ -128,24 +128,26 @@ pub fn trial(core: &Network, settings: &Settings, seed: u64) -> Trial {
     }
 
     // 2. STEP, in the output-max task; 3. SORT, with the learned STEP.
-    let step_problem = Problem {
-        name: "STEP",
-        task: "MAX",
-        arguments: &ARGUMENTS,
-        lengths: (1, 6),
-        done: max_done,
-    };
-    let (step, step_at) = learn_applier(core, &mut library, &step_problem, settings, &mut rng);
     // SORT may also call MAX.
     let sort_arguments = [&ARGUMENTS[..], &["MAX"]].concat();
-    let sort_problem = Problem {
-        name: "SORT",
-        task: "SORT",
-        arguments: &sort_arguments,
-        lengths: (1, 5),
-        done: sort_done,
-    };
-    let (sort, sort_at) = learn_applier(core, &mut library, &sort_problem, settings, &mut rng);
+    let problems = [
+        Problem {
+            name: "STEP",
+            task: "MAX",
+            arguments: &ARGUMENTS,
+            lengths: (1, 6),
+            done: max_done,
+        },
+        Problem {
+            name: "SORT",
+            task: "SORT",
+            arguments: &sort_arguments,
+            lengths: (1, 5),
+            done: sort_done,
+        },
+    ];
+    let [(step, step_at), (sort, sort_at)] =
+        problems.map(|problem| learn_applier(core, &mut library, &problem, settings, &mut rng));
     let learned = detector_at.is_some() && step_at.is_some() && sort_at.is_some();
     let program = learned.then(|| {
         library.source(

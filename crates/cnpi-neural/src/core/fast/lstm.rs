@@ -4,17 +4,15 @@
 //! bookkeeping costs ~25 times the arithmetic (issue 10: ~250 µs per update
 //! against ~10 µs of work), so the trainer runs these loops instead and
 //! keeps candle as the reference (`reference.rs` checks that both give the
-//! same gradients). Equations and gate order are those of
-//! [`Network`](crate::core::Network) (PyTorch's i, f, g, o):
-//!
-//! ```text
-//! z = W_ih · x + W_hh · h + b      c' = σ(z_f) ⊙ c + σ(z_i) ⊙ tanh(z_g)
-//! h' = σ(z_o) ⊙ tanh(c')
-//! ```
+//! same gradients). The forward step is `z = W_ih · x + W_hh · h + b`
+//! followed by [`lstm_cell`], the cell [`Network`](crate::core::Network)
+//! runs too (gate order i, f, g, o, as PyTorch's).
 //!
 //! [`Lstm::forward`] records a [`Step`] per time step; [`Lstm::backward`]
 //! walks them in reverse, accumulating into a gradient [`Lstm`] of the same
 //! shape and returning the gradient of the initial state.
+
+use crate::maths::{dot, lstm_cell};
 
 /// The weights of one layer (or their gradients), row-major.
 #[derive(Clone, Debug, PartialEq)]
@@ -45,7 +43,6 @@ pub struct Step {
     pub c_prev: Vec<f32>,
     /// The activated gates `i, f, g, o`, `4H`.
     pub gates: Vec<f32>,
-    pub tanh_c: Vec<f32>,
     pub h: Vec<f32>,
     pub c: Vec<f32>,
 }
@@ -76,24 +73,14 @@ impl Lstm {
             *z += dot(wi, x) + dot(wh, h);
         }
         let mut gates = z;
-        for (k, g) in gates.iter_mut().enumerate() {
-            *g = if k / n == 2 { g.tanh() } else { sigmoid(*g) };
-        }
-        let mut c_new = vec![0.0; n];
-        let mut tanh_c = vec![0.0; n];
+        let mut c_new = c.to_vec();
         let mut h_new = vec![0.0; n];
-        for j in 0..n {
-            let (i, f, g, o) = (gates[j], gates[n + j], gates[2 * n + j], gates[3 * n + j]);
-            c_new[j] = f * c[j] + i * g;
-            tanh_c[j] = c_new[j].tanh();
-            h_new[j] = o * tanh_c[j];
-        }
+        lstm_cell(&mut gates, &mut c_new, &mut h_new);
         Step {
             x: x.to_vec(),
             h_prev: h.to_vec(),
             c_prev: c.to_vec(),
             gates,
-            tanh_c,
             h: h_new,
             c: c_new,
         }
@@ -120,7 +107,9 @@ impl Lstm {
             for j in 0..n {
                 let dh = dh[t][j] + dh_next[j];
                 let (i, f, cand, o) = (g[j], g[n + j], g[2 * n + j], g[3 * n + j]);
-                let tc = step.tanh_c[j];
+                // tanh(c') again, rather than kept by every forward step
+                // (most are never differentiated).
+                let tc = step.c[j].tanh();
                 let dc = dh * o * (1.0 - tc * tc) + dc_next[j];
                 dz[j] = dc * cand * i * (1.0 - i);
                 dz[n + j] = dc * step.c_prev[j] * f * (1.0 - f);
@@ -154,14 +143,6 @@ impl Lstm {
             inputs: dx_all,
         }
     }
-}
-
-pub fn sigmoid(x: f32) -> f32 {
-    1.0 / (1.0 + (-x).exp())
-}
-
-pub fn dot(a: &[f32], b: &[f32]) -> f32 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
 #[cfg(test)]

@@ -4,9 +4,11 @@
 //! `core::train` trains the shipped core in candle, which at batch 1 spends
 //! most of an update on graph bookkeeping. The experiments train hundreds of
 //! cores (Figure 3 sweeps 3 variants × 16 sizes × 5 seeds), so they use
-//! this trainer: the same loss, the same initial draw and the same schedule,
-//! computed in plain loops. candle stays the reference: `reference.rs` tests
-//! that both give the same gradients on the same weights.
+//! this trainer: the same loss, the same initial draw and the same loop
+//! (`core::schedule`), with the updates computed in plain loops over the
+//! functions of [`crate::maths`]. candle stays the reference:
+//! `reference.rs` tests that both give the same gradients on the same
+//! weights.
 //!
 //! - [`lstm`]: one LSTM layer, forward and backward (also the recurrent
 //!   part of the reinforcement learner's policy, crate `cnpi-rl`);

@@ -20,10 +20,11 @@ use std::str::FromStr;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
-use super::lstm::{Lstm, Step, dot, sigmoid};
+use super::lstm::{Lstm, Step};
 use crate::core::network::{ALPHA, Decision, SLOTS, Weights};
 use crate::core::table::Decider;
 use crate::core::traces::Trace;
+use crate::maths::{argmax, axpy, dot, sigmoid};
 use cnpi::program::{Behaviour, Slot};
 
 /// How the combinator reaches the core.
@@ -377,12 +378,12 @@ impl Model {
         let rows = i * h..(i + 1) * h;
         match self.variant {
             Variant::State0 => {
-                add(&mut grad.emb_h[rows.clone()], &back.h0);
-                add(&mut grad.emb_c[rows], &back.c0);
+                axpy(&mut grad.emb_h[rows.clone()], 1.0, &back.h0);
+                axpy(&mut grad.emb_c[rows], 1.0, &back.c0);
             }
             Variant::Input => {
                 for dx in &back.inputs {
-                    add(&mut grad.emb_h[rows.clone()], &dx[1..]);
+                    axpy(&mut grad.emb_h[rows.clone()], 1.0, &dx[1..]);
                 }
             }
             Variant::Seq2seq => {
@@ -416,14 +417,14 @@ impl Model {
         let class = target.slot as usize;
         loss += sum.ln() - (scores[class] - top);
         let mut dh: Vec<f32> = self.w_end.iter().map(|w| d_end * w).collect();
-        add_scaled(&mut grad.w_end, h, d_end);
+        axpy(&mut grad.w_end, d_end, h);
         grad.b_end[0] += d_end;
         let cells = self.cells();
         for (k, e) in exps.iter().enumerate() {
             let d = weight * (e / sum - f32::from(u8::from(k == class)));
-            add_scaled(&mut grad.w_prog[k * cells..(k + 1) * cells], h, d);
+            axpy(&mut grad.w_prog[k * cells..(k + 1) * cells], d, h);
             grad.b_prog[k] += d;
-            add_scaled(&mut dh, &self.w_prog[k * cells..(k + 1) * cells], d);
+            axpy(&mut dh, d, &self.w_prog[k * cells..(k + 1) * cells]);
         }
         (weight * loss, dh)
     }
@@ -443,25 +444,10 @@ impl Decider for Model {
             .core
             .forward(&self.input(state.combinator, bit), &state.h, &state.c);
         (state.h, state.c) = (step.h, step.c);
-        let mut best = (0, f32::NEG_INFINITY);
-        for (k, score) in self.scores(&state.h).into_iter().enumerate() {
-            if score > best.1 {
-                best = (k, score);
-            }
-        }
+        let best = argmax(self.scores(&state.h)).unwrap_or(0);
         Decision {
-            slot: Slot::ALL[best.0],
+            slot: Slot::ALL[best],
             ret: sigmoid(self.end_logit(&state.h)) >= ALPHA,
         }
-    }
-}
-
-fn add(into: &mut [f32], values: &[f32]) {
-    add_scaled(into, values, 1.0);
-}
-
-fn add_scaled(into: &mut [f32], values: &[f32], scale: f32) {
-    for (a, v) in into.iter_mut().zip(values) {
-        *a += scale * v;
     }
 }

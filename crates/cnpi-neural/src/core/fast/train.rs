@@ -1,23 +1,20 @@
-//! Batch-1 SGD on the fast model, with the schedule of `core::train`:
-//! training a whole model, or only new embeddings on a frozen core.
-//!
-//! An epoch runs every trace once in an order shuffled by the seeded ChaCha8
-//! stream (the stream that drew the initial weights), updating after each
-//! trace; then the model is verified exhaustively on the trained set. The
-//! rate decays ×`decay` after `patience` epochs without a better accuracy.
-//! Training stops when the accuracy reaches `target` (1.0: verification
-//! passes), after `max_epochs`, or once the rate has decayed below
-//! `min_learning_rate`, where the paper's schedule has nothing left to try.
+//! Batch-1 SGD on the fast model, by the loop of `core::schedule` (the
+//! candle trainer's): training a whole model, or only new embeddings on a
+//! frozen core. Training stops when the accuracy reaches `target` (1.0:
+//! verification passes), after `max_epochs`, or once the rate has decayed
+//! below `min_learning_rate`, where the paper's schedule has nothing left
+//! to try.
+
+use std::convert::Infallible;
 
 use rand::SeedableRng;
-use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
 use super::model::{Group, Model, Variant};
 use crate::core::network::Decision;
+use crate::core::schedule::{self, DECAY, EpochReport, LEARNING_RATE, Learner, PATIENCE, Schedule};
 use crate::core::table::Decider;
-use crate::core::traces::traces;
-use crate::core::train::{DECAY, EpochReport, LEARNING_RATE, PATIENCE};
+use crate::core::traces::{Trace, traces};
 use crate::core::verify::{Verification, verify_network};
 use cnpi::program::Behaviour;
 
@@ -113,7 +110,7 @@ pub fn learn_embeddings(
 /// SGD on the traces of `behaviours`, which are the model's combinators
 /// `first..`, updating only the `trainable` groups.
 pub fn fit(
-    mut model: Model,
+    model: Model,
     behaviours: &[(&str, &Behaviour)],
     first: usize,
     trainable: &[Group],
@@ -126,44 +123,51 @@ pub fn fit(
     for trace in &mut order {
         trace.combinator += first;
     }
-    let mut grad = model.zeros_like();
-    let mut rate = options.learning_rate;
-    let mut verification = verify(&model, behaviours, first);
-    let (mut best, mut stale, mut epochs) = (verification.accuracy(), 0, 0);
-    while verification.accuracy() < options.target
-        && epochs < options.max_epochs
-        && rate >= options.min_learning_rate
-    {
-        order.shuffle(rng);
-        let mut total = 0.0;
-        for trace in &order {
-            total += f64::from(model.gradient(trace, &mut grad));
-            model.descend(&mut grad, rate, trainable);
-            grad.clear();
-        }
-        epochs += 1;
-        verification = verify(&model, behaviours, first);
-        let accuracy = verification.accuracy();
-        if accuracy > best {
-            (best, stale) = (accuracy, 0);
-        } else {
-            stale += 1;
-            if stale >= options.patience {
-                rate *= options.decay;
-                stale = 0;
-            }
-        }
-        progress(&EpochReport {
-            epoch: epochs,
-            loss: total / order.len().max(1) as f64,
-            accuracy,
-            learning_rate: f64::from(rate),
-        });
-    }
-    Fitted {
+    let schedule = Schedule {
+        learning_rate: options.learning_rate,
+        patience: options.patience,
+        decay: options.decay,
+        max_epochs: options.max_epochs,
+        min_learning_rate: options.min_learning_rate,
+        target: options.target,
+    };
+    let mut learner = Fast {
+        grad: model.zeros_like(),
         model,
+        trainable,
+        behaviours,
+        first,
+    };
+    let Ok((epochs, verification)) =
+        schedule::run(&mut learner, &mut order, &schedule, rng, progress);
+    Fitted {
+        model: learner.model,
         epochs,
         verification,
+    }
+}
+
+/// The fast model under training, with its gradient buffer.
+struct Fast<'a> {
+    model: Model,
+    grad: Model,
+    trainable: &'a [Group],
+    behaviours: &'a [(&'a str, &'a Behaviour)],
+    first: usize,
+}
+
+impl Learner<f32> for Fast<'_> {
+    type Error = Infallible;
+
+    fn learn(&mut self, trace: &Trace, rate: f32) -> Result<f32, Infallible> {
+        let loss = self.model.gradient(trace, &mut self.grad);
+        self.model.descend(&mut self.grad, rate, self.trainable);
+        self.grad.clear();
+        Ok(loss)
+    }
+
+    fn verify(&mut self) -> Result<Verification, Infallible> {
+        Ok(verify(&self.model, self.behaviours, self.first))
     }
 }
 

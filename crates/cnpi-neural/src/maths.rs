@@ -1,0 +1,94 @@
+//! The small maths every network of the crate is made of, written once:
+//! the logistic function, dot products, `y += a·x`, the first-best index,
+//! and the LSTM cell.
+//!
+//! The inference network ([`Network`](crate::core::Network)), the fast
+//! trainer ([`Lstm`](crate::core::fast::lstm::Lstm) and its model), the
+//! detectors' classifiers, the program memory's key lookup and the
+//! reinforcement learner (crate `cnpi-rl`) all call these, so what
+//! verification checks and what training optimises are the same floating
+//! point operations in the same order. The candle trainer (`core::train`)
+//! writes the same equations as tensor operations; it is the reference the
+//! tests hold these against.
+
+/// The logistic function σ(x) = 1 / (1 + e^−x).
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// `Σ a_i · b_i`, summed in index order (over the shorter of the two).
+pub fn dot(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// `y += a · x`, element by element.
+pub fn axpy(y: &mut [f32], a: f32, x: &[f32]) {
+    for (y, x) in y.iter_mut().zip(x) {
+        *y += a * x;
+    }
+}
+
+/// The index of the largest value, the first on ties, as the decoders
+/// pick a slot; `None` when there are no values. A NaN never wins over a
+/// number (when every value is NaN, the first is returned).
+pub fn argmax(values: impl IntoIterator<Item = f32>) -> Option<usize> {
+    let mut values = values.into_iter().enumerate().peekable();
+    values.peek()?;
+    let mut best = (0, f32::NEG_INFINITY);
+    for (i, value) in values {
+        if value > best.1 {
+            best = (i, value);
+        }
+    }
+    Some(best.0)
+}
+
+/// The LSTM cell, from the pre-activations `z = W_ih · x + W_hh · h + b`
+/// of its `4H` gates in PyTorch's order (i, f, g, o):
+///
+/// ```text
+/// c' = σ(z_f) ⊙ c + σ(z_i) ⊙ tanh(z_g)      h' = σ(z_o) ⊙ tanh(c')
+/// ```
+///
+/// `z` is turned into the activated gates in place (σ for i, f and o,
+/// `tanh` for g), `c` into `c'` and `h` into `h'`; the backward pass of the
+/// fast trainer reads the gates back.
+pub fn lstm_cell(z: &mut [f32], c: &mut [f32], h: &mut [f32]) {
+    let n = c.len();
+    for (k, gate) in z.iter_mut().enumerate() {
+        *gate = if k / n == 2 {
+            gate.tanh()
+        } else {
+            sigmoid(*gate)
+        };
+    }
+    for j in 0..n {
+        let (input, forget, candidate, output) = (z[j], z[n + j], z[2 * n + j], z[3 * n + j]);
+        c[j] = forget * c[j] + input * candidate;
+        h[j] = output * c[j].tanh();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn argmax_takes_the_first_of_the_best_and_none_of_nothing() {
+        assert_eq!(argmax([1.0, 3.0, 3.0, 2.0]), Some(1));
+        assert_eq!(argmax([f32::NEG_INFINITY; 2]), Some(0));
+        assert_eq!(argmax([f32::NAN, 0.5]), Some(1));
+        assert_eq!(argmax([]), None);
+    }
+
+    #[test]
+    fn the_cell_follows_its_equations() {
+        // One cell, every pre-activation 3, c = 1.
+        let (mut z, mut c, mut h) = ([3.0; 4], [1.0], [0.0]);
+        lstm_cell(&mut z, &mut c, &mut h);
+        let s = sigmoid(3.0);
+        assert_eq!(z, [s, s, 3f32.tanh(), s]);
+        assert_eq!(c, [s * 1.0 + s * 3f32.tanh()]);
+        assert_eq!(h, [s * c[0].tanh()]);
+    }
+}
