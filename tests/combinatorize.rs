@@ -159,6 +159,17 @@ fn calls_in_a_loop_that_change_only_registers_are_exact() {
     );
 }
 
+/// A condition between state calls that reads only a size converts (a
+/// size is a constant), and exactly.
+#[test]
+fn a_size_read_between_state_calls_converts() {
+    let small = prop::collection::vec(-50i64..50, 0..12);
+    check_exact(
+        "tests/combinatorize/size_after_call.cnpi",
+        small.prop_map(|a| json!({ "A": a })),
+    );
+}
+
 #[test]
 fn addition_behaves_the_same() {
     let numbers = ("[0-9]{1,60}", "[0-9]{1,60}").prop_map(|(a, b)| json!({"a": a, "b": b}));

@@ -17,7 +17,9 @@ use super::set::Pointers;
 use super::treerec::always;
 use super::walk::calls;
 use crate::diagnostic::Diagnostic;
-use crate::program::{Act, BoolExpr, Combinator, DefId, PosExpr, PosKind, Program, Stmt};
+use crate::program::{
+    Act, BoolExpr, Combinator, DataId, DataKind, DefId, PosExpr, PosKind, Program, Stmt,
+};
 use crate::span::Span;
 
 /// What every conversion reads.
@@ -43,6 +45,15 @@ impl Context<'_> {
     /// matrices and the output tape.
     pub fn ram(&self) -> bool {
         crate::env::environment(self.program.env).has_data()
+    }
+
+    /// Whether code that reads `data` and, if `env`, observes the
+    /// environment otherwise, reads something the code it is moved past
+    /// may change: a size (`n`) is a constant, every other name memory.
+    pub fn reads_environment(&self, env: bool, data: &DataSet) -> bool {
+        let constant =
+            |id: &DataId| (self.program.data.get(*id)).is_some_and(|d| d.kind == DataKind::Size);
+        env || !data.iter().all(constant)
     }
 
     /// `ram` memory, for messages: "`color[…]`, `time` and the output
@@ -189,7 +200,8 @@ impl Converter<'_, '_> {
                 effects.condition(condition)
             }
             Stmt::StateCall(id, args, _) if *id == self.def => {
-                let env = positions_reads(args).env;
+                let reads = positions_reads(args);
+                let env = self.ctx.reads_environment(reads.env, &reads.data);
                 return self.refuse_env(env, span(stmt), call);
             }
             other => effects.stmt(other, Some(self.def)),
@@ -206,7 +218,9 @@ impl Converter<'_, '_> {
             self.diagnostics.push(diagnostic);
             return None;
         }
-        self.refuse_env(flow.effect.env_read, at, call)
+        let effect = &flow.effect;
+        let env = (self.ctx).reads_environment(effect.env_read, &effect.data_reads);
+        self.refuse_env(env, at, call)
     }
 
     /// E0804 when code moved before the children of `call` reads the

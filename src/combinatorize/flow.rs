@@ -13,7 +13,9 @@ use crate::program::{Act, ActArg, BoolExpr, DataId, Operand, PosExpr, PosKind, S
 /// Declared names of a `ram` program (variables, arrays, matrices).
 pub type DataSet = BTreeSet<DataId>;
 
-/// What running a piece of code may do.
+/// What running a piece of code may do. `env_read` is a read of the
+/// environment other than of a named cell (an observation such as
+/// `child(v)` or `A[i]` of `array`); cells are `data_reads`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Effect {
     pub reads: Pointers,
@@ -40,8 +42,8 @@ impl Effect {
     }
 }
 
-/// What expressions read: pointers, `ram` names, and whether anything of
-/// the environment.
+/// What expressions read: pointers, `ram` names, and whether anything else
+/// of the environment (an observation).
 #[derive(Clone, Debug, Default)]
 pub struct Reads {
     pub pointers: Pointers,
@@ -87,9 +89,9 @@ impl Flow {
     }
 }
 
-/// What a position expression reads: its pointers, and the environment
-/// where it observes it (a position observation such as `child(v)`, a
-/// `ram` cell).
+/// What a position expression reads: its pointers, the `ram` names of
+/// its cells, and whether it observes the environment otherwise (a
+/// position observation such as `child(v)`).
 pub fn position_reads(expr: &PosExpr, reads: &mut Reads) {
     match &expr.kind {
         PosKind::Int(_) | PosKind::Last | PosKind::End => {}
@@ -106,7 +108,6 @@ pub fn position_reads(expr: &PosExpr, reads: &mut Reads) {
         PosKind::Read(cell) => {
             positions_reads_into(&cell.at, reads);
             reads.data.insert(cell.data);
-            reads.env = true;
         }
     }
 }
@@ -199,7 +200,6 @@ pub fn act_flow(act: &Act) -> Flow {
                     ActArg::Place(cell) => {
                         positions_reads_into(&cell.at, &mut reads);
                         reads.data.insert(cell.data);
-                        reads.env = true;
                         data_writes.insert(cell.data);
                     }
                     ActArg::Direction(_) | ActArg::Color(_) | ActArg::Ok => {}

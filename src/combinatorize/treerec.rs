@@ -224,7 +224,8 @@ impl Converter<'_, '_> {
         let extent = extent(stmt);
         match stmt {
             Stmt::StateCall(_, args, span) => {
-                let env = positions_reads(args).env;
+                let reads = positions_reads(args);
+                let env = self.ctx.reads_environment(reads.env, &reads.data);
                 if let (true, Some(call)) = (env, after) {
                     self.diagnostics
                         .push(errors::reads_environment(*span, call));
@@ -322,7 +323,9 @@ impl Converter<'_, '_> {
         after: Option<Span>,
     ) -> Option<()> {
         let flow = self.ctx.effects.condition(condition);
-        if let (true, Some(call)) = (flow.effect.env_read, after) {
+        let effect = &flow.effect;
+        let env = (self.ctx).reads_environment(effect.env_read, &effect.data_reads);
+        if let (true, Some(call)) = (env, after) {
             let at = self.emit.first_line(at);
             self.diagnostics.push(errors::reads_environment(at, call));
             return None;
