@@ -11,7 +11,7 @@
 use super::effects::Effects;
 use super::emit::{Emitter, Extent, Piece};
 use super::errors;
-use super::flow::positions_reads;
+use super::flow::{DataSet, positions_reads};
 use super::output::{Arg, OutDef};
 use super::set::Pointers;
 use super::treerec::always;
@@ -36,6 +36,38 @@ impl Context<'_> {
             .pointers
             .get(id)
             .map_or("?", |p| p.name.as_str())
+    }
+
+    /// Whether the program names its memory (`ram`): its pointers are
+    /// registers, and the rest of what it changes is variables, arrays,
+    /// matrices and the output tape.
+    pub fn ram(&self) -> bool {
+        crate::env::environment(self.program.env).has_data()
+    }
+
+    /// `ram` memory, for messages: "`color[…]`, `time` and the output
+    /// tape" (an array shows its brackets, a variable its name alone).
+    pub fn memory(&self, data: &DataSet, tape: bool) -> String {
+        let mut parts: Vec<String> = data
+            .iter()
+            .map(|&id| match self.program.data.get(id) {
+                Some(d) => format!("`{}{}`", d.name, "[…]".repeat(d.dims.len())),
+                None => "`?`".to_string(),
+            })
+            .collect();
+        if tape {
+            parts.push("the output tape".to_string());
+        }
+        and_list(parts)
+    }
+}
+
+/// "a", "a and b", "a, b and c".
+fn and_list(mut parts: Vec<String>) -> String {
+    match parts.pop() {
+        None => String::new(),
+        Some(last) if parts.is_empty() => last,
+        Some(last) => format!("{} and {last}", parts.join(", ")),
     }
 }
 
@@ -157,7 +189,7 @@ impl Converter<'_, '_> {
                 effects.condition(condition)
             }
             Stmt::StateCall(id, args, _) if *id == self.def => {
-                let (_, env) = positions_reads(args);
+                let env = positions_reads(args).env;
                 return self.refuse_env(env, span(stmt), call);
             }
             other => effects.stmt(other, Some(self.def)),
@@ -165,7 +197,12 @@ impl Converter<'_, '_> {
         let at = self.emit.first_line(span(stmt));
         let leaf = matches!(stmt, Stmt::Call(..) | Stmt::StateCall(..));
         if flow.effect.env_write || leaf {
-            let diagnostic = errors::moved_statement(at, call, flow.effect.env_write);
+            let effect = &flow.effect;
+            let changes = effect.env_write.then(|| match self.ctx.ram() {
+                true => self.ctx.memory(&effect.data_writes, effect.unnamed_write),
+                false => "the environment".to_string(),
+            });
+            let diagnostic = errors::moved_statement(at, call, changes.as_deref());
             self.diagnostics.push(diagnostic);
             return None;
         }
@@ -198,7 +235,7 @@ impl Converter<'_, '_> {
             .iter()
             .zip(args)
             .filter(|(p, e)| e.kind != PosKind::Pointer(**p))
-            .map(|(p, e)| (*p, e, positions_reads(std::slice::from_ref(e)).0))
+            .map(|(p, e)| (*p, e, positions_reads(std::slice::from_ref(e)).pointers))
             .collect();
         let extent = extent(stmt);
         let mut pieces = Vec::new();
@@ -235,13 +272,18 @@ impl Converter<'_, '_> {
         ))
     }
 
-    /// Pointer names, for messages: "`lo`, `hi`".
+    /// Pointer names, for messages: "`lo`, `hi`"; in `ram`, "the register
+    /// `t`", "the registers `t` and `u`".
     pub fn names(&self, set: &Pointers) -> String {
         let names: Vec<String> = set
             .iter()
             .map(|p| format!("`{}`", self.ctx.pointer(p)))
             .collect();
-        names.join(", ")
+        match (self.ctx.ram(), names.len()) {
+            (false, _) => names.join(", "),
+            (true, 1) => format!("the register {}", and_list(names)),
+            (true, _) => format!("the registers {}", and_list(names)),
+        }
     }
 
     /// `PRE; if c: BODY; F() else: BASE` (the call may also end `else`):

@@ -13,7 +13,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use super::flow::{Effect, Flow, act_flow, condition_reads, positions_reads};
+use super::flow::{Effect, Flow, Reads, act_flow, condition_reads, positions_reads};
 use super::set::Pointers;
 use super::walk::calls;
 use super::work::Work;
@@ -109,8 +109,7 @@ impl<'p> Effects<'p> {
                     }
                 }
                 if let Some(detector) = detector {
-                    let env = condition_reads(detector, &mut effect.reads);
-                    effect.env_read |= env;
+                    effect.add(&self.condition(detector).effect);
                 }
             }
         }
@@ -154,7 +153,8 @@ impl<'p> Effects<'p> {
             Stmt::Act(app) => act_flow(&app.act),
             Stmt::Call(id, _) => self.summary(*id).clone(),
             Stmt::StateCall(id, args, _) => {
-                let (mut reads, env) = positions_reads(args);
+                let arguments = positions_reads(args);
+                let mut reads = arguments.pointers;
                 let mut flow = if local == Some(*id) {
                     Flow::default()
                 } else {
@@ -162,7 +162,8 @@ impl<'p> Effects<'p> {
                 };
                 reads.union_with(&flow.exposed.minus(&self.state));
                 flow.effect.reads.union_with(&reads);
-                flow.effect.env_read |= env;
+                flow.effect.env_read |= arguments.env;
+                flow.effect.data_reads.extend(arguments.data);
                 Flow {
                     effect: Effect {
                         writes: Pointers::default(),
@@ -201,9 +202,9 @@ impl<'p> Effects<'p> {
     }
 
     pub fn condition(&self, condition: &BoolExpr) -> Flow {
-        let mut reads = Pointers::default();
-        let env = condition_reads(condition, &mut reads);
-        Flow::reading(reads, env)
+        let mut reads = Reads::default();
+        condition_reads(condition, &mut reads);
+        Flow::reading(reads)
     }
 
     /// The state pointers, as a set.

@@ -79,12 +79,15 @@ pub fn inlining_too_large(head: &str, size: usize, limit: usize, at: Span) -> Di
 }
 
 /// E0803: a statement after a state call that the output must run before
-/// the call's children.
-pub fn moved_statement(at: Span, call: Span, changes_environment: bool) -> Diagnostic {
-    let why = if changes_environment {
-        "it changes the environment, so its effect would come before the call's instead of after"
-    } else {
-        "only pointer moves (`MOVE`, `SET`) can run before the calls' children unchanged"
+/// the call's children; `changes`: what it changes of the environment
+/// ("the environment", or the `ram` memory it writes).
+pub fn moved_statement(at: Span, call: Span, changes: Option<&str>) -> Diagnostic {
+    let why = match changes {
+        Some(what) => format!(
+            "it changes {what}, so its effect would come before the call's instead of after"
+        ),
+        None => "only pointer moves (`MOVE`, `SET`) can run before the calls' children unchanged"
+            .to_string(),
     };
     Diagnostic::error(
         codes::E0803,
@@ -171,40 +174,54 @@ pub fn circular_state_arguments(callee: &str, at: Span) -> Diagnostic {
     )
 }
 
-/// W0801: state calls inside a loop run in reverse order.
-pub fn calls_in_loop(def: &str, at: Span) -> Diagnostic {
-    Diagnostic::warning(
+/// W0801: state calls inside a loop run in reverse order; `why` (in
+/// `ram`) names the memory in which the order shows.
+pub fn calls_in_loop(def: &str, at: Span, why: Option<String>) -> Diagnostic {
+    let warning = Diagnostic::warning(
         codes::W0801,
         format!("the state calls of `{def}` in this loop will run in reverse order"),
     )
     .with_label(at, "pushes one state per round; the stack gives them back last first")
     .with_help(
         "every round of the loop runs before any of the calls, and the calls run from the last round to the first; if the order matters, write the calls one after another instead of in a loop",
-    )
+    );
+    match why {
+        Some(why) => warning.with_note(why),
+        None => warning,
+    }
 }
 
 /// W0802: a recursive program reads pointers the state does not hold.
-pub fn sibling_pointers(def: &str, at: Span, names: &str) -> Diagnostic {
+pub fn sibling_pointers(def: &str, at: Span, names: &str, ram: bool) -> Diagnostic {
+    let help = if ram {
+        "`treerec` restores registers only after all the calls; add the register to `state(...)` and pass it, or set it before reading it (a `var` is memory, not a register: every call sees its last write, in the source as in the combinatory form)"
+    } else {
+        "`treerec` restores pointers only after all the calls; add the pointer to `state(...)` and pass it, or set it before reading it"
+    };
     Diagnostic::warning(
         codes::W0802,
         format!("`{def}` may read {names} before setting it, but the state does not hold it"),
     )
-    .with_label(at, "a call sees what the previous call left there, not the caller's value")
-    .with_help(
-        "`treerec` restores pointers only after all the calls; add the pointer to `state(...)` and pass it, or set it before reading it",
+    .with_label(
+        at,
+        "a call sees what the previous call left there, not the caller's value",
     )
+    .with_help(help)
 }
 
 /// W0803: the divide part's pointer changes are undone before `post`.
-pub fn undone_changes(def: &str, at: Span, names: &str) -> Diagnostic {
+pub fn undone_changes(def: &str, at: Span, names: &str, ram: bool) -> Diagnostic {
+    let help = if ram {
+        "after the calls, `treerec` puts every register back as it was before the first push (and a `ram` run prints the registers); make the change before the first call or after the last one, or keep the value in a `var`: memory is never put back"
+    } else {
+        "after the calls, `treerec` puts every pointer back as it was before the first push; make the change before the first call or after the last one"
+    };
     Diagnostic::warning(
         codes::W0803,
         format!("`{def}` changes {names} among its state calls, and the change is undone before later code reads it"),
     )
     .with_label(at, "the state calls start here")
-    .with_help(
-        "after the calls, `treerec` puts every pointer back as it was before the first push; make the change before the first call or after the last one",
-    )
+    .with_help(help)
 }
 
 /// E0899: the output does not check, or a conversion failed silently.

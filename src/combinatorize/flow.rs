@@ -1,11 +1,17 @@
 //! What a piece of code reads and writes, as data: [`Effect`] (the
-//! pointers it may read and write, and whether it reads or changes the
-//! environment) and [`Flow`] (an effect with the pointers the code surely
-//! writes and those it reads before writing), for expressions and ACTs.
-//! `effects` combines them into summaries of statements and definitions.
+//! pointers it may read and write, whether it reads or changes the
+//! environment, and in `ram` which declared names it reads and writes) and
+//! [`Flow`] (an effect with the pointers the code surely writes and those
+//! it reads before writing), for expressions and ACTs. `effects` combines
+//! them into summaries of statements and definitions.
+
+use std::collections::BTreeSet;
 
 use super::set::Pointers;
-use crate::program::{Act, ActArg, BoolExpr, Operand, PosExpr, PosKind, SymExpr};
+use crate::program::{Act, ActArg, BoolExpr, DataId, Operand, PosExpr, PosKind, SymExpr};
+
+/// Declared names of a `ram` program (variables, arrays, matrices).
+pub type DataSet = BTreeSet<DataId>;
 
 /// What running a piece of code may do.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -14,6 +20,12 @@ pub struct Effect {
     pub writes: Pointers,
     pub env_read: bool,
     pub env_write: bool,
+    /// The `ram` names whose cells it may read, and those it may write.
+    pub data_reads: DataSet,
+    pub data_writes: DataSet,
+    /// Whether it may change the environment elsewhere than in a named
+    /// cell: in `ram`, the output tape.
+    pub unnamed_write: bool,
 }
 
 impl Effect {
@@ -22,7 +34,19 @@ impl Effect {
         self.writes.union_with(&other.writes);
         self.env_read |= other.env_read;
         self.env_write |= other.env_write;
+        self.data_reads.extend(&other.data_reads);
+        self.data_writes.extend(&other.data_writes);
+        self.unnamed_write |= other.unnamed_write;
     }
+}
+
+/// What expressions read: pointers, `ram` names, and whether anything of
+/// the environment.
+#[derive(Clone, Debug, Default)]
+pub struct Reads {
+    pub pointers: Pointers,
+    pub data: DataSet,
+    pub env: bool,
 }
 
 /// The effect of code together with what it surely writes and what it
@@ -44,14 +68,15 @@ impl Flow {
     }
 
     /// Code that only reads (a condition, the arguments of a state call).
-    pub fn reading(reads: Pointers, env_read: bool) -> Flow {
+    pub fn reading(reads: Reads) -> Flow {
         Flow {
+            exposed: reads.pointers.clone(),
             effect: Effect {
-                reads: reads.clone(),
-                env_read,
+                reads: reads.pointers,
+                env_read: reads.env,
+                data_reads: reads.data,
                 ..Effect::default()
             },
-            exposed: reads,
             must: Pointers::default(),
         }
     }
@@ -62,124 +87,139 @@ impl Flow {
     }
 }
 
-/// Pointers read by a position expression; true when it reads the
-/// environment (a position observation such as `child(v)`).
-pub fn position_reads(expr: &PosExpr, reads: &mut Pointers) -> bool {
+/// What a position expression reads: its pointers, and the environment
+/// where it observes it (a position observation such as `child(v)`, a
+/// `ram` cell).
+pub fn position_reads(expr: &PosExpr, reads: &mut Reads) {
     match &expr.kind {
-        PosKind::Int(_) | PosKind::Last | PosKind::End => false,
-        PosKind::Pointer(p) => {
-            reads.insert(*p);
-            false
-        }
+        PosKind::Int(_) | PosKind::Last | PosKind::End => {}
+        PosKind::Pointer(p) => reads.pointers.insert(*p),
         PosKind::Observe(_, at) => {
             position_reads(at, reads);
-            true
+            reads.env = true;
         }
         PosKind::Neg(e) => position_reads(e, reads),
-        PosKind::Arith(_, a, b) => position_reads(a, reads) | position_reads(b, reads),
+        PosKind::Arith(_, a, b) => {
+            position_reads(a, reads);
+            position_reads(b, reads);
+        }
         PosKind::Read(cell) => {
             positions_reads_into(&cell.at, reads);
-            true
+            reads.data.insert(cell.data);
+            reads.env = true;
         }
     }
 }
 
 /// [`position_reads`] of several positions into `reads`.
-fn positions_reads_into(exprs: &[PosExpr], reads: &mut Pointers) -> bool {
-    exprs
-        .iter()
-        .fold(false, |env, e| position_reads(e, reads) | env)
+fn positions_reads_into(exprs: &[PosExpr], reads: &mut Reads) {
+    for e in exprs {
+        position_reads(e, reads);
+    }
 }
 
-/// Pointers read by a condition; true when it reads the environment.
-pub fn condition_reads(expr: &BoolExpr, reads: &mut Pointers) -> bool {
+/// What a condition reads.
+pub fn condition_reads(expr: &BoolExpr, reads: &mut Reads) {
     match expr {
-        BoolExpr::Compare(_, a, b) => operand_reads(a, reads) | operand_reads(b, reads),
+        BoolExpr::Compare(_, a, b) => {
+            operand_reads(a, reads);
+            operand_reads(b, reads);
+        }
         BoolExpr::Test(_, at) => {
             position_reads(at, reads);
-            true
+            reads.env = true;
         }
         BoolExpr::And(a, b) | BoolExpr::Or(a, b) => {
-            condition_reads(a, reads) | condition_reads(b, reads)
+            condition_reads(a, reads);
+            condition_reads(b, reads);
         }
         BoolExpr::Not(a) => condition_reads(a, reads),
     }
 }
 
-fn operand_reads(operand: &Operand, reads: &mut Pointers) -> bool {
+fn operand_reads(operand: &Operand, reads: &mut Reads) {
     match operand {
-        Operand::Int(_) | Operand::End | Operand::Sym(SymExpr::Literal(..)) => false,
+        Operand::Int(_) | Operand::End | Operand::Sym(SymExpr::Literal(..)) => {}
         Operand::Pos(e) => position_reads(e, reads),
         Operand::Val(v) => {
             position_reads(&v.at, reads);
-            true
+            reads.env = true;
         }
         Operand::Sym(SymExpr::Observe(_, at, _)) => {
             position_reads(at, reads);
-            true
+            reads.env = true;
         }
     }
 }
 
 /// Positions read together, as the arguments of a call.
-pub fn positions_reads(exprs: &[PosExpr]) -> (Pointers, bool) {
-    let mut reads = Pointers::default();
-    let env = positions_reads_into(exprs, &mut reads);
-    (reads, env)
+pub fn positions_reads(exprs: &[PosExpr]) -> Reads {
+    let mut reads = Reads::default();
+    positions_reads_into(exprs, &mut reads);
+    reads
 }
 
 /// The flow of one ACT: `MOVE(p, ...)` reads and writes p, `SET(p, e)`
 /// reads e and writes p, `_push` reads its positions; an ACT of the
 /// environment reads its pointers and positions, reads the environment
-/// where it takes one (`OUT(OK)` does not), and changes it.
+/// where it takes one (`OUT(OK)` does not), and changes it: the cells of
+/// its places (`ram`), or else somewhere unnamed (the tape, the array).
 pub fn act_flow(act: &Act) -> Flow {
-    let mut reads = Pointers::default();
+    let mut reads = Reads::default();
     let mut writes = Pointers::default();
-    let (env_read, env_write) = match act {
-        Act::Nop => (false, false),
+    let mut data_writes = DataSet::new();
+    let env_write = match act {
+        Act::Nop => false,
         Act::Move(p, _) => {
-            reads.insert(*p);
+            reads.pointers.insert(*p);
             writes.insert(*p);
-            (false, false)
+            false
         }
         Act::Set(p, e) => {
             writes.insert(*p);
-            (position_reads(e, &mut reads), false)
+            position_reads(e, &mut reads);
+            false
         }
         Act::Push(exprs) => {
-            let (read, env) = positions_reads(exprs);
-            reads = read;
-            (env, false)
+            reads = positions_reads(exprs);
+            false
         }
         Act::Env(act) => {
-            let mut env_read = false;
             for arg in &act.args {
                 match arg {
                     ActArg::Pointer(p) => {
-                        reads.insert(*p);
-                        env_read = true;
+                        reads.pointers.insert(*p);
+                        reads.env = true;
                     }
                     ActArg::Position(e) => {
                         position_reads(e, &mut reads);
-                        env_read = true;
+                        reads.env = true;
                     }
+                    // A place is read too (`SWAP` exchanges two).
                     ActArg::Place(cell) => {
                         positions_reads_into(&cell.at, &mut reads);
+                        reads.data.insert(cell.data);
+                        reads.env = true;
+                        data_writes.insert(cell.data);
                     }
                     ActArg::Direction(_) | ActArg::Color(_) | ActArg::Ok => {}
                 }
             }
-            (env_read, true)
+            true
         }
     };
+    let unnamed_write = env_write && data_writes.is_empty();
     Flow {
-        exposed: reads.clone(),
+        exposed: reads.pointers.clone(),
         must: writes.clone(),
         effect: Effect {
-            reads,
+            reads: reads.pointers,
             writes,
-            env_read,
+            env_read: reads.env,
             env_write,
+            data_reads: reads.data,
+            data_writes,
+            unnamed_write,
         },
     }
 }

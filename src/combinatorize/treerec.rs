@@ -14,7 +14,7 @@
 use super::convert::{Converter, contains_state_call, extent, meaningful, span};
 use super::emit::{Extent, Piece};
 use super::errors;
-use super::flow::{Flow, positions_reads};
+use super::flow::{DataSet, Flow, positions_reads};
 use super::output::Arg;
 use super::set::Pointers;
 use crate::operators::CompareOp;
@@ -101,8 +101,9 @@ impl Converter<'_, '_> {
         let outside = effects.summary(self.def).exposed.minus(effects.state());
         if let (false, Some(at)) = (outside.is_empty(), def_span) {
             let names = self.names(&outside);
+            let ram = self.ctx.ram();
             self.diagnostics
-                .push(errors::sibling_pointers(&name, at, &names));
+                .push(errors::sibling_pointers(&name, at, &names, ram));
         }
         let post_flow = post.iter().fold(Flow::default(), |flow, s| {
             flow.then(&effects.stmt(s, Some(self.def)))
@@ -111,8 +112,9 @@ impl Converter<'_, '_> {
         let lost = written.intersection(&live);
         if let (false, Some(first)) = (lost.is_empty(), divide.first()) {
             let names = self.names(&lost);
+            let ram = self.ctx.ram();
             self.diagnostics
-                .push(errors::undone_changes(&name, span(first), &names));
+                .push(errors::undone_changes(&name, span(first), &names, ram));
         }
     }
 
@@ -222,7 +224,7 @@ impl Converter<'_, '_> {
         let extent = extent(stmt);
         match stmt {
             Stmt::StateCall(_, args, span) => {
-                let (_, env) = positions_reads(args);
+                let env = positions_reads(args).env;
                 if let (true, Some(call)) = (env, after) {
                     self.diagnostics
                         .push(errors::reads_environment(*span, call));
@@ -253,9 +255,7 @@ impl Converter<'_, '_> {
                 body,
                 span,
             } => {
-                let name = self.ctx.name(self.def).to_string();
-                let at = self.emit.first_line(*span);
-                self.diagnostics.push(errors::calls_in_loop(&name, at));
+                self.calls_in_loop(stmt, *span);
                 self.condition_after(condition, *span, after)?;
                 let outer = std::mem::replace(&mut self.after_call, after);
                 let body = self.block(body);
@@ -270,6 +270,47 @@ impl Converter<'_, '_> {
             }
             other => self.stmt(other),
         }
+    }
+
+    /// W0801 for `stmt`, a loop of the divide part that makes state calls,
+    /// when the order of the calls can show: they change the environment
+    /// (in `ram`, memory or the tape; registers they change, every state
+    /// call puts back), or they read what the loop itself changes (each
+    /// call then sees it as the last round left it).
+    fn calls_in_loop(&mut self, stmt: &Stmt, at: Span) {
+        let effects = self.ctx.effects;
+        let calls = &effects.summary(self.def).effect;
+        let looped = effects.stmt(stmt, Some(self.def)).effect;
+        let name = self.ctx.name(self.def).to_string();
+        let at = self.emit.first_line(at);
+        let why = if self.ctx.ram() {
+            let stale: DataSet = (calls.data_reads)
+                .intersection(&looped.data_writes)
+                .copied()
+                .collect();
+            let mut why = Vec::new();
+            if calls.env_write {
+                let written = self.ctx.memory(&calls.data_writes, calls.unnamed_write);
+                why.push(format!(
+                    "`{name}` writes {written}, so the order of the calls shows there"
+                ));
+            }
+            if !stale.is_empty() {
+                let read = self.ctx.memory(&stale, false);
+                why.push(format!(
+                    "`{name}` reads {read}, which the loop writes: every call sees it as the last round left it"
+                ));
+            }
+            if why.is_empty() {
+                return;
+            }
+            Some(why.join("; "))
+        } else if calls.env_write || (calls.env_read && looped.env_write) {
+            None
+        } else {
+            return;
+        };
+        self.diagnostics.push(errors::calls_in_loop(&name, at, why));
     }
 
     /// E0804 when a condition that runs after the call `after` in the
