@@ -4,6 +4,7 @@
 //!
 //! - `runner`: an [`Experiment`] is a list of seeded trials; [`run`] runs
 //!   those of a [`Shard`] on every core with a progress bar on a terminal;
+//! - `shard`: a [`Shard`], one of `n` even parts of a sweep's trials;
 //! - `results`: result files (JSON rows) and [`merge`] of shards;
 //! - `registry`: the one list of experiments, and merging result files by it;
 //! - `output`: the files of a run (rows, tables, plots), written as one unit;
@@ -30,12 +31,14 @@ pub mod rl_rnpi;
 pub mod rl_stage2;
 pub mod rnpi;
 pub mod runner;
+pub mod shard;
 pub mod stats;
 pub mod verification_cost;
 
 pub use output::{Output, Saved};
 pub use results::{Record, Results, merge, read_json};
-pub use runner::{Experiment, Shard, run};
+pub use runner::{Experiment, run};
+pub use shard::Shard;
 
 use std::path::Path;
 

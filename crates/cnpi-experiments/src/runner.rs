@@ -6,13 +6,11 @@
 //! same row whichever thread, shard or machine runs it. [`run`] runs the
 //! trials a [`Shard`] owns on a rayon pool of all cores, with an indicatif
 //! bar on stderr when it is a terminal (and nothing otherwise), and hands
-//! back [`Results`] in trial order. `--shard i/n` owns the trials whose
-//! index is `i - 1` modulo `n`, so `n` array jobs split a sweep evenly.
+//! back [`Results`] in trial order.
 
 use std::fmt::Debug;
 
 use cnpi::diagnostic::Diagnostic;
-use std::str::FromStr;
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -22,6 +20,7 @@ use serde::de::DeserializeOwned;
 
 use crate::output::Output;
 use crate::results::{Record, Results};
+use crate::shard::Shard;
 
 /// An experiment: a list of trials and how to run one.
 pub trait Experiment: Sync {
@@ -47,48 +46,6 @@ pub trait Experiment: Sync {
     /// Adds the summary files of a whole run (tables, plots) to `out` and
     /// returns the text to print.
     fn summarize(results: &Results<Self::Row>, out: &mut Output) -> Result<String, Diagnostic>;
-}
-
-/// One of `count` shards (`index` 0-based; written 1-based as `i/n`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shard {
-    pub index: usize,
-    pub count: usize,
-}
-
-impl Shard {
-    /// The whole experiment.
-    pub const ALL: Shard = Shard { index: 0, count: 1 };
-
-    pub fn owns(self, trial: usize) -> bool {
-        trial % self.count == self.index
-    }
-}
-
-impl FromStr for Shard {
-    type Err = String;
-    fn from_str(text: &str) -> Result<Shard, String> {
-        let invalid =
-            || format!("`{text}` is not a shard: write `i/n` with 1 ≤ i ≤ n, such as `2/8`");
-        let (i, n) = text.split_once('/').ok_or_else(invalid)?;
-        let (i, n): (usize, usize) = (
-            i.trim().parse().map_err(|_| invalid())?,
-            n.trim().parse().map_err(|_| invalid())?,
-        );
-        if i == 0 || i > n {
-            return Err(invalid());
-        }
-        Ok(Shard {
-            index: i - 1,
-            count: n,
-        })
-    }
-}
-
-impl std::fmt::Display for Shard {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}/{}", self.index + 1, self.count)
-    }
 }
 
 /// The threads to run on: `requested`, or one per core for 0. (Rayon's own
@@ -142,22 +99,5 @@ pub fn run<E: Experiment>(experiment: &E, shard: Shard, threads: usize) -> Resul
         trials: trials.len(),
         shard: shard.to_string(),
         records,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn shards_parse_and_split_the_trials_evenly() {
-        let shard: Shard = "2/3".parse().expect("a shard");
-        assert_eq!(shard, Shard { index: 1, count: 3 });
-        assert_eq!(shard.to_string(), "2/3");
-        let owned: Vec<usize> = (0..7).filter(|&i| shard.owns(i)).collect();
-        assert_eq!(owned, [1, 4]);
-        for bad in ["0/3", "4/3", "3", "a/b", "1/0"] {
-            assert!(bad.parse::<Shard>().is_err(), "{bad}");
-        }
     }
 }

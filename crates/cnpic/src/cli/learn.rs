@@ -235,7 +235,7 @@ fn no_program(sketch: &Sketch, report: &Report) -> ExitCode {
         codes::E1403,
         "no filling of the holes gives every example's output within the budget",
     )
-    .with_help("try more --trials or --episodes, or --search enumerate; `cnpic explain E1403`");
+    .with_help("try more --trials or --episodes, or the other --search; `cnpic explain E1403`");
     if let Some(best) = &report.best {
         for (name, applier) in sketch.appliers(&best.fill) {
             diagnostic = diagnostic.with_note(format!("best candidate: def {name}: {applier}"));

@@ -1,0 +1,65 @@
+//! Shards: one of `n` even parts of a sweep's trials. `--shard i/n` owns
+//! the trials whose index is `i - 1` modulo `n`, so `n` array jobs split a
+//! sweep evenly; [`crate::runner`] runs a shard's trials and
+//! [`crate::results`] records and checks which shard a file holds.
+
+use std::str::FromStr;
+
+/// One of `count` shards (`index` 0-based; written 1-based as `i/n`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    /// The whole experiment.
+    pub const ALL: Shard = Shard { index: 0, count: 1 };
+
+    pub fn owns(self, trial: usize) -> bool {
+        trial % self.count == self.index
+    }
+}
+
+impl FromStr for Shard {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Shard, String> {
+        let invalid =
+            || format!("`{text}` is not a shard: write `i/n` with 1 ≤ i ≤ n, such as `2/8`");
+        let (i, n) = text.split_once('/').ok_or_else(invalid)?;
+        let (i, n): (usize, usize) = (
+            i.trim().parse().map_err(|_| invalid())?,
+            n.trim().parse().map_err(|_| invalid())?,
+        );
+        if i == 0 || i > n {
+            return Err(invalid());
+        }
+        Ok(Shard {
+            index: i - 1,
+            count: n,
+        })
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index + 1, self.count)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_parse_and_split_the_trials_evenly() {
+        let shard: Shard = "2/3".parse().expect("a shard");
+        assert_eq!(shard, Shard { index: 1, count: 3 });
+        assert_eq!(shard.to_string(), "2/3");
+        let owned: Vec<usize> = (0..7).filter(|&i| shard.owns(i)).collect();
+        assert_eq!(owned, [1, 4]);
+        for bad in ["0/3", "4/3", "3", "a/b", "1/0"] {
+            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
+    }
+}
