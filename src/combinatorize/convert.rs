@@ -14,10 +14,10 @@ use super::errors;
 use super::flow::{DataSet, positions_reads};
 use super::output::{Arg, OutDef};
 use super::set::Pointers;
-use super::treerec::always;
 use super::walk::calls;
 use crate::diagnostic::Diagnostic;
-use crate::program::{Act, BoolExpr, Combinator, DefId, PosExpr, PosKind, Program, Stmt};
+use crate::operators::CompareOp;
+use crate::program::{Act, BoolExpr, Combinator, DefId, Operand, PosExpr, PosKind, Program, Stmt};
 use crate::span::Span;
 
 /// What every conversion reads.
@@ -354,6 +354,12 @@ impl Converter<'_, '_> {
         );
         Some(self.emit.seq(vec![Piece::arg(pre, pre_extent), rec], "SEQ"))
     }
+}
+
+/// `0 == 0`: the detector of a `treerec` whose body is not one `if`, and
+/// of the `treerec` that makes a state call to another program.
+pub fn always() -> BoolExpr {
+    BoolExpr::Compare(CompareOp::Eq, Operand::Int(0), Operand::Int(0))
 }
 
 /// Whether a block makes a state call to `def`, at any depth.

@@ -11,14 +11,13 @@
 //! it would change its meaning (E0803, E0804). Calls inside a loop are
 //! pushed as the loop runs, so they run in reverse order (W0801).
 
-use super::convert::{Converter, contains_state_call, extent, meaningful, span};
+use super::convert::{Converter, always, contains_state_call, extent, meaningful, span};
 use super::emit::{Extent, Piece};
 use super::errors;
 use super::flow::{DataSet, Flow, positions_reads};
 use super::output::Arg;
 use super::set::Pointers;
-use crate::operators::CompareOp;
-use crate::program::{Act, BoolExpr, Combinator, Operand, Stmt};
+use crate::program::{Act, BoolExpr, Combinator, Stmt};
 use crate::span::Span;
 
 /// Where a statement of a divide part runs in the output.
@@ -329,10 +328,4 @@ impl Converter<'_, '_> {
         }
         Some(())
     }
-}
-
-/// `0 == 0`: the detector of a `treerec` whose body is not one `if`, and
-/// of the `treerec` that makes a state call to another program.
-pub fn always() -> BoolExpr {
-    BoolExpr::Compare(CompareOp::Eq, Operand::Int(0), Operand::Int(0))
 }

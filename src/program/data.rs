@@ -4,17 +4,14 @@
 //! A `ram` program names its memory: inputs (`input x`, `input A[n]`,
 //! `input W[n][n]`), the sizes their shapes bind (`n`), and scratch
 //! variables, arrays and matrices (`var t = 0`, `var d[n] = -1`). Each is a
-//! [`Data`] of the checked program, numbered by [`DataId`] in declaration
-//! order (a size just before the first input that binds it). A [`Cell`] is
-//! one place of that memory: a scalar, or an element at computed indices.
+//! [`Data`] of the checked program, numbered by [`super::DataId`] in
+//! declaration order (a size just before the first input that binds it). A
+//! [`super::Cell`] is one place of that memory: a scalar, or an element at
+//! computed indices; it is an expression, so it stands in [`super::expr`].
 //! Registers are not data: they are the machine's pointers.
 
-use super::expr::EvalError;
-use super::{PosExpr, World};
+use super::PosExpr;
 use crate::span::Span;
-
-/// Index of a declared name in [`super::Program::data`].
-pub type DataId = usize;
 
 /// A declared name of a `ram` program.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,33 +44,5 @@ impl Data {
             1 => "an array",
             _ => "a matrix",
         }
-    }
-}
-
-/// One place of a `ram` program's memory: a scalar (`t`, `n`, `x`) or an
-/// element (`A[i]`, `D[i][j]`), with the name it was written with (for
-/// printing) and its source.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Cell {
-    pub data: DataId,
-    pub name: String,
-    /// The indices: as many as the data's dimensions.
-    pub at: Vec<PosExpr>,
-    pub span: Span,
-}
-
-impl Cell {
-    /// The value in the cell; `None` (END) for an index outside its array.
-    pub fn read(&self, world: &dyn World) -> Result<Option<i64>, EvalError> {
-        let mut at = [0; 2];
-        for (slot, e) in at.iter_mut().zip(&self.at) {
-            *slot = e.eval(world)?;
-        }
-        Ok(world.cell(self.data, &at[..self.at.len().min(2)]))
-    }
-
-    /// The indices, evaluated.
-    pub fn indices(&self, world: &dyn World) -> Result<Vec<i64>, EvalError> {
-        self.at.iter().map(|e| e.eval(world)).collect()
     }
 }

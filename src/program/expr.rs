@@ -6,9 +6,10 @@
 //! ([`BoolExpr`]). Evaluation reads the environment through the [`World`]
 //! trait and implements the END rules of the language: a position outside
 //! `0..n-1` equals END, and every ordering comparison with END is false.
+//! A [`Cell`] of a `ram` program's memory is read as a position; its
+//! indices are positions too, so the two types stand together here.
 
-use super::data::{Cell, DataId};
-use super::{Color, Observation, PointerId};
+use super::{Color, DataId, Observation, PointerId};
 use crate::operators::{ArithOp, CompareOp};
 
 use crate::span::Span;
@@ -67,6 +68,34 @@ pub enum PosKind {
     /// side of a comparison it may read as END; in arithmetic, END is an
     /// error.
     Read(Box<Cell>),
+}
+
+/// One place of a `ram` program's memory: a scalar (`t`, `n`, `x`) or an
+/// element (`A[i]`, `D[i][j]`), with the name it was written with (for
+/// printing) and its source.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cell {
+    pub data: DataId,
+    pub name: String,
+    /// The indices: as many as the data's dimensions.
+    pub at: Vec<PosExpr>,
+    pub span: Span,
+}
+
+impl Cell {
+    /// The value in the cell; `None` (END) for an index outside its array.
+    pub fn read(&self, world: &dyn World) -> Result<Option<i64>, EvalError> {
+        let mut at = [0; 2];
+        for (slot, e) in at.iter_mut().zip(&self.at) {
+            *slot = e.eval(world)?;
+        }
+        Ok(world.cell(self.data, &at[..self.at.len().min(2)]))
+    }
+
+    /// The indices, evaluated.
+    pub fn indices(&self, world: &dyn World) -> Result<Vec<i64>, EvalError> {
+        self.at.iter().map(|e| e.eval(world)).collect()
+    }
 }
 
 /// A value observation at a position (`A[e]`, `sum(i)`).

@@ -11,10 +11,10 @@ pub mod declared;
 pub mod expr;
 pub mod print;
 
-pub use data::{Cell, Data, DataId, DataKind};
+pub use data::{Data, DataKind};
 pub use declared::{ActArg, ActDecl, EnvAct, EnvKind, Observation, ObservationKind, ParamType};
 pub use expr::{
-    BoolExpr, EvalError, Leaf, Operand, PosExpr, PosKind, Relation, SymExpr, ValExpr, World,
+    BoolExpr, Cell, EvalError, Leaf, Operand, PosExpr, PosKind, Relation, SymExpr, ValExpr, World,
     relation,
 };
 
@@ -24,6 +24,8 @@ use crate::span::Span;
 pub type PointerId = usize;
 /// Index of a definition in [`Program::defs`].
 pub type DefId = usize;
+/// Index of a declared name in [`Program::data`].
+pub type DataId = usize;
 
 #[derive(Clone, Debug)]
 pub struct Program {

@@ -19,7 +19,7 @@ use lsp_server::{ErrorCode, Request, Response};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::server::Snapshot;
+use crate::document::Snapshot;
 use crate::transport::{Outbox, encode};
 
 /// A failed request: an LSP error code and a message.

@@ -7,7 +7,11 @@
 //! combinator, a pointer declaration, a word inside an expression), so that
 //! the requests can ask what stands under the cursor. A text over
 //! [`MAX_DOCUMENT`] bytes is not analysed: its one diagnostic (E1501) says
-//! so, and requests on it fail with the same words.
+//! so, and requests on it fail with the same words. A [`Snapshot`] is the
+//! set of open documents that a request's handler reads.
+
+use std::collections::HashMap;
+use std::sync::Arc;
 
 use cnpi::compile::compile;
 use cnpi::diagnostic::{Diagnostic, codes};
@@ -55,6 +59,10 @@ pub struct Document {
     /// and the names).
     pub refused: Option<String>,
 }
+
+/// The open documents as requests see them, by URI (as text: `Uri` caches
+/// parts of itself, so it makes a poor key).
+pub type Snapshot = Arc<HashMap<String, Arc<Document>>>;
 
 impl Document {
     /// Analyses `text`; `name` is what diagnostics call the file.

@@ -11,8 +11,7 @@ use lsp_types::{
 };
 
 use crate::dispatch::Answer;
-use crate::document::Document;
-use crate::server::Snapshot;
+use crate::document::{Document, Snapshot};
 use crate::{complete, edit, hover as describe, navigate};
 
 /// The open document `uri`, if it was analysed.

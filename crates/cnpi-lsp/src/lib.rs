@@ -37,29 +37,10 @@ mod transport;
 use std::io::{Read, Write};
 use std::sync::mpsc::sync_channel;
 
-use lsp_types::{
-    CodeActionProviderCapability, CompletionOptions, HoverProviderCapability, OneOf,
-    ServerCapabilities, TextDocumentSyncCapability, TextDocumentSyncKind,
-};
-
 pub use document::MAX_DOCUMENT;
+pub use server::capabilities;
 /// The framing for a client: how the tests talk to the server.
 pub use transport::{MAX_MESSAGE, read_json as read_message, write as write_message};
-
-/// The server's answer to `initialize`.
-pub fn capabilities() -> ServerCapabilities {
-    ServerCapabilities {
-        text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
-        hover_provider: Some(HoverProviderCapability::Simple(true)),
-        definition_provider: Some(OneOf::Left(true)),
-        references_provider: Some(OneOf::Left(true)),
-        completion_provider: Some(CompletionOptions::default()),
-        document_symbol_provider: Some(OneOf::Left(true)),
-        document_formatting_provider: Some(OneOf::Left(true)),
-        code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
-        ..ServerCapabilities::default()
-    }
-}
 
 /// Runs the server on stdin and stdout (`cnpic lsp`); see [`serve`].
 pub fn stdio() -> Result<(), String> {

@@ -11,7 +11,6 @@
 //! type to [`crate::handlers`] ([`RequestDispatcher`]) and answered on
 //! worker threads from a snapshot of the documents.
 
-use std::collections::HashMap;
 use std::panic::catch_unwind;
 use std::sync::Arc;
 use std::sync::mpsc::Receiver;
@@ -19,17 +18,31 @@ use std::sync::mpsc::Receiver;
 use lsp_server::{ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::{self as notifications, Notification as _};
 use lsp_types::request::{self as requests, Request as _};
-use lsp_types::{InitializeResult, ServerInfo, Uri};
+use lsp_types::{
+    CodeActionProviderCapability, CompletionOptions, HoverProviderCapability, InitializeResult,
+    OneOf, ServerCapabilities, ServerInfo, TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
+};
 use serde_json::Value;
 
 use crate::dispatch::{RequestDispatcher, Workers};
-use crate::document::Document;
+use crate::document::{Document, Snapshot};
 use crate::transport::{Incoming, Outbox, encode};
-use crate::{capabilities, diagnostics, handlers};
+use crate::{diagnostics, handlers};
 
-/// The open documents as requests see them, by URI (as text: `Uri` caches
-/// parts of itself, so it makes a poor key).
-pub type Snapshot = Arc<HashMap<String, Arc<Document>>>;
+/// The server's answer to `initialize`.
+pub fn capabilities() -> ServerCapabilities {
+    ServerCapabilities {
+        text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        definition_provider: Some(OneOf::Left(true)),
+        references_provider: Some(OneOf::Left(true)),
+        completion_provider: Some(CompletionOptions::default()),
+        document_symbol_provider: Some(OneOf::Left(true)),
+        document_formatting_provider: Some(OneOf::Left(true)),
+        code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
+        ..ServerCapabilities::default()
+    }
+}
 
 #[derive(PartialEq)]
 enum Phase {
