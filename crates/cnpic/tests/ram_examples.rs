@@ -19,7 +19,10 @@ const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
 #[allow(dead_code)]
 mod harness;
 
-use harness::{Clrs, SMALL, SMALL_HEAVY, Sweep, int, ints, ints_in, matrix, program_file, rng};
+use harness::{
+    Clrs, SMALL, SMALL_HEAVY, Sweep, int, ints, ints_in, matrix, program_file, relaxed_distances,
+    rng,
+};
 
 /// The programs this file checks, one test each.
 const PROGRAMS: [&str; 13] = [
@@ -260,23 +263,7 @@ fn dijkstra() {
     sweep("dijkstra", 1811, SMALL_HEAVY, input, |x, out| {
         // Relax every edge until nothing changes (Bellman-Ford).
         let (w, s) = (matrix(x, "W"), int(x, "s") as usize);
-        let n = w.len();
-        let mut d: Vec<Option<i64>> = vec![None; n];
-        d[s] = Some(0);
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for u in 0..n {
-                for v in 0..n {
-                    if let (Some(du), true) = (d[u], w[u][v] >= 0)
-                        && d[v].is_none_or(|dv| du + w[u][v] < dv)
-                    {
-                        d[v] = Some(du + w[u][v]);
-                        changed = true;
-                    }
-                }
-            }
-        }
+        let d = relaxed_distances(&w, s, |w| w >= 0);
         let d: Vec<i64> = d.into_iter().map(|d| d.unwrap_or(-1)).collect();
         assert_eq!(ints(out, "d"), d, "{x}");
     });

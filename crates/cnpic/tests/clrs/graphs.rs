@@ -18,7 +18,9 @@ use rand::seq::SliceRandom;
 use rand::{Rng, RngExt};
 use serde_json::{Value, json};
 
-use crate::harness::{ALL, Engine, FAST, LARGEST_CUBIC, LARGEST_GRAPH, Sweep, program, rng};
+use crate::harness::{
+    ALL, Engine, FAST, LARGEST_CUBIC, LARGEST_GRAPH, Sweep, program, relaxed_distances, rng,
+};
 
 type Matrix = Vec<Vec<i64>>;
 
@@ -478,27 +480,9 @@ fn reference_floyd_warshall(a: &Matrix) -> Matrix {
 // ---------------------------------------------------------------------
 // Properties the answers must have whatever the reference's choices.
 
-/// Shortest distances from `s` (None: unreachable), by plain relaxation to
-/// a fixed point.
+/// Shortest distances from `s` (None: unreachable).
 fn distances(a: &Matrix, s: usize) -> Vec<Option<i64>> {
-    let n = a.len();
-    let mut d = vec![None; n];
-    d[s] = Some(0);
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for u in 0..n {
-            for v in 0..n {
-                if let (Some(du), true) = (d[u], a[u][v] != 0)
-                    && d[v].is_none_or(|dv| du + a[u][v] < dv)
-                {
-                    d[v] = Some(du + a[u][v]);
-                    changed = true;
-                }
-            }
-        }
-    }
-    d
+    relaxed_distances(a, s, |w| w != 0)
 }
 
 /// `pi` is a tree of shortest paths from `s`: the source and the

@@ -324,3 +324,32 @@ pub fn points(rng: &mut ChaCha8Rng, n: usize, radius: i64) -> (Vec<i64>, Vec<i64
 pub fn cross(ax: i64, ay: i64, bx: i64, by: i64, cx: i64, cy: i64) -> i64 {
     (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
 }
+
+/// Shortest distances from `s` in the weight matrix `w` (None:
+/// unreachable), by plain relaxation to a fixed point; `is_edge` says which
+/// entries are edges (the benchmark's graphs mark no edge with 0, the ram
+/// example's with a negative weight).
+pub fn relaxed_distances(
+    w: &[Vec<i64>],
+    s: usize,
+    is_edge: impl Fn(i64) -> bool,
+) -> Vec<Option<i64>> {
+    let n = w.len();
+    let mut d = vec![None; n];
+    d[s] = Some(0);
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for u in 0..n {
+            for v in 0..n {
+                if let (Some(du), true) = (d[u], is_edge(w[u][v]))
+                    && d[v].is_none_or(|dv| du + w[u][v] < dv)
+                {
+                    d[v] = Some(du + w[u][v]);
+                    changed = true;
+                }
+            }
+        }
+    }
+    d
+}
