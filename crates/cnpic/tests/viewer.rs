@@ -199,6 +199,24 @@ fn browser() -> Option<(Driver, PathBuf)> {
     Some((driver, chromium))
 }
 
+/// Runs `body` in one session of headless Chromium on a single-threaded
+/// runtime and closes the session after it; does nothing where
+/// [`browser`] finds no browser.
+fn in_browser<F: Future<Output = ()>>(body: impl FnOnce(Client) -> F) {
+    let Some((driver, chromium)) = browser() else {
+        return;
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    runtime.block_on(async {
+        let client = connect(&driver, &chromium).await;
+        body(client.clone()).await;
+        client.close().await.expect("the session closes");
+    });
+}
+
 async fn connect(driver: &Driver, chromium: &Path) -> Client {
     let capabilities = json!({
         "goog:chromeOptions": {
@@ -353,16 +371,8 @@ async fn step_through(client: &Client, file: &str, input: &str, dir: &Path) {
 
 #[test]
 fn the_page_shows_each_step_as_the_run_took_it() {
-    let Some((driver, chromium)) = browser() else {
-        return;
-    };
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a runtime");
-    runtime.block_on(async {
-        let client = connect(&driver, &chromium).await;
+    in_browser(|client| async move {
         step_through(
             &client,
             "examples/bubblesort.cnpi",
@@ -380,7 +390,6 @@ fn the_page_shows_each_step_as_the_run_took_it() {
         ram(&client, dir.path()).await;
         next_call(&client, dir.path()).await;
         window(&client, dir.path()).await;
-        client.close().await.expect("the session closes");
     });
 }
 
@@ -513,16 +522,8 @@ async fn next_call(client: &Client, dir: &Path) {
 #[test]
 #[ignore = "a measurement: CNPI_VIEWER_PAGES=a.html,b.html cargo test -p cnpic --test viewer -- --ignored"]
 fn load_times() {
-    let Some((driver, chromium)) = browser() else {
-        return;
-    };
     let pages = std::env::var("CNPI_VIEWER_PAGES").unwrap_or_default();
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a runtime");
-    runtime.block_on(async {
-        let client = connect(&driver, &chromium).await;
+    in_browser(|client| async move {
         for page in pages.split(',').filter(|p| !p.is_empty()) {
             let path = std::fs::canonicalize(page).expect("the page exists");
             let started = Instant::now();
@@ -542,7 +543,6 @@ fn load_times() {
                  End then Left answered in {far:?}"
             );
         }
-        client.close().await.expect("the session closes");
     });
 }
 
