@@ -9,6 +9,8 @@ use common::add_decimal;
 #[path = "symbolic/programs.rs"]
 mod programs;
 
+#[path = "symbolic/calls.rs"]
+mod calls;
 #[path = "symbolic/errors.rs"]
 mod errors;
 #[path = "symbolic/trace.rs"]
