@@ -26,13 +26,14 @@ use errors::{CnpiError, CompileError, Diagnostic, InternalError, Reported, RunEr
 use program::Program;
 use trace::Trace;
 
-/// A source named by `source_or_path`: a path (a `str` naming an existing
-/// file, or a `PathLike`) is read, anything else is the source itself.
+/// A source named by `source_or_path`: a path (a `PathLike`, or a `str`
+/// of one line naming an existing file or ending in `.cnpi`) is read,
+/// anything else is the source itself.
 /// Returns the name diagnostics show, the text, and the path if any.
 fn source(value: &Bound<'_, PyAny>) -> PyResult<(String, String, Option<PathBuf>)> {
     let path = match value.extract::<String>() {
         Ok(text) if text.contains('\n') => return Ok(("<string>".into(), text, None)),
-        Ok(text) if Path::new(&text).is_file() => PathBuf::from(text),
+        Ok(text) if Path::new(&text).is_file() || text.ends_with(".cnpi") => PathBuf::from(text),
         Ok(text) => return Ok(("<string>".into(), text, None)),
         Err(_) => value.extract::<PathBuf>()?,
     };
