@@ -68,9 +68,9 @@ fn declared_memory_comes_with_what_programs_write_it_with() {
     let write = [ParamType::Place, ParamType::Position];
     for kind in env::kinds() {
         let rust = env::environment(kind);
-        let memory = rust.has(Ability::DeclaredMemory);
-        let writes = rust.acts.iter().any(|a| a.name == "WRITE" && a.params == write);
-        let places = rust.acts.iter().any(|a| a.params.contains(&ParamType::Place));
+        let (acts, memory) = (rust.acts, rust.has(Ability::DeclaredMemory));
+        let writes = acts.iter().any(|a| a.name == "WRITE" && a.params == write);
+        let places = acts.iter().any(|a| a.params.contains(&ParamType::Place));
         assert_eq!((writes, places), (memory, memory), "{}", kind.name());
     }
     assert!(env::with(Ability::DeclaredMemory).any(|e| e.name == "ram"));
