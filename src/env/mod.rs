@@ -88,8 +88,11 @@ pub struct Environment {
     /// The state its (already parsed) JSON input describes for a program
     /// of `layout`; every error is an E06xx diagnostic without labels, with
     /// the help of [`input`].
-    pub read: fn(EnvKind, &Layout, Value) -> Result<Box<dyn EnvState>, Diagnostic>,
+    pub read: Reader,
 }
+
+/// How an environment reads its input (see [`Environment::read`]).
+pub type Reader = fn(EnvKind, &Layout, Value) -> Result<Box<dyn EnvState>, Diagnostic>;
 
 /// What an environment's JSON input looks like, for messages and defaults.
 pub struct InputForm {
