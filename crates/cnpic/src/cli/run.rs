@@ -5,14 +5,15 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
-use cnpi::engines::read_input;
+use cnpi::engines::{input_file, read_input};
 use cnpi::env;
+use cnpi::files::refuse_overwriting;
 use cnpi_neural::load::{Loaded, Request, RunOptions};
 use cnpi_neural::memory::DEFAULT_SEED;
 use cnpi_neural::viewer::{Recorder, Window, page};
 
 use super::output::{err, out, outln};
-use super::report::{command_line, exit_code, print_diagnostics, progress_bar};
+use super::report::{command_line, exit_code, fail, print_diagnostics, progress_bar};
 
 /// `--input`'s help, with an input of every registered environment.
 fn input_help() -> String {
@@ -91,6 +92,15 @@ enum Format {
 }
 
 pub fn run(args: &RunArgs) -> ExitCode {
+    let inputs = [
+        Some(args.file.as_path()),
+        input_file(args.input.as_deref()),
+        args.core.as_deref(),
+    ];
+    let inputs: Vec<_> = inputs.into_iter().flatten().collect();
+    if let Err(diagnostic) = refuse_overwriting(&inputs, &Vec::from_iter(args.html.as_deref())) {
+        return fail(diagnostic);
+    }
     let request = Request {
         file: &args.file,
         entry: args.entry.as_deref(),
