@@ -409,7 +409,7 @@ impl Program {
     /// The environment the program runs in (`"array"`, `"graph"`, `"ram"`...).
     #[getter]
     fn env(&self) -> String {
-        env::environment(self.neural.env).name().to_string()
+        env::environment(self.neural.env).name.to_string()
     }
 
     fn __repr__(&self) -> String {
