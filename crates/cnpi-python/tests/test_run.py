@@ -99,3 +99,36 @@ def test_the_package_imports_far_from_the_repository(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == [cnpi.__version__, "[1,", "2]"]
     assert cnpi.__file__ and ROOT not in cnpi.__file__
+
+
+def test_run_many_lets_other_python_threads_run():
+    import threading
+    import time
+
+    program = cnpi.load(example("quicksort.cnpi"))
+    inputs = [list(range(400, 0, -1))] * 40
+    done = threading.Event()
+    ticks = []
+
+    def tick():
+        while not done.is_set():
+            ticks.append(time.perf_counter())
+            time.sleep(0.001)
+
+    ticker = threading.Thread(target=tick)
+    ticker.start()
+    time.sleep(0.05)
+    try:
+        start = time.perf_counter()
+        results = program.run_many(inputs, jobs=1)
+        end = time.perf_counter()
+    finally:
+        done.set()
+        ticker.join()
+    assert results[0]["A"] == list(range(1, 401))
+    assert end - start > 0.1, "the runs are too short to tell"
+    # With the GIL held for the whole call, the other thread could not tick
+    # in between (Python hands the GIL over every 5 ms only between its own
+    # bytecodes).
+    inside = [t for t in ticks if start + 0.02 < t < end - 0.02]
+    assert len(inside) > 10, (len(inside), end - start)
