@@ -145,6 +145,14 @@ fn _panic_for_tests() -> PyResult<()> {
     guarded(|| panic!("the test hook panics on purpose"))
 }
 
+/// cnpi: the Combinatory Neural Programmer-Interpreter, in process.
+///
+/// Compile a program once (`compile`, `load`), run it on the network or on
+/// the exact reference interpreter (`Program.run`, `Program.run_many`),
+/// record a run (`Program.trace`), check and combinatorize programs, and
+/// fill a sketch's holes from examples (`learn`): what `cnpic run`,
+/// `check`, `combinatorize` and `learn` do, with the same answers. See
+/// docs/python.md.
 #[pymodule(name = "cnpi")]
 fn cnpi_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();

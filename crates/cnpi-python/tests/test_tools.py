@@ -116,3 +116,20 @@ def test_learn_raises_when_nothing_fits():
 def test_the_version_is_the_workspaces():
     cargo = open(example("../Cargo.toml")).read()
     assert re.search(rf'^version = "{re.escape(cnpi.__version__)}"', cargo, re.M)
+
+
+def test_every_public_name_has_a_docstring_and_a_stub():
+    with open(example("../crates/cnpi-python/cnpi.pyi")) as f:
+        stubs = f.read()
+    assert cnpi.__doc__
+    public = [n for n in dir(cnpi) if not n.startswith("_")]
+    assert {"compile", "load", "check", "combinatorize", "learn", "Program", "Trace"} <= set(public)
+    for name in public:
+        value = getattr(cnpi, name)
+        if callable(value):
+            assert value.__doc__, name
+            assert re.search(rf"^(def|class) {name}\b", stubs, re.M), name
+    for cls in (cnpi.Program, cnpi.Trace):
+        for name in [n for n in dir(cls) if not n.startswith("__")]:
+            assert getattr(cls, name).__doc__, f"{cls.__name__}.{name}"
+            assert re.search(rf"def {name}\b", stubs), f"{cls.__name__}.{name}"
