@@ -38,6 +38,8 @@ class RunError(CnpiError):
     message: str
     line: Optional[int]
     """The line of the user's source the error points at, if any."""
+    trace: Optional[Trace]
+    """From `Program.trace`: the steps up to the error; else None."""
 
 class InternalError(CnpiError):
     """A bug in cnpi: a panic inside the extension, caught before it reached Python."""
@@ -100,7 +102,11 @@ class Program:
         engine: Literal["neural"] = "neural",
         max_steps: Optional[int] = None,
     ) -> Trace:
-        """Runs the program on the network, recording every core step."""
+        """Runs the program on the network, recording every core step.
+
+        A run that fails raises its RunError, whose `.trace` holds the
+        steps up to the error.
+        """
 
 class Trace:
     """A run of the network recorded step by step."""
@@ -111,8 +117,8 @@ class Trace:
         """Step `i`: "step", "applier", "combinator", "condition",
         "detector", "slot", "target", "return", "depth"."""
     @property
-    def result(self) -> Dict[str, Any]:
-        """What `run` returns for the same input."""
+    def result(self) -> Optional[Dict[str, Any]]:
+        """What `run` returns for the same input (None for a failed run)."""
     @property
     def steps(self) -> int:
         """The run's steps."""

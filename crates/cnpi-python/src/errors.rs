@@ -29,7 +29,7 @@ create_exception!(
     cnpi,
     RunError,
     CnpiError,
-    "A run that failed (or an input that does not read): `.code`, `.message` and `.line` (None when the error has no place in the source)."
+    "A run that failed (or an input that does not read): `.code`, `.message`, `.line` (None when the error has no place in the source) and `.trace` (from `Program.trace`: the steps up to the error; else None)."
 );
 create_exception!(
     cnpi,
@@ -159,7 +159,8 @@ pub fn run_error(
     let set = || -> PyResult<()> {
         value.setattr("code", &shown.code)?;
         value.setattr("message", &shown.message)?;
-        value.setattr("line", shown.line)
+        value.setattr("line", shown.line)?;
+        value.setattr("trace", py.None())
     };
     set().err().unwrap_or(error)
 }

@@ -369,7 +369,8 @@ impl Program {
     /// Trace (`len(trace)` is the run's steps, up to 2,000,000 recorded;
     /// `trace[i]` a dict; `trace.to_arrays()`; shown in Jupyter as the
     /// trace page). Only the network's run has core steps to record:
-    /// `engine` must be `"neural"`.
+    /// `engine` must be `"neural"`. A run that fails raises its RunError
+    /// with the trace of the steps up to the error as `.trace`.
     #[pyo3(signature = (input=None, *, engine="neural", max_steps=None))]
     fn trace(
         &self,
@@ -393,9 +394,15 @@ impl Program {
                 let ran = run_one(&loaded, input, max_steps, Some(&mut recorder));
                 (ran, recorder)
             });
+            let trace = Trace::new(loaded.clone(), &self.spec.name, recorder, &ran);
             match ran {
-                Ok(outcome) => Ok(Trace::new(loaded, &self.spec.name, recorder, outcome)),
-                Err(diagnostic) => Err(self.error(py, &loaded, &diagnostic, "")),
+                Ok(_) => Ok(trace),
+                Err(diagnostic) => {
+                    // The steps up to the error, to look at: `error.trace`.
+                    let error = self.error(py, &loaded, &diagnostic, "");
+                    error.value(py).setattr("trace", trace)?;
+                    Err(error)
+                }
             }
         })
     }

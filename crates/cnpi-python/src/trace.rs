@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 
+use cnpi::diagnostic::Diagnostic;
 use cnpi::exec::Outcome;
 use cnpi_neural::load::Loaded;
 use cnpi_neural::viewer::{Recorded, Recorder, page};
@@ -22,19 +23,30 @@ pub struct Trace {
     loaded: Arc<Loaded>,
     title: String,
     recorder: Recorder,
+    /// What `run` returns; `Value::Null` for a run that failed.
     result: Value,
-    /// The result as `cnpic run` prints it, for the page.
+    /// The result as `cnpic run` prints it, or the error, for the page.
     text: String,
 }
 
 impl Trace {
-    pub fn new(loaded: Arc<Loaded>, title: &str, recorder: Recorder, outcome: Outcome) -> Trace {
+    /// The trace of a run that ended with `ran`.
+    pub fn new(
+        loaded: Arc<Loaded>,
+        title: &str,
+        recorder: Recorder,
+        ran: &Result<Outcome, Diagnostic>,
+    ) -> Trace {
+        let (result, text) = match ran {
+            Ok(outcome) => (outcome.to_json("neural"), outcome.to_text("neural")),
+            Err(d) => (Value::Null, format!("{}: {}", d.code, d.message)),
+        };
         Trace {
             loaded,
             title: title.to_string(),
             recorder,
-            result: outcome.to_json("neural"),
-            text: outcome.to_text("neural"),
+            result,
+            text,
         }
     }
 
@@ -98,7 +110,8 @@ impl Trace {
         self.record(py, at, &step)
     }
 
-    /// What `run` returns for the same input.
+    /// What `run` returns for the same input (None in the trace of a run
+    /// that failed, which its RunError carries as `.trace`).
     #[getter]
     fn result<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         to_python(py, &self.result)

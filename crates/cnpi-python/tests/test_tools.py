@@ -133,3 +133,17 @@ def test_every_public_name_has_a_docstring_and_a_stub():
         for name in [n for n in dir(cls) if not n.startswith("__")]:
             assert getattr(cls, name).__doc__, f"{cls.__name__}.{name}"
             assert re.search(rf"def {name}\b", stubs), f"{cls.__name__}.{name}"
+
+
+def test_a_failing_run_carries_its_trace():
+    program = cnpi.load(example("quicksort.cnpi"))
+    with pytest.raises(cnpi.RunError) as raised:
+        program.trace([5, 4, 3, 2, 1], max_steps=10)
+    trace = raised.value.trace
+    assert raised.value.code == "E0701"
+    assert trace.result is None and len(trace) == trace.steps >= 10
+    assert trace[0] == program.trace([5, 4, 3, 2, 1])[0]
+    assert trace.html().startswith("<!DOCTYPE html>")  # its data is compressed
+    with pytest.raises(cnpi.RunError) as raised:
+        program.run([5, 4, 3, 2, 1], max_steps=10)
+    assert raised.value.trace is None
