@@ -26,7 +26,7 @@ impl<'a> Checker<'a> {
         let Some(first) = def.params.first() else {
             return Vec::new();
         };
-        if !self.has_data {
+        if !self.declared_memory {
             self.not_in_this_env(first.span, "parameters");
             return Vec::new();
         }
@@ -147,7 +147,7 @@ impl<'a> Checker<'a> {
         args: &[Expr],
         span: Span,
     ) -> Option<PosExpr> {
-        if !self.has_data {
+        if !self.declared_memory {
             self.not_in_this_env(span, "calls inside expressions");
             return None;
         }
@@ -192,7 +192,7 @@ impl<'a> Checker<'a> {
 
     /// `return e` or `return`.
     pub(super) fn return_statement(&mut self, value: Option<&Expr>, span: Span) -> Option<Stmt> {
-        if !self.has_data {
+        if !self.declared_memory {
             self.not_in_this_env(span, "`return` statements");
             return None;
         }

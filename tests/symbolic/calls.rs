@@ -22,7 +22,9 @@ fn run(text: &str, input: Value) -> Value {
         compilation.diagnostics
     );
     let program = compilation.program.expect("no errors");
-    let state = cnpi::env::parse_input(program.env, &input.to_string()).expect("valid input");
+    let layout = cnpi::env::Layout::of(&program);
+    let state =
+        cnpi::env::read_input(program.env, &layout, &input.to_string()).expect("valid input");
     let options = Options {
         max_steps: 100_000_000,
         trace: None,
