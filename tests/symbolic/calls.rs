@@ -409,3 +409,53 @@ def MAIN():
         error.message
     );
 }
+
+#[test]
+fn calls_in_a_loop_test_mutual_recursion_and_a_return_inside_a_loop() {
+    let text = "
+env ram(i = 0, k = 0)
+input A[n]
+var s = 0
+
+def MAIN():
+  while COUNT_BELOW(i) < 3:
+    i = i + 1
+  s = EVEN(6) * 10 + ODD(7)
+  k = FIRST_NEG()
+  OUT(i)
+  OUT(s)
+  OUT(k)
+
+def COUNT_BELOW(x):
+  k = 0
+  s = 0
+  while k < n:
+    if A[k] < x:
+      s = s + 1
+    k = k + 1
+  return s
+
+def EVEN(m):
+  if m == 0:
+    return 1
+  return ODD(m - 1)
+
+def ODD(m):
+  if m == 0:
+    return 0
+  return EVEN(m - 1)
+
+def FIRST_NEG():
+  k = 0
+  while k < n:
+    if A[k] < 0:
+      return k
+    k = k + 1
+  return 0 - 1
+";
+    let result = run(text, json!({ "A": [5, -1, 2, 0, 7] }));
+    // Three values below 3 first at i = 3; EVEN(6) = 1, ODD(7) = 1;
+    // FIRST_NEG shares the registers (no parameters), so `k` is its index.
+    assert_eq!(result["output"], json!([3, 11, 1]));
+    assert_eq!(result["k"], json!(1));
+}

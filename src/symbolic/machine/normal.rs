@@ -30,7 +30,8 @@ impl<'p> Machine<'p, '_> {
         if !matches!(stmt, Stmt::While { .. }) {
             self.count_step(b.def)?;
         }
-        if self.waits_for_calls(stmt) {
+        // A `while` waits for its calls at each test (`while_step`).
+        if !matches!(stmt, Stmt::While { .. }) && self.waits_for_calls(stmt) {
             if !matches!(stmt, Stmt::If { .. }) {
                 self.trace_stmt(&b, |program| text(program, stmt));
             }
