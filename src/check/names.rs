@@ -91,7 +91,8 @@ pub(super) enum Expect {
     Pointer,
     /// A name inside a condition or a position expression.
     Operand,
-    /// `NAME[e]` or `NAME(e)` inside a condition.
+    /// `NAME[e]` or `NAME(e)` inside an expression: an observation, a
+    /// read, or a call of a normal program for its value.
     Observation,
     /// A direction, a colour or `OK`, as an ACT argument.
     Word,
@@ -141,7 +142,10 @@ impl Expect {
                 meaning,
                 M::Pointer(_) | M::Data(_) | M::Symbol(_) | M::End | M::Last
             ),
-            Expect::Observation => matches!(meaning, M::Observation | M::Data(_)),
+            Expect::Observation => matches!(
+                meaning,
+                M::Observation | M::Data(_) | M::Def { applier: false, .. }
+            ),
             Expect::Word => matches!(meaning, M::Direction(_) | M::Symbol(_) | M::Ok),
         }
     }
