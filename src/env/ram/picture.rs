@@ -5,7 +5,7 @@
 //! like its columns), and the output tape. Registers are the machine's
 //! pointers, which the page lists on its own.
 
-use super::{Memory, RamState};
+use super::{RamState, Region};
 use crate::env::{Cell, Panel, Picture, Shape};
 
 /// The panels of `state`, in the order they are drawn.
@@ -15,12 +15,12 @@ pub(super) fn picture(state: &RamState) -> Picture {
     let mut panels = Vec::new();
     for (name, memory) in state.names.data.iter().zip(&state.memory) {
         match memory {
-            Memory::Scalar(value) => {
+            Region::Scalar(value) => {
                 names.push(name.clone());
                 scalars.push(Cell::Int(*value));
             }
-            Memory::Array(values) => panels.push(Panel::row(name.as_str(), true, values)),
-            Memory::Matrix { rows, cols, values } => {
+            Region::Array(values) => panels.push(Panel::row(name.as_str(), true, values)),
+            Region::Matrix { rows, cols, values } => {
                 let shape = Shape::Grid {
                     rows: (0..*rows).map(|r| r.to_string()).collect(),
                     columns: *cols,
