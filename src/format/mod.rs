@@ -312,6 +312,7 @@ impl<'s> Printer<'s> {
                 self.line(indent, call.span.start, call.span.end, expr::call(call));
             }
             ast::Stmt::Pass(span) => self.line(indent, span.start, span.end, "pass".into()),
+            ast::Stmt::Hole(span) => self.line(indent, span.start, span.end, "?".into()),
             ast::Stmt::Assign {
                 target,
                 value,
@@ -449,6 +450,7 @@ fn stmt_start(stmt: &ast::Stmt) -> usize {
     match stmt {
         ast::Stmt::Call(call) => call.span.start,
         ast::Stmt::Pass(span)
+        | ast::Stmt::Hole(span)
         | ast::Stmt::Assign { span, .. }
         | ast::Stmt::If { span, .. }
         | ast::Stmt::While { span, .. } => span.start,
@@ -461,7 +463,9 @@ fn block_end(block: &[ast::Stmt]) -> usize {
     match block.last() {
         None => 0,
         Some(ast::Stmt::Call(call)) => call.span.end,
-        Some(ast::Stmt::Pass(span) | ast::Stmt::Assign { span, .. }) => span.end,
+        Some(ast::Stmt::Pass(span) | ast::Stmt::Hole(span) | ast::Stmt::Assign { span, .. }) => {
+            span.end
+        }
         Some(ast::Stmt::If {
             then, otherwise, ..
         }) => block_end(otherwise.as_deref().unwrap_or(then)),

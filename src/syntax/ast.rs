@@ -167,6 +167,8 @@ pub enum Stmt {
         span: Span,
     },
     Pass(Span),
+    /// `?` as a whole statement: left for `cnpic learn` to find.
+    Hole(Span),
 }
 
 impl Stmt {
@@ -177,7 +179,8 @@ impl Stmt {
             Stmt::If { span, .. }
             | Stmt::While { span, .. }
             | Stmt::Assign { span, .. }
-            | Stmt::Pass(span) => *span,
+            | Stmt::Pass(span)
+            | Stmt::Hole(span) => *span,
         }
     }
 }
@@ -207,6 +210,9 @@ pub enum ExprKind {
     Index2(Ident, Box<Expr>, Box<Expr>),
     /// `NAME(e, ...)` inside a condition or position expression.
     Apply(Ident, Vec<Expr>),
+    /// `?` where a condition or an integer expression goes: left for
+    /// `cnpic learn` to find (a hole in a normal program).
+    Hole,
     /// Placeholder left by error recovery; never reaches the checker's output.
     Error,
 }

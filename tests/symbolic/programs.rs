@@ -125,6 +125,7 @@ impl Builder {
             defs: self.defs,
             combinators: combinators(),
             entry,
+            blanks: Vec::new(),
         }
     }
 }

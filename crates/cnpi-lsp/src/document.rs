@@ -264,7 +264,7 @@ fn collect_block(block: &[ast::Stmt], names: &mut Vec<Name>) {
     for stmt in block {
         match stmt {
             ast::Stmt::Call(call) => collect_call(call, names),
-            ast::Stmt::Pass(_) => {}
+            ast::Stmt::Pass(_) | ast::Stmt::Hole(_) => {}
             ast::Stmt::Assign { target, value, .. } => {
                 collect_expr(target, names);
                 collect_expr(value, names);
@@ -295,7 +295,7 @@ fn collect_expr(expr: &ast::Expr, names: &mut Vec<Name>) {
             span: expr.span,
             role: Role::Word,
         }),
-        ast::ExprKind::Int(_) | ast::ExprKind::Error => {}
+        ast::ExprKind::Int(_) | ast::ExprKind::Hole | ast::ExprKind::Error => {}
         ast::ExprKind::Neg(e) | ast::ExprKind::Not(e) => collect_expr(e, names),
         ast::ExprKind::Arith(_, a, b)
         | ast::ExprKind::Compare(_, a, b)
