@@ -124,7 +124,11 @@ impl<'a> Checker<'a> {
             kind: PosKind::Int(0),
             span: expr.span,
         };
-        Some(recorded.then(|| BoolExpr::Compare(CompareOp::Eq, Operand::Pos(zero), Operand::Int(0))))
+        Some(recorded.then_some(BoolExpr::Compare(
+            CompareOp::Eq,
+            Operand::Pos(zero),
+            Operand::Int(0),
+        )))
     }
 
     fn typed(&mut self, expr: &Expr) -> Option<Typed> {
@@ -132,12 +136,14 @@ impl<'a> Checker<'a> {
         match &expr.kind {
             // An integer expression left out: typed by its place, a
             // position (the integer 0 until it is filled, kept unfolded).
-            ExprKind::Hole => self.blank(BlankKind::Expression, span).then(|| {
-                Typed::Pos(PosExpr {
+            ExprKind::Hole => {
+                let zero = PosExpr {
                     kind: PosKind::Int(0),
                     span,
-                })
-            }),
+                };
+                self.blank(BlankKind::Expression, span)
+                    .then_some(Typed::Pos(zero))
+            }
             ExprKind::Error => {
                 self.incomplete = true;
                 None

@@ -79,9 +79,7 @@ impl BlankKind {
             BlankKind::Expression => {
                 "an integer expression: terms combined by `+ - * / %`, up to three operators"
             }
-            BlankKind::Statement => {
-                "a statement: an assignment, a write, `SWAP`, `OUT` or a call"
-            }
+            BlankKind::Statement => "a statement: an assignment, a write, `SWAP`, `OUT` or a call",
         }
     }
 }

@@ -29,8 +29,8 @@ use std::collections::HashSet;
 
 use cnpi::operators::{ArithOp, CompareOp};
 use cnpi::program::{
-    BlankKind, Body, BoolExpr, Cell, DataKind, Operand, PosExpr, PosKind, Program, Relation,
-    World, print,
+    BlankKind, Body, BoolExpr, Cell, DataKind, Operand, PosExpr, PosKind, Program, Relation, World,
+    print,
 };
 
 use super::probe::{Probes, nowhere};
@@ -214,8 +214,9 @@ impl<'p> Grower<'p> {
                 if kept.len() >= MAX_PER_SIZE {
                     break;
                 }
-                let values: Vec<V> =
-                    (a.values.iter().zip(&b.values)).map(|(x, y)| arith(op, *x, *y)).collect();
+                let values: Vec<V> = (a.values.iter().zip(&b.values))
+                    .map(|(x, y)| arith(op, *x, *y))
+                    .collect();
                 if values.iter().all(|v| *v == V::Err) {
                     continue;
                 }
@@ -230,7 +231,9 @@ impl<'p> Grower<'p> {
             }
             self.exprs.push(kept);
         }
-        self.exprs.get(size.wrapping_sub(1)).map_or(&[], |v| v.as_slice())
+        self.exprs
+            .get(size.wrapping_sub(1))
+            .map_or(&[], |v| v.as_slice())
     }
 
     /// The comparisons of size `size`, grown on first use.
@@ -244,8 +247,7 @@ impl<'p> Grower<'p> {
             let mut kept = Vec::new();
             for left in 1..=next {
                 let right = next + 1 - left;
-                let (Some(lhs), Some(rhs)) =
-                    (self.exprs.get(left - 1), self.exprs.get(right - 1))
+                let (Some(lhs), Some(rhs)) = (self.exprs.get(left - 1), self.exprs.get(right - 1))
                 else {
                     continue;
                 };
@@ -280,7 +282,9 @@ impl<'p> Grower<'p> {
             }
             self.comparisons.push(kept);
         }
-        self.comparisons.get(size.wrapping_sub(1)).map_or(&[], |v| v.as_slice())
+        self.comparisons
+            .get(size.wrapping_sub(1))
+            .map_or(&[], |v| v.as_slice())
     }
 
     /// The conditions of size `size`: comparisons, then `and`, then `or`
@@ -296,9 +300,10 @@ impl<'p> Grower<'p> {
         for and in [true, false] {
             for left in 1..size {
                 let right = size - left;
-                let (Some(lhs), Some(rhs)) =
-                    (self.comparisons.get(left - 1), self.comparisons.get(right - 1))
-                else {
+                let (Some(lhs), Some(rhs)) = (
+                    self.comparisons.get(left - 1),
+                    self.comparisons.get(right - 1),
+                ) else {
                     continue;
                 };
                 for (i, c) in lhs.iter().enumerate() {

@@ -431,7 +431,11 @@ fn nth(lists: &[&Vec<String>], mut n: usize) -> Filling {
 /// first hole's smallest first.
 fn splits(total: usize, holes: usize) -> Vec<Vec<usize>> {
     if holes == 0 {
-        return if total == 0 { vec![Vec::new()] } else { Vec::new() };
+        return if total == 0 {
+            vec![Vec::new()]
+        } else {
+            Vec::new()
+        };
     }
     (1..=MAX_SIZE.min(total))
         .flat_map(|first| {

@@ -12,9 +12,7 @@ use rand_chacha::ChaCha8Rng;
 
 use cnpi::env::{self, View};
 use cnpi::exec::{Options, Store};
-use cnpi::program::{
-    ActApp, ActArg, Cell, DataKind, PosExpr, PosKind, Program,
-};
+use cnpi::program::{ActApp, ActArg, Cell, DataKind, PosExpr, PosKind, Program};
 use cnpi::span::{SourceId, Span};
 
 use crate::sketch::Example;
@@ -49,9 +47,12 @@ impl Probes {
                     max_steps: u64::MAX,
                     trace: None,
                 };
-                let Ok(mut store) =
-                    Store::new(program.env, &program.pointers, example.input.clone(), options)
-                else {
+                let Ok(mut store) = Store::new(
+                    program.env,
+                    &program.pointers,
+                    example.input.clone(),
+                    options,
+                ) else {
                     continue;
                 };
                 if k > 0 {
@@ -126,17 +127,16 @@ fn scramble_vars(program: &Program, store: &mut Store, rng: &mut ChaCha8Rng, hig
     }
 }
 
-/// Reads scalar `world` values (for tests of this module).
-#[cfg(test)]
-fn pointer_values(world: &dyn cnpi::program::World, count: usize) -> Vec<i64> {
-    (0..count).map(|p| world.pointer(p)).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use cnpi::compile::compile;
     use cnpi::env::Layout;
+    use cnpi::program::World;
+
+    fn pointer_values(world: &dyn World, count: usize) -> Vec<i64> {
+        (0..count).map(|p| world.pointer(p)).collect()
+    }
 
     #[test]
     fn the_first_probe_is_the_start_and_the_others_vary_registers_and_vars() {
@@ -154,11 +154,19 @@ mod tests {
         assert_eq!(probes.len(), PER_EXAMPLE);
         let views: Vec<View> = probes.views().collect();
         assert_eq!(pointer_values(&views[0], 2), vec![0, 1]);
-        let varied = views.iter().skip(1).any(|v| pointer_values(v, 2) != vec![0, 1]);
+        let varied = views
+            .iter()
+            .skip(1)
+            .any(|v| pointer_values(v, 2) != vec![0, 1]);
         assert!(varied, "the registers vary");
-        let id = (program.data.iter()).position(|d| d.name == "t").expect("t is declared");
+        let id = (program.data.iter())
+            .position(|d| d.name == "t")
+            .expect("t is declared");
         let t = |v: &View| v.cell(id, &[]);
         assert_eq!(t(&views[0]), Some(5), "the var starts at its value");
-        assert!(views.iter().skip(1).any(|v| t(v) != Some(5)), "the var varies");
+        assert!(
+            views.iter().skip(1).any(|v| t(v) != Some(5)),
+            "the var varies"
+        );
     }
 }

@@ -144,7 +144,9 @@ fn no_filling(sketch: &BlankSketch, search: &Search) -> ExitCode {
         codes::E1403,
         "no filling of the holes gives every example's output within the budget",
     )
-    .with_help("give more examples or a larger budget (--trials × --episodes); `cnpic explain E1403`");
+    .with_help(
+        "give more examples or a larger budget (--trials × --episodes); `cnpic explain E1403`",
+    );
     if let Some((filling, fails)) = &search.best {
         for (blank, text) in sketch.program.blanks.iter().zip(filling) {
             let at = place(&sketch.text, blank.span.start);
