@@ -24,6 +24,7 @@ pub mod blanks;
 pub mod enumerate;
 pub mod examples;
 pub mod gradient;
+pub mod learn;
 pub mod space;
 
 use cnpi::diagnostic::{Diagnostic, codes};

@@ -69,17 +69,17 @@ pub fn files() -> &'static [StdlibFile] {
     FILES.get_or_init(|| {
         let core = StdlibFile {
             name: "stdlib/core.cnpi".into(),
-            text: include_str!("../stdlib/core.cnpi"),
+            text: include_str!("../../stdlib/core.cnpi"),
             id: SourceId(1),
         };
         let envs = ENVIRONMENTS.iter().zip(2..).map(|(env, id)| StdlibFile {
-            name: format!("stdlib/{}.cnpi", env.name()),
-            text: env.stdlib(),
+            name: format!("stdlib/{}.cnpi", env.name),
+            text: env.stdlib,
             id: SourceId(id),
         });
         let full_set = StdlibFile {
             name: "stdlib/full_set.cnpi".into(),
-            text: include_str!("../stdlib/full_set.cnpi"),
+            text: include_str!("../../stdlib/full_set.cnpi"),
             id: SourceId(2 + ENVIRONMENTS.len() as u16),
         };
         std::iter::once(core)
