@@ -57,6 +57,12 @@ proptest! {
         }
     }
 
+}
+
+proptest! {
+    // Each case runs a search (a few hundred fillings): few cases.
+    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+
     #[test]
     fn a_filled_hole_passes_its_examples(
         expr in prop::sample::select(vec![
