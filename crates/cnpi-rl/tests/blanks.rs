@@ -49,11 +49,11 @@ proptest! {
         let mut sketch = text.clone();
         sketch.replace_range(range, "?");
         let compilation = compile("sketch.cnpi", &sketch, None);
-        if let Some(program) = compilation.program {
-            if !program.blanks.is_empty() {
-                let refused = runnable(&program).err().map(|d| d[0].code);
-                prop_assert_eq!(refused, Some(codes::E1404));
-            }
+        if let Some(program) = compilation.program
+            && !program.blanks.is_empty()
+        {
+            let refused = runnable(&program).err().map(|d| d[0].code);
+            prop_assert_eq!(refused, Some(codes::E1404));
         }
     }
 
