@@ -84,7 +84,7 @@ impl BlankKind {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pointer {
     pub name: String,
     pub init: PosExpr,
