@@ -211,6 +211,9 @@ fn collect_item(item: &ast::Item, names: &mut Vec<Name>) {
         }
         ast::Item::Def(def) => {
             push(names, &def.name, Role::Definition);
+            for param in &def.params {
+                push(names, param, Role::Pointer);
+            }
             match &def.body {
                 ast::DefBody::Applier(applier) => collect_applier(applier, names),
                 ast::DefBody::Normal(block) => collect_block(block, names),
@@ -267,7 +270,10 @@ fn collect_block(block: &[ast::Stmt], names: &mut Vec<Name>) {
     for stmt in block {
         match stmt {
             ast::Stmt::Call(call) => collect_call(call, names),
-            ast::Stmt::Pass(_) => {}
+            ast::Stmt::Pass(_) | ast::Stmt::Return { value: None, .. } => {}
+            ast::Stmt::Return {
+                value: Some(value), ..
+            } => collect_expr(value, names),
             ast::Stmt::Hole(span) => names.push(Name {
                 span: *span,
                 role: Role::Hole(BlankKind::Statement),
@@ -341,8 +347,10 @@ fn collect_expr(expr: &ast::Expr, names: &mut Vec<Name>) {
             collect_expr(row, names);
             collect_expr(column, names);
         }
+        // An observation, or a call for a value: a callee either way, so
+        // that a call leads to its definition.
         ast::ExprKind::Apply(name, args) => {
-            push(names, name, Role::Word);
+            push(names, name, Role::Callee);
             for arg in args {
                 collect_expr(arg, names);
             }
