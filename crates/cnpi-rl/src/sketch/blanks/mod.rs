@@ -90,6 +90,9 @@ pub struct Search {
     pub to_answer: usize,
     /// Fillings that passed symbolically but not on the network.
     pub refused_by_network: usize,
+    /// A filling that passed symbolically and that the network cannot run
+    /// at all (the search stops there), with the network's diagnostic.
+    pub unrunnable: Option<(Filling, Diagnostic)>,
     /// A second passing filling and an input on which the two differ.
     pub ambiguous: Option<(Filling, Value)>,
     /// Whether every filling up to the largest size was tried.
@@ -261,11 +264,18 @@ impl BlankSketch {
                                         search.ambiguous = Some((filling, input));
                                         break 'sizes;
                                     }
-                                } else if self.on_network(&filling).unwrap_or(false) {
-                                    search.found = Some(filling);
-                                    search.to_answer = search.candidates;
                                 } else {
-                                    search.refused_by_network += 1;
+                                    match self.on_network(&filling) {
+                                        Ok(true) => {
+                                            search.found = Some(filling);
+                                            search.to_answer = search.candidates;
+                                        }
+                                        Ok(false) => search.refused_by_network += 1,
+                                        Err(diagnostic) => {
+                                            search.unrunnable = Some((filling, diagnostic));
+                                            break 'sizes;
+                                        }
+                                    }
                                 }
                             }
                             Some(&first) => {

@@ -124,9 +124,20 @@ pub fn learn(args: &LearnArgs, compiled: Compiled, examples: Vec<Example>) -> Ex
             }
         }
     }
-    match &search.found {
-        Some(_) => exit_code(true),
-        None => no_filling(&sketch, &search),
+    match (&search.found, &search.unrunnable) {
+        (Some(_), _) => exit_code(true),
+        (None, Some((filling, diagnostic))) => {
+            let mut diagnostic = diagnostic.clone();
+            for (blank, text) in sketch.program.blanks.iter().zip(filling) {
+                let at = place(&sketch.text, blank.span.start);
+                diagnostic = diagnostic.with_note(format!(
+                    "the filling {at}: {text} gives every example's output with the reference \
+                     interpreter, but the network cannot run the completed program"
+                ));
+            }
+            fail(diagnostic)
+        }
+        (None, None) => no_filling(&sketch, &search),
     }
 }
 
