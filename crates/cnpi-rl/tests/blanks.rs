@@ -8,7 +8,7 @@ use std::path::Path;
 
 use cnpi::compile::{compile, runnable};
 use cnpi::diagnostic::codes;
-use cnpi::env::{self, Layout};
+use cnpi::env::{self, Declarations};
 use cnpi::exec::Options;
 use cnpi::symbolic;
 use cnpi_rl::sketch::Example;
@@ -75,7 +75,7 @@ proptest! {
         let sketch = format!("env ram(i = {start})\ninput A[n]\nvar t = 0\n\ndef F():\n  t = ?\n");
         let truth = compile("t.cnpi", &target, None).program.expect("the target compiles");
         let program = compile("s.cnpi", &sketch, None).program.expect("the sketch compiles");
-        let layout = Layout::of(&program);
+        let layout = Declarations::of(&program);
         let examples: Vec<Example> = arrays
             .iter()
             .map(|a| {

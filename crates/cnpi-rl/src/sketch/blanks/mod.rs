@@ -35,7 +35,7 @@ use serde_json::{Map, Value};
 
 use cnpi::compile::{Compiled, compile, for_the_network};
 use cnpi::diagnostic::{Diagnostic, codes};
-use cnpi::env::{self, Layout, State};
+use cnpi::env::{self, Declarations, State};
 use cnpi::exec::{Options, Outcome};
 use cnpi::program::{BlankKind, DataKind, PosKind, Program};
 use cnpi::symbolic;
@@ -201,7 +201,7 @@ impl BlankSketch {
         let memory = build_memory(&ready, &self.name, DEFAULT_SEED, &mut |_, _| {})?;
         let core = Core::shipped()?;
         let combinatory = &ready.combinatory.program;
-        let layout = Layout::of(combinatory);
+        let layout = Declarations::of(combinatory);
         let entry = memory.units[0].entry;
         for example in &self.examples {
             let input = env::read_value(combinatory.env, &layout, example.json.clone())?;
@@ -338,7 +338,7 @@ impl BlankSketch {
     /// interpreter runs them).
     pub fn tell_apart(&self, a: &[String], b: &[String], seed: u64) -> Option<Value> {
         let (a, b) = (self.compiled(a)?, self.compiled(b)?);
-        let layout = Layout::of(&self.program);
+        let layout = Declarations::of(&self.program);
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         // An array sorted in every example is drawn sorted.
         let sorted: Vec<&str> = (self.program.data.iter())

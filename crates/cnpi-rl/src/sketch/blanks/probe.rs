@@ -131,7 +131,7 @@ fn scramble_vars(program: &Program, store: &mut Store, rng: &mut ChaCha8Rng, hig
 mod tests {
     use super::*;
     use cnpi::compile::compile;
-    use cnpi::env::Layout;
+    use cnpi::env::Declarations;
     use cnpi::program::World;
 
     fn pointer_values(world: &dyn World, count: usize) -> Vec<i64> {
@@ -142,7 +142,7 @@ mod tests {
     fn the_first_probe_is_the_start_and_the_others_vary_registers_and_vars() {
         let text = "env ram(i = 0, j = 1)\ninput A[n]\nvar t = 5\n\ndef F():\n  i = ?\n";
         let program = compile("p.cnpi", text, None).program.expect("compiles");
-        let layout = Layout::of(&program);
+        let layout = Declarations::of(&program);
         let input = serde_json::json!({"A": [4, 5, 6]});
         let input = env::read_value(program.env, &layout, input).expect("reads");
         let example = Example {
