@@ -471,3 +471,66 @@ fn build_learns_a_programs_own_combinators_once_and_run_reads_them_back() {
     assert_eq!(from_memory.stdout, from_source.stdout);
     assert!(String::from_utf8_lossy(&from_memory.stdout).contains("output [5, 1, 4]"));
 }
+
+/// `--inputs`: one output line per input line, in order, equal to `--input`
+/// run one at a time; a bad line is an error object and exit 1; the shards
+/// concatenated in order are the whole output, whatever `--jobs`.
+#[test]
+fn inputs_run_every_line_in_order_and_shards_concatenate_to_the_whole() {
+    let dir = std::env::temp_dir().join(format!("cnpi-inputs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let mut lines: Vec<String> = (0..40)
+        .map(|n| {
+            format!(
+                "{:?}",
+                (0..n % 7).map(|i| (i * 37 + n) % 11).collect::<Vec<_>>()
+            )
+        })
+        .collect();
+    lines.insert(13, "[1, true]".into());
+    let path = dir.join("in.jsonl");
+    std::fs::write(&path, lines.join("\n") + "\n").expect("writes");
+    let path = path.display().to_string();
+    let many = |extra: &[&str]| {
+        let mut args = vec!["run", "examples/quicksort.cnpi", "--inputs", &path];
+        args.extend(extra);
+        let output = cnpic(&args);
+        let printed = String::from_utf8(output.stdout.clone()).expect("UTF-8");
+        let failed = printed.contains("\"error\"");
+        assert_eq!(
+            output.status.code(),
+            Some(i32::from(failed)),
+            "{}",
+            stderr(&output)
+        );
+        printed
+    };
+    let whole = many(&["--jobs", "2"]);
+    assert!(whole.contains("\"error\""));
+    let got: Vec<Value> = whole
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    assert_eq!(got.len(), lines.len());
+    for (line, got) in lines.iter().zip(&got) {
+        if line == "[1, true]" {
+            assert_eq!(got["error"]["code"], "E0603", "{got}");
+            continue;
+        }
+        let one = cnpic(&[
+            "run",
+            "examples/quicksort.cnpi",
+            "--input",
+            line,
+            "--format",
+            "json",
+        ]);
+        assert_eq!(&json(&one), got, "{line}");
+    }
+    assert_eq!(many(&["--jobs", "1"]), whole);
+    let shards: String = (1..=3)
+        .map(|i| many(&["--shard", &format!("{i}/3")]))
+        .collect();
+    assert_eq!(shards, whole);
+    let _ = std::fs::remove_dir_all(&dir);
+}
