@@ -319,12 +319,10 @@ impl<N: Network> Plan<N> {
     /// The state `--input` describes: `arg` is JSON, or `@PATH` to read it
     /// from a file; without it, the environment's empty input.
     pub fn read_input_arg(&self, arg: Option<&str>) -> Result<State, Diagnostic> {
-        match arg {
-            None => self.read_input(env::empty_input(self.env())),
-            Some(arg) => match arg.strip_prefix('@') {
-                Some(path) => self.read_input(&read_input_file(Path::new(path))?),
-                None => self.read_input(arg),
-            },
+        match (arg, input_file(arg)) {
+            (None, _) => self.read_input(env::empty_input(self.env())),
+            (Some(_), Some(path)) => self.read_input(&read_input_file(path)?),
+            (Some(arg), None) => self.read_input(arg),
         }
     }
 
@@ -423,6 +421,11 @@ impl<N: Network> Plan<N> {
         };
         (run, warning)
     }
+}
+
+/// The file an `--input` argument names (`@PATH`), if it names one.
+pub fn input_file(arg: Option<&str>) -> Option<&Path> {
+    arg?.strip_prefix('@').map(Path::new)
 }
 
 fn read_input_file(path: &Path) -> Result<String, Diagnostic> {

@@ -63,11 +63,11 @@ fn every_fixture_reports_its_code() {
 /// `tests/core.rs` covers through the CLI), nor the E11xx errors about
 /// program-memory files and entries, a normal program handed to program
 /// memory without combinatorizing (the command line always does), or a
-/// cross-check mismatch between two verified engines (`tests/neural.rs`
+/// cross-check mismatch between two verified engines (`tests/neural/`
 /// covers those) or, W1106, with the program as written after a conversion
 /// that warned (`tests/cli.rs` covers it), nor E1109, a combinator the program defines that the
 /// core cannot learn: every body E0111 lets through is one of the 57
-/// members, and the shipped core learns all of them (`tests/neural.rs`
+/// members, and the shipped core learns all of them (`tests/neural/`
 /// checks; it also covers a stored embedding that fails, and
 /// `core::embedding` a core that learns nothing), nor the E13xx and W1301
 /// of experiments and their files (`tests/experiments.rs` covers those),

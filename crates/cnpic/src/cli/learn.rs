@@ -85,11 +85,8 @@ struct Report {
 }
 
 pub fn learn(args: &LearnArgs) -> ExitCode {
-    if let Some(Err(diagnostic)) = args
-        .output
-        .as_ref()
-        .map(|p| refuse_overwriting(&args.sketch, p))
-    {
+    let outputs = Vec::from_iter(args.output.as_deref());
+    if let Err(diagnostic) = refuse_overwriting(&[&args.sketch, &args.examples], &outputs) {
         return fail(diagnostic);
     }
     let Some(compiled) = compile_file(&args.sketch, None, &mut print_diagnostics) else {
@@ -220,7 +217,7 @@ fn read_examples(
     layout: &Layout,
 ) -> Result<Vec<examples::Example>, Diagnostic> {
     let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|error| {
+    let text = cnpi::read::text(path).map_err(|error| {
         Diagnostic::error(
             codes::E1401,
             format!("cannot read the examples `{name}`: {error}"),

@@ -7,14 +7,15 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 use cnpi::env;
-use cnpi::plan::{Engines, RunOptions};
+use cnpi::files::refuse_overwriting;
+use cnpi::plan::{Engines, RunOptions, input_file};
 use cnpi_experiments::Shard;
 use cnpi_neural::load::{Plan, Request, plan_file};
 use cnpi_neural::memory::DEFAULT_SEED;
 use cnpi_neural::viewer::{Recorder, Window, page};
 
 use super::output::{err, out, outln};
-use super::report::{command_line, exit_code, print_diagnostics, progress_bar};
+use super::report::{command_line, exit_code, fail, print_diagnostics, progress_bar};
 
 mod inputs;
 
@@ -104,6 +105,16 @@ enum Format {
 }
 
 pub fn run(args: &RunArgs) -> ExitCode {
+    let inputs = [
+        Some(args.file.as_path()),
+        input_file(args.input.as_deref()),
+        args.core.as_deref(),
+        args.inputs.as_deref(),
+    ];
+    let inputs: Vec<_> = inputs.into_iter().flatten().collect();
+    if let Err(diagnostic) = refuse_overwriting(&inputs, &Vec::from_iter(args.html.as_deref())) {
+        return fail(diagnostic);
+    }
     let engines = match (args.symbolic, args.cross_check) {
         (true, _) => Engines::Symbolic,
         (false, true) => Engines::CrossCheck,

@@ -10,8 +10,8 @@
 //! and compared with the shape of its appendix listings; `random` converts
 //! random programs.
 
+#[path = "../inputs/mod.rs"]
 mod inputs;
-#[path = "combinatorize/random.rs"]
 mod random;
 
 use std::collections::HashSet;
@@ -386,7 +386,7 @@ fn paper_programs_snapshots() {
 /// More shapes, one snapshot each: `tests/combinatorize/*.cnpi`.
 #[test]
 fn fixture_snapshots() {
-    insta::glob!("combinatorize/*.cnpi", |path| {
+    insta::glob!("*.cnpi", |path| {
         let text = std::fs::read_to_string(path).expect("fixture is readable");
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let normal = compile(&name, &text);

@@ -7,24 +7,17 @@
 /// commands run from it so that paths in their output read as in the docs.
 const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
 
-#[path = "neural/agreement.rs"]
 mod agreement;
-#[path = "neural/cli.rs"]
 mod cli;
-#[path = "neural/detectors.rs"]
 mod detectors;
-#[path = "neural/files.rs"]
 mod files;
 /// The input strategies of the front end's property tests (this crate
 /// uses arrays and graphs, not DAGs).
-#[path = "../../../tests/inputs/mod.rs"]
+#[path = "../../../../tests/inputs/mod.rs"]
 #[allow(dead_code)]
 mod inputs;
-#[path = "neural/random_programs.rs"]
 mod random_programs;
-#[path = "neural/random_ram.rs"]
 mod random_ram;
-#[path = "neural/user_combinators.rs"]
 mod user_combinators;
 
 use cnpi::diagnostic::Diagnostic;

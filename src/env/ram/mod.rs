@@ -46,7 +46,7 @@ impl Environment for Ram {
     }
 
     fn stdlib(&self) -> &'static str {
-        include_str!("../../stdlib/ram.cnpi")
+        include_str!("../../../stdlib/ram.cnpi")
     }
 
     fn acts(&self) -> &'static [ActDecl] {

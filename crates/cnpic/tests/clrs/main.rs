@@ -12,23 +12,14 @@
 /// The workspace root: the examples live there.
 const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
 
-#[path = "clrs/harness.rs"]
 #[allow(dead_code)]
 mod harness;
 
-#[path = "clrs/dp.rs"]
 mod dp;
-#[path = "clrs/geometry.rs"]
 mod geometry;
-#[path = "clrs/graphs.rs"]
 mod graphs;
-#[path = "clrs/greedy.rs"]
 mod greedy;
-#[path = "clrs/samplers.rs"]
 mod samplers;
-#[path = "clrs/searching.rs"]
 mod searching;
-#[path = "clrs/sorting.rs"]
 mod sorting;
-#[path = "clrs/strings.rs"]
 mod strings;

@@ -69,7 +69,7 @@ pub fn files() -> &'static [StdlibFile] {
     FILES.get_or_init(|| {
         let core = StdlibFile {
             name: "stdlib/core.cnpi".into(),
-            text: include_str!("../stdlib/core.cnpi"),
+            text: include_str!("../../stdlib/core.cnpi"),
             id: SourceId(1),
         };
         let envs = ENVIRONMENTS.iter().zip(2..).map(|(env, id)| StdlibFile {
@@ -79,7 +79,7 @@ pub fn files() -> &'static [StdlibFile] {
         });
         let full_set = StdlibFile {
             name: "stdlib/full_set.cnpi".into(),
-            text: include_str!("../stdlib/full_set.cnpi"),
+            text: include_str!("../../stdlib/full_set.cnpi"),
             id: SourceId(2 + ENVIRONMENTS.len() as u16),
         };
         std::iter::once(core)

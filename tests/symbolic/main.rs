@@ -3,16 +3,14 @@
 //! programs against reference algorithms on random inputs, deep recursion,
 //! every runtime error, the step budget, traces and output formats.
 
+#[path = "../common/mod.rs"]
 mod common;
 
-use common::add_decimal;
-#[path = "symbolic/programs.rs"]
-mod programs;
-
-#[path = "symbolic/errors.rs"]
 mod errors;
-#[path = "symbolic/trace.rs"]
+mod programs;
 mod trace;
+
+use common::add_decimal;
 
 use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::env;
