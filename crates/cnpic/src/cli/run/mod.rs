@@ -19,15 +19,24 @@ use super::report::{command_line, exit_code, fail, print_diagnostics, progress_b
 
 mod inputs;
 
+/// `--input`'s help, with an input of every registered environment.
+fn input_help() -> String {
+    let examples: Vec<String> = (env::ENVIRONMENTS.iter())
+        .map(|env| format!("{}: `{}`", env.name, env.input.example))
+        .collect();
+    format!(
+        "The input as JSON, or `@PATH` to read it from a file. {}. Default: the environment's empty input.",
+        examples.join("; ")
+    )
+}
+
 #[derive(Args)]
 pub struct RunArgs {
     /// The `.cnpi` file to run, or a program memory built by `cnpic build`
     /// (`.cnpim`).
     file: PathBuf,
-    /// The input as JSON, or `@PATH` to read it from a file. array:
-    /// `[5,3,9,1]`; graph: `{"graph": [[1], []]}`; addition:
-    /// `{"a": "1207", "b": "95"}`. Default: an empty input.
-    #[arg(long, value_name = "JSON|@PATH", allow_hyphen_values = true)]
+    /// The input as JSON, or `@PATH` (help: [`input_help`]).
+    #[arg(long, value_name = "JSON|@PATH", allow_hyphen_values = true, help = input_help())]
     input: Option<String>,
     /// The definition to start from (default: the one no other definition
     /// refers to). For a `.cnpim`: NAME or PROGRAM:NAME (default: the first
