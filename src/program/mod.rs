@@ -43,7 +43,7 @@ pub struct Program {
     pub entry: DefId,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pointer {
     pub name: String,
     pub init: PosExpr,

@@ -42,15 +42,19 @@ pub fn compile_file(path: &Path, entry: Option<&str>, report: Report) -> Option<
             return None;
         }
     };
-    let name = path.display().to_string();
-    compile_reporting(
-        &Source {
-            name: &name,
-            text: &text,
-            entry,
-        },
-        report,
-    )
+    compile_text(&path.display().to_string(), text, entry, report)
+}
+
+/// Compiles `text`, shown as the file `name`, reporting every diagnostic;
+/// the program when there were no errors.
+pub fn compile_text(
+    name: &str,
+    text: String,
+    entry: Option<&str>,
+    report: Report,
+) -> Option<Compiled> {
+    let text = &text;
+    compile_reporting(&Source { name, text, entry }, report)
 }
 
 /// E0901 for a source file that cannot be read; a file that is not text
