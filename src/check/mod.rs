@@ -108,6 +108,9 @@ struct Checker<'a> {
     suggestions_left: usize,
     /// False while checking initial positions, which may not read pointers.
     pointers_allowed: bool,
+    /// While a condition is checked: `_resume` may be read (by an
+    /// applier's detector).
+    in_condition: bool,
     diagnostics: Vec<Diagnostic>,
 }
 

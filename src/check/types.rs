@@ -67,7 +67,10 @@ impl Typed {
 impl<'a> Checker<'a> {
     /// A detector or `if`/`while` condition: must be a bool.
     pub(super) fn condition(&mut self, expr: &Expr) -> Option<BoolExpr> {
-        match self.typed(expr)? {
+        let outer = std::mem::replace(&mut self.in_condition, true);
+        let typed = self.typed(expr);
+        self.in_condition = outer;
+        match typed? {
             Typed::Bool(b) => Some(b),
             other => {
                 let found = other.describe();
@@ -183,6 +186,14 @@ impl<'a> Checker<'a> {
                 span,
             }),
             Meaning::End => Typed::End,
+            Meaning::Resume if self.in_normal() || !self.in_condition => {
+                self.report(super::normal::frame_in_normal(name, span));
+                return None;
+            }
+            Meaning::Resume => Typed::Pos(PosExpr {
+                kind: PosKind::Resume,
+                span,
+            }),
             Meaning::Symbol(color) => Typed::Sym(SymExpr::Literal(color, span)),
             Meaning::Observation => {
                 let form = match self.env.observation(name) {
