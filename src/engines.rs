@@ -78,14 +78,17 @@ pub fn read_input(
     kind: EnvKind,
     layout: &env::Layout,
 ) -> Result<State, Diagnostic> {
-    let text = match arg {
-        None => env::empty_input(kind).to_string(),
-        Some(arg) => match arg.strip_prefix('@') {
-            Some(path) => read_input_file(Path::new(path))?,
-            None => arg.to_string(),
-        },
+    let text = match (arg, arg.and_then(|arg| input_file(Some(arg)))) {
+        (None, _) => env::empty_input(kind).to_string(),
+        (Some(_), Some(path)) => read_input_file(path)?,
+        (Some(arg), None) => arg.to_string(),
     };
     env::read_input(kind, layout, &text)
+}
+
+/// The file an `--input` argument names (`@PATH`), if it names one.
+pub fn input_file(arg: Option<&str>) -> Option<&Path> {
+    arg?.strip_prefix('@').map(Path::new)
 }
 
 fn read_input_file(path: &Path) -> Result<String, Diagnostic> {

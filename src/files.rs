@@ -10,9 +10,11 @@
 //! replaced: not a read-only one, nor one with other hard links (which a
 //! rename would separate from it). [`replace_unchanged`] also refuses when
 //! the file changed since it was read, so an edit made meanwhile is not
-//! lost. [`refuse_overwriting`] stops a command from writing its output
-//! over its own input; [`lock`] serialises read-modify-write updates of
-//! one file.
+//! lost. [`refuse_overwriting`], the one check every command makes before
+//! it reads anything, stops it from writing an output over one of its
+//! inputs (however the paths are spelled: `./`, `..`, a symbolic or a hard
+//! link), and looks at files without opening them, so a FIFO never blocks
+//! it; [`lock`] serialises read-modify-write updates of one file.
 //!
 //! A temporary file is named `.NAME.XXXXXX.tmp` and locked (an advisory
 //! lock) while it is written. A process killed half way (`kill -9`) leaves
@@ -74,7 +76,7 @@ impl Staged {
     /// target still holds those bytes.
     fn commit(self, expected: Option<&[u8]>) -> io::Result<()> {
         if let Some(read) = expected
-            && std::fs::read(&self.target)? != read
+            && crate::read::bytes(&self.target)? != read
         {
             return Err(io::Error::other(
                 "the file changed since it was read; it was left as it is now (run the command again)",
@@ -270,36 +272,60 @@ pub struct Lock {
 pub fn lock(path: &Path) -> io::Result<Lock> {
     let target = resolve(path);
     loop {
-        let file = File::open(&target)?;
+        let file = crate::read::open(&target)?;
         file.lock()?;
-        let held = same_file::Handle::from_file(file.try_clone()?)?;
-        if held == same_file::Handle::from_path(&target)? {
+        if identity(&file.metadata()?) == identity(&std::fs::metadata(&target)?) {
             return Ok(Lock { _file: file });
         }
     }
 }
 
+/// What tells files apart: device and inode.
+#[cfg(unix)]
+fn identity(metadata: &std::fs::Metadata) -> (u64, u64) {
+    use std::os::unix::fs::MetadataExt;
+    (metadata.dev(), metadata.ino())
+}
+
 /// True when `a` and `b` name the same existing file, however spelled
-/// (`./s.cnpi`, `dir/../s.cnpi`, a hard or symbolic link).
+/// (`./s.cnpi`, `dir/../s.cnpi`, a hard or symbolic link). Neither is
+/// opened (opening a FIFO waits for its other end).
+#[cfg(unix)]
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(a), Ok(b)) => identity(&a) == identity(&b),
+        _ => false,
+    }
+}
+
+#[cfg(not(unix))]
+fn identity(_: &std::fs::Metadata) {}
+
+#[cfg(not(unix))]
 pub fn same_file(a: &Path, b: &Path) -> bool {
     same_file::is_same_file(a, b).unwrap_or(false)
 }
 
-/// E0904 when `output` is the file `input` names, so that a command never
-/// writes its result over what it read.
-pub fn refuse_overwriting(input: &Path, output: &Path) -> Result<(), Diagnostic> {
-    if !same_file(input, output) {
-        return Ok(());
+/// E0904 when one of `outputs` is one of `inputs` (see [`same_file`]), so
+/// that a command never writes its result over what it reads. Commands
+/// call it first, before reading anything, so that nothing is written
+/// even when an input turns out to be wrong.
+pub fn refuse_overwriting(inputs: &[&Path], outputs: &[&Path]) -> Result<(), Diagnostic> {
+    for output in outputs {
+        let Some(input) = inputs.iter().find(|input| same_file(input, output)) else {
+            continue;
+        };
+        return Err(Diagnostic::error(
+            codes::E0904,
+            format!(
+                "the output `{}` is the input file `{}`",
+                output.display(),
+                input.display()
+            ),
+        )
+        .with_help("name another output file; the input was left unchanged"));
     }
-    Err(Diagnostic::error(
-        codes::E0904,
-        format!(
-            "the output `{}` is the input file `{}`",
-            output.display(),
-            input.display()
-        ),
-    )
-    .with_help("name another output file; the input was left unchanged"))
+    Ok(())
 }
 
 #[cfg(test)]
@@ -506,9 +532,46 @@ mod tests {
         std::fs::write(&path, "env array()").unwrap();
         let other = dir.path().join(".").join("sub").join("..").join("s.cnpi");
         std::fs::create_dir(dir.path().join("sub")).unwrap();
-        let refused = refuse_overwriting(&path, &other).unwrap_err();
+        let refused = refuse_overwriting(&[&path], &[&other]).unwrap_err();
         assert_eq!(refused.code, codes::E0904);
-        assert!(refuse_overwriting(&path, &dir.path().join("s.cnpim")).is_ok());
+        let elsewhere = dir.path().join("s.cnpim");
+        assert!(refuse_overwriting(&[&path], &[&elsewhere]).is_ok());
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "env array()");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn every_output_is_checked_against_every_input_without_opening_either() {
+        let dir = tempfile::tempdir().unwrap();
+        let program = dir.path().join("q.cnpi");
+        let input = dir.path().join("input.json");
+        std::fs::write(&program, "env array()").unwrap();
+        std::fs::write(&input, "[3, 1, 2]").unwrap();
+        let symbolic = dir.path().join("page.html");
+        std::os::unix::fs::symlink(&input, &symbolic).unwrap();
+        let hard = dir.path().join("hard.html");
+        std::fs::hard_link(&program, &hard).unwrap();
+        let inputs = [program.as_path(), input.as_path()];
+        let refused = refuse_overwriting(&inputs, &[&dir.path().join("new.html"), &symbolic]);
+        let refused = refused.unwrap_err();
+        assert_eq!(refused.code, codes::E0904);
+        assert!(
+            refused.message.contains("input.json"),
+            "{}",
+            refused.message
+        );
+        let refused = refuse_overwriting(&inputs, &[&hard]).unwrap_err();
+        assert!(refused.message.contains("q.cnpi"), "{}", refused.message);
+        // A FIFO is compared, and locked, without waiting for a writer.
+        let fifo = dir.path().join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|status| status.success()) {
+            assert!(refuse_overwriting(&inputs, &[&fifo]).is_ok());
+            assert!(refuse_overwriting(&[&fifo], &[&program]).is_ok());
+            assert!(refuse_overwriting(&[&fifo], &[&fifo]).is_err());
+            let error = lock(&fifo).err().unwrap();
+            assert_eq!(error.to_string(), "it is a FIFO, not a regular file");
+        }
+        assert_eq!(std::fs::read_to_string(&input).unwrap(), "[3, 1, 2]");
     }
 }

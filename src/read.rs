@@ -1,17 +1,20 @@
 //! Reading the files a command is given: regular files only, and at most
 //! [`MAX_BYTES`] of them.
 //!
-//! A FIFO, a device such as `/dev/zero` or a directory is refused before it
-//! is opened for reading (opening a FIFO blocks until someone writes, and
-//! `/dev/zero` never ends), and a regular file larger than the bound is
-//! refused from its size, so no input makes a command hang or grow without
-//! limit. The bound leaves room for the largest inputs the project reads:
-//! an `--input` of a 1024 × 1024 matrix is a few tens of MB of JSON, a
+//! Every file cnpic reads, or locks, is opened here by [`open`]: its type
+//! is looked at before it is opened and again on the open handle, which
+//! is opened without blocking (`O_NONBLOCK`, so a FIFO put there meanwhile
+//! opens at once), and anything but a regular file is refused. A FIFO, a device such as `/dev/zero` or a directory is
+//! therefore never read (reading a FIFO waits for a writer, `/dev/zero`
+//! never ends), and a regular file larger than the bound is refused from
+//! its size, so no input makes a command hang or grow without limit. The
+//! bound leaves room for the largest inputs the project reads: an
+//! `--input` of a 1024 × 1024 matrix is a few tens of MB of JSON, a
 //! sweep's `results.json` a few tens of MB too. Errors are `io::Error`s
 //! whose message says what the path is, so every caller keeps its own
 //! diagnostic code.
 
-use std::fs::File;
+use std::fs::{File, OpenOptions};
 use std::io::{self, Read};
 use std::path::Path;
 
@@ -36,17 +39,33 @@ pub fn text(path: &Path) -> io::Result<String> {
 
 /// [`bytes`] with another bound.
 pub fn bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
-    regular(&std::fs::metadata(path)?)?;
-    let file = File::open(path)?;
-    // The file may have been replaced between the two looks: check the one
-    // that was opened, and read one byte past the bound to catch growth.
-    let metadata = file.metadata()?;
-    regular(&metadata)?;
-    too_large(metadata.len(), limit)?;
-    let mut bytes = Vec::with_capacity(metadata.len() as usize);
+    let file = open(path)?;
+    let length = file.metadata()?.len();
+    too_large(length, limit)?;
+    // Read one byte past the bound to catch a file that grew meanwhile.
+    let mut bytes = Vec::with_capacity(length as usize);
     file.take(limit + 1).read_to_end(&mut bytes)?;
     too_large(bytes.len() as u64, limit)?;
     Ok(bytes)
+}
+
+/// The regular file `path`, open for reading; anything else is refused
+/// without waiting (see the module documentation).
+pub fn open(path: &Path) -> io::Result<File> {
+    // A device is not even opened (opening some has effects of its own);
+    // the type is looked at again on the handle, in case the path changed.
+    regular(&std::fs::metadata(path)?)?;
+    let mut options = OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path)?;
+    // `O_NONBLOCK` stays set: it changes nothing for a regular file.
+    regular(&file.metadata()?)?;
+    Ok(file)
 }
 
 fn regular(metadata: &std::fs::Metadata) -> io::Result<()> {

@@ -24,11 +24,11 @@ fn declared_acts_and_observations_are_implemented() {
         let library = stdlib().env(kind);
         let rust = env::environment(kind);
         let declared: Vec<_> = library.acts.iter().copied().copied().collect();
-        assert_eq!(declared, rust.acts(), "ACTs of `{}`", kind.name());
+        assert_eq!(declared, rust.acts, "ACTs of `{}`", kind.name());
         let declared: Vec<_> = library.observations.iter().copied().copied().collect();
         assert_eq!(
             declared,
-            rust.observations(),
+            rust.observations,
             "observations of `{}`",
             kind.name()
         );
@@ -42,13 +42,13 @@ fn every_environment_offers_the_machine_acts_and_an_input() {
         let rust = env::environment(kind);
         for act in [NOP, MOVE, SET] {
             assert!(
-                rust.acts().contains(&act),
+                rust.acts.contains(&act),
                 "{} lacks {}",
                 kind.name(),
                 act.name
             );
         }
-        for input in [rust.empty_input(), rust.input_example()] {
+        for input in [rust.input.empty, rust.input.example] {
             assert!(
                 env::parse_input(kind, input).is_ok(),
                 "{}: {input}",
@@ -56,6 +56,24 @@ fn every_environment_offers_the_machine_acts_and_an_input() {
             );
         }
     }
+}
+
+#[test]
+fn declared_memory_comes_with_what_programs_write_it_with() {
+    // Normal programs assign a cell (`x = e`, `A[i] = e`) through
+    // `WRITE(place, position)` (src/check/data.rs), and the places of its
+    // ACTs name declared cells, so only such environments take a `place`.
+    use cnpi::env::Ability;
+    use cnpi::program::ParamType;
+    let write = [ParamType::Place, ParamType::Position];
+    for kind in env::kinds() {
+        let rust = env::environment(kind);
+        let (acts, memory) = (rust.acts, rust.has(Ability::DeclaredMemory));
+        let writes = acts.iter().any(|a| a.name == "WRITE" && a.params == write);
+        let places = acts.iter().any(|a| a.params.contains(&ParamType::Place));
+        assert_eq!((writes, places), (memory, memory), "{}", kind.name());
+    }
+    assert!(env::with(Ability::DeclaredMemory).any(|e| e.name == "ram"));
 }
 
 #[test]
@@ -127,7 +145,7 @@ fn every_stdlib_file_is_listed_once() {
     let names: Vec<(&str, u16)> = files.iter().map(|f| (f.name.as_str(), f.id.0)).collect();
     let mut expected = vec![("stdlib/core.cnpi".to_string(), 1)];
     for (env, id) in ENVIRONMENTS.iter().zip(2..) {
-        expected.push((format!("stdlib/{}.cnpi", env.name()), id));
+        expected.push((format!("stdlib/{}.cnpi", env.name), id));
     }
     expected.push((
         "stdlib/full_set.cnpi".to_string(),

@@ -11,7 +11,7 @@
 //! cell (`WRITE`), never a size.
 
 use crate::diagnostic::{Diagnostic, codes};
-use crate::env;
+use crate::env::{self, Ability};
 use crate::program::{Act, ActApp, ActArg, Cell, Data, DataId, DataKind, PosExpr, PosKind, Stmt};
 use crate::span::Span;
 use crate::syntax::ast::{self, Expr, ExprKind, Ident};
@@ -23,16 +23,23 @@ impl<'a> Checker<'a> {
     /// First pass over `input` and `var` declarations: names and shapes.
     pub(super) fn declare_data(&mut self, decl: &'a ast::DataDecl) {
         let keyword = decl.keyword.name.as_str();
-        if !self.has_data {
-            let diagnostic = Diagnostic::error(
+        if !self.declared_memory {
+            let able: Vec<&str> = env::with(Ability::DeclaredMemory).map(|e| e.name).collect();
+            let names: Vec<String> = able.iter().map(|name| format!("`{name}`")).collect();
+            let mut diagnostic = Diagnostic::error(
                 codes::E0112,
                 format!(
-                    "`{keyword}` declarations need the `ram` environment, but this file runs in `{}`",
+                    "`{keyword}` declarations need the {} environment, but this file runs in `{}`",
+                    names.join(" or "),
                     self.env.kind.name()
                 ),
             )
-            .with_label(decl.span, "declares data")
-            .with_help("write `env ram(...)` to declare inputs and variables by name");
+            .with_label(decl.span, "declares data");
+            if let Some(first) = able.first() {
+                diagnostic = diagnostic.with_help(format!(
+                    "write `env {first}(...)` to declare inputs and variables by name"
+                ));
+            }
             self.report(diagnostic);
             return;
         }
@@ -141,7 +148,7 @@ impl<'a> Checker<'a> {
     /// may read sizes, inputs and earlier data, never registers; and no
     /// register or data takes a name the JSON output gives its own fields.
     pub(super) fn check_data(&mut self) {
-        if self.has_data {
+        if self.declared_memory {
             let names = (self
                 .pointers
                 .iter()

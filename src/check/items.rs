@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 
 use crate::diagnostic::{Code, Diagnostic, codes};
-use crate::env;
+use crate::env::{self, Ability};
 use crate::program::{Behaviour, Combinator, Defined, EnvKind, FrameAct};
 use crate::span::{SourceId, Span};
 use crate::stdlib::Stdlib;
@@ -60,7 +60,7 @@ impl<'a> Checker<'a> {
             env: library,
             names,
             pointers: Vec::new(),
-            has_data: env::environment(kind).has_data(),
+            declared_memory: env::environment(kind).has(Ability::DeclaredMemory),
             data: Vec::new(),
             data_decls: Vec::new(),
             data_limit: usize::MAX,

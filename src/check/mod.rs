@@ -82,8 +82,9 @@ struct Checker<'a> {
     /// Every name visible in the file: built-ins, pointers, definitions.
     names: HashMap<&'a str, Meaning>,
     pointers: Vec<PointerDecl<'a>>,
-    /// Whether the environment has declared data (`ram`).
-    has_data: bool,
+    /// Whether the environment has declared memory
+    /// ([`Ability::DeclaredMemory`](crate::env::Ability), as `ram`).
+    declared_memory: bool,
     /// The declared data (`input`, `var`, sizes), in order.
     data: Vec<Data>,
     /// The declarations behind `data`, for the second pass.

@@ -90,7 +90,7 @@ impl<'a> Checker<'a> {
     /// call arguments, initial positions, observation arguments).
     pub(super) fn position(&mut self, expr: &Expr) -> Option<PosExpr> {
         let typed = self.typed(expr)?;
-        if self.has_data && matches!(typed, Typed::End) {
+        if self.declared_memory && matches!(typed, Typed::End) {
             self.no_end(expr.span, "`END`");
             return None;
         }
@@ -180,7 +180,7 @@ impl<'a> Checker<'a> {
             }),
             Meaning::Pointer(_) => return self.not_in_init(name, span),
             Meaning::Data(id) => return self.read_cell(id, name, &[], span).map(Typed::Pos),
-            Meaning::Last if self.has_data => return self.no_end(span, "`LAST`"),
+            Meaning::Last if self.declared_memory => return self.no_end(span, "`LAST`"),
             Meaning::Last => Typed::Pos(PosExpr {
                 kind: PosKind::Last,
                 span,
@@ -247,7 +247,7 @@ impl<'a> Checker<'a> {
     /// An operand of arithmetic: an integer, `END` or a position.
     fn numeric(&mut self, expr: &Expr) -> Option<Typed> {
         let typed = self.typed(expr)?;
-        if self.has_data && matches!(typed, Typed::End) {
+        if self.declared_memory && matches!(typed, Typed::End) {
             return self.no_end(expr.span, "`END`");
         }
         if let Typed::Int(_) | Typed::End | Typed::Pos(_) = typed {
@@ -337,7 +337,7 @@ impl<'a> Checker<'a> {
             _ => None,
         };
         let ordering = !matches!(op, CompareOp::Eq | CompareOp::Ne);
-        if self.has_data {
+        if self.declared_memory {
             let element = |t: &Typed| matches!(t, T::Pos(PosExpr { kind: PosKind::Read(cell), .. }) if !cell.at.is_empty());
             let end_against_number =
                 (matches!(a, T::End) && !element(&b)) || (matches!(b, T::End) && !element(&a));

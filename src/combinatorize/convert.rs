@@ -16,6 +16,7 @@ use super::output::{Arg, OutDef};
 use super::set::Pointers;
 use super::walk::calls;
 use crate::diagnostic::Diagnostic;
+use crate::env::Ability;
 use crate::operators::CompareOp;
 use crate::program::{
     Act, BoolExpr, Combinator, DataId, DataKind, DefId, Operand, PosExpr, PosKind, Program, Stmt,
@@ -40,11 +41,12 @@ impl Context<'_> {
             .map_or("?", |p| p.name.as_str())
     }
 
-    /// Whether the program names its memory (`ram`): its pointers are
-    /// registers, and the rest of what it changes is variables, arrays,
-    /// matrices and the output tape.
-    pub fn ram(&self) -> bool {
-        crate::env::environment(self.program.env).has_data()
+    /// Whether the program's environment has declared memory
+    /// ([`Ability::DeclaredMemory`], as `ram`): its pointers are registers,
+    /// and the rest of what it changes is variables, arrays, matrices and
+    /// the output tape.
+    pub fn declared_memory(&self) -> bool {
+        crate::env::environment(self.program.env).has(Ability::DeclaredMemory)
     }
 
     /// Whether code that reads `data` and, if `env`, observes the
@@ -210,7 +212,7 @@ impl Converter<'_, '_> {
         let leaf = matches!(stmt, Stmt::Call(..) | Stmt::StateCall(..));
         if flow.effect.env_write || leaf {
             let effect = &flow.effect;
-            let changes = effect.env_write.then(|| match self.ctx.ram() {
+            let changes = effect.env_write.then(|| match self.ctx.declared_memory() {
                 true => self.ctx.memory(&effect.data_writes, effect.unnamed_write),
                 false => "the environment".to_string(),
             });
@@ -293,7 +295,7 @@ impl Converter<'_, '_> {
             .iter()
             .map(|p| format!("`{}`", self.ctx.pointer(p)))
             .collect();
-        match (self.ctx.ram(), names.len()) {
+        match (self.ctx.declared_memory(), names.len()) {
             (false, _) => names.join(", "),
             (true, 1) => format!("the register {}", and_list(names)),
             (true, _) => format!("the registers {}", and_list(names)),

@@ -17,6 +17,7 @@ use super::flow::{Effect, Flow, Reads, act_flow, condition_reads, positions_read
 use super::set::Pointers;
 use super::walk::calls;
 use super::work::Work;
+use crate::env::Ability;
 use crate::program::{Applier, Body, BoolExpr, Callee, DefId, Program, Stmt};
 
 /// Flows by statement address and the program whose state calls count
@@ -223,7 +224,7 @@ impl<'p> Effects<'p> {
     /// environment that prints its registers (`ram`), the entry's are read.
     fn liveness(&mut self, all: &Pointers) {
         let printed = crate::env::environment(self.program.env)
-            .reports_registers()
+            .has(Ability::Registers)
             .then_some(self.program.entry);
         let referenced = self.work.referenced_by_appliers.iter().copied();
         for id in referenced.chain(printed) {

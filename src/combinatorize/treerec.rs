@@ -100,7 +100,7 @@ impl Converter<'_, '_> {
         let outside = effects.summary(self.def).exposed.minus(effects.state());
         if let (false, Some(at)) = (outside.is_empty(), def_span) {
             let names = self.names(&outside);
-            let ram = self.ctx.ram();
+            let ram = self.ctx.declared_memory();
             self.diagnostics
                 .push(errors::sibling_pointers(&name, at, &names, ram));
         }
@@ -111,7 +111,7 @@ impl Converter<'_, '_> {
         let lost = written.intersection(&live);
         if let (false, Some(first)) = (lost.is_empty(), divide.first()) {
             let names = self.names(&lost);
-            let ram = self.ctx.ram();
+            let ram = self.ctx.declared_memory();
             self.diagnostics
                 .push(errors::undone_changes(&name, span(first), &names, ram));
         }
@@ -283,7 +283,7 @@ impl Converter<'_, '_> {
         let looped = effects.stmt(stmt, Some(self.def)).effect;
         let name = self.ctx.name(self.def).to_string();
         let at = self.emit.first_line(at);
-        let why = if self.ctx.ram() {
+        let why = if self.ctx.declared_memory() {
             let stale: DataSet = (calls.data_reads)
                 .intersection(&looped.data_writes)
                 .copied()

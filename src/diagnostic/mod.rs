@@ -11,6 +11,7 @@ mod cut;
 mod render;
 mod shown;
 
+pub use cut::column;
 pub use render::{Sources, render};
 pub use shown::{SHOWN, Shown, shown};
 

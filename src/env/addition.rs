@@ -13,13 +13,12 @@ use serde_json::{Map, Value};
 
 use super::errors::{self, Extent};
 use super::input;
-use super::{ActContext, Cell, EnvState, Environment, Panel, Picture, Shape, index, len_i64, row};
+use super::{
+    ActContext, Cell, EnvState, Environment, InputForm, Panel, Picture, Shape, index, len_i64, row,
+};
 use crate::diagnostic::{Diagnostic, codes};
 use crate::program::declared::{MOVE, NOP, SET};
 use crate::program::{ActArg, ActDecl, EnvAct, EnvKind, Observation, ObservationKind, ParamType};
-
-/// The addition environment (registered in `env::ENVIRONMENTS`).
-pub(super) struct Addition;
 
 const ACTS: &[ActDecl] = &[
     NOP,
@@ -46,44 +45,20 @@ const OBSERVATIONS: &[Observation] = &[
     digits("sum"),
 ];
 
-impl Environment for Addition {
-    fn name(&self) -> &'static str {
-        "addition"
-    }
-
-    fn stdlib(&self) -> &'static str {
-        include_str!("../../stdlib/addition.cnpi")
-    }
-
-    fn acts(&self) -> &'static [ActDecl] {
-        ACTS
-    }
-
-    fn observations(&self) -> &'static [Observation] {
-        OBSERVATIONS
-    }
-
-    fn input_shape(&self) -> &'static str {
-        r#"a JSON object `{"a": "...", "b": "..."}`"#
-    }
-
-    fn input_example(&self) -> &'static str {
-        r#"{"a": "1207", "b": "95"}"#
-    }
-
-    fn empty_input(&self) -> &'static str {
-        r#"{"a": "0", "b": "0"}"#
-    }
-
-    fn read(
-        &self,
-        kind: EnvKind,
-        _layout: &super::Layout,
-        input: Value,
-    ) -> Result<Box<dyn EnvState>, Diagnostic> {
-        Ok(Box::new(AdditionState::from_json(kind, input)?))
-    }
-}
+/// The addition environment (registered in `env::ENVIRONMENTS`).
+pub(super) const ADDITION: Environment = Environment {
+    name: "addition",
+    stdlib: include_str!("../../stdlib/addition.cnpi"),
+    acts: ACTS,
+    observations: OBSERVATIONS,
+    input: InputForm {
+        shape: r#"a JSON object `{"a": "...", "b": "..."}`"#,
+        example: r#"{"a": "1207", "b": "95"}"#,
+        empty: r#"{"a": "0", "b": "0"}"#,
+    },
+    abilities: &[],
+    read: |kind, _layout, input| Ok(Box::new(AdditionState::from_json(kind, input)?)),
+};
 
 /// The scratch pad: four rows of digits, one entry per column, left to
 /// right.

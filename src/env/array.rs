@@ -9,14 +9,12 @@ use serde_json::{Map, Value};
 use super::errors::{self, Extent};
 use super::input::{self, integer, not_i64};
 use super::{
-    ActContext, Cell, EnvState, Environment, Panel, Picture, Shape, index, len_i64, list, row,
+    ActContext, Cell, EnvState, Environment, InputForm, Panel, Picture, Shape, index, len_i64,
+    list, row,
 };
 use crate::diagnostic::Diagnostic;
 use crate::program::declared::{MOVE, NOP, SET};
 use crate::program::{ActArg, ActDecl, EnvAct, EnvKind, Observation, ObservationKind, ParamType};
-
-/// The array environment (registered in `env::ENVIRONMENTS`).
-pub(super) struct Array;
 
 const ACTS: &[ActDecl] = &[
     NOP,
@@ -35,44 +33,20 @@ const OBSERVATIONS: &[Observation] = &[Observation {
     kind: ObservationKind::Value,
 }];
 
-impl Environment for Array {
-    fn name(&self) -> &'static str {
-        "array"
-    }
-
-    fn stdlib(&self) -> &'static str {
-        include_str!("../../stdlib/array.cnpi")
-    }
-
-    fn acts(&self) -> &'static [ActDecl] {
-        ACTS
-    }
-
-    fn observations(&self) -> &'static [Observation] {
-        OBSERVATIONS
-    }
-
-    fn input_shape(&self) -> &'static str {
-        "a JSON array of integers"
-    }
-
-    fn input_example(&self) -> &'static str {
-        "[5, 3, 9, 1]"
-    }
-
-    fn empty_input(&self) -> &'static str {
-        "[]"
-    }
-
-    fn read(
-        &self,
-        kind: EnvKind,
-        _layout: &super::Layout,
-        input: Value,
-    ) -> Result<Box<dyn EnvState>, Diagnostic> {
-        Ok(Box::new(ArrayState::from_json(kind, input)?))
-    }
-}
+/// The array environment (registered in `env::ENVIRONMENTS`).
+pub(super) const ARRAY: Environment = Environment {
+    name: "array",
+    stdlib: include_str!("../../stdlib/array.cnpi"),
+    acts: ACTS,
+    observations: OBSERVATIONS,
+    input: InputForm {
+        shape: "a JSON array of integers",
+        example: "[5, 3, 9, 1]",
+        empty: "[]",
+    },
+    abilities: &[],
+    read: |kind, _layout, input| Ok(Box::new(ArrayState::from_json(kind, input)?)),
+};
 
 /// One entry of the output tape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -12,16 +12,14 @@ use serde_json::{Map, Value};
 use super::errors::{self, Extent};
 use super::input::{self, NotI64, integer, not_i64};
 use super::{
-    ActContext, Cell, EnvState, Environment, Panel, Picture, Shape, index, len_i64, list, row,
+    ActContext, Cell, EnvState, Environment, InputForm, Panel, Picture, Shape, index, len_i64,
+    list, row,
 };
 use crate::diagnostic::{Diagnostic, codes};
 use crate::program::declared::{MOVE, NOP, SET};
 use crate::program::{
     ActArg, ActDecl, Color, EnvAct, EnvKind, Observation, ObservationKind, ParamType,
 };
-
-/// The graph environment (registered in `env::ENVIRONMENTS`).
-pub(super) struct Graph;
 
 const ACTS: &[ActDecl] = &[
     NOP,
@@ -50,44 +48,20 @@ const OBSERVATIONS: &[Observation] = &[
     },
 ];
 
-impl Environment for Graph {
-    fn name(&self) -> &'static str {
-        "graph"
-    }
-
-    fn stdlib(&self) -> &'static str {
-        include_str!("../../stdlib/graph.cnpi")
-    }
-
-    fn acts(&self) -> &'static [ActDecl] {
-        ACTS
-    }
-
-    fn observations(&self) -> &'static [Observation] {
-        OBSERVATIONS
-    }
-
-    fn input_shape(&self) -> &'static str {
-        r#"a JSON object `{"graph": [...]}`"#
-    }
-
-    fn input_example(&self) -> &'static str {
-        r#"{"graph": [[1, 2], [3], [3], []]}"#
-    }
-
-    fn empty_input(&self) -> &'static str {
-        r#"{"graph": []}"#
-    }
-
-    fn read(
-        &self,
-        kind: EnvKind,
-        _layout: &super::Layout,
-        input: Value,
-    ) -> Result<Box<dyn EnvState>, Diagnostic> {
-        Ok(Box::new(GraphState::from_json(kind, input)?))
-    }
-}
+/// The graph environment (registered in `env::ENVIRONMENTS`).
+pub(super) const GRAPH: Environment = Environment {
+    name: "graph",
+    stdlib: include_str!("../../stdlib/graph.cnpi"),
+    acts: ACTS,
+    observations: OBSERVATIONS,
+    input: InputForm {
+        shape: r#"a JSON object `{"graph": [...]}`"#,
+        example: r#"{"graph": [[1, 2], [3], [3], []]}"#,
+        empty: r#"{"graph": []}"#,
+    },
+    abilities: &[],
+    read: |kind, _layout, input| Ok(Box::new(GraphState::from_json(kind, input)?)),
+};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GraphState {

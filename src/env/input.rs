@@ -15,12 +15,12 @@ use crate::program::EnvKind;
 
 /// An example of a valid input, for help lines.
 fn example(kind: EnvKind) -> &'static str {
-    environment(kind).input_example()
+    environment(kind).input.example
 }
 
 /// What the input of `kind` must be, in words.
 fn expected(kind: EnvKind) -> &'static str {
-    environment(kind).input_shape()
+    environment(kind).input.shape
 }
 
 /// The help line shared by shape errors: what a valid input looks like.

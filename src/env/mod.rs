@@ -1,17 +1,19 @@
-//! The environments programs act on, one file each, and their registry.
+//! The environments programs act on, one module each, and their registry.
 //!
-//! An environment is two things: an [`Environment`], its static description
-//! (its name, its `stdlib/<env>.cnpi`, the ACTs and observations it
-//! implements, and how it reads its JSON input), and the [`EnvState`] that
+//! An environment is two things: an [`Environment`], one value that
+//! describes it (its name, its `stdlib/<env>.cnpi`, the ACTs and
+//! observations it implements, what its JSON input looks like, its
+//! [`Ability`]s and how it reads that input), and the [`EnvState`] that
 //! input becomes, which applies the environment's ACTs, answers its
 //! observations and formats the final state. [`ENVIRONMENTS`] lists them
 //! all; everything else (the stdlib loader, the checker's names, the
 //! network's ACT rows, the tests that hold each stdlib file against its
-//! Rust side) iterates over that list. [`State`] is a running environment
-//! as the engines hold it, and [`View`] what conditions read of it (a
-//! `program::World`). The machine's own ACTs are applied here for every
-//! environment: `MOVE` and `SET` change a pointer, `NOP` nothing; the
-//! interpreters apply `_push` to their state stack.
+//! Rust side) iterates over that list, and asks for an ability (declared
+//! memory, registers), never for an environment by name. [`State`] is a
+//! running environment as the engines hold it, and [`View`] what
+//! conditions read of it (a `program::World`). The machine's own ACTs are
+//! applied here for every environment: `MOVE` and `SET` change a pointer,
+//! `NOP` nothing; the interpreters apply `_push` to their state stack.
 
 mod addition;
 mod array;
@@ -33,14 +35,14 @@ use serde_json::{Map, Value};
 use crate::diagnostic::Diagnostic;
 use crate::program::declared::NOP;
 use crate::program::{
-    Act, ActApp, ActDecl, Color, Data, DataId, Direction, EnvAct, EnvKind, Observation, Pointer,
-    PointerId, Program, World,
+    Act, ActApp, ActDecl, Color, Data, DataId, Direction, EnvAct, EnvKind, Observation,
+    ObservationKind, ParamType, Pointer, PointerId, Program, World,
 };
 
 /// Every environment, in the order of their stdlib files and of their ACTs'
 /// rows in program memory. A new environment is one more line here.
-pub const ENVIRONMENTS: &[&dyn Environment] =
-    &[&array::Array, &graph::Graph, &addition::Addition, &ram::Ram];
+pub const ENVIRONMENTS: &[&Environment] =
+    &[&array::ARRAY, &graph::GRAPH, &addition::ADDITION, &ram::RAM];
 
 /// The most entries a run may write on its output tape (E0707).
 pub const MAX_OUTPUT: usize = 1 << 24;
@@ -63,45 +65,87 @@ impl<'a> Layout<'a> {
     }
 }
 
-/// An environment's static description.
-pub trait Environment: Sync {
+/// An environment's static description: one value per environment,
+/// listed in [`ENVIRONMENTS`]. Everything but reading an input is data.
+pub struct Environment {
     /// The name written after `env`.
-    fn name(&self) -> &'static str;
+    pub name: &'static str,
     /// The text of `stdlib/<name>.cnpi`, which declares to the checker the
-    /// same ACTs and observations as [`Environment::acts`] and
-    /// [`Environment::observations`] (a test holds them together).
-    fn stdlib(&self) -> &'static str;
+    /// same ACTs and observations as `acts` and `observations` (a test
+    /// holds them together).
+    pub stdlib: &'static str,
     /// The ACTs it implements, the machine's `NOP`, `MOVE` and `SET`
     /// included, in the order of its stdlib file.
-    fn acts(&self) -> &'static [ActDecl];
+    pub acts: &'static [ActDecl],
     /// The observations it implements, in the order of its stdlib file.
-    fn observations(&self) -> &'static [Observation];
-    /// What its input must be, in words: "a JSON array of integers".
-    fn input_shape(&self) -> &'static str;
-    /// A valid input, for help lines: `[5, 3, 9, 1]`.
-    fn input_example(&self) -> &'static str;
-    /// The input `cnpic run` uses when none is given.
-    fn empty_input(&self) -> &'static str;
-    /// Whether programs declare their data by name (`input`, `var`), as
-    /// in `ram`.
-    fn has_data(&self) -> bool {
-        false
-    }
-    /// Whether a run's output holds the registers' final values (`ram`,
-    /// through [`EnvState::finish`]), so that they are part of what a
-    /// program computes.
-    fn reports_registers(&self) -> bool {
-        false
-    }
+    pub observations: &'static [Observation],
+    /// What its JSON input looks like.
+    pub input: InputForm,
+    /// What it can do beyond ACTs and observations (none for most). The
+    /// phases ask for an ability ([`Environment::has`]), never for an
+    /// environment by name.
+    pub abilities: &'static [Ability],
     /// The state its (already parsed) JSON input describes for a program
     /// of `layout`; every error is an E06xx diagnostic without labels, with
     /// the help of [`input`].
-    fn read(
-        &self,
-        kind: EnvKind,
-        layout: &Layout,
-        input: Value,
-    ) -> Result<Box<dyn EnvState>, Diagnostic>;
+    pub read: Reader,
+}
+
+/// How an environment reads its input (see [`Environment::read`]).
+pub type Reader = fn(EnvKind, &Layout, Value) -> Result<Box<dyn EnvState>, Diagnostic>;
+
+/// What an environment's JSON input looks like, for messages and defaults.
+pub struct InputForm {
+    /// In words: "a JSON array of integers".
+    pub shape: &'static str,
+    /// A valid input, for help lines: `[5, 3, 9, 1]`.
+    pub example: &'static str,
+    /// The input `cnpic run` uses when none is given.
+    pub empty: &'static str,
+}
+
+/// What only some environments can do: the memory-style environments
+/// (`ram`) have both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ability {
+    /// Programs declare their memory by name (`input x`, `var t = 0`,
+    /// `input A[n]`): its cells are read and written by name
+    /// ([`EnvState::cell`], the `place` parameters of its ACTs), the input
+    /// is read by the declared names ([`Layout::data`]), and the pointers
+    /// are registers. Without it, `input` and `var` are E0112.
+    DeclaredMemory,
+    /// A run's output holds the registers' final values
+    /// ([`EnvState::finish`]), so they are part of what a program
+    /// computes: the combinatorizer keeps the entry's registers live.
+    Registers,
+}
+
+impl Environment {
+    /// Whether it has `ability`.
+    pub fn has(&self, ability: Ability) -> bool {
+        self.abilities.contains(&ability)
+    }
+
+    /// The words with a fixed meaning its programs use: `END`, `LAST`
+    /// (not with declared memory, whose reads name their cells), and the
+    /// values its ACTs' parameters and its observations take (`LEFT` and
+    /// `RIGHT` for a direction, the colours for a colour or a symbol, `OK`).
+    pub fn words(&self) -> Vec<&'static str> {
+        let mut words = vec!["END"];
+        if !self.has(Ability::DeclaredMemory) {
+            words.push("LAST");
+        }
+        let params = self.acts.iter().flat_map(|act| act.params.iter().copied());
+        let symbols = (self.observations.iter())
+            .any(|observation| observation.kind == ObservationKind::Symbol)
+            .then_some(ParamType::Color);
+        for word in params.chain(symbols).flat_map(ParamType::words) {
+            if !words.contains(word) {
+                words.push(word);
+            }
+        }
+        words
+    }
 }
 
 /// The state of a running environment (the pointers and the state stack
@@ -125,12 +169,13 @@ pub trait EnvState: std::fmt::Debug + Send + Sync + AnyState {
     fn position(&self, _observation: &Observation, _at: i64) -> i64 {
         self.len()
     }
-    /// A cell of declared data (`ram`), as [`World::cell`].
+    /// A cell of declared memory, as [`World::cell`] (environments with
+    /// [`Ability::DeclaredMemory`]).
     fn cell(&self, _data: DataId, _at: &[i64]) -> Option<i64> {
         None
     }
-    /// Records what the finished run leaves in the pointers (`ram`
-    /// reports its registers).
+    /// Records what the finished run leaves in the pointers (environments
+    /// with [`Ability::Registers`] report them).
     fn finish(&mut self, _pointers: &[i64]) {}
     /// The fields of the JSON object of `cnpic run --format json`.
     fn to_json(&self) -> Map<String, Value>;
@@ -177,17 +222,25 @@ pub fn kinds() -> impl Iterator<Item = EnvKind> {
     ENVIRONMENTS
         .iter()
         .enumerate()
-        .map(|(index, env)| EnvKind::registered(index, env.name()))
+        .map(|(index, env)| EnvKind::registered(index, env.name))
+}
+
+/// The registered environments that have `ability`, in registry order.
+pub fn with(ability: Ability) -> impl Iterator<Item = &'static Environment> {
+    ENVIRONMENTS
+        .iter()
+        .copied()
+        .filter(move |env| env.has(ability))
 }
 
 /// The environment of `kind` (kinds are made only from the registry).
-pub fn environment(kind: EnvKind) -> &'static dyn Environment {
+pub fn environment(kind: EnvKind) -> &'static Environment {
     ENVIRONMENTS[kind.index()]
 }
 
 /// The input `cnpic run` uses when none is given.
 pub fn empty_input(kind: EnvKind) -> &'static str {
-    environment(kind).empty_input()
+    environment(kind).input.empty
 }
 
 /// Parses and validates the JSON input of an environment. Every error is
@@ -206,7 +259,7 @@ pub fn read_input(kind: EnvKind, layout: &Layout, json: &str) -> Result<State, D
 /// [`read_input`] for JSON already parsed (an input inside a larger JSON
 /// file, as `cnpic learn`'s examples).
 pub fn read_value(kind: EnvKind, layout: &Layout, value: Value) -> Result<State, Diagnostic> {
-    let inner = environment(kind).read(kind, layout, value)?;
+    let inner = (environment(kind).read)(kind, layout, value)?;
     Ok(State { kind, inner })
 }
 
@@ -224,7 +277,7 @@ pub(crate) fn room_on_tape(held: usize, app: &ActApp) -> Result<(), Diagnostic> 
 /// name); `None` when there is none.
 pub fn build_act(kind: EnvKind, name: &str, args: Vec<crate::program::ActArg>) -> Option<Act> {
     let decl = environment(kind)
-        .acts()
+        .acts
         .iter()
         .find(|decl| decl.name == name && decl.fits(&args))?;
     Act::build(decl, args)
@@ -234,7 +287,7 @@ pub fn build_act(kind: EnvKind, name: &str, args: Vec<crate::program::ActArg>) -
 /// (`NOP` first): the ACT rows of program memory.
 pub fn all_acts() -> Vec<&'static ActDecl> {
     let mut acts: Vec<&'static ActDecl> = vec![&NOP];
-    for decl in ENVIRONMENTS.iter().flat_map(|env| env.acts()) {
+    for decl in ENVIRONMENTS.iter().flat_map(|env| env.acts) {
         if !acts.contains(&decl) {
             acts.push(decl);
         }
@@ -246,7 +299,7 @@ pub fn all_acts() -> Vec<&'static ActDecl> {
 /// order.
 pub fn all_observations() -> Vec<&'static Observation> {
     let mut observations: Vec<&'static Observation> = Vec::new();
-    for observation in ENVIRONMENTS.iter().flat_map(|env| env.observations()) {
+    for observation in ENVIRONMENTS.iter().flat_map(|env| env.observations) {
         if !observations.contains(&observation) {
             observations.push(observation);
         }

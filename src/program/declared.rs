@@ -70,6 +70,17 @@ impl ParamType {
         ParamType::ALL.into_iter().find(|p| p.name() == name)
     }
 
+    /// The words that fill a parameter of this type (`LEFT` and `RIGHT`
+    /// for a direction); none for those filled by names and expressions.
+    pub fn words(self) -> &'static [&'static str] {
+        match self {
+            ParamType::Direction => &["LEFT", "RIGHT"],
+            ParamType::Color => &["WHITE", "GREY", "BLACK"],
+            ParamType::Ok => &["OK"],
+            ParamType::Pointer | ParamType::Position | ParamType::Place => &[],
+        }
+    }
+
     /// How stdlib declarations spell it.
     pub fn name(self) -> &'static str {
         match self {

@@ -78,7 +78,7 @@ fn load_act(decl: &ast::ActDecl, kind: EnvKind) -> Result<&'static ActDecl, Diag
         .collect::<Result<Vec<_>, _>>()?;
     let name = decl.name.name.as_str();
     let implemented = environment(kind)
-        .acts()
+        .acts
         .iter()
         .find(|act| act.name == name && act.params == params.as_slice());
     implemented.ok_or_else(|| {
@@ -94,7 +94,7 @@ fn load_observation(
 ) -> Result<&'static Observation, Diagnostic> {
     let name = &decl.name.name;
     let observation = environment(kind)
-        .observations()
+        .observations
         .iter()
         .find(|o| o.name == name)
         .ok_or_else(|| {

@@ -73,8 +73,8 @@ pub fn files() -> &'static [StdlibFile] {
             id: SourceId(1),
         };
         let envs = ENVIRONMENTS.iter().zip(2..).map(|(env, id)| StdlibFile {
-            name: format!("stdlib/{}.cnpi", env.name()),
-            text: env.stdlib(),
+            name: format!("stdlib/{}.cnpi", env.name),
+            text: env.stdlib,
             id: SourceId(id),
         });
         let full_set = StdlibFile {

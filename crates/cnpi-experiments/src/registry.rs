@@ -39,11 +39,11 @@ pub fn merge_files(files: &[PathBuf], out: &Path) -> Result<Saved, Diagnostic> {
     let Some(first) = files.first() else {
         return Err(Diagnostic::error(codes::E1303, "no result files to merge"));
     };
+    let inputs: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
+    cnpi::files::refuse_overwriting(&inputs, &[&out.join("results.json")])?;
     let name = experiment_of(first)?;
     for file in files {
-        // Read first: only a regular file is compared (comparing opens it).
         let other = experiment_of(file)?;
-        cnpi::files::refuse_overwriting(file, &out.join("results.json"))?;
         if other != name {
             return Err(Diagnostic::error(
                 codes::E1303,

@@ -2,8 +2,9 @@
 //!
 //! The file's `def`s and combinators, the combinators of the core library,
 //! the ACTs and observations of the file's environment, its pointers, the
-//! data names and sizes of a `ram` program, and the words every
-//! environment knows (`END`, `LAST`, `LEFT`, `RIGHT`...).
+//! data names and sizes of a `ram` program, and the words of its
+//! environment (`END`, and `LEFT`, `RIGHT` where an ACT takes a direction;
+//! no `WHITE` where nothing is coloured).
 //! Half-typed text still completes: the parser's error recovery keeps every
 //! item that parsed, and the client filters by what has been typed. A name
 //! is offered once (the first meaning found wins), checked in a set, so the
@@ -11,15 +12,12 @@
 
 use std::collections::HashSet;
 
+use cnpi::env;
+use cnpi::program::EnvKind;
 use lsp_types::{CompletionItem, CompletionItemKind};
 
 use crate::document::Document;
 use crate::{data, library};
-
-/// Words with a fixed meaning in positions and ACT arguments.
-const WORDS: [&str; 9] = [
-    "END", "LAST", "LEFT", "RIGHT", "OK", "WHITE", "GREY", "BLACK", "NOP",
-];
 
 pub fn completions(document: &Document) -> Vec<CompletionItem> {
     let mut items = Vec::new();
@@ -76,8 +74,24 @@ pub fn completions(document: &Document) -> Vec<CompletionItem> {
         };
         add(declared.name.to_string(), kind, declared.description);
     }
-    for word in WORDS {
+    for word in words(document) {
         add(word.into(), CompletionItemKind::CONSTANT, "built-in".into());
     }
     items
+}
+
+/// The words with a fixed meaning in the file's environment
+/// ([`env::Environment::words`]); every environment's in a file without a
+/// known one.
+fn words(document: &Document) -> Vec<&'static str> {
+    let kind = document
+        .env()
+        .and_then(|env| EnvKind::from_name(&env.kind.name));
+    match kind {
+        Some(kind) => env::environment(kind).words(),
+        None => env::ENVIRONMENTS
+            .iter()
+            .flat_map(|env| env.words())
+            .collect(),
+    }
 }

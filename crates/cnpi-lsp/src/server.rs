@@ -4,30 +4,29 @@
 //! Messages are read by [`crate::transport`] on a thread of their own and
 //! written by another. A request before `initialize` gets "not
 //! initialized", one after `shutdown` "invalid request"; `exit` ends the
-//! loop (successfully only after `shutdown`). The document notifications
-//! are handled here, in order: each new text is analysed ([`Document`])
-//! and its diagnostics published before the next message is looked at, so
-//! a request always sees the text sent before it. Requests are routed by
-//! type to [`crate::handlers`] ([`RequestDispatcher`]) and answered on
-//! worker threads from a snapshot of the documents.
+//! loop (successfully only after `shutdown`). Every message is routed by
+//! its type ([`crate::dispatch`]). The life-cycle requests and the
+//! notifications are handled here, in order: each new text is analysed
+//! ([`Document`]) and its diagnostics published before the next message is
+//! looked at, so a request always sees the text sent before it. The other
+//! requests go to [`crate::handlers`] and are answered on worker threads
+//! from a snapshot of the documents.
 
 use std::panic::catch_unwind;
 use std::sync::Arc;
 use std::sync::mpsc::Receiver;
 
-use lsp_server::{ErrorCode, Message, Notification, Request, Response};
-use lsp_types::notification::{self as notifications, Notification as _};
-use lsp_types::request::{self as requests, Request as _};
+use crate::dispatch::{Answer, Failure, NotificationDispatcher, RequestDispatcher, Workers};
+use crate::document::{Document, Snapshot};
+use crate::transport::{Incoming, Outbox};
+use crate::{diagnostics, handlers};
+use lsp_server::{ErrorCode, Message, Notification, Request};
+use lsp_types::notification as notifications;
+use lsp_types::request as requests;
 use lsp_types::{
     CodeActionProviderCapability, CompletionOptions, HoverProviderCapability, InitializeResult,
     OneOf, ServerCapabilities, ServerInfo, TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
 };
-use serde_json::Value;
-
-use crate::dispatch::{RequestDispatcher, Workers};
-use crate::document::{Document, Snapshot};
-use crate::transport::{Incoming, Outbox, encode};
-use crate::{diagnostics, handlers};
 
 /// The server's answer to `initialize`.
 pub fn capabilities() -> ServerCapabilities {
@@ -44,6 +43,10 @@ pub fn capabilities() -> ServerCapabilities {
     }
 }
 
+/// The answer to every request after `shutdown`.
+const SHUTTING_DOWN: &str = "the server is shutting down";
+
+/// Where the server is in the protocol's life cycle.
 #[derive(PartialEq)]
 enum Phase {
     Uninitialized,
@@ -51,11 +54,55 @@ enum Phase {
     ShutDown,
 }
 
+impl Phase {
+    /// Why a request other than `initialize` is refused now, if it is.
+    fn refusal(&self) -> Option<Failure> {
+        match self {
+            Phase::Uninitialized => Some((
+                ErrorCode::ServerNotInitialized,
+                "the server has not been initialized".into(),
+            )),
+            Phase::Running => None,
+            Phase::ShutDown => Some((ErrorCode::InvalidRequest, SHUTTING_DOWN.into())),
+        }
+    }
+
+    /// `initialize`: the server's capabilities, once.
+    fn initialize(&mut self, _: lsp_types::InitializeParams) -> Answer<InitializeResult> {
+        match self {
+            Phase::Uninitialized => *self = Phase::Running,
+            Phase::Running => {
+                let message = "the server is already initialized".into();
+                return Err((ErrorCode::InvalidRequest, message));
+            }
+            Phase::ShutDown => return Err((ErrorCode::InvalidRequest, SHUTTING_DOWN.into())),
+        }
+        Ok(InitializeResult {
+            capabilities: capabilities(),
+            server_info: Some(ServerInfo {
+                name: "cnpic lsp".into(),
+                version: Some(env!("CARGO_PKG_VERSION").into()),
+            }),
+        })
+    }
+
+    /// `shutdown`: every later request is refused, and `exit` succeeds.
+    fn shutdown(&mut self, _: ()) -> Answer<()> {
+        if let Some(failure) = self.refusal() {
+            return Err(failure);
+        }
+        *self = Phase::ShutDown;
+        Ok(())
+    }
+}
+
 pub struct Server {
     phase: Phase,
     documents: Snapshot,
     workers: Workers,
     outbox: Outbox,
+    /// How the loop ends, once `exit` came.
+    exit: Option<Result<(), String>>,
 }
 
 impl Server {
@@ -65,6 +112,7 @@ impl Server {
             documents: Snapshot::default(),
             workers: Workers::new(),
             outbox,
+            exit: None,
         }
     }
 
@@ -82,14 +130,9 @@ impl Server {
                 Incoming::Malformed(answer) => self.send(answer.to_string()),
                 Incoming::Message(Message::Request(request)) => self.request(request),
                 Incoming::Message(Message::Notification(notification)) => {
-                    if notification.method == notifications::Exit::METHOD {
-                        return match self.phase {
-                            Phase::ShutDown => Ok(()),
-                            _ => Err("the client sent `exit` without `shutdown`".into()),
-                        };
-                    }
-                    if self.phase == Phase::Running {
-                        self.notify(notification);
+                    self.notify(notification);
+                    if let Some(exit) = self.exit.take() {
+                        return exit;
                     }
                 }
                 Incoming::Message(Message::Response(_)) => {}
@@ -104,98 +147,66 @@ impl Server {
         let _ = self.outbox.send(message);
     }
 
-    fn fail(&self, request: Request, code: ErrorCode, message: &str) {
-        let response = Response::new_err(request.id, code as i32, message.to_string());
-        self.send(encode(response));
-    }
-
+    /// A request: the life cycle's on the main loop, the others (while
+    /// running) on a worker.
     fn request(&mut self, request: Request) {
-        let method = request.method.as_str();
-        match (&self.phase, method) {
-            (Phase::Uninitialized, requests::Initialize::METHOD) => {
-                self.phase = Phase::Running;
-                let result = InitializeResult {
-                    capabilities: capabilities(),
-                    server_info: Some(ServerInfo {
-                        name: "cnpic lsp".into(),
-                        version: Some(env!("CARGO_PKG_VERSION").into()),
-                    }),
-                };
-                self.send(encode(Response::new_ok(request.id, result)));
-            }
-            (Phase::Uninitialized, _) => self.fail(
-                request,
-                ErrorCode::ServerNotInitialized,
-                "the server has not been initialized",
-            ),
-            (Phase::ShutDown, _) => self.fail(
-                request,
-                ErrorCode::InvalidRequest,
-                "the server is shutting down",
-            ),
-            (Phase::Running, requests::Initialize::METHOD) => self.fail(
-                request,
-                ErrorCode::InvalidRequest,
-                "the server is already initialized",
-            ),
-            (Phase::Running, requests::Shutdown::METHOD) => {
-                self.phase = Phase::ShutDown;
-                self.send(encode(Response::new_ok(request.id, ())));
-            }
-            (Phase::Running, _) => {
-                RequestDispatcher::new(request, &self.documents, &self.workers, &self.outbox)
-                    .on::<requests::HoverRequest>(handlers::hover)
-                    .on::<requests::GotoDefinition>(handlers::definition)
-                    .on::<requests::References>(handlers::references)
-                    .on::<requests::Completion>(handlers::completion)
-                    .on::<requests::DocumentSymbolRequest>(handlers::symbols)
-                    .on::<requests::Formatting>(handlers::formatting)
-                    .on::<requests::CodeActionRequest>(handlers::code_actions)
-                    .finish();
-            }
+        let mut dispatcher =
+            RequestDispatcher::new(request, &self.documents, &self.workers, &self.outbox);
+        dispatcher
+            .on_sync::<requests::Initialize, _>(&mut self.phase, Phase::initialize)
+            .on_sync::<requests::Shutdown, _>(&mut self.phase, Phase::shutdown);
+        if let Some(failure) = self.phase.refusal() {
+            dispatcher.refuse(failure);
+        }
+        dispatcher
+            .on::<requests::HoverRequest>(handlers::hover)
+            .on::<requests::GotoDefinition>(handlers::definition)
+            .on::<requests::References>(handlers::references)
+            .on::<requests::Completion>(handlers::completion)
+            .on::<requests::DocumentSymbolRequest>(handlers::symbols)
+            .on::<requests::Formatting>(handlers::formatting)
+            .on::<requests::CodeActionRequest>(handlers::code_actions)
+            .finish();
+    }
+
+    /// A notification: `exit` at any time, the document notifications
+    /// while running (before `initialize` and after `shutdown` they are
+    /// dropped).
+    fn notify(&mut self, notification: Notification) {
+        let running = self.phase == Phase::Running;
+        let mut dispatcher = NotificationDispatcher::new(notification, self);
+        dispatcher.on::<notifications::Exit>(Server::exit);
+        if running {
+            dispatcher
+                .on::<notifications::DidOpenTextDocument>(Server::did_open)
+                .on::<notifications::DidChangeTextDocument>(Server::did_change)
+                .on::<notifications::DidCloseTextDocument>(Server::did_close);
         }
     }
 
-    /// A document notification: the document's new text is analysed and
-    /// its diagnostics published. Parameters that do not decode are
-    /// dropped (a notification has no answer).
-    fn notify(&mut self, notification: Notification) {
-        fn decode<T: serde::de::DeserializeOwned>(params: Value) -> Option<T> {
-            serde_json::from_value(params).ok()
+    fn exit(&mut self, _: ()) {
+        self.exit = Some(match self.phase {
+            Phase::ShutDown => Ok(()),
+            _ => Err("the client sent `exit` without `shutdown`".into()),
+        });
+    }
+
+    fn did_open(&mut self, params: lsp_types::DidOpenTextDocumentParams) {
+        let item = params.text_document;
+        self.open(item.uri, item.text);
+    }
+
+    fn did_change(&mut self, params: lsp_types::DidChangeTextDocumentParams) {
+        // Full synchronisation: the last change holds the whole text.
+        if let Some(change) = params.content_changes.into_iter().last() {
+            self.open(params.text_document.uri, change.text);
         }
-        match notification.method.as_str() {
-            notifications::DidOpenTextDocument::METHOD => {
-                let Some(params) =
-                    decode::<lsp_types::DidOpenTextDocumentParams>(notification.params)
-                else {
-                    return;
-                };
-                let item = params.text_document;
-                self.open(item.uri, item.text);
-            }
-            notifications::DidChangeTextDocument::METHOD => {
-                let Some(params) =
-                    decode::<lsp_types::DidChangeTextDocumentParams>(notification.params)
-                else {
-                    return;
-                };
-                // Full synchronisation: the last change holds the whole text.
-                if let Some(change) = params.content_changes.into_iter().last() {
-                    self.open(params.text_document.uri, change.text);
-                }
-            }
-            notifications::DidCloseTextDocument::METHOD => {
-                let Some(params) =
-                    decode::<lsp_types::DidCloseTextDocumentParams>(notification.params)
-                else {
-                    return;
-                };
-                let uri = params.text_document.uri;
-                Arc::make_mut(&mut self.documents).remove(uri.as_str());
-                self.send(diagnostics::publish(uri, Vec::new()));
-            }
-            _ => {}
-        }
+    }
+
+    fn did_close(&mut self, params: lsp_types::DidCloseTextDocumentParams) {
+        let uri = params.text_document.uri;
+        Arc::make_mut(&mut self.documents).remove(uri.as_str());
+        self.send(diagnostics::publish(uri, Vec::new()));
     }
 
     /// Analyses `text` as the document `uri` and publishes its diagnostics.

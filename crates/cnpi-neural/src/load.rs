@@ -47,7 +47,18 @@ pub fn compile_file(path: &Path, entry: Option<&str>, report: Report) -> Option<
             return None;
         }
     };
-    let compilation = compile(&path.display().to_string(), &text, entry);
+    compile_text(&path.display().to_string(), text, entry, report)
+}
+
+/// Compiles `text`, shown as the file `name`, reporting every diagnostic;
+/// the program when there were no errors.
+pub fn compile_text(
+    name: &str,
+    text: String,
+    entry: Option<&str>,
+    report: Report,
+) -> Option<Compiled> {
+    let compilation = compile(name, &text, entry);
     report(&compilation.diagnostics, &compilation.sources);
     Some(Compiled {
         program: compilation.program?,
@@ -86,7 +97,12 @@ fn unreadable_source(path: &Path, error: &std::io::Error) -> Diagnostic {
 /// reporting every diagnostic and warning on the way.
 pub fn compile_for_network(path: &Path, entry: Option<&str>, report: Report) -> Option<ForNetwork> {
     let compiled = compile_file(path, entry, report)?;
-    match for_the_network(compiled, &path.display().to_string()) {
+    ready_for_network(compiled, &path.display().to_string(), report)
+}
+
+/// [`compile_for_network`] for a program already compiled (as `name`).
+fn ready_for_network(compiled: Compiled, name: &str, report: Report) -> Option<ForNetwork> {
+    match for_the_network(compiled, name) {
         Ok(ready) => {
             if let Some(written) = &ready.written {
                 report(&written.warnings, &written.compiled.sources);
@@ -183,8 +199,24 @@ impl Loaded {
         if cnpim::is_memory_file(request.file) {
             load_memory(request, report)
         } else {
-            load_source(request, progress, report)
+            let compiled = compile_file(request.file, request.entry, report)?;
+            let name = request.file.display().to_string();
+            load_source(compiled, &name, request, progress, report)
         }
+    }
+
+    /// Loads the source `text`, shown as the file `name`, as [`Loaded::open`]
+    /// loads a `.cnpi` file (`request.file` is not read): what a program
+    /// handed over as a string (the Python package's `cnpi.compile`) runs.
+    pub fn from_text(
+        name: &str,
+        text: String,
+        request: &Request,
+        progress: Progress,
+        report: Report,
+    ) -> Option<Loaded> {
+        let compiled = compile_text(name, text, request.entry, report)?;
+        load_source(compiled, name, request, progress, report)
     }
 
     /// Runs the engines on `state`, compared when both run, with the
@@ -244,11 +276,16 @@ impl Loaded {
     }
 }
 
-/// A `.cnpi` file: compiled, and unless `symbolic`, combinatorized if it
-/// has normal programs and added to a new memory.
-fn load_source(request: &Request, progress: Progress, report: Report) -> Option<Loaded> {
+/// A `.cnpi` file `name`, compiled: unless `symbolic`, combinatorized if
+/// it has normal programs and added to a new memory.
+fn load_source(
+    compiled: Compiled,
+    name: &str,
+    request: &Request,
+    progress: Progress,
+    report: Report,
+) -> Option<Loaded> {
     if request.symbolic {
-        let compiled = compile_file(request.file, request.entry, report)?;
         if let Err(diagnostics) = runnable(&compiled.program) {
             report(&diagnostics, &compiled.sources);
             return None;
@@ -262,13 +299,12 @@ fn load_source(request: &Request, progress: Progress, report: Report) -> Option<
             written: None,
             sources: compiled.sources,
             as_written: None,
-            file: request.file.display().to_string(),
+            file: name.to_string(),
             from_file: false,
         });
     }
-    let name = request.file.display().to_string();
-    let ready = compile_for_network(request.file, request.entry, report)?;
-    let memory = match build_memory(&ready, &name, request.seed, progress) {
+    let ready = ready_for_network(compiled, name, report)?;
+    let memory = match build_memory(&ready, name, request.seed, progress) {
         Ok(memory) => memory,
         Err(diagnostic) => {
             report(&[diagnostic], &ready.combinatory.sources);
@@ -294,7 +330,7 @@ fn load_source(request: &Request, progress: Progress, report: Report) -> Option<
         written,
         sources,
         as_written,
-        file: name,
+        file: name.to_string(),
         from_file: false,
     })
 }

@@ -201,7 +201,7 @@ fn array() -> EnvKind {
 
 /// The checked program's form of `A[pointer] != END`.
 fn until_end(env: EnvKind, pointer: PointerId) -> BoolExpr {
-    let observations = cnpi::env::environment(env).observations();
+    let observations = cnpi::env::environment(env).observations;
     let Some(a) = observations.iter().find(|o| o.name == "A") else {
         panic!("the array environment observes A")
     };

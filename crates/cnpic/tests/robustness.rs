@@ -320,3 +320,132 @@ fn calls_that_never_stop_are_found_by_check() {
         "{message}"
     );
 }
+
+/// The reverse sketch of `examples/learn` in `dir`: `s.cnpi`, `ex.json`.
+fn learn_files(dir: &Path) {
+    let learn = Path::new(ROOT).join("examples/learn");
+    std::fs::copy(learn.join("reverse.cnpi"), dir.join("s.cnpi")).unwrap();
+    std::fs::copy(learn.join("reverse.json"), dir.join("ex.json")).unwrap();
+}
+
+/// Issue 29: `--html`, `learn -o`, `memory add -o` and the rest never write
+/// over any of their inputs (the program, the `@` input, the memory, the
+/// core, the examples), however the path is spelled, and even when the
+/// input is wrong.
+#[test]
+fn no_output_is_written_over_any_input() {
+    let (dir, source) = scratch_with("reverse.cnpi");
+    let path = |name: &str| dir.path().join(name);
+    std::fs::write(path("in.json"), "[3, 1, 2]").unwrap();
+    std::fs::write(path("core.safetensors"), "not a core").unwrap();
+    learn_files(dir.path());
+    let built = cnpic_in(dir.path(), &["build", "reverse.cnpi", "-o", "m.cnpim"]);
+    assert_eq!(built.status.code(), Some(0), "{}", stderr(&built));
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&source, path("link.html")).unwrap();
+    std::fs::hard_link(path("in.json"), path("hard.html")).unwrap();
+    let kept: Vec<(PathBuf, Vec<u8>)> = [
+        "reverse.cnpi",
+        "in.json",
+        "core.safetensors",
+        "ex.json",
+        "m.cnpim",
+    ]
+    .iter()
+    .map(|name| (path(name), std::fs::read(path(name)).unwrap()))
+    .collect();
+    fn run<'a>(program: &'a str, input: &'a str, html: &'a str) -> Vec<&'a str> {
+        vec!["run", program, "--input", input, "--html", html]
+    }
+    let mut refused = vec![
+        run("reverse.cnpi", "[3,1,2]", "reverse.cnpi"),
+        run("reverse.cnpi", "[3,1,", "./reverse.cnpi"),
+        run("reverse.cnpi", "@in.json", "in.json"),
+        run("reverse.cnpi", "@in.json", "hard.html"),
+        run("m.cnpim", "[1]", "m.cnpim"),
+        vec![
+            "run",
+            "reverse.cnpi",
+            "--core",
+            "core.safetensors",
+            "--html",
+            "core.safetensors",
+        ],
+        vec!["learn", "s.cnpi", "--examples", "ex.json", "-o", "ex.json"],
+        vec![
+            "memory",
+            "add",
+            "m.cnpim",
+            "reverse.cnpi",
+            "-o",
+            "reverse.cnpi",
+        ],
+        vec![
+            "memory",
+            "add",
+            "m.cnpim",
+            "reverse.cnpi",
+            "-o",
+            "./m.cnpim",
+        ],
+    ];
+    if cfg!(unix) {
+        refused.push(run("reverse.cnpi", "[3,1,2]", "link.html"));
+    }
+    for args in &refused {
+        assert_refused_e0904(&cnpic_in(dir.path(), args));
+    }
+    for (path, bytes) in kept {
+        assert_eq!(std::fs::read(&path).unwrap(), bytes, "{}", path.display());
+    }
+}
+
+/// Issue 29: a FIFO in the place of any file a command reads or writes is
+/// refused at once (nothing blocks in `open`), and so are endless devices.
+#[cfg(unix)]
+#[test]
+fn fifos_and_devices_never_block_a_command() {
+    let (dir, _) = scratch_with("reverse.cnpi");
+    for fifo in ["ff", "ff.cnpi", "ff.cnpim"] {
+        let made = Command::new("mkfifo").arg(dir.path().join(fifo)).status();
+        if !made.is_ok_and(|status| status.success()) {
+            return;
+        }
+    }
+    let built = cnpic_in(dir.path(), &["build", "reverse.cnpi", "-o", "q.cnpim"]);
+    assert_eq!(built.status.code(), Some(0), "{}", stderr(&built));
+    learn_files(dir.path());
+    let cases: [&[&str]; 9] = [
+        &["build", "ff.cnpi"],
+        &["build", "reverse.cnpi", "-o", "ff.cnpim"],
+        &["memory", "add", "ff.cnpim", "reverse.cnpi"],
+        &["memory", "add", "q.cnpim", "ff.cnpi"],
+        &["memory", "add", "q.cnpim", "reverse.cnpi", "-o", "ff"],
+        &["combinatorize", "reverse.cnpi", "-o", "ff"],
+        &["learn", "s.cnpi", "--examples", "ff"],
+        &["learn", "s.cnpi", "--examples", "ex.json", "-o", "ff"],
+        &["learn", "s.cnpi", "--examples", "/dev/zero"],
+    ];
+    for args in cases {
+        let child = support::command(args)
+            .env("CNPI_CACHE_DIR", cache())
+            .current_dir(dir.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("cnpic starts");
+        let hung = format!("`cnpic {}` blocked", args.join(" "));
+        let output = support::within(child, std::time::Duration::from_secs(60), &hung);
+        assert_eq!(
+            output.status.code(),
+            Some(1),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        let message = stderr(&output);
+        assert!(
+            message.contains("not a regular file") || message.contains("E1108"),
+            "{args:?}: {message}"
+        );
+    }
+}

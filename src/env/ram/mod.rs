@@ -16,17 +16,14 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use super::input::{self, integer, not_i64};
-use super::{ActContext, EnvState, Environment, Layout, View, index, list, row};
+use super::{
+    Ability, ActContext, EnvState, Environment, InputForm, Layout, View, index, list, row,
+};
 use crate::diagnostic::{Diagnostic, codes};
 use crate::program::declared::{MOVE, NOP, SET};
-use crate::program::{
-    ActArg, ActDecl, Cell, Data, DataKind, EnvAct, EnvKind, Observation, ParamType, PosKind,
-};
+use crate::program::{ActArg, ActDecl, Cell, Data, DataKind, EnvAct, EnvKind, ParamType, PosKind};
 
 mod picture;
-
-/// The ram environment (registered in `env::ENVIRONMENTS`).
-pub(super) struct Ram;
 
 /// The most integers all scratch data of a run may hold together (256 MiB).
 pub const MAX_SCRATCH: usize = 1 << 25;
@@ -40,52 +37,20 @@ const ACTS: &[ActDecl] = &[
     ActDecl::new("OUT", &[ParamType::Position]),
 ];
 
-impl Environment for Ram {
-    fn name(&self) -> &'static str {
-        "ram"
-    }
-
-    fn stdlib(&self) -> &'static str {
-        include_str!("../../../stdlib/ram.cnpi")
-    }
-
-    fn acts(&self) -> &'static [ActDecl] {
-        ACTS
-    }
-
-    fn observations(&self) -> &'static [Observation] {
-        &[]
-    }
-
-    fn input_shape(&self) -> &'static str {
-        "a JSON object with a member for each `input` the program declares"
-    }
-
-    fn input_example(&self) -> &'static str {
-        r#"{"A": [5, 3, 9], "x": 9}"#
-    }
-
-    fn empty_input(&self) -> &'static str {
-        "{}"
-    }
-
-    fn has_data(&self) -> bool {
-        true
-    }
-
-    fn reports_registers(&self) -> bool {
-        true
-    }
-
-    fn read(
-        &self,
-        kind: EnvKind,
-        layout: &Layout,
-        input: Value,
-    ) -> Result<Box<dyn EnvState>, Diagnostic> {
-        Ok(Box::new(RamState::read(kind, layout, input)?))
-    }
-}
+/// The ram environment (registered in `env::ENVIRONMENTS`).
+pub(super) const RAM: Environment = Environment {
+    name: "ram",
+    stdlib: include_str!("../../../stdlib/ram.cnpi"),
+    acts: ACTS,
+    observations: &[],
+    input: InputForm {
+        shape: "a JSON object with a member for each `input` the program declares",
+        example: r#"{"A": [5, 3, 9], "x": 9}"#,
+        empty: "{}",
+    },
+    abilities: &[Ability::DeclaredMemory, Ability::Registers],
+    read: |kind, layout, input| Ok(Box::new(RamState::read(kind, layout, input)?)),
+};
 
 /// The names of a run's registers and data, shared by its states.
 #[derive(Debug, PartialEq, Eq)]

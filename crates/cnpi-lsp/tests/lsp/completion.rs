@@ -47,3 +47,26 @@ fn a_file_of_many_definitions_offers_each_once() {
     assert_eq!(labels.iter().filter(|l| l.starts_with('D')).count(), 2000);
     assert_eq!(labels.iter().filter(|l| *l == "D1999").count(), 1);
 }
+
+#[test]
+fn words_are_those_of_the_files_environment() {
+    let has = |labels: &[String], word: &str| labels.iter().any(|l| l == word);
+    let ram = labels(&mut Client::with(&fixture("ram.cnpi")));
+    for word in ["END", "NOP", "MOVE", "LEFT", "RIGHT", "WRITE"] {
+        assert!(has(&ram, word), "{word} in a ram file: {ram:?}");
+    }
+    for word in ["WHITE", "GREY", "BLACK", "OK", "LAST", "CLEAR"] {
+        assert!(!has(&ram, word), "{word} in a ram file: {ram:?}");
+    }
+    let array = labels(&mut Client::with(&fixture("bubblesort.cnpi")));
+    for word in ["OK", "LAST", "LEFT"] {
+        assert!(has(&array, word), "{word} in an array file: {array:?}");
+    }
+    for word in ["WHITE", "WRITE", "NEXT_CHILD"] {
+        assert!(!has(&array, word), "{word} in an array file: {array:?}");
+    }
+    let graph = labels(&mut Client::with("env graph(v = 0)\n"));
+    for word in ["WHITE", "GREY", "BLACK"] {
+        assert!(has(&graph, word), "{word} in a graph file: {graph:?}");
+    }
+}

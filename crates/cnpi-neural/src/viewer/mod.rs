@@ -83,6 +83,22 @@ pub struct Step<'a> {
     pub depth: u32,
 }
 
+/// One recorded step read back (the Python package's trace records it).
+pub struct Recorded<'a> {
+    /// The applier whose frame the activation runs in.
+    pub owner: RowId,
+    /// The combinator's name.
+    pub combinator: &'a str,
+    pub c: bool,
+    /// The detector of the condition bit (`None` past `u16::MAX` of them).
+    pub detector: Option<DetectorId>,
+    pub slot: Slot,
+    /// The row bound to the slot.
+    pub target: RowId,
+    pub ret: bool,
+    pub depth: u32,
+}
+
 /// The steps recorded, as columns (one entry per step).
 #[derive(Default)]
 struct Columns {
@@ -143,6 +159,21 @@ impl Recorder {
     /// How many steps the run took (as far as it got).
     pub fn steps(&self) -> u64 {
         self.seen
+    }
+
+    /// Recorded step `i` (counted from 0 in the window).
+    pub fn recorded_step(&self, i: usize) -> Option<Recorded<'_>> {
+        let c = &self.columns;
+        Some(Recorded {
+            owner: *c.owner.get(i)? as RowId,
+            combinator: (self.kinds.get(usize::from(c.kind[i]))).map_or("?", |(_, name)| name),
+            c: c.flags[i] & 1 == 1,
+            detector: (c.detector[i] != u16::MAX).then_some(DetectorId::from(c.detector[i])),
+            slot: Slot::ALL[usize::from(c.slot[i])],
+            target: c.target[i] as RowId,
+            ret: c.flags[i] & 2 == 2,
+            depth: c.depth[i],
+        })
     }
 
     fn recording(&self) -> bool {

@@ -23,6 +23,7 @@
 pub mod enumerate;
 pub mod examples;
 pub mod gradient;
+pub mod learn;
 pub mod space;
 
 use cnpi::diagnostic::{Diagnostic, codes};

@@ -38,7 +38,7 @@ pub fn build(args: &BuildArgs) -> ExitCode {
         .output
         .clone()
         .unwrap_or_else(|| args.file.with_extension("cnpim"));
-    if let Err(diagnostic) = refuse_overwriting(&args.file, &output) {
+    if let Err(diagnostic) = refuse_overwriting(&[&args.file], &[&output]) {
         return fail(diagnostic);
     }
     let name = args.file.display().to_string();

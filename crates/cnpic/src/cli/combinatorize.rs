@@ -17,7 +17,7 @@ use cnpi_neural::load::compile_file;
 use super::report::{exit_code, fail, print_diagnostics};
 
 pub fn combinatorize(file: &Path, output: Option<&Path>, entry: Option<&str>) -> ExitCode {
-    if let Some(Err(diagnostic)) = output.map(|path| refuse_overwriting(file, path)) {
+    if let Err(diagnostic) = refuse_overwriting(&[file], &Vec::from_iter(output)) {
         return fail(diagnostic);
     }
     let Some(compiled) = compile_file(file, entry, &mut print_diagnostics) else {

@@ -50,7 +50,7 @@ pub fn fmt(args: &FmtArgs) -> ExitCode {
     };
     for file in files {
         let name = file.display().to_string();
-        let text = match std::fs::read_to_string(&file) {
+        let text = match cnpi::read::text(&file) {
             Ok(text) => text,
             Err(error) => {
                 let unreadable =

@@ -11,9 +11,9 @@ use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::env::Layout;
 use cnpi::files::{refuse_overwriting, write_atomic};
 use cnpi_neural::load::compile_file;
-use cnpi_rl::sketch::enumerate::enumerate;
-use cnpi_rl::sketch::gradient::{Settings, search};
-use cnpi_rl::sketch::{Found, Sketch, examples};
+use cnpi_rl::sketch::gradient::Settings;
+use cnpi_rl::sketch::learn::{self, Method};
+use cnpi_rl::sketch::{Sketch, examples};
 
 use super::output::{err, out, outln};
 use super::report::{command_line, exit_code, fail, print_diagnostics};
@@ -72,24 +72,9 @@ enum Format {
     Json,
 }
 
-/// What a search found, for printing.
-struct Report {
-    search: &'static str,
-    found: Option<Found>,
-    /// The best fill when nothing was found.
-    best: Option<Found>,
-    /// Trials run and the successful one's seed (gradient only).
-    trials: Option<(usize, Option<u64>)>,
-    /// Episodes (gradient) or candidates (enumerate) in all.
-    work: usize,
-}
-
 pub fn learn(args: &LearnArgs) -> ExitCode {
-    if let Some(Err(diagnostic)) = args
-        .output
-        .as_ref()
-        .map(|p| refuse_overwriting(&args.sketch, p))
-    {
+    let outputs = Vec::from_iter(args.output.as_deref());
+    if let Err(diagnostic) = refuse_overwriting(&[&args.sketch, &args.examples], &outputs) {
         return fail(diagnostic);
     }
     let Some(compiled) = compile_file(&args.sketch, None, &mut print_diagnostics) else {
@@ -108,49 +93,14 @@ pub fn learn(args: &LearnArgs) -> ExitCode {
         }
     };
     let start = Instant::now();
-    let chosen = args.search.unwrap_or(if sketch.spaces.len() > 1 {
-        Search::Gradient
-    } else {
-        Search::Enumerate
+    let method = args.search.map(|search| match search {
+        Search::Gradient => Method::Gradient,
+        Search::Enumerate => Method::Enumerate,
     });
-    let report = match chosen {
-        Search::Gradient => {
-            let settings = Settings::new(args.seed, args.trials, args.episodes, args.threads);
-            let result = search(&sketch, &settings);
-            let success = result.success.and_then(|i| result.trials.get(i));
-            Report {
-                search: "gradient",
-                found: success.map(|t| t.found.clone()),
-                best: result.best().map(|t| t.found.clone()),
-                trials: Some((result.trials.len(), success.map(|t| t.seed))),
-                work: result.episodes(),
-            }
-        }
-        Search::Enumerate => {
-            let result = enumerate(&sketch, args.trials.saturating_mul(args.episodes));
-            Report {
-                search: "enumerate",
-                best: result.found.clone().or(result.best),
-                found: result.found,
-                trials: None,
-                work: result.candidates,
-            }
-        }
-    };
+    let settings = Settings::new(args.seed, args.trials, args.episodes, args.threads);
+    let report = learn::learn(&sketch, method, &settings);
     let seconds = start.elapsed().as_secs_f64();
-    let program = report.found.as_ref().map(|found| {
-        let how = match report.trials {
-            Some((trial, Some(seed))) => {
-                format!("in trial {trial} (seed {seed}) by the applier policy gradient")
-            }
-            _ => "by enumeration".to_string(),
-        };
-        let header = format!(
-            "# Made by: {}\n# The holes were filled {how} on the shipped core.\n",
-            command_line()
-        );
-        sketch.completed(&found.fill, &header)
-    });
+    let program = report.program(&sketch, &command_line());
     if let (Some(text), Some(path)) = (&program, &args.output)
         && let Err(error) = write_atomic(path, text.as_bytes())
     {
@@ -168,7 +118,7 @@ pub fn learn(args: &LearnArgs) -> ExitCode {
                 .map(|(name, applier)| (name, applier.into()))
                 .collect();
             let json = serde_json::json!({
-                "search": report.search,
+                "search": report.method.name(),
                 "learned": report.found.is_some(),
                 "seed": args.seed,
                 "trials": report.trials.map(|(n, _)| n),
@@ -181,10 +131,7 @@ pub fn learn(args: &LearnArgs) -> ExitCode {
             outln!("{json}");
         }
         Format::Text => {
-            let what = match chosen {
-                Search::Gradient => "episodes",
-                Search::Enumerate => "candidates",
-            };
+            let what = report.method.work();
             let verdict = if report.found.is_some() {
                 "filled"
             } else {
@@ -198,7 +145,7 @@ pub fn learn(args: &LearnArgs) -> ExitCode {
             err!(
                 "cnpic learn: holes {verdict}{trials}; {} {what} in all, {seconds:.1} s ({})\n",
                 report.work,
-                report.search
+                report.method.name()
             );
             for (name, applier) in fills {
                 err!("  {name}: {applier}\n");
@@ -210,7 +157,7 @@ pub fn learn(args: &LearnArgs) -> ExitCode {
     }
     match &report.found {
         Some(_) => exit_code(true),
-        None => no_program(&sketch, &report),
+        None => fail(report.failure(&sketch)),
     }
 }
 
@@ -220,33 +167,11 @@ fn read_examples(
     layout: &Layout,
 ) -> Result<Vec<examples::Example>, Diagnostic> {
     let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|error| {
+    let text = cnpi::read::text(path).map_err(|error| {
         Diagnostic::error(
             codes::E1401,
             format!("cannot read the examples `{name}`: {error}"),
         )
     })?;
     examples::read(&name, &text, env, layout)
-}
-
-/// E1403, with the best candidate and the examples it fails.
-fn no_program(sketch: &Sketch, report: &Report) -> ExitCode {
-    let mut diagnostic = Diagnostic::error(
-        codes::E1403,
-        "no filling of the holes gives every example's output within the budget",
-    )
-    .with_help("try more --trials or --episodes, or the other --search; `cnpic explain E1403`");
-    if let Some(best) = &report.best {
-        for (name, applier) in sketch.appliers(&best.fill) {
-            diagnostic = diagnostic.with_note(format!("best candidate: def {name}: {applier}"));
-        }
-        let fails: Vec<String> = best.fails.iter().map(|i| i.to_string()).collect();
-        diagnostic = diagnostic.with_note(format!(
-            "it fails {} of {} examples (indices {})",
-            best.fails.len(),
-            sketch.examples.len(),
-            fails.join(", ")
-        ));
-    }
-    fail(diagnostic)
 }

@@ -77,7 +77,12 @@ fn verify(path: &Path) -> ExitCode {
 
 fn add(memory: &Path, file: &Path, output: Option<&Path>, entry: Option<&str>) -> ExitCode {
     let target = output.unwrap_or(memory);
-    if let Err(diagnostic) = refuse_overwriting(file, target) {
+    // Without `-o` the memory is rewritten in place, as asked.
+    let inputs = match output {
+        Some(_) => vec![memory, file],
+        None => vec![file],
+    };
+    if let Err(diagnostic) = refuse_overwriting(&inputs, &[target]) {
         return fail(diagnostic);
     }
     // Held until the new memory is written: a concurrent `memory add` to

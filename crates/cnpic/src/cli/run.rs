@@ -5,24 +5,34 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
-use cnpi::engines::read_input;
+use cnpi::engines::{input_file, read_input};
 use cnpi::env;
+use cnpi::files::refuse_overwriting;
 use cnpi_neural::load::{Loaded, Request, RunOptions};
 use cnpi_neural::memory::DEFAULT_SEED;
 use cnpi_neural::viewer::{Recorder, Window, page};
 
 use super::output::{err, out, outln};
-use super::report::{command_line, exit_code, print_diagnostics, progress_bar};
+use super::report::{command_line, exit_code, fail, print_diagnostics, progress_bar};
+
+/// `--input`'s help, with an input of every registered environment.
+fn input_help() -> String {
+    let examples: Vec<String> = (env::ENVIRONMENTS.iter())
+        .map(|env| format!("{}: `{}`", env.name, env.input.example))
+        .collect();
+    format!(
+        "The input as JSON, or `@PATH` to read it from a file. {}. Default: the environment's empty input.",
+        examples.join("; ")
+    )
+}
 
 #[derive(Args)]
 pub struct RunArgs {
     /// The `.cnpi` file to run, or a program memory built by `cnpic build`
     /// (`.cnpim`).
     file: PathBuf,
-    /// The input as JSON, or `@PATH` to read it from a file. array:
-    /// `[5,3,9,1]`; graph: `{"graph": [[1], []]}`; addition:
-    /// `{"a": "1207", "b": "95"}`. Default: an empty input.
-    #[arg(long, value_name = "JSON|@PATH", allow_hyphen_values = true)]
+    /// The input as JSON, or `@PATH` (help: [`input_help`]).
+    #[arg(long, value_name = "JSON|@PATH", allow_hyphen_values = true, help = input_help())]
     input: Option<String>,
     /// The definition to start from (default: the one no other definition
     /// refers to). For a `.cnpim`: NAME or PROGRAM:NAME (default: the first
@@ -82,6 +92,15 @@ enum Format {
 }
 
 pub fn run(args: &RunArgs) -> ExitCode {
+    let inputs = [
+        Some(args.file.as_path()),
+        input_file(args.input.as_deref()),
+        args.core.as_deref(),
+    ];
+    let inputs: Vec<_> = inputs.into_iter().flatten().collect();
+    if let Err(diagnostic) = refuse_overwriting(&inputs, &Vec::from_iter(args.html.as_deref())) {
+        return fail(diagnostic);
+    }
     let request = Request {
         file: &args.file,
         entry: args.entry.as_deref(),

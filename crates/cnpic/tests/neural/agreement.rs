@@ -42,7 +42,7 @@ fn inputs(env: EnvKind) -> BoxedStrategy<String> {
         "addition" => ("[0-9]{1,64}", "[0-9]{1,64}")
             .prop_map(|(a, b)| json!({ "a": a, "b": b }).to_string())
             .boxed(),
-        _ => Just(cnpi::env::environment(env).input_example().to_string()).boxed(),
+        _ => Just(cnpi::env::environment(env).input.example.to_string()).boxed(),
     }
 }
 

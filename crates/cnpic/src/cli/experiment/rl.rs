@@ -244,6 +244,10 @@ pub struct RlStage2Args {
 }
 
 pub fn rl_stage2(args: &RlStage2Args) -> ExitCode {
+    let program = Vec::from_iter(args.save_program.as_deref());
+    if let Err(diagnostic) = cnpi::files::refuse_overwriting(&[&args.core], &program) {
+        return fail(diagnostic);
+    }
     let core = match Core::load(&args.core) {
         Ok(core) => core,
         Err(diagnostic) => return fail(diagnostic),

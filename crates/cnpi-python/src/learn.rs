@@ -1,0 +1,93 @@
+//! `cnpi.learn`: a sketch's holes filled from examples, by the search of
+//! `cnpic learn` (`cnpi_rl::sketch::learn`); and [`compiled`], a source
+//! compiled (not loaded for an engine) with its errors as a CompileError.
+
+use cnpi::compile::Compiled;
+use cnpi::env::Layout;
+use cnpi_neural::load::compile_text;
+use cnpi_rl::sketch::gradient::Settings;
+use cnpi_rl::sketch::learn::{Method, learn as run_search};
+use cnpi_rl::sketch::{Sketch, examples};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use crate::errors::{Reported, guarded, run_error};
+use crate::source;
+use crate::values::to_json;
+
+/// `text` (shown as `name`) compiled; a CompileError with its diagnostics
+/// when it does not compile.
+pub fn compiled(py: Python, name: &str, text: String, entry: Option<&str>) -> PyResult<Compiled> {
+    let mut reported = Reported::default();
+    let shown = text.clone();
+    let mut report = |found: &[_], sources: &_| reported.add(found, sources, Some(&shown));
+    let compiled = compile_text(name, text, entry, &mut report);
+    compiled.ok_or_else(|| reported.into_error(py))
+}
+
+/// Fills the holes of the sketch `sketch_source_or_path` (a program of
+/// appliers with one or two holes, `def STEP: ?`) so that every example
+/// gives its output on the network, and returns the completed program's
+/// text. `examples` is a list of `{"input": INPUT, "output": {MEMBER:
+/// VALUE}}` (INPUT as `run` takes it; the members those of `run`'s
+/// result). `search` is `"enumerate"` or `"gradient"` (default: enumeration
+/// for one hole, the gradient for two); `seed`, `trials`, `episodes`,
+/// `threads` and `max_steps` are `cnpic learn`'s options. Raises
+/// CompileError for a sketch that does not compile, RunError (E1401) for
+/// examples that do not read, CnpiError-derived RunError E1403 when no fill
+/// is found within the budget.
+#[pyfunction]
+#[pyo3(signature = (
+    sketch_source_or_path, examples, *, seed=1, search=None, trials=100, episodes=2000,
+    threads=0, max_steps=100_000
+))]
+#[allow(clippy::too_many_arguments)]
+pub fn learn(
+    py: Python,
+    sketch_source_or_path: &Bound<'_, PyAny>,
+    examples: &Bound<'_, PyAny>,
+    seed: u64,
+    search: Option<&str>,
+    trials: usize,
+    episodes: usize,
+    threads: usize,
+    max_steps: u64,
+) -> PyResult<String> {
+    guarded(|| {
+        let method = match search {
+            None => None,
+            Some("gradient") => Some(Method::Gradient),
+            Some("enumerate") => Some(Method::Enumerate),
+            Some(other) => {
+                return Err(PyValueError::new_err(format!(
+                    "search is \"gradient\" or \"enumerate\", not {other:?}"
+                )));
+            }
+        };
+        let (name, text, _) = source(sketch_source_or_path)?;
+        let compiled = compiled(py, &name, text, None)?;
+        let error = |d: &cnpi::diagnostic::Diagnostic| {
+            run_error(py, d, &compiled.sources, Some(&compiled.text), "")
+        };
+        let layout = Layout::of(&compiled.program);
+        let json = to_json(examples)?.to_string();
+        let env = compiled.program.env;
+        let examples = examples::read("examples", &json, env, &layout).map_err(|d| error(&d))?;
+        let sketch = Sketch::new(
+            compiled.program.clone(),
+            &compiled.text,
+            examples,
+            max_steps,
+        )
+        .map_err(|found| {
+            let mut reported = Reported::default();
+            reported.add(&found, &compiled.sources, Some(&compiled.text));
+            reported.into_error(py)
+        })?;
+        let settings = Settings::new(seed, trials, episodes, threads);
+        let learned = py.detach(|| run_search(&sketch, method, &settings));
+        learned
+            .program(&sketch, &format!("cnpi.learn (Python), seed {seed}"))
+            .ok_or_else(|| error(&learned.failure(&sketch)))
+    })
+}

@@ -1,0 +1,134 @@
+"""`compile`, `load`, `run` and `run_many` give the answers `cnpic run` gives."""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import cnpi
+from conftest import ROOT, cli_run, cnpic, example
+
+# (file under examples/, inputs): every environment, applier programs and
+# normal programs (combinatorized on load).
+CASES = [
+    ("quicksort.cnpi", [[5, 3, 9, 1], [], [2, 2, 1]]),
+    ("bubblesort_normal.cnpi", [[4, 0, 7, 2]]),
+    ("addition.cnpi", [{"a": "1207", "b": "95"}]),
+    ("toposort.cnpi", [{"graph": [[1, 2], [2], []]}]),
+    ("ram/fibonacci.cnpi", [{"k": 10}, {"k": 0}]),
+    ("clrs/floyd_warshall.cnpi", [{"A": [[0, 3, 0], [0, 0, 1], [2, 0, 0]]}]),
+]
+
+
+@pytest.mark.parametrize("path,inputs", CASES, ids=[c[0] for c in CASES])
+def test_run_gives_the_answers_of_the_command_line(path, inputs):
+    program = cnpi.load(example(path))
+    for value in inputs:
+        for engine in ("neural", "symbolic"):
+            expected = cli_run(example(path), value, symbolic=engine == "symbolic")
+            assert program.run(value, engine=engine) == expected, (path, value, engine)
+
+
+def test_compile_from_a_string_is_load_from_its_file():
+    with open(example("quicksort.cnpi")) as f:
+        program = cnpi.compile(f.read())
+    assert program.run([3, 1, 2]) == cnpi.load(example("quicksort.cnpi")).run([3, 1, 2])
+    assert program.run([3, 1, 2])["A"] == [1, 2, 3]
+    assert program.env == "array"
+
+
+def test_run_many_is_run_in_input_order():
+    program = cnpi.load(example("quicksort.cnpi"))
+    rng = np.random.default_rng(0)
+    inputs = [rng.integers(-50, 50, size=rng.integers(0, 12)).tolist() for _ in range(300)]
+    expected = [program.run(value) for value in inputs]
+    assert program.run_many(inputs) == expected
+    assert program.run_many(inputs, jobs=1) == expected
+    assert program.run_many(inputs, jobs=3, engine="symbolic") == [
+        program.run(value, engine="symbolic") for value in inputs
+    ]
+    assert program.run_many([]) == []
+
+
+def test_run_many_raises_or_returns_the_failing_input():
+    program = cnpi.load(example("quicksort.cnpi"))
+    inputs = [[2, 1], [1.5], [3, 2, 1]]
+    with pytest.raises(cnpi.RunError, match="input 1") as raised:
+        program.run_many(inputs)
+    assert raised.value.code == "E0603"
+    results = program.run_many(inputs, errors="return")
+    assert results[0] == program.run([2, 1])
+    assert results[1]["error"]["code"] == "E0603"
+    assert results[2]["A"] == [1, 2, 3]
+
+
+def test_numpy_integers_are_inputs():
+    program = cnpi.load(example("quicksort.cnpi"))
+    assert program.run(np.array([3, 1, 2], dtype=np.int32))["A"] == [1, 2, 3]
+    assert program.run([np.int64(2), np.uint8(1)])["A"] == [1, 2]
+    fib = cnpi.load(example("ram/fibonacci.cnpi"))
+    assert fib.run({"k": np.int64(10)})["fib"] == 55
+
+
+def test_max_steps_stops_a_run():
+    program = cnpi.load(example("quicksort.cnpi"))
+    with pytest.raises(cnpi.RunError) as raised:
+        program.run([5, 4, 3, 2, 1], max_steps=10)
+    assert raised.value.code == "E0701"
+
+
+def test_a_program_memory_loads(tmp_path):
+    program = cnpi.load(example("quicksort.cnpi"))
+    memory = str(tmp_path / "quicksort.cnpim")
+    cnpic("build", example("quicksort.cnpi"), "-o", memory)
+    loaded = cnpi.load(memory)
+    for engine in ("neural", "symbolic"):
+        assert loaded.run([4, 1, 3], engine=engine) == program.run([4, 1, 3], engine=engine)
+
+
+def test_the_package_imports_far_from_the_repository(tmp_path):
+    script = (
+        "import cnpi, sys\n"
+        f"print(cnpi.__version__, cnpi.load({example('quicksort.cnpi')!r}).run([2, 1])['A'])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [cnpi.__version__, "[1,", "2]"]
+    assert cnpi.__file__ and ROOT not in cnpi.__file__
+
+
+def test_run_many_lets_other_python_threads_run():
+    import threading
+    import time
+
+    program = cnpi.load(example("quicksort.cnpi"))
+    inputs = [list(range(400, 0, -1))] * 40
+    done = threading.Event()
+    ticks = []
+
+    def tick():
+        while not done.is_set():
+            ticks.append(time.perf_counter())
+            time.sleep(0.001)
+
+    ticker = threading.Thread(target=tick)
+    ticker.start()
+    time.sleep(0.05)
+    try:
+        start = time.perf_counter()
+        results = program.run_many(inputs, jobs=1)
+        end = time.perf_counter()
+    finally:
+        done.set()
+        ticker.join()
+    assert results[0]["A"] == list(range(1, 401))
+    assert end - start > 0.1, "the runs are too short to tell"
+    # With the GIL held for the whole call, the other thread could not tick
+    # in between (Python hands the GIL over every 5 ms only between its own
+    # bytecodes).
+    inside = [t for t in ticks if start + 0.02 < t < end - 0.02]
+    assert len(inside) > 10, (len(inside), end - start)

@@ -1,0 +1,149 @@
+"""`trace`, `combinatorize` and `learn` against the command line."""
+
+import json
+import re
+
+import numpy as np
+import pytest
+
+import cnpi
+from conftest import cnpic, example
+
+FIELDS = {"step", "applier", "combinator", "condition", "detector", "slot", "target", "return", "depth"}
+
+
+def test_a_trace_has_one_record_per_step():
+    program = cnpi.load(example("quicksort.cnpi"))
+    trace = program.trace([5, 3, 9, 1])
+    assert trace.result == program.run([5, 3, 9, 1])
+    assert len(trace) == trace.steps == trace.result["steps"]
+    assert set(trace[0]) == FIELDS and trace[0]["step"] == 1
+    assert trace[-1] == trace[len(trace) - 1]
+    with pytest.raises(IndexError):
+        trace[len(trace)]
+    records = list(trace)
+    assert len(records) == len(trace)
+    assert records[0]["applier"] == "QUICKSORT" and records[0]["depth"] == 0
+
+
+def test_a_trace_matches_the_command_lines_trace():
+    program = cnpi.load(example("quicksort.cnpi"))
+    trace = program.trace([3, 1, 2])
+    lines = cnpic("run", example("quicksort.cnpi"), "--input", "[3,1,2]", "--trace").stderr
+    # `--trace`: one line per core step, "APPLIER COMBINATOR c=BIT → ... r=FLAG",
+    # indented by two spaces per depth.
+    steps = [re.fullmatch(r"( *)(\S+) (\S+) c=([01]) → .* r=([01])", line) for line in lines.splitlines()]
+    steps = [m for m in steps if m]
+    assert len(steps) == len(trace) > 10
+    for m, record in zip(steps, trace):
+        indent, applier, combinator, c, ret = m.groups()
+        assert (record["applier"], record["combinator"]) == (applier, combinator)
+        assert (record["condition"], record["return"]) == (c == "1", ret == "1")
+        assert record["depth"] == len(indent) // 2
+
+
+def test_a_trace_as_arrays():
+    trace = cnpi.load(example("bubblesort.cnpi")).trace([4, 0, 7, 2])
+    arrays = trace.to_arrays()
+    assert set(arrays) == FIELDS
+    for name, array in arrays.items():
+        assert isinstance(array, np.ndarray) and array.shape == (len(trace),), name
+    assert arrays["depth"].dtype == np.int64 and arrays["condition"].dtype == bool
+    assert arrays["step"].tolist() == list(range(1, len(trace) + 1))
+    i = len(trace) // 2
+    record = trace[i]
+    assert arrays["combinator"][i] == record["combinator"]
+    assert bool(arrays["return"][i]) == record["return"]
+    assert arrays["detector"][i] == (record["detector"] or "")
+
+
+def test_a_trace_is_the_page_in_a_notebook():
+    trace = cnpi.load(example("quicksort.cnpi")).trace([2, 1])
+    page = trace.html()
+    assert page.startswith("<!DOCTYPE html>") and "quicksort.cnpi" in page
+    shown = trace._repr_html_()
+    assert shown.startswith("<iframe srcdoc=") and "&lt;" not in shown[:20]
+    assert '"' not in shown[len('<iframe srcdoc="') : shown.index('" style=')]
+
+
+def test_only_the_network_is_traced():
+    with pytest.raises(ValueError, match="neural"):
+        cnpi.load(example("quicksort.cnpi")).trace([1], engine="symbolic")
+
+
+def test_combinatorize_is_cnpic_combinatorize():
+    path = example("bubblesort_normal.cnpi")
+    assert cnpi.combinatorize(path) == cnpic("combinatorize", path).stdout
+    with open(path) as f:
+        text = f.read()
+    converted = cnpi.combinatorize(text)
+    # The header names the file; the rest is the same.
+    assert converted.splitlines()[2:] == cnpic("combinatorize", path).stdout.splitlines()[2:]
+    with pytest.raises(cnpi.CompileError):
+        cnpi.combinatorize("env array()\n\ndef MAIN: MOVE(nowhere, LEFT)\n")
+
+
+def without_header(program):
+    return [line for line in program.splitlines() if not line.startswith("# Made by")]
+
+
+def test_learn_fills_the_holes_as_cnpic_learn():
+    sketch, examples = example("learn/reverse.cnpi"), example("learn/reverse.json")
+    with open(examples) as f:
+        cases = json.load(f)
+    learned = cnpi.learn(sketch, cases)
+    printed = cnpic("learn", sketch, "--examples", examples).stdout
+    assert without_header(learned) == without_header(printed)
+    completed = cnpi.compile(learned)
+    for case in cases:
+        result = completed.run(case["input"])
+        assert all(result[k] == v for k, v in case["output"].items())
+
+
+def test_learn_raises_when_nothing_fits():
+    sketch = example("learn/reverse.cnpi")
+    impossible = [{"input": [1, 2, 3], "output": {"A": [9, 9, 9]}}]
+    with pytest.raises(cnpi.RunError) as raised:
+        cnpi.learn(sketch, impossible, trials=1, episodes=20)
+    assert raised.value.code == "E1403"
+    with pytest.raises(cnpi.RunError) as raised:
+        cnpi.learn(sketch, [])
+    assert raised.value.code == "E1401"
+    with pytest.raises(ValueError):
+        cnpi.learn(sketch, impossible, search="guess")
+
+
+def test_the_version_is_the_workspaces():
+    cargo = open(example("../Cargo.toml")).read()
+    assert re.search(rf'^version = "{re.escape(cnpi.__version__)}"', cargo, re.M)
+
+
+def test_every_public_name_has_a_docstring_and_a_stub():
+    with open(example("../crates/cnpi-python/cnpi.pyi")) as f:
+        stubs = f.read()
+    assert cnpi.__doc__
+    public = [n for n in dir(cnpi) if not n.startswith("_")]
+    assert {"compile", "load", "check", "combinatorize", "learn", "Program", "Trace"} <= set(public)
+    for name in public:
+        value = getattr(cnpi, name)
+        if callable(value):
+            assert value.__doc__, name
+            assert re.search(rf"^(def|class) {name}\b", stubs, re.M), name
+    for cls in (cnpi.Program, cnpi.Trace):
+        for name in [n for n in dir(cls) if not n.startswith("__")]:
+            assert getattr(cls, name).__doc__, f"{cls.__name__}.{name}"
+            assert re.search(rf"def {name}\b", stubs), f"{cls.__name__}.{name}"
+
+
+def test_a_failing_run_carries_its_trace():
+    program = cnpi.load(example("quicksort.cnpi"))
+    with pytest.raises(cnpi.RunError) as raised:
+        program.trace([5, 4, 3, 2, 1], max_steps=10)
+    trace = raised.value.trace
+    assert raised.value.code == "E0701"
+    assert trace.result is None and len(trace) == trace.steps >= 10
+    assert trace[0] == program.trace([5, 4, 3, 2, 1])[0]
+    assert trace.html().startswith("<!DOCTYPE html>")  # its data is compressed
+    with pytest.raises(cnpi.RunError) as raised:
+        program.run([5, 4, 3, 2, 1], max_steps=10)
+    assert raised.value.trace is None
