@@ -23,6 +23,8 @@
 //! work. [`write_all_atomic`] writes several files as one unit: every
 //! temporary is written and synced before the first is renamed, so a kill
 //! while writing leaves all the old files, never a mix of old and new.
+//! [`write_atomic_here`] replaces a symbolic link found at the path
+//! rather than its target (for a cache, where a link may be planted).
 
 use std::fs::{File, Permissions};
 use std::io::{self, BufWriter, Write};
@@ -41,14 +43,22 @@ pub fn write_atomic_with<F>(path: &Path, write: F) -> io::Result<()>
 where
     F: FnOnce(&mut dyn Write) -> io::Result<()>,
 {
-    stage(path, write)?.commit(None)
+    stage(path, Links::Follow, write)?.commit(None)
+}
+
+/// Writes `bytes` to `path` atomically without following a symbolic link
+/// found there: the new file replaces the link, whose target is left
+/// alone. For files in folders where a link may have been planted (a
+/// cache), unlike a user's own outputs, where a link is kept.
+pub fn write_atomic_here(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    stage(path, Links::Replace, |writer| writer.write_all(bytes))?.commit(None)
 }
 
 /// Writes `bytes` over `path` atomically if `path` still holds `read`,
 /// what was read from it; otherwise an error, and the file keeps what
 /// it holds now.
 pub fn replace_unchanged(path: &Path, read: &[u8], bytes: &[u8]) -> io::Result<()> {
-    stage(path, |writer| writer.write_all(bytes))?.commit(Some(read))
+    stage(path, Links::Follow, |writer| writer.write_all(bytes))?.commit(Some(read))
 }
 
 /// Writes each `(path, bytes)` atomically and all of them as one unit:
@@ -57,7 +67,7 @@ pub fn replace_unchanged(path: &Path, read: &[u8], bytes: &[u8]) -> io::Result<(
 pub fn write_all_atomic(files: &[(PathBuf, Vec<u8>)]) -> io::Result<()> {
     let staged = files
         .iter()
-        .map(|(path, bytes)| stage(path, |writer| writer.write_all(bytes)))
+        .map(|(path, bytes)| stage(path, Links::Follow, |writer| writer.write_all(bytes)))
         .collect::<io::Result<Vec<_>>>()?;
     staged
         .into_iter()
@@ -90,13 +100,34 @@ impl Staged {
     }
 }
 
+/// What a write does with a symbolic link at its path.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Links {
+    /// Replaces the link's target, keeping the link.
+    Follow,
+    /// Replaces the link itself.
+    Replace,
+}
+
 /// Writes the temporary file for `path`, locked while it is written.
-fn stage<F>(path: &Path, write: F) -> io::Result<Staged>
+fn stage<F>(path: &Path, links: Links, write: F) -> io::Result<Staged>
 where
     F: FnOnce(&mut dyn Write) -> io::Result<()>,
 {
-    let target = resolve(path);
-    let existing = std::fs::metadata(&target).ok();
+    let (target, existing) = match links {
+        Links::Follow => {
+            let target = resolve(path);
+            let existing = std::fs::metadata(&target).ok();
+            (target, existing)
+        }
+        Links::Replace => {
+            let existing = std::fs::symlink_metadata(path).ok();
+            let link = existing
+                .as_ref()
+                .is_some_and(|m| m.file_type().is_symlink());
+            (path.to_path_buf(), existing.filter(|_| !link))
+        }
+    };
     if let Some(metadata) = &existing {
         refuse_replacing(metadata)?;
     }
@@ -114,7 +145,7 @@ where
         .prefix(&prefix)
         .suffix(TEMPORARY_SUFFIX)
         .rand_bytes(RANDOM_CHARACTERS);
-    if let Some(permissions) = permissions_for(&target) {
+    if let Some(permissions) = permissions_for(existing.as_ref()) {
         builder.permissions(permissions);
     }
     let temporary = builder.tempfile_in(dir)?;
@@ -231,10 +262,10 @@ fn keep_owner(_: &File, _: &std::fs::Metadata) -> io::Result<()> {
 
 /// The permissions of the file being replaced, or those of a new file
 /// (`None`: the temporary file's own).
-fn permissions_for(target: &Path) -> Option<Permissions> {
-    match std::fs::metadata(target) {
-        Ok(metadata) => Some(metadata.permissions()),
-        Err(_) => new_file_permissions(),
+fn permissions_for(existing: Option<&std::fs::Metadata>) -> Option<Permissions> {
+    match existing {
+        Some(metadata) => Some(metadata.permissions()),
+        None => new_file_permissions(),
     }
 }
 
@@ -573,5 +604,21 @@ mod tests {
             assert_eq!(error.to_string(), "it is a FIFO, not a regular file");
         }
         assert_eq!(std::fs::read_to_string(&input).unwrap(), "[3, 1, 2]");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_write_here_replaces_a_planted_link_and_not_its_target() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        let entry = dir.path().join("entry.safetensors");
+        std::fs::write(&victim, "precious").unwrap();
+        std::os::unix::fs::symlink(&victim, &entry).unwrap();
+        write_atomic_here(&entry, b"cached").unwrap();
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+        assert!(std::fs::symlink_metadata(&entry).unwrap().is_file());
+        assert_eq!(std::fs::read_to_string(&entry).unwrap(), "cached");
+        write_atomic_here(&entry, b"again").unwrap();
+        assert_eq!(std::fs::read_to_string(&entry).unwrap(), "again");
     }
 }

@@ -1,7 +1,7 @@
 //! The combinatorizer's diagnostics: where Algorithm 3's forms cannot
 //! express a program (E0801-E0806) or would not be exact (W0801-W0803),
 //! which send the programs to frames and are never reported; what no form
-//! can run (E0807, a recursion through an applier); and its own failure
+//! can run (E0808, a recursion through an applier); and its own failure
 //! (E0899). Each says why and what to write instead.
 
 use crate::diagnostic::{Diagnostic, codes};
@@ -31,10 +31,10 @@ pub fn plain_with_state(def: &str, call: Span) -> Diagnostic {
     ))
 }
 
-/// E0807: a cycle of calls that runs through an applier.
+/// E0808: a cycle of calls that runs through an applier.
 pub fn through_applier(head: &str, applier: &str, at: Span) -> Diagnostic {
     Diagnostic::error(
-        codes::E0807,
+        codes::E0808,
         format!("`{head}` is part of a recursion that runs through the applier `{applier}`"),
     )
     .with_label(at, format!("`{applier}` leads back to `{head}` from here"))

@@ -408,7 +408,7 @@ impl Cutter<'_, '_> {
                     (self.conv.emit).comb(Combinator::Cond, detector, [a1, nop, a3], here, "LOOP");
                 self.keep(head, comb);
             }
-            Stmt::Act(_) | Stmt::Pass(_) => return None,
+            Stmt::Act(_) | Stmt::Pass(_) | Stmt::ParamCall(_) | Stmt::Return { .. } => return None,
         }
         Some(pieces)
     }

@@ -58,6 +58,9 @@ pub fn combinatorize(
     source: &str,
     name: &str,
 ) -> Result<Combinatorized, Vec<Diagnostic>> {
+    if let Some(refusal) = crate::program::calls::unconverted(program) {
+        return Err(vec![refusal]);
+    }
     let mut diagnostics = Vec::new();
     let work = work::plan(program, &mut diagnostics);
     let effects = Effects::new(program, &work);

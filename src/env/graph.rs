@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use super::errors::{self, Extent};
 use super::input::{self, NotI64, integer, not_i64};
 use super::{
-    ActContext, Cell, EnvState, Environment, InputForm, Panel, Picture, Shape, index, len_i64,
+    ActContext, EnvState, Environment, InputForm, Mark, Panel, Picture, Shape, index, len_i64,
     list, row,
 };
 use crate::diagnostic::{Diagnostic, codes};
@@ -159,30 +159,32 @@ impl EnvState for GraphState {
         }
     }
 
-    fn apply(&mut self, act: &EnvAct, ctx: &ActContext) -> Result<(), Diagnostic> {
+    fn apply(&mut self, act: &EnvAct, ctx: &ActContext) -> Result<bool, Diagnostic> {
         let vertex = |p| {
             self.vertex(ctx.pointer(p).0)
                 .ok_or_else(|| errors::off_environment(ctx, p, self.extent()))
         };
-        match (act.name(), act.args.as_slice()) {
+        Ok(match (act.name(), act.args.as_slice()) {
             ("COLOR", &[ActArg::Pointer(p), ActArg::Color(color)]) => {
                 let v = vertex(p)?;
-                self.colors[v] = color;
+                std::mem::replace(&mut self.colors[v], color) != color
             }
             ("EMIT", &[ActArg::Pointer(p)]) => {
                 let v = vertex(p)?;
                 super::room_on_tape(self.output.len(), ctx.app)?;
                 self.output.push(len_i64(v));
+                true
             }
             ("NEXT_CHILD", &[ActArg::Pointer(p)]) => {
                 let v = vertex(p)?;
-                if self.cursors[v] < self.children[v].len() {
+                let advances = self.cursors[v] < self.children[v].len();
+                if advances {
                     self.cursors[v] += 1;
                 }
+                advances
             }
             _ => return Err(errors::foreign_act(ctx.app, "graph")),
-        }
-        Ok(())
+        })
     }
 
     fn to_json(&self) -> Map<String, Value> {
@@ -201,12 +203,12 @@ impl EnvState for GraphState {
         let edges = (self.children.iter().enumerate())
             .flat_map(|(v, children)| children.iter().map(move |&c| (v, c)))
             .collect();
-        let colors = self.colors.iter().map(|&c| Cell::from(c)).collect();
+        let colors = self.colors.iter().map(|&c| Mark::from(c)).collect();
         let cursors = (self.children.iter().zip(&self.cursors))
             .map(|(children, &k)| {
                 children
                     .get(k)
-                    .map_or(Cell::Sym("END"), |&c| Cell::Int(len_i64(c)))
+                    .map_or(Mark::Sym("END"), |&c| Mark::Int(len_i64(c)))
             })
             .collect();
         vec![

@@ -176,8 +176,12 @@ impl<'o> Store<'o> {
             }
             Act::Frame(op, exprs) => self.frame(*op, exprs, app.span),
             _ => {
-                self.version += 1;
-                self.state.apply(app, &mut self.pointers, declared)
+                // A round that changes nothing starts the next one as it
+                // started: only real changes count.
+                if self.state.apply(app, &mut self.pointers, declared)? {
+                    self.version += 1;
+                }
+                Ok(())
             }
         }
     }

@@ -9,7 +9,7 @@
 //! A [`Cell`] of a `ram` program's memory is read as a position; its
 //! indices are positions too, so the two types stand together here.
 
-use super::{Color, DataId, Observation, PointerId};
+use super::{Color, DataId, DefId, Observation, PointerId};
 use crate::operators::{ArithOp, CompareOp};
 
 use crate::span::Span;
@@ -39,6 +39,12 @@ pub trait World {
     fn resume(&self) -> i64 {
         0
     }
+    /// The value `call` returns for its evaluated arguments `args`. Only
+    /// an engine that runs calls can say (the reference interpreter); any
+    /// other world answers [`EvalError::Call`].
+    fn call(&self, call: &CallExpr, _args: &[i64]) -> Result<i64, EvalError> {
+        Err(EvalError::Call(call.span))
+    }
 }
 
 /// Why an expression could not be evaluated.
@@ -48,6 +54,9 @@ pub enum EvalError {
     Overflow(Span),
     /// Arithmetic on a read outside its array (`A[-1] + 1`), which is END.
     EndInArithmetic(Span),
+    /// A call inside an expression, whose value this world cannot compute
+    /// (see [`World::call`]).
+    Call(Span),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,6 +84,23 @@ pub enum PosKind {
     /// `_resume`: the resume point of the top frame of the frame stack, or
     /// 0 when it is empty.
     Resume,
+    /// A call of a normal program for its value: `FIB(k - 1)` (`ram`).
+    Call(Box<CallExpr>),
+}
+
+/// `F(e1, ..., ek)`: a call of the normal program `def` with one argument
+/// per parameter (none when it has none, and then it shares the
+/// registers, as `F()` does). As a statement its value, if any, is
+/// dropped; in an expression it is the value of the `return` that ended
+/// the call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallExpr {
+    pub def: DefId,
+    /// The callee's name, for printing.
+    pub name: String,
+    pub args: Vec<PosExpr>,
+    /// The whole call, from the name to the closing parenthesis.
+    pub span: Span,
 }
 
 /// One place of a `ram` program's memory: a scalar (`t`, `n`, `x`) or an
@@ -155,6 +181,14 @@ impl PosExpr {
             PosKind::Read(cell) => cell
                 .read(world)?
                 .ok_or(EvalError::EndInArithmetic(self.span))?,
+            PosKind::Call(call) => {
+                let args = call
+                    .args
+                    .iter()
+                    .map(|arg| arg.eval(world))
+                    .collect::<Result<Vec<_>, _>>()?;
+                world.call(call, &args)?
+            }
             PosKind::Arith(op, lhs, rhs) => {
                 let (a, b) = (lhs.eval(world)?, rhs.eval(world)?);
                 let result = match op {

@@ -5,10 +5,13 @@
 //! else `$HOME/.cache/cnpi` (`detectors/<hash>.safetensors`). The file
 //! records the full text, so a hash collision is a miss, never a wrong
 //! detector; and whatever is read is verified again before use, so a
-//! damaged or stale entry is only a miss too. Writes are atomic
-//! ([`cnpi::files::write_atomic`]); a cache that cannot be written is
-//! silently skipped (the detector is still trained and verified, just not
-//! kept). The same directory keeps the embeddings of combinators programs
+//! damaged or stale entry is only a miss too. Writes are atomic and
+//! replace a symbolic link found at an entry's path rather than write
+//! through it ([`cnpi::files::write_atomic_here`]); a cache that cannot be
+//! written is silently skipped (the detector is still trained and
+//! verified, just not kept). As ssh refuses a key others may change, a
+//! cache folder writable by others (its group or anyone) is not used at
+//! all: the folders cnpi makes are private to the user. The same directory keeps the embeddings of combinators programs
 //! define (`combinators/`, written by `core::embedding` through
 //! [`Cache::file`] and [`Cache::keep`]).
 
@@ -56,24 +59,33 @@ impl Cache {
     /// The file of an entry of `folder` (`detectors`, `combinators`), named
     /// by a hash of `fields`; `None` without a cache directory. The file
     /// must record the fields in full, so a collision is only a miss.
+    /// `None` too when the cache folder, or `folder` in it, is writable by
+    /// others.
     pub(crate) fn file(&self, folder: &str, fields: &[&[u8]]) -> Option<PathBuf> {
         let mut hash = Fnv::default();
         for field in fields {
             hash.field(field);
         }
         let name = format!("{:016x}.safetensors", hash.finish());
-        Some(self.dir.as_ref()?.join(folder).join(name))
+        let dir = self.dir.as_ref()?;
+        let folder = dir.join(folder);
+        (private(dir) && private(&folder)).then(|| folder.join(name))
     }
 
-    /// Writes `bytes` to `path` atomically ([`cnpi::files::write_atomic`]);
-    /// a cache that cannot be written is skipped (a failed write leaves no
-    /// file, so the entry is simply not kept).
+    /// Writes `bytes` to `path` atomically
+    /// ([`cnpi::files::write_atomic_here`]), making its folders, private,
+    /// if needed; a cache that cannot be written is skipped (a failed
+    /// write leaves no file, so the entry is simply not kept).
     pub(crate) fn keep(path: &Path, bytes: &[u8]) {
+        let mut folders = std::fs::DirBuilder::new();
+        folders.recursive(true);
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut folders, 0o700);
         if path
             .parent()
-            .is_some_and(|dir| std::fs::create_dir_all(dir).is_ok())
+            .is_some_and(|dir| folders.create(dir).is_ok() && private(dir))
         {
-            let _ = cnpi::files::write_atomic(path, bytes);
+            let _ = cnpi::files::write_atomic_here(path, bytes);
         }
     }
 
@@ -102,6 +114,22 @@ impl Cache {
     }
 }
 
+/// Whether `dir` is missing or a folder only its owner may change (not
+/// writable by its group or by others).
+#[cfg(unix)]
+fn private(dir: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    match std::fs::metadata(dir) {
+        Ok(metadata) => metadata.is_dir() && metadata.permissions().mode() & 0o022 == 0,
+        Err(error) => error.kind() == std::io::ErrorKind::NotFound,
+    }
+}
+
+#[cfg(not(unix))]
+fn private(_: &Path) -> bool {
+    true
+}
+
 /// Writes a classifier's four tensors under `prefix`.
 pub fn write_classifier(writer: &mut Writer, prefix: &str, c: &Classifier) {
     writer.tensor(format!("{prefix}w1"), &[c.hidden, c.inputs], &c.w1);
@@ -125,4 +153,58 @@ pub fn read_classifier(reader: &Reader, prefix: &str) -> Result<Classifier, Stri
         w2: reader.tensor(&format!("{prefix}w2"), &[hidden])?,
         b2: reader.tensor(&format!("{prefix}b2"), &[1])?[0],
     })
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    fn classifier() -> Classifier {
+        Classifier {
+            inputs: 2,
+            hidden: 1,
+            w1: vec![1.0, -1.0],
+            b1: vec![0.5],
+            w2: vec![2.0],
+            b2: -1.0,
+        }
+    }
+
+    #[test]
+    fn a_link_planted_at_an_entry_is_replaced_not_written_through() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::at(dir.path().join("cache"));
+        cache.store("A[P1] > 0", 7, &classifier());
+        let entry = cache.path("A[P1] > 0", 7).unwrap();
+        std::fs::remove_file(&entry).unwrap();
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, "precious").unwrap();
+        std::os::unix::fs::symlink(&victim, &entry).unwrap();
+        cache.store("A[P1] > 0", 7, &classifier());
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+        assert!(std::fs::symlink_metadata(&entry).unwrap().is_file());
+        assert_eq!(cache.load("A[P1] > 0", 7).unwrap().w1, [1.0, -1.0]);
+    }
+
+    #[test]
+    fn a_cache_others_may_write_is_not_used() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("cache");
+        let cache = Cache::at(&root);
+        cache.store("A[P1] > 0", 7, &classifier());
+        let folder = root.join("detectors");
+        let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+        assert_eq!((mode(&root), mode(&folder)), (0o700, 0o700));
+        assert!(cache.load("A[P1] > 0", 7).is_some());
+        for open in [&root, &folder] {
+            std::fs::set_permissions(open, std::fs::Permissions::from_mode(0o777)).unwrap();
+            assert!(cache.load("A[P1] > 0", 7).is_none());
+            cache.store("A[P2] > 0", 7, &classifier());
+            assert!(cache.path("A[P2] > 0", 7).is_none());
+            std::fs::set_permissions(open, std::fs::Permissions::from_mode(0o700)).unwrap();
+        }
+        let entries = std::fs::read_dir(&folder).unwrap().count();
+        assert_eq!(entries, 1, "nothing was written while the cache was open");
+    }
 }

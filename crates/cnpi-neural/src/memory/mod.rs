@@ -167,7 +167,7 @@ pub struct DefinedRow {
 }
 
 /// One program added to the memory: a source file.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unit {
     /// The file's name as given when it was added.
     pub name: String,

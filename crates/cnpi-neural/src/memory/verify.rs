@@ -4,9 +4,10 @@
 //! deterministic: the same seed and the same sources, added in the same
 //! order, give the same memory bit for bit. [`Memory::verify_sources`]
 //! rebuilds the memory that way and names the first row, key, embedding or
-//! detector that differs. The file's checksum catches accidental damage;
-//! this catches a memory whose rows were edited and the checksum made
-//! consistent again.
+//! detector that differs, or the program whose environment, registers,
+//! declared data or entry differ from what its source declares. The
+//! file's checksum catches accidental damage; this catches a memory whose
+//! rows or programs were edited and the checksum made consistent again.
 
 use super::{KEY_DIM, Memory};
 use crate::detector::Cache;
@@ -49,6 +50,20 @@ impl Memory {
 
     /// What first differs between `self` and `other`, if anything.
     fn first_difference(&self, other: &Memory) -> Option<String> {
+        for (mine, theirs) in self.units.iter().zip(&other.units) {
+            let what = if mine.env != theirs.env {
+                format!(
+                    "its environment: `{}`, where its source declares `{}`",
+                    mine.env.name(),
+                    theirs.env.name()
+                )
+            } else if mine != theirs {
+                "its registers, declared data or entry".to_string()
+            } else {
+                continue;
+            };
+            return Some(format!("program `{}` differs in {what}", mine.name));
+        }
         if self.rows.len() != other.rows.len() {
             return Some(format!(
                 "it has {} rows, its sources give {}",

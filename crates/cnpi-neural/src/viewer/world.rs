@@ -20,7 +20,7 @@
 //! Each chunk's changes are one JSON text, parsed by the page only when a
 //! frame of that chunk is shown, so a run of a million steps opens fast.
 
-use cnpi::env::{Cell, Panel, Picture, Shape, State};
+use cnpi::env::{Mark, Panel, Picture, Shape, State};
 use cnpi::exec::Store;
 use serde_json::{Value, json};
 
@@ -122,10 +122,10 @@ fn entry(sentinel: bool, values: &[i64]) -> Value {
     json!([u8::from(sentinel), ints(values)])
 }
 
-fn cell(cell: &Cell) -> Value {
+fn cell(cell: &Mark) -> Value {
     match cell {
-        Cell::Int(v) => int(*v),
-        Cell::Sym(name) => (*name).into(),
+        Mark::Int(v) => int(*v),
+        Mark::Sym(name) => (*name).into(),
     }
 }
 

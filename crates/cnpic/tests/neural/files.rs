@@ -336,3 +336,28 @@ fn edited_memories_disagree_with_their_sources() {
     assert!(!why.contains("bug in cnpic"), "{why}");
     std::fs::remove_dir_all(&dir).expect("removable");
 }
+
+/// Issue 29: a memory whose program's environment was edited (`array` to
+/// `graph`, the checksum made consistent) is refused by `memory verify`,
+/// which rebuilds against what the stored source declares.
+#[test]
+fn an_edited_environment_is_refused_by_verify() {
+    use super::cli::{cnpic, scratch, stderr};
+    let dir = scratch("edited-env");
+    let file = bytes(&memory_of("reverse.cnpi").1);
+    let edited = rebuild(
+        &file,
+        |memory| memory["units"][0]["env"] = "graph".into(),
+        |_, _| (),
+    );
+    let path = dir.join("edited.cnpim");
+    std::fs::write(&path, edited).expect("writable");
+    let refused = cnpic(&["memory", "verify", path.to_str().expect("utf-8")], &dir);
+    assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
+    let why = stderr(&refused);
+    assert!(
+        why.contains("[E1102]") && why.contains("its environment: `graph`"),
+        "{why}"
+    );
+    std::fs::remove_dir_all(&dir).expect("removable");
+}
