@@ -77,6 +77,8 @@ impl<'a> Checker<'a> {
             suggestions_left: 50,
             pointers_allowed: true,
             in_condition: false,
+            in_normal: false,
+            blanks: Vec::new(),
             diagnostics,
         };
         // Data first: registers' initial values may read it.
