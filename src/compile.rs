@@ -129,6 +129,23 @@ pub fn convert_checked(
 /// E1404 at the first hole of `program`: a program with holes checks, but
 /// no engine runs it until `cnpic learn` has filled them.
 pub fn runnable(program: &Program) -> Result<(), Vec<Diagnostic>> {
+    if let Some(blank) = program.blanks.first() {
+        let name = program.defs.get(blank.def).map_or("?", |d| d.name.as_str());
+        let others = match program.blanks.len() {
+            1 => String::new(),
+            n => format!(" (and {} more)", n - 1),
+        };
+        return Err(vec![
+            Diagnostic::error(
+                codes::E1404,
+                format!("`{name}` holds a hole{others}: a program with holes cannot run"),
+            )
+            .with_label(blank.span, "to be learned from examples")
+            .with_help(
+                "fill the holes with `cnpic learn FILE --examples EXAMPLES.json`, then run what it prints",
+            ),
+        ]);
+    }
     let Some((id, hole)) = program.holes().next() else {
         return Ok(());
     };
@@ -171,18 +188,19 @@ fn only_copied_warnings(compiled: &Compiled, name: &str, output: &[Diagnostic]) 
     })
 }
 
-/// The warnings (W08xx) the conversion of `compiled`'s normal programs
-/// draws, for `cnpic check` to show before anything runs: none for a file
-/// of appliers, or one the combinatorizer refuses (it still runs with
-/// `--symbolic`; `run` reports why it cannot be converted).
-pub fn conversion_warnings(compiled: &Compiled, name: &str) -> Vec<Diagnostic> {
+/// What the conversion of `compiled`'s normal programs reports, for
+/// `cnpic check` to show before anything runs: its warnings, or the errors
+/// `run` would stop with. Nothing for a file of appliers, or with holes
+/// (those check, and `run` says they must be learned first).
+pub fn conversion_diagnostics(compiled: &Compiled, name: &str) -> Vec<Diagnostic> {
     let normal = (compiled.program.defs.iter()).any(|def| matches!(def.body, Body::Normal(_)));
-    if !normal {
+    if !normal || compiled.program.holes().next().is_some() {
         return Vec::new();
     }
-    combinatorize(&compiled.program, &compiled.text, name)
-        .map(|converted| converted.warnings)
-        .unwrap_or_default()
+    match convert_checked(compiled, name) {
+        Ok((converted, _)) => converted.warnings,
+        Err(diagnostics) => diagnostics,
+    }
 }
 
 /// What the network runs for `compiled` (named `name`): the file itself

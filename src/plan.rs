@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use crate::combinatorize::Origins;
 use crate::compile::{Compiled, ForNetwork, compile, for_the_network, runnable};
 use crate::diagnostic::{Diagnostic, Sources, codes};
-use crate::env::{self, Layout, State};
+use crate::env::{self, Declarations, State};
 use crate::exec::Options;
 use crate::exec::compare::{Run, agrees_with_written, cross_check};
 use crate::program::{Data, EnvKind, Pointer, Program};
@@ -279,8 +279,8 @@ impl<N: Network> Plan<N> {
     }
 
     /// What the program's input is read against.
-    pub fn layout(&self) -> Layout<'_> {
-        Layout {
+    pub fn layout(&self) -> Declarations<'_> {
+        Declarations {
             registers: &self.declared.registers,
             data: &self.declared.data,
         }

@@ -50,15 +50,15 @@ pub const MAX_OUTPUT: usize = 1 << 24;
 /// What a program declares that its input is read against: its registers
 /// (pointers) and its named data (`ram`; empty elsewhere).
 #[derive(Clone, Copy, Default)]
-pub struct Layout<'a> {
+pub struct Declarations<'a> {
     pub registers: &'a [Pointer],
     pub data: &'a [Data],
 }
 
-impl<'a> Layout<'a> {
+impl<'a> Declarations<'a> {
     /// The layout of a checked program.
-    pub fn of(program: &'a Program) -> Layout<'a> {
-        Layout {
+    pub fn of(program: &'a Program) -> Declarations<'a> {
+        Declarations {
             registers: &program.pointers,
             data: &program.data,
         }
@@ -92,7 +92,7 @@ pub struct Environment {
 }
 
 /// How an environment reads its input (see [`Environment::read`]).
-pub type Reader = fn(EnvKind, &Layout, Value) -> Result<Box<dyn EnvState>, Diagnostic>;
+pub type Reader = fn(EnvKind, &Declarations, Value) -> Result<Box<dyn EnvState>, Diagnostic>;
 
 /// What an environment's JSON input looks like, for messages and defaults.
 pub struct InputForm {
@@ -111,7 +111,7 @@ pub enum Ability {
     /// Programs declare their memory by name (`input x`, `var t = 0`,
     /// `input A[n]`): its cells are read and written by name
     /// ([`EnvState::cell`], the `place` parameters of its ACTs), the input
-    /// is read by the declared names ([`Layout::data`]), and the pointers
+    /// is read by the declared names ([`Declarations::data`]), and the pointers
     /// are registers. Without it, `input` and `var` are E0112.
     DeclaredMemory,
     /// A run's output holds the registers' final values
@@ -249,18 +249,18 @@ pub fn empty_input(kind: EnvKind) -> &'static str {
 /// an E06xx diagnostic without labels whose message names exactly what is
 /// wrong (input is not a source file).
 pub fn parse_input(kind: EnvKind, json: &str) -> Result<State, Diagnostic> {
-    read_input(kind, &Layout::default(), json)
+    read_input(kind, &Declarations::default(), json)
 }
 
 /// [`parse_input`] for a program that declares `layout` (a `ram`
 /// program's inputs are read by the names it declares).
-pub fn read_input(kind: EnvKind, layout: &Layout, json: &str) -> Result<State, Diagnostic> {
+pub fn read_input(kind: EnvKind, layout: &Declarations, json: &str) -> Result<State, Diagnostic> {
     read_value(kind, layout, input::parse_json(kind, json)?)
 }
 
 /// [`read_input`] for JSON already parsed (an input inside a larger JSON
 /// file, as `cnpic learn`'s examples).
-pub fn read_value(kind: EnvKind, layout: &Layout, value: Value) -> Result<State, Diagnostic> {
+pub fn read_value(kind: EnvKind, layout: &Declarations, value: Value) -> Result<State, Diagnostic> {
     let inner = (environment(kind).read)(kind, layout, value)?;
     Ok(State { kind, inner })
 }
@@ -369,13 +369,15 @@ impl State {
         View {
             state: self.inner.as_ref(),
             pointers,
+            resume: 0,
         }
     }
 
     /// Applies one ACT. `pointers` holds the value of each pointer of
-    /// `decls` (same indices). `_push` belongs to the interpreter, which
-    /// handles it before calling this; here it does nothing. Says whether
-    /// the ACT changed the pointers or the environment.
+    /// `decls` (same indices). `_push` and the frame stack's ACTs belong
+    /// to the interpreter, which handles them before calling this; here
+    /// they do nothing. Says whether the ACT changed the pointers or the
+    /// environment.
     pub fn apply(
         &mut self,
         app: &ActApp,
@@ -383,7 +385,7 @@ impl State {
         decls: &[Pointer],
     ) -> Result<bool, Diagnostic> {
         match &app.act {
-            Act::Nop | Act::Push(_) => Ok(false),
+            Act::Nop | Act::Push(_) | Act::Frame(..) => Ok(false),
             Act::Move(p, direction) => {
                 let step = match direction {
                     Direction::Left => -1,
@@ -480,9 +482,16 @@ fn len_i64(len: usize) -> i64 {
 pub struct View<'a> {
     state: &'a dyn EnvState,
     pointers: &'a [i64],
+    /// `_resume`: the top frame's resume point (0 without frames).
+    resume: i64,
 }
 
 impl View<'_> {
+    /// The view with `_resume` reading `resume`.
+    pub fn with_resume(self, resume: i64) -> Self {
+        View { resume, ..self }
+    }
+
     /// The environment's state as the view sees it.
     pub fn state(&self) -> &dyn EnvState {
         self.state
@@ -516,5 +525,9 @@ impl World for View<'_> {
 
     fn cell(&self, data: DataId, at: &[i64]) -> Option<i64> {
         self.state.cell(data, at)
+    }
+
+    fn resume(&self) -> i64 {
+        self.resume
     }
 }

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use clap::{Args, ValueEnum};
 use cnpi::diagnostic::{Diagnostic, codes};
-use cnpi::env::Layout;
+use cnpi::env::Declarations;
 use cnpi::files::{refuse_overwriting, write_atomic};
 use cnpi_neural::load::compile_file;
 use cnpi_rl::sketch::gradient::Settings;
@@ -16,6 +16,8 @@ use cnpi_rl::sketch::learn::{self, Method};
 use cnpi_rl::sketch::{Sketch, examples};
 
 use super::output::{err, out, outln};
+
+mod blanks;
 use super::report::{command_line, exit_code, fail, print_diagnostics};
 
 #[derive(Args)]
@@ -80,11 +82,14 @@ pub fn learn(args: &LearnArgs) -> ExitCode {
     let Some(compiled) = compile_file(&args.sketch, None, &mut print_diagnostics) else {
         return exit_code(false);
     };
-    let layout = Layout::of(&compiled.program);
+    let layout = Declarations::of(&compiled.program);
     let examples = match read_examples(&args.examples, compiled.program.env, &layout) {
         Ok(examples) => examples,
         Err(diagnostic) => return fail(diagnostic),
     };
+    if !compiled.program.blanks.is_empty() {
+        return blanks::learn(args, compiled, examples);
+    }
     let sketch = match Sketch::new(compiled.program, &compiled.text, examples, args.max_steps) {
         Ok(sketch) => sketch,
         Err(diagnostics) => {
@@ -164,7 +169,7 @@ pub fn learn(args: &LearnArgs) -> ExitCode {
 fn read_examples(
     path: &Path,
     env: cnpi::program::EnvKind,
-    layout: &Layout,
+    layout: &Declarations,
 ) -> Result<Vec<examples::Example>, Diagnostic> {
     let name = path.display().to_string();
     let text = cnpi::read::text(path).map_err(|error| {
