@@ -15,16 +15,7 @@ use std::path::Path;
 
 use cnpi::compile::{Compiled, ForNetwork};
 use cnpi::diagnostic::{Diagnostic, Sources, codes};
-<<<<<<< HEAD
 use cnpi::plan::{Declared, Engines, Source, compile_reporting, for_network_reporting};
-=======
-use cnpi::engines::{Engines, Network};
-use cnpi::env::Declarations;
-use cnpi::env::State;
-use cnpi::exec::Options;
-use cnpi::exec::compare::Run;
-use cnpi::program::{Data, EnvKind, Pointer, Program};
->>>>>>> main
 
 use crate::cnpim;
 use crate::core::Core;
@@ -129,7 +120,6 @@ pub struct Request<'a> {
     pub seed: u64,
 }
 
-<<<<<<< HEAD
 impl Request<'_> {
     /// The default request for `engines`: the file's entry, the caches, the
     /// shipped core, the default seed.
@@ -140,53 +130,6 @@ impl Request<'_> {
             cached: true,
             core: None,
             seed: crate::memory::DEFAULT_SEED,
-=======
-/// What runs: the memory (with the program and applier to start from) and
-/// the programs the reference interpreter runs, when it runs.
-pub struct Loaded {
-    pub memory: Option<(Memory, usize, RowId)>,
-    reference: Option<Program>,
-    /// With `--cross-check` on a file of normal programs: the programs as
-    /// written and the conversion's warnings.
-    written: Option<(Program, Vec<Diagnostic>)>,
-    pub env: EnvKind,
-    /// The program's registers and declared data, which its input is read
-    /// against.
-    registers: Vec<Pointer>,
-    data: Vec<Data>,
-    /// What run-time diagnostics are drawn against: the file as written
-    /// (for normal programs, whose errors [`Loaded::run`] moves there), else
-    /// the program the network runs.
-    pub sources: Sources,
-    /// For a `.cnpi` file of normal programs: its text as written, and
-    /// where each part of its combinatory form came from in it.
-    pub as_written: Option<(String, Origins)>,
-    /// The file's name as given, which a `.cnpim`'s stored source is
-    /// verified under.
-    file: String,
-    /// Whether the memory was read from a `.cnpim` file.
-    from_file: bool,
-}
-
-/// How [`Loaded::run`] runs.
-pub struct RunOptions<'a> {
-    pub max_steps: u64,
-    pub trace: Option<&'a mut dyn Write>,
-    /// A core file to run on instead of the shipped core.
-    pub core: Option<&'a Path>,
-    /// Run the exact caches of the networks (else the plain networks).
-    pub cached: bool,
-    /// Where the network's run records each step, if anywhere.
-    pub record: Option<&'a mut Recorder>,
-}
-
-impl Loaded {
-    /// What the program's input is read against.
-    pub fn layout(&self) -> Declarations<'_> {
-        Declarations {
-            registers: &self.registers,
-            data: &self.data,
->>>>>>> main
         }
     }
 

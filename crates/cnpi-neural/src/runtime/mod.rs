@@ -149,7 +149,6 @@ struct OneRun<'m> {
     memory: &'m Memory,
     entry: Entry,
     cached: bool,
-<<<<<<< HEAD
 }
 
 impl OneRun<'_> {
@@ -157,28 +156,14 @@ impl OneRun<'_> {
     /// the end, error or not.
     fn go(self, state: State, options: Options, recorder: Option<&mut Recorder>) -> Run {
         let info = &self.memory.units[self.entry.unit];
-        let store = Store::new(info.env, &info.pointers, state, options)?;
+        let store =
+            Store::new(info.env, &info.pointers, state, options)?.with_state(info.state.as_deref());
         let mut machine =
             machine::Machine::new(self.core, self.memory, info, store, self.cached, recorder);
         let ran = machine.run(self.entry.row);
         let outcome = machine.finish(ran.as_ref().err());
         ran.map(|()| outcome)
     }
-=======
-    recorder: Option<&mut Recorder>,
-) -> Result<Outcome, Diagnostic> {
-    let (memory, unit, entry) = program;
-    let Some(info) = memory.units.get(unit) else {
-        return Err(internal(format!("the memory has no program {unit}")));
-    };
-    let core = extend(core, memory)?;
-    let store =
-        Store::new(info.env, &info.pointers, state, options)?.with_state(info.state.as_deref());
-    let mut machine = machine::Machine::new(core, memory, info, store, cached, recorder);
-    let ran = machine.run(entry);
-    let outcome = machine.finish(ran.as_ref().err());
-    ran.map(|()| outcome)
->>>>>>> main
 }
 
 /// `core` with the embeddings of the combinators `memory`'s programs
