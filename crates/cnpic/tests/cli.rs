@@ -183,9 +183,8 @@ fn explain_prints_the_long_form_or_fails() {
     assert_eq!(cnpic(&["explain", "E9999"]).status.code(), Some(1));
 }
 
-/// `check` says nothing about the examples but the warnings their
-/// conversion draws: the three that call themselves in a loop (W0801),
-/// which `run` and `combinatorize` would show too.
+/// `check` says nothing about the examples, not even those that call
+/// themselves in a loop (they run on frames, exactly as written).
 #[test]
 fn check_is_silent_on_every_example() {
     let dir = std::path::Path::new(crate::ROOT).join("examples");
@@ -199,19 +198,10 @@ fn check_is_silent_on_every_example() {
     }
     // `examples/learn/` keeps each sketch's examples (JSON) beside it.
     paths.retain(|path| path.extension().is_some_and(|e| e == "cnpi"));
-    let in_a_loop = ["dfs_reachable", "toposort", "toposort_statecall"];
     for path in paths {
         let output = cnpic(&["check", path.to_str().unwrap()]);
         assert_eq!(output.status.code(), Some(0), "{}", path.display());
-        let stem = path.file_stem().unwrap().to_string_lossy();
-        let normal = path.parent().is_some_and(|dir| dir.ends_with("normal"));
-        if normal && in_a_loop.contains(&stem.as_ref()) {
-            let shown = stderr(&output);
-            assert!(shown.starts_with("[W0801] Warning"), "{shown}");
-            assert_eq!(shown.matches("Warning").count(), 1, "{shown}");
-        } else {
-            assert_eq!(stderr(&output), "", "{}", path.display());
-        }
+        assert_eq!(stderr(&output), "", "{}", path.display());
     }
 }
 
@@ -257,12 +247,11 @@ fn cross_check_compares_normal_programs_three_ways() {
     }
 }
 
-/// A conversion that warned (W0801: the depth-first search's calls in a
-/// loop run in reverse) promises no equal result: `--cross-check` says what
-/// differs with W1106 and succeeds with the network's result, which the
-/// reference interpreter confirms on the combinatory form.
+/// The depth-first search's calls in a loop run on frames, in the order
+/// written: `--cross-check` finds the network, the combinatory form and
+/// the program as written in agreement.
 #[test]
-fn cross_check_after_a_warned_conversion_says_what_differs() {
+fn cross_check_of_calls_in_a_loop_agrees_with_the_program_as_written() {
     let output = cnpic(&[
         "run",
         "examples/normal/dfs_reachable.cnpi",
@@ -274,10 +263,8 @@ fn cross_check_after_a_warned_conversion_says_what_differs() {
     ]);
     let shown = stderr(&output);
     let result = json(&output);
-    assert_eq!(result["output"], serde_json::json!([0, 2, 1]));
-    assert!(shown.contains("[W1106] Warning"), "{shown}");
-    assert!(shown.contains("as W0801 said"), "{shown}");
-    assert!(!shown.contains("E1106"), "{shown}");
+    assert_eq!(result["output"], serde_json::json!([0, 1, 2]));
+    assert_eq!(shown, "", "{shown}");
 }
 
 /// A condition that is always false (W0102) in a normal program: the

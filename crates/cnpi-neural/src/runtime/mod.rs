@@ -53,7 +53,8 @@ pub fn run_recorded(
         return Err(internal(format!("the memory has no program {unit}")));
     };
     let core = extend(core, memory)?;
-    let store = Store::new(info.env, &info.pointers, state, options)?;
+    let store =
+        Store::new(info.env, &info.pointers, state, options)?.with_state(info.state.as_deref());
     let mut machine = machine::Machine::new(core, memory, info, store, cached, recorder);
     let ran = machine.run(entry);
     let outcome = machine.finish(ran.as_ref().err());
