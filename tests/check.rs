@@ -573,6 +573,7 @@ fn error_nodes_raise_nothing_more() {
             }),
             ast::Item::Def(ast::Def {
                 name: ident("MAIN"),
+                params: Vec::new(),
                 body: ast::DefBody::Applier(ast::Applier::Combinator {
                     combinator: ident("cond"),
                     detector: Some(error.clone()),

@@ -33,6 +33,7 @@ fn the_grammar_scopes_every_keyword() {
         "else",
         "while",
         "pass",
+        "return",
         "and",
         "or",
         "not",

@@ -197,6 +197,13 @@ fn slot_of(stmt: &Stmt, params: &[ast::Ident]) -> Result<Slot, Violation> {
                 "an assignment calls no slot",
             ));
         }
+        Stmt::Return { span, .. } => {
+            return Err(Violation::new(
+                Rule::SlotsOnly,
+                *span,
+                "`return` calls no slot; a combinator ends after its last slot",
+            ));
+        }
     };
     if call.args.is_some() {
         return Err(Violation::new(

@@ -17,7 +17,7 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
 
 use crate::diagnostic::{Code, Diagnostic, codes};
-use crate::program::{Body, DefId, Stmt};
+use crate::program::{Body, DefId, Stmt, calls};
 use crate::span::Span;
 
 use super::Checker;
@@ -122,28 +122,48 @@ fn cycles(
     cycles
 }
 
-/// The definitions `block` calls whenever it runs to its end, with where:
-/// its own calls and state calls, and the calls both branches of an `if`
-/// make. A `while` body may not run at all.
+/// The definitions `block` calls whenever it runs, with where: its own
+/// calls, state calls and calls inside expressions (not those a
+/// short-circuit may skip), and the calls both branches of an `if` make,
+/// up to the first statement that may `return`. A `while` body may not run
+/// at all.
 fn always_called(block: &[Stmt]) -> Vec<(DefId, Span)> {
+    always_called_until_return(block).0
+}
+
+/// [`always_called`], and whether the block may end with a `return`.
+fn always_called_until_return(block: &[Stmt]) -> (Vec<(DefId, Span)>, bool) {
     let mut called = Vec::new();
     for stmt in block {
+        let mut calls = Vec::new();
+        calls::calls_in_statement(stmt, true, &mut calls);
+        called.extend(calls.iter().map(|call| (call.def, call.span)));
         match stmt {
             Stmt::Call(id, span) | Stmt::StateCall(id, _, span) => called.push((*id, *span)),
+            Stmt::ParamCall(call) => called.push((call.def, call.span)),
             Stmt::If {
                 then, otherwise, ..
             } => {
-                let other = always_called(otherwise);
+                let (then, then_returns) = always_called_until_return(then);
+                let (other, other_returns) = always_called_until_return(otherwise);
                 called.extend(
-                    always_called(then)
-                        .into_iter()
+                    then.into_iter()
                         .filter(|(id, _)| other.iter().any(|(o, _)| o == id)),
                 );
+                if then_returns || other_returns {
+                    return (called, true);
+                }
             }
-            Stmt::Act(_) | Stmt::While { .. } | Stmt::Pass(_) => {}
+            Stmt::Return { .. } => return (called, true),
+            Stmt::While { body, .. } => {
+                if always_called_until_return(body).1 {
+                    return (called, true);
+                }
+            }
+            Stmt::Act(_) | Stmt::Pass(_) => {}
         }
     }
-    called
+    (called, false)
 }
 
 /// A cycle through the component, if it has one: a shortest path from its

@@ -62,6 +62,9 @@ impl<'a> Checker<'a> {
             data_limit: usize::MAX,
             state: None,
             defs: Vec::new(),
+            params: Vec::new(),
+            value_calls: Vec::new(),
+            calls_allowed: false,
             defined: Vec::new(),
             refs: Vec::new(),
             current: 0,
@@ -163,7 +166,7 @@ impl<'a> Checker<'a> {
             if self.register(&pointer.name, codes::E0104, Meaning::Pointer(id)) {
                 let decl = PointerDecl {
                     name: &pointer.name,
-                    init_expr: &pointer.init,
+                    init_expr: Some(&pointer.init),
                     init: None,
                 };
                 self.pointers.push(decl);
@@ -173,7 +176,7 @@ impl<'a> Checker<'a> {
         // that naming one is reported as what it is.
         self.pointers_allowed = false;
         for id in 0..self.pointers.len() {
-            let Some(expr) = self.pointers.get(id).map(|p| p.init_expr) else {
+            let Some(expr) = self.pointers.get(id).and_then(|p| p.init_expr) else {
                 continue;
             };
             let init = self.position(expr);
@@ -224,6 +227,8 @@ impl<'a> Checker<'a> {
         self.defs.push(def);
         let applier = matches!(def.body, ast::DefBody::Applier(_) | ast::DefBody::Hole(_));
         self.register(&def.name, codes::E0108, Meaning::Def { id, applier });
+        let params = self.declare_params(def);
+        self.params.push(params);
     }
 
     /// A combinator of the program's own: its name, and its body against

@@ -7,7 +7,8 @@
 //! interpreters — or, when anything is wrong, only diagnostics. Each step
 //! lives in its own file: `items` (declarations), `names` (resolution and
 //! kind errors), `types` (conditions and positions), `acts` (ACT
-//! applications), `appliers`, `normal` (normal programs), `graph` (applier
+//! applications), `appliers`, `normal` (normal programs), `params`
+//! (parameters, `return` and calls for a value), `graph` (applier
 //! cycles and endless recursion), `entry` (entry and reachability),
 //! `suggest` (did you mean), `family` (which combinators a program may
 //! define).
@@ -21,6 +22,7 @@ mod graph;
 mod items;
 mod names;
 mod normal;
+mod params;
 mod suggest;
 mod types;
 
@@ -49,6 +51,7 @@ pub fn check(file: &ast::File, entry: Option<&str>) -> (Option<Program>, Vec<Dia
         Err(diagnostics) => return (None, diagnostics),
     };
     let bodies = checker.check_bodies();
+    checker.check_returns(&bodies);
     checker.check_cycles();
     checker.check_endless(&bodies);
     let entry = checker.choose_entry(entry);
@@ -70,7 +73,8 @@ struct Reference {
 /// and as checked.
 struct PointerDecl<'a> {
     name: &'a ast::Ident,
-    init_expr: &'a ast::Expr,
+    /// `None` for a register a parameter list introduces (it starts at 0).
+    init_expr: Option<&'a ast::Expr>,
     init: Option<PosExpr>,
 }
 
@@ -95,6 +99,14 @@ struct Checker<'a> {
     /// The pointers of `state(...)` and where it is written.
     state: Option<(Vec<PointerId>, Span)>,
     defs: Vec<&'a ast::Def>,
+    /// Each definition's parameters (same indices as `defs`).
+    params: Vec<Vec<PointerId>>,
+    /// The calls made for their value (`x = F(y)`), by callee: each
+    /// callee must return a value on every path.
+    value_calls: Vec<(DefId, Span)>,
+    /// True while a normal program's statements are checked: the only
+    /// place a call may stand inside an expression.
+    calls_allowed: bool,
     /// The program's own combinators (`Combinator::Defined(i)` is the i-th).
     defined: Vec<program::Defined>,
     refs: Vec<Reference>,
@@ -160,7 +172,12 @@ impl<'a> Checker<'a> {
                     ast::DefBody::Applier(applier) => {
                         self.applier(applier).map(program::Body::Applier)
                     }
-                    ast::DefBody::Normal(block) => self.block(block).map(program::Body::Normal),
+                    ast::DefBody::Normal(block) => {
+                        self.calls_allowed = true;
+                        let body = self.block(block);
+                        self.calls_allowed = false;
+                        body.map(program::Body::Normal)
+                    }
                     ast::DefBody::Hole(hole) => self.hole(hole).map(program::Body::Hole),
                 }
             })
@@ -191,10 +208,12 @@ impl<'a> Checker<'a> {
             .defs
             .iter()
             .zip(bodies)
-            .map(|(def, body)| {
+            .zip(self.params)
+            .map(|((def, body), params)| {
                 Some(program::Def {
                     name: def.name.name.clone(),
                     span: def.name.span,
+                    params,
                     body: body?,
                 })
             })

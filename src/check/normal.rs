@@ -1,8 +1,10 @@
 //! Normal programs: the bodies of `def NAME(): BLOCK` (language.md §5).
 //!
 //! Statements are ACT applications, calls `F()` (or bare `F`) to any
-//! definition, state calls `F(e1, ..., ek)` to a normal program of a file
-//! with `state(...)` (k = its arity), `if`/`else`, `while` and `pass`.
+//! definition, calls `F(e1, ..., ek)` to a normal program with k
+//! parameters (`params`), state calls `F(e1, ..., ek)` to a normal program
+//! without parameters of a file with `state(...)` (k = its arity),
+//! `if`/`else`, `while`, `pass` and `return`.
 //! `_push` belongs to appliers: a normal program writes a state call.
 
 use crate::diagnostic::{Diagnostic, codes};
@@ -60,6 +62,9 @@ impl<'a> Checker<'a> {
                 }
             }
             ast::Stmt::Pass(span) => Stmt::Pass(*span),
+            ast::Stmt::Return { value, span } => {
+                return self.return_statement(value.as_ref(), *span);
+            }
         })
     }
 
@@ -79,6 +84,9 @@ impl<'a> Checker<'a> {
             }
             Meaning::Def { id, applier } => {
                 self.refer(id, name.span);
+                if !applier && self.arity_of(id) > 0 {
+                    return self.param_call(call, id);
+                }
                 match call.args.as_deref() {
                     None | Some([]) => Some(Stmt::Call(id, call.span)),
                     Some(args) => self.state_call(call, id, applier, args),

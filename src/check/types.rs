@@ -164,7 +164,12 @@ impl<'a> Checker<'a> {
                     }
                 }
             }
-            ExprKind::Apply(name, args) => self.observe(name, args, false, span),
+            ExprKind::Apply(name, args) => match self.names.get(name.name.as_str()) {
+                Some(&Meaning::Def { id, applier }) => self
+                    .call_for_value(name, id, applier, args, span)
+                    .map(Typed::Pos),
+                _ => self.observe(name, args, false, span),
+            },
         }
     }
 

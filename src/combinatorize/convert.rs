@@ -158,7 +158,10 @@ impl Converter<'_, '_> {
         Some(match stmt {
             Stmt::Act(app) if matches!(app.act, Act::Nop) => Piece::arg(Arg::Nop, extent),
             Stmt::Act(app) => Piece::arg(Arg::Act(app.act.clone()), extent),
-            Stmt::Pass(_) => Piece::arg(Arg::Nop, extent),
+            // `combinatorize` refuses these before converting.
+            Stmt::Pass(_) | Stmt::ParamCall(_) | Stmt::Return { .. } => {
+                Piece::arg(Arg::Nop, extent)
+            }
             Stmt::Call(id, _) => Piece::arg(Arg::Def(self.ctx.name(*id).to_string()), extent),
             // Only the divide part of a `treerec` holds the program's own
             // state calls: each pushes its state.
@@ -420,7 +423,8 @@ pub fn span(stmt: &Stmt) -> Span {
     match stmt {
         Stmt::Act(app) => app.span,
         Stmt::Call(_, span) | Stmt::StateCall(_, _, span) | Stmt::Pass(span) => *span,
-        Stmt::If { span, .. } | Stmt::While { span, .. } => *span,
+        Stmt::If { span, .. } | Stmt::While { span, .. } | Stmt::Return { span, .. } => *span,
+        Stmt::ParamCall(call) => call.span,
     }
 }
 

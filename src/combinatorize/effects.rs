@@ -198,7 +198,8 @@ impl<'p> Effects<'p> {
                 flow.exposed.union_with(&body.exposed);
                 flow
             }
-            Stmt::Pass(_) => Flow::default(),
+            // `combinatorize` refuses these before converting.
+            Stmt::Pass(_) | Stmt::ParamCall(_) | Stmt::Return { .. } => Flow::default(),
         }
     }
 
@@ -273,7 +274,7 @@ impl<'p> Effects<'p> {
                 }
                 // At the end of the body, the loop tests its condition again.
                 Stmt::While { body, .. } => self.record(body, flow.live_before(&live), sites),
-                Stmt::Act(_) | Stmt::Pass(_) => {}
+                Stmt::Act(_) | Stmt::Pass(_) | Stmt::ParamCall(_) | Stmt::Return { .. } => {}
             }
             live = flow.live_before(&live);
         }

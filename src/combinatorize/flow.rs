@@ -109,6 +109,8 @@ pub fn position_reads(expr: &PosExpr, reads: &mut Reads) {
             positions_reads_into(&cell.at, reads);
             reads.data.insert(cell.data);
         }
+        // `combinatorize` refuses calls inside expressions before converting.
+        PosKind::Call(call) => positions_reads_into(&call.args, reads),
     }
 }
 

@@ -54,6 +54,9 @@ pub fn combinatorize(
     source: &str,
     name: &str,
 ) -> Result<Combinatorized, Vec<Diagnostic>> {
+    if let Some(refusal) = crate::program::calls::unconverted(program) {
+        return Err(vec![refusal]);
+    }
     let mut diagnostics = Vec::new();
     let work = work::plan(program, &mut diagnostics);
     if has_errors(&diagnostics) {

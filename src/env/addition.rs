@@ -150,23 +150,23 @@ impl EnvState for AdditionState {
         Some(i64::from(digit))
     }
 
-    fn apply(&mut self, act: &EnvAct, ctx: &ActContext) -> Result<(), Diagnostic> {
-        match (act.name(), act.args.as_slice()) {
+    fn apply(&mut self, act: &EnvAct, ctx: &ActContext) -> Result<bool, Diagnostic> {
+        Ok(match (act.name(), act.args.as_slice()) {
             ("WRITE_SUM", &[ActArg::Pointer(p)]) => {
                 let i = self
                     .column(ctx.pointer(p).0)
                     .ok_or_else(|| errors::off_environment(ctx, p, self.extent()))?;
-                self.out[i] = self.sum(i) % 10;
+                let digit = self.sum(i) % 10;
+                std::mem::replace(&mut self.out[i], digit) != digit
             }
             ("CARRY", &[ActArg::Pointer(p)]) => {
                 let (value, _) = ctx.pointer(p);
                 let left = value.checked_sub(1).and_then(|at| self.column(at));
                 let i = left.ok_or_else(|| self.no_left_column(ctx, p))?;
-                self.carry[i] = 1;
+                std::mem::replace(&mut self.carry[i], 1) != 1
             }
             _ => return Err(errors::foreign_act(ctx.app, "addition")),
-        }
-        Ok(())
+        })
     }
 
     fn to_json(&self) -> Map<String, Value> {

@@ -108,38 +108,41 @@ impl EnvState for ArrayState {
         }
     }
 
-    fn apply(&mut self, act: &EnvAct, ctx: &ActContext) -> Result<(), Diagnostic> {
+    fn apply(&mut self, act: &EnvAct, ctx: &ActContext) -> Result<bool, Diagnostic> {
         let cell = |p| {
             index(ctx.pointer(p).0, self.a.len())
                 .ok_or_else(|| errors::off_environment(ctx, p, self.extent()))
         };
-        match (act.name(), act.args.as_slice()) {
+        Ok(match (act.name(), act.args.as_slice()) {
             ("SWAP", &[ActArg::Pointer(p), ActArg::Pointer(q)]) => {
                 let (i, j) = (cell(p)?, cell(q)?);
                 self.a.swap(i, j);
+                self.a[i] != self.a[j]
             }
             ("OUT", &[ActArg::Pointer(p)]) => {
                 let i = cell(p)?;
                 super::room_on_tape(self.output.len(), ctx.app)?;
                 self.output.push(Tape::Int(self.a[i]));
+                true
             }
             ("OUT", [ActArg::Ok]) => {
                 super::room_on_tape(self.output.len(), ctx.app)?;
                 self.output.push(Tape::Ok);
+                true
             }
             ("CLEAR", &[ActArg::Pointer(p)]) => {
                 let i = cell(p)?;
-                self.a[i] = -1;
+                std::mem::replace(&mut self.a[i], -1) != -1
             }
             ("OUTCLEAR", &[ActArg::Pointer(p)]) => {
                 let i = cell(p)?;
                 super::room_on_tape(self.output.len(), ctx.app)?;
                 self.output.push(Tape::Int(self.a[i]));
                 self.a[i] = -1;
+                true
             }
             _ => return Err(errors::foreign_act(ctx.app, "array")),
-        }
-        Ok(())
+        })
     }
 
     fn to_json(&self) -> Map<String, Value> {

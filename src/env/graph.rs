@@ -159,30 +159,32 @@ impl EnvState for GraphState {
         }
     }
 
-    fn apply(&mut self, act: &EnvAct, ctx: &ActContext) -> Result<(), Diagnostic> {
+    fn apply(&mut self, act: &EnvAct, ctx: &ActContext) -> Result<bool, Diagnostic> {
         let vertex = |p| {
             self.vertex(ctx.pointer(p).0)
                 .ok_or_else(|| errors::off_environment(ctx, p, self.extent()))
         };
-        match (act.name(), act.args.as_slice()) {
+        Ok(match (act.name(), act.args.as_slice()) {
             ("COLOR", &[ActArg::Pointer(p), ActArg::Color(color)]) => {
                 let v = vertex(p)?;
-                self.colors[v] = color;
+                std::mem::replace(&mut self.colors[v], color) != color
             }
             ("EMIT", &[ActArg::Pointer(p)]) => {
                 let v = vertex(p)?;
                 super::room_on_tape(self.output.len(), ctx.app)?;
                 self.output.push(len_i64(v));
+                true
             }
             ("NEXT_CHILD", &[ActArg::Pointer(p)]) => {
                 let v = vertex(p)?;
-                if self.cursors[v] < self.children[v].len() {
+                let advances = self.cursors[v] < self.children[v].len();
+                if advances {
                     self.cursors[v] += 1;
                 }
+                advances
             }
             _ => return Err(errors::foreign_act(ctx.app, "graph")),
-        }
-        Ok(())
+        })
     }
 
     fn to_json(&self) -> Map<String, Value> {

@@ -155,8 +155,10 @@ impl Environment {
 pub trait EnvState: std::fmt::Debug + Send + Sync + AnyState {
     /// n: the array length, the number of vertices or of columns.
     fn len(&self) -> i64;
-    /// Applies one of the environment's ACTs (never `NOP`, `MOVE`, `SET`).
-    fn apply(&mut self, act: &EnvAct, ctx: &ActContext) -> Result<(), Diagnostic>;
+    /// Applies one of the environment's ACTs (never `NOP`, `MOVE`, `SET`);
+    /// says whether it changed anything (a write of the value already
+    /// there, or a swap of equal values, does not; output always does).
+    fn apply(&mut self, act: &EnvAct, ctx: &ActContext) -> Result<bool, Diagnostic>;
     fn value(&self, _observation: &Observation, _at: i64) -> Option<i64> {
         None
     }
@@ -372,15 +374,16 @@ impl State {
 
     /// Applies one ACT. `pointers` holds the value of each pointer of
     /// `decls` (same indices). `_push` belongs to the interpreter, which
-    /// handles it before calling this; here it does nothing.
+    /// handles it before calling this; here it does nothing. Says whether
+    /// the ACT changed the pointers or the environment.
     pub fn apply(
         &mut self,
         app: &ActApp,
         pointers: &mut [i64],
         decls: &[Pointer],
-    ) -> Result<(), Diagnostic> {
+    ) -> Result<bool, Diagnostic> {
         match &app.act {
-            Act::Nop | Act::Push(_) => Ok(()),
+            Act::Nop | Act::Push(_) => Ok(false),
             Act::Move(p, direction) => {
                 let step = match direction {
                     Direction::Left => -1,
@@ -390,12 +393,13 @@ impl State {
                 *at = at
                     .checked_add(step)
                     .ok_or_else(|| errors::move_overflow(app, name(decls, *p), *at))?;
-                Ok(())
+                Ok(true)
             }
             Act::Set(p, position) => {
                 let value = position.eval(&self.view(pointers)).map_err(eval_error)?;
+                let changed = pointers[*p] != value;
                 pointers[*p] = value;
-                Ok(())
+                Ok(changed)
             }
             Act::Env(act) => {
                 let ctx = ActContext {

@@ -158,8 +158,12 @@ impl<'o> Store<'o> {
                 self.states.push_exprs(exprs, &view).map_err(eval_error)
             }
             _ => {
-                self.version += 1;
-                self.state.apply(app, &mut self.pointers, declared)
+                // A round that changes nothing starts the next one as it
+                // started: only real changes count.
+                if self.state.apply(app, &mut self.pointers, declared)? {
+                    self.version += 1;
+                }
+                Ok(())
             }
         }
     }

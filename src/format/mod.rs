@@ -224,8 +224,9 @@ impl<'s> Printer<'s> {
                     }
                 }
                 None => {
-                    let header = format!("def {}():", def.name.name);
-                    self.line(0, start, def.name.span.end, header);
+                    let header = format!("def {}({}):", def.name.name, expr::names(&def.params));
+                    let end = def.params.last().unwrap_or(&def.name).span.end;
+                    self.line(0, start, end, header);
                     if let ast::DefBody::Normal(body) = &def.body {
                         self.block(body, 1, next);
                     }
@@ -312,6 +313,13 @@ impl<'s> Printer<'s> {
                 self.line(indent, call.span.start, call.span.end, expr::call(call));
             }
             ast::Stmt::Pass(span) => self.line(indent, span.start, span.end, "pass".into()),
+            ast::Stmt::Return { value, span } => {
+                let text = match value {
+                    Some(value) => format!("return {}", expr::expr(value)),
+                    None => "return".into(),
+                };
+                self.line(indent, span.start, span.end, text);
+            }
             ast::Stmt::Assign {
                 target,
                 value,
@@ -450,6 +458,7 @@ fn stmt_start(stmt: &ast::Stmt) -> usize {
         ast::Stmt::Call(call) => call.span.start,
         ast::Stmt::Pass(span)
         | ast::Stmt::Assign { span, .. }
+        | ast::Stmt::Return { span, .. }
         | ast::Stmt::If { span, .. }
         | ast::Stmt::While { span, .. } => span.start,
     }
@@ -461,7 +470,9 @@ fn block_end(block: &[ast::Stmt]) -> usize {
     match block.last() {
         None => 0,
         Some(ast::Stmt::Call(call)) => call.span.end,
-        Some(ast::Stmt::Pass(span) | ast::Stmt::Assign { span, .. }) => span.end,
+        Some(
+            ast::Stmt::Pass(span) | ast::Stmt::Assign { span, .. } | ast::Stmt::Return { span, .. },
+        ) => span.end,
         Some(ast::Stmt::If {
             then, otherwise, ..
         }) => block_end(otherwise.as_deref().unwrap_or(then)),

@@ -9,7 +9,7 @@
 //! A [`Cell`] of a `ram` program's memory is read as a position; its
 //! indices are positions too, so the two types stand together here.
 
-use super::{Color, DataId, Observation, PointerId};
+use super::{Color, DataId, DefId, Observation, PointerId};
 use crate::operators::{ArithOp, CompareOp};
 
 use crate::span::Span;
@@ -35,6 +35,12 @@ pub trait World {
     fn cell(&self, _data: DataId, _at: &[i64]) -> Option<i64> {
         None
     }
+    /// The value `call` returns for its evaluated arguments `args`. Only
+    /// an engine that runs calls can say (the reference interpreter); any
+    /// other world answers [`EvalError::Call`].
+    fn call(&self, call: &CallExpr, _args: &[i64]) -> Result<i64, EvalError> {
+        Err(EvalError::Call(call.span))
+    }
 }
 
 /// Why an expression could not be evaluated.
@@ -44,6 +50,9 @@ pub enum EvalError {
     Overflow(Span),
     /// Arithmetic on a read outside its array (`A[-1] + 1`), which is END.
     EndInArithmetic(Span),
+    /// A call inside an expression, whose value this world cannot compute
+    /// (see [`World::call`]).
+    Call(Span),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,6 +77,23 @@ pub enum PosKind {
     /// side of a comparison it may read as END; in arithmetic, END is an
     /// error.
     Read(Box<Cell>),
+    /// A call of a normal program for its value: `FIB(k - 1)` (`ram`).
+    Call(Box<CallExpr>),
+}
+
+/// `F(e1, ..., ek)`: a call of the normal program `def` with one argument
+/// per parameter (none when it has none, and then it shares the
+/// registers, as `F()` does). As a statement its value, if any, is
+/// dropped; in an expression it is the value of the `return` that ended
+/// the call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallExpr {
+    pub def: DefId,
+    /// The callee's name, for printing.
+    pub name: String,
+    pub args: Vec<PosExpr>,
+    /// The whole call, from the name to the closing parenthesis.
+    pub span: Span,
 }
 
 /// One place of a `ram` program's memory: a scalar (`t`, `n`, `x`) or an
@@ -147,6 +173,14 @@ impl PosExpr {
             PosKind::Read(cell) => cell
                 .read(world)?
                 .ok_or(EvalError::EndInArithmetic(self.span))?,
+            PosKind::Call(call) => {
+                let args = call
+                    .args
+                    .iter()
+                    .map(|arg| arg.eval(world))
+                    .collect::<Result<Vec<_>, _>>()?;
+                world.call(call, &args)?
+            }
             PosKind::Arith(op, lhs, rhs) => {
                 let (a, b) = (lhs.eval(world)?, rhs.eval(world)?);
                 let result = match op {

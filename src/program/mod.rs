@@ -6,6 +6,7 @@
 //! definitions. Nothing here can fail to make sense at run time except the
 //! runtime errors the environments define (SWAP at END, a zero divisor, ...).
 
+pub mod calls;
 pub mod data;
 pub mod declared;
 pub mod expr;
@@ -14,8 +15,8 @@ pub mod print;
 pub use data::{Data, DataKind};
 pub use declared::{ActArg, ActDecl, EnvAct, EnvKind, Observation, ObservationKind, ParamType};
 pub use expr::{
-    BoolExpr, Cell, EvalError, Leaf, Operand, PosExpr, PosKind, Relation, SymExpr, ValExpr, World,
-    relation,
+    BoolExpr, CallExpr, Cell, EvalError, Leaf, Operand, PosExpr, PosKind, Relation, SymExpr,
+    ValExpr, World, relation,
 };
 
 use crate::span::Span;
@@ -55,6 +56,9 @@ pub struct Def {
     pub name: String,
     /// The name in the `def` line.
     pub span: Span,
+    /// The registers `def F(x, y):` names, in order (each a pointer of
+    /// [`Program::pointers`]); empty for appliers and `def F():`.
+    pub params: Vec<PointerId>,
     pub body: Body,
 }
 
@@ -308,6 +312,30 @@ pub enum Stmt {
         span: Span,
     },
     Pass(Span),
+    /// `F(e1, ..., ek)` to a normal program with k ≥ 1 parameters:
+    /// evaluates the arguments left to right, saves every register, sets
+    /// the parameters, runs F and puts every register back; a value F
+    /// returns is dropped.
+    ParamCall(CallExpr),
+    /// `return e` / `return`: ends the running call of the definition,
+    /// with the value of `e` or without one.
+    Return {
+        value: Option<PosExpr>,
+        span: Span,
+    },
+}
+
+impl Stmt {
+    /// Where the statement is written (an `if` or a `while` from its
+    /// keyword to the end of its block).
+    pub fn span(&self) -> Span {
+        match self {
+            Stmt::Act(app) => app.span,
+            Stmt::ParamCall(call) => call.span,
+            Stmt::Call(_, span) | Stmt::StateCall(_, _, span) | Stmt::Pass(span) => *span,
+            Stmt::If { span, .. } | Stmt::While { span, .. } | Stmt::Return { span, .. } => *span,
+        }
+    }
 }
 
 impl Act {

@@ -10,8 +10,9 @@
 use std::fmt::Write as _;
 
 use super::{
-    Act, ActArg, Behaviour, BoolExpr, Cell, Color, Combinator, CombinatorKind, Data, DataKind,
-    Defined, Direction, EnvKind, Observation, Operand, Pointer, PosExpr, PosKind, Slot, SymExpr,
+    Act, ActArg, Behaviour, BoolExpr, CallExpr, Cell, Color, Combinator, CombinatorKind, Data,
+    DataKind, Defined, Direction, EnvKind, Observation, Operand, Pointer, PosExpr, PosKind, Slot,
+    SymExpr,
 };
 use crate::operators::ArithOp;
 
@@ -92,6 +93,12 @@ pub fn cell(cell: &Cell, pointers: &[Pointer]) -> String {
     out
 }
 
+/// `FIB(k - 1)`: a call, with its arguments.
+pub fn call(call: &CallExpr, pointers: &[Pointer]) -> String {
+    let args: Vec<String> = call.args.iter().map(|e| position(e, pointers)).collect();
+    format!("{}({})", call.name, args.join(", "))
+}
+
 pub fn color_name(color: Color) -> &'static str {
     match color {
         Color::White => "WHITE",
@@ -137,6 +144,7 @@ fn write_position(expr: &PosExpr, pointers: &[Pointer], outer: u8, out: &mut Str
         PosKind::End => out.push_str("END"),
         PosKind::Observe(o, at) => out.push_str(&observation(o, at, pointers)),
         PosKind::Read(c) => out.push_str(&cell(c, pointers)),
+        PosKind::Call(call) => out.push_str(&self::call(call, pointers)),
         PosKind::Neg(e) => {
             out.push('-');
             write_position(e, pointers, 3, out);

@@ -91,6 +91,8 @@ pub struct StateDecl {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Def {
     pub name: Ident,
+    /// `def F(x, y):`'s parameters; empty for `def F():` and appliers.
+    pub params: Vec<Ident>,
     pub body: DefBody,
     /// From `def` to the end of the body.
     pub span: Span,
@@ -100,7 +102,7 @@ pub struct Def {
 pub enum DefBody {
     /// `def NAME: APPLIER`
     Applier(Applier),
-    /// `def NAME(): BLOCK`
+    /// `def NAME(PARAMS): BLOCK`
     Normal(Block),
     /// `def NAME: ?` or `def NAME: ?(COND?, ...)`: a hole `cnpic learn`
     /// fills.
@@ -167,6 +169,12 @@ pub enum Stmt {
         span: Span,
     },
     Pass(Span),
+    /// `return e` or a bare `return`: ends the activation, with a value or
+    /// without one.
+    Return {
+        value: Option<Expr>,
+        span: Span,
+    },
 }
 
 impl Stmt {
@@ -177,6 +185,7 @@ impl Stmt {
             Stmt::If { span, .. }
             | Stmt::While { span, .. }
             | Stmt::Assign { span, .. }
+            | Stmt::Return { span, .. }
             | Stmt::Pass(span) => *span,
         }
     }
@@ -205,7 +214,8 @@ pub enum ExprKind {
     Index(Ident, Box<Expr>),
     /// `NAME[e][f]`: an element of a matrix (`ram`).
     Index2(Ident, Box<Expr>, Box<Expr>),
-    /// `NAME(e, ...)` inside a condition or position expression.
+    /// `NAME(e, ...)` inside an expression: an observation, or a call of
+    /// a normal program for its value (`FIB(k - 1)`).
     Apply(Ident, Vec<Expr>),
     /// Placeholder left by error recovery; never reaches the checker's output.
     Error,

@@ -98,7 +98,6 @@ fn help(
         _ if expected == [":", "("] || expected == ["(", ":"] => {
             "write `def NAME: APPLIER` for a combinatory program, or `def NAME(): BLOCK` for a normal one"
         }
-        _ if expected == [")"] => "a normal program takes no parameters: write `def NAME():`",
         Some(If) if expected == [":"] => "write `else:` followed by an indented `if`",
         Some(If | While) if expects("pass") => {
             "`if` and `while` start a line of their own: put them in an indented block"

@@ -43,6 +43,8 @@ pub enum Token<'s> {
     While,
     #[token("pass")]
     Pass,
+    #[token("return")]
+    Return,
     #[token("and")]
     And,
     #[token("or")]
@@ -168,7 +170,17 @@ impl Token<'_> {
         use Token::*;
         matches!(
             self,
-            Env | State | Def | Act | Observe | Combinator | If | Else | Elif | While | Pass
+            Env | State
+                | Def
+                | Act
+                | Observe
+                | Combinator
+                | If
+                | Else
+                | Elif
+                | While
+                | Pass
+                | Return
         )
     }
 
@@ -185,6 +197,7 @@ impl Token<'_> {
             Elif => "elif",
             While => "while",
             Pass => "pass",
+            Return => "return",
             And => "and",
             Or => "or",
             Not => "not",

@@ -6,6 +6,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod calls;
 mod errors;
 mod programs;
 mod trace;

@@ -80,6 +80,7 @@ impl Builder {
         self.defs.push(Def {
             name: name.to_string(),
             span: span(1000 + self.defs.len()),
+            params: Vec::new(),
             body,
         });
         self.defs.len() - 1

@@ -208,6 +208,9 @@ fn collect_item(item: &ast::Item, names: &mut Vec<Name>) {
         }
         ast::Item::Def(def) => {
             push(names, &def.name, Role::Definition);
+            for param in &def.params {
+                push(names, param, Role::Pointer);
+            }
             match &def.body {
                 ast::DefBody::Applier(applier) => collect_applier(applier, names),
                 ast::DefBody::Normal(block) => collect_block(block, names),
@@ -264,7 +267,10 @@ fn collect_block(block: &[ast::Stmt], names: &mut Vec<Name>) {
     for stmt in block {
         match stmt {
             ast::Stmt::Call(call) => collect_call(call, names),
-            ast::Stmt::Pass(_) => {}
+            ast::Stmt::Pass(_) | ast::Stmt::Return { value: None, .. } => {}
+            ast::Stmt::Return {
+                value: Some(value), ..
+            } => collect_expr(value, names),
             ast::Stmt::Assign { target, value, .. } => {
                 collect_expr(target, names);
                 collect_expr(value, names);
@@ -313,8 +319,10 @@ fn collect_expr(expr: &ast::Expr, names: &mut Vec<Name>) {
             collect_expr(row, names);
             collect_expr(column, names);
         }
+        // An observation, or a call for a value: a callee either way, so
+        // that a call leads to its definition.
         ast::ExprKind::Apply(name, args) => {
-            push(names, name, Role::Word);
+            push(names, name, Role::Callee);
             for arg in args {
                 collect_expr(arg, names);
             }

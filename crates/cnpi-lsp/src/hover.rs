@@ -1,7 +1,9 @@
 //! Hover: what the name under the cursor is, and what a diagnostic code
 //! means.
 //!
-//! A `def` shows its text; a combinator its definition in
+//! A `def` shows its text (after its parameters and whether it returns a
+//! value, when it has either); a parameter which call sets it; a
+//! combinator its definition in
 //! `stdlib/core.cnpi` and its one-line meaning, or, for one the file
 //! defines, its text and the member of the family it is; an ACT or
 //! observation its signatures in `stdlib/<env>.cnpi`; a pointer its
@@ -12,6 +14,7 @@
 //! `cnpic explain`.
 
 use cnpi::diagnostic::Code;
+use cnpi::syntax::ast;
 
 use crate::document::{Document, Role};
 use crate::{data, library};
@@ -48,7 +51,28 @@ fn describe(document: &Document, name: &str, role: Role) -> Option<String> {
     if role != Role::Combinator
         && let Some(def) = document.def(name)
     {
-        return Some(code_block(&document.text_of(def.span)));
+        let code = code_block(&document.text_of(def.span));
+        return Some(match signature(def) {
+            Some(signature) => format!("{signature}\n\n{code}"),
+            None => code,
+        });
+    }
+    if let Some(def) = document
+        .defs()
+        .find(|def| def.params.iter().any(|p| p.name == name))
+    {
+        let declared = document
+            .env()
+            .is_some_and(|env| env.pointers.iter().any(|p| p.name.name == name));
+        let start = if declared {
+            ""
+        } else {
+            ", a register that starts at `0`"
+        };
+        return Some(format!(
+            "parameter `{name}` of `{}`{start}: set by each call with arguments, and put back when the call returns",
+            def.name.name
+        ));
     }
     if let Some(combinator) = document.combinators().find(|c| c.name.name == name) {
         let code = code_block(&document.text_of(combinator.span));
@@ -101,6 +125,40 @@ fn describe(document: &Document, name: &str, role: Role) -> Option<String> {
         "pointer `{name}`, starts at `{}`{state}",
         cnpi::format::expression(&pointer.init)
     ))
+}
+
+/// `FIB(m)`'s parameters and whether it returns a value, for a normal
+/// program with parameters or a `return e`.
+fn signature(def: &ast::Def) -> Option<String> {
+    let ast::DefBody::Normal(block) = &def.body else {
+        return None;
+    };
+    let returns = returns_value(block);
+    if def.params.is_empty() && !returns {
+        return None;
+    }
+    let params: Vec<String> = def.params.iter().map(|p| format!("`{}`", p.name)).collect();
+    let takes = match params.as_slice() {
+        [] => "takes no arguments (it shares the registers)".to_string(),
+        [one] => format!("takes 1 argument: {one}"),
+        many => format!("takes {} arguments: {}", many.len(), many.join(", ")),
+    };
+    let gives = if returns { "; returns a value" } else { "" };
+    let names: Vec<&str> = def.params.iter().map(|p| p.name.as_str()).collect();
+    let call = names.join(", ");
+    Some(format!("`{}({call})` {takes}{gives}", def.name.name))
+}
+
+/// Whether `block` has a `return e` anywhere.
+fn returns_value(block: &[ast::Stmt]) -> bool {
+    block.iter().any(|stmt| match stmt {
+        ast::Stmt::Return { value, .. } => value.is_some(),
+        ast::Stmt::If {
+            then, otherwise, ..
+        } => returns_value(then) || otherwise.as_deref().is_some_and(returns_value),
+        ast::Stmt::While { body, .. } => returns_value(body),
+        _ => false,
+    })
 }
 
 /// The title and the first paragraph of `cnpic explain CODE`.

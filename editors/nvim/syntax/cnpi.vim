@@ -2,7 +2,7 @@
 if exists("b:current_syntax")
   finish
 endif
-syntax keyword cnpiKeyword env state def if else while pass combinator act observe detects
+syntax keyword cnpiKeyword env state def if else while pass return combinator act observe detects
 syntax keyword cnpiOperator and or not
 syntax keyword cnpiCombinator seq cond linrec treerec
 syntax keyword cnpiConstant END LAST LEFT RIGHT OK WHITE GREY BLACK NOP

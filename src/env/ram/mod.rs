@@ -247,16 +247,16 @@ impl EnvState for RamState {
         memory.offset(at).map(|offset| memory.get(offset))
     }
 
-    fn apply(&mut self, act: &EnvAct, ctx: &ActContext) -> Result<(), Diagnostic> {
+    fn apply(&mut self, act: &EnvAct, ctx: &ActContext) -> Result<bool, Diagnostic> {
         let view = View {
             state: &*self,
             pointers: ctx.pointers,
         };
-        match (act.name(), act.args.as_slice()) {
+        Ok(match (act.name(), act.args.as_slice()) {
             ("WRITE", [ActArg::Place(cell), ActArg::Position(e)]) => {
                 let (data, offset) = self.locate(cell, &view, ctx)?;
                 let value = e.eval(&view).map_err(super::eval_error)?;
-                *self.memory[data].slot(offset) = value;
+                std::mem::replace(self.memory[data].slot(offset), value) != value
             }
             ("SWAP", [ActArg::Place(a), ActArg::Place(b)]) => {
                 let (da, oa) = self.locate(a, &view, ctx)?;
@@ -264,15 +264,16 @@ impl EnvState for RamState {
                 let (x, y) = (self.memory[da].get(oa), self.memory[db].get(ob));
                 *self.memory[da].slot(oa) = y;
                 *self.memory[db].slot(ob) = x;
+                x != y
             }
             ("OUT", [ActArg::Position(e)]) => {
                 let value = e.eval(&view).map_err(super::eval_error)?;
                 super::room_on_tape(self.output.len(), ctx.app)?;
                 self.output.push(value);
+                true
             }
             _ => return Err(super::errors::foreign_act(ctx.app, "ram")),
-        }
-        Ok(())
+        })
     }
 
     fn finish(&mut self, pointers: &[i64]) {

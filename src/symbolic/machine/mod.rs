@@ -22,6 +22,7 @@ use crate::program::{
     Stmt,
 };
 
+mod calls;
 mod normal;
 
 /// A combinator's frame: what its applier passed.
@@ -79,8 +80,14 @@ enum Task<'p> {
     Activation(Activation<'p>),
     Block(Block<'p>),
     While(Loop<'p>),
-    /// Puts back the pointers a state call saved.
+    /// Puts back the pointers a state call or a call with arguments saved.
     Restore,
+    /// Where the running call of a definition with `return` ends: what
+    /// `return` unwinds to.
+    Frame,
+    /// A statement waiting for the value of the call above it (the last
+    /// of `Machine::waiting`).
+    Resume,
 }
 
 pub(super) struct Machine<'p, 'o> {
@@ -93,6 +100,16 @@ pub(super) struct Machine<'p, 'o> {
     saved: Vec<i64>,
     /// Reused buffer for the arguments of a state call.
     scratch: Vec<i64>,
+    /// The statements waiting for a call's value, with what they read so
+    /// far (one per `Task::Resume`).
+    waiting: Vec<(calls::Pending<'p>, Vec<Option<i64>>)>,
+    /// The value the last `return` gave, until a waiting statement takes it.
+    returned: Option<i64>,
+    /// Per definition: whether its body has a `return` (it runs above a
+    /// `Task::Frame`).
+    returns: Vec<bool>,
+    /// The statements whose own expressions call definitions, by address.
+    with_calls: std::collections::HashSet<usize>,
 }
 
 impl<'p, 'o> Machine<'p, 'o> {
@@ -110,6 +127,10 @@ impl<'p, 'o> Machine<'p, 'o> {
             tasks: Vec::new(),
             saved: Vec::new(),
             scratch: Vec::new(),
+            waiting: Vec::new(),
+            returned: None,
+            returns: program.defs.iter().map(has_return).collect(),
+            with_calls: statements_with_calls(program),
         }
     }
 
@@ -122,6 +143,9 @@ impl<'p, 'o> Machine<'p, 'o> {
                 Task::Block(block) => self.block_step(block)?,
                 Task::While(looping) => self.while_step(looping)?,
                 Task::Restore => self.restore()?,
+                // The call ended without `return`.
+                Task::Frame => self.returned = None,
+                Task::Resume => self.resume()?,
             }
         }
         Ok(())
@@ -139,6 +163,16 @@ impl<'p, 'o> Machine<'p, 'o> {
         }
         self.tasks.push(task);
         Ok(())
+    }
+
+    /// Whether `stmt` runs as a pending statement (`calls`): its
+    /// expressions call definitions, or it is a call with arguments or a
+    /// `return`.
+    fn waits_for_calls(&self, stmt: &Stmt) -> bool {
+        !self.with_calls.is_empty()
+            && self
+                .with_calls
+                .contains(&(std::ptr::from_ref(stmt) as usize))
     }
 
     fn count_step(&mut self, def: DefId) -> Result<(), Diagnostic> {
@@ -173,6 +207,12 @@ impl<'p, 'o> Machine<'p, 'o> {
                 self.def(def).name
             ))),
             Body::Normal(stmts) => {
+                // A frame on top already ends with this call (a tail call):
+                // `return` may unwind to it.
+                let framed = matches!(self.tasks.last(), Some(Task::Frame));
+                if self.returns.get(def).copied().unwrap_or(false) && !framed {
+                    self.push(Task::Frame, def)?;
+                }
                 let block = Block {
                     def,
                     stmts,
@@ -298,4 +338,51 @@ impl<'p, 'o> Machine<'p, 'o> {
         );
         self.store.trace(a.depth, &line);
     }
+}
+
+/// Whether `def`'s body has a `return` anywhere.
+fn has_return(def: &Def) -> bool {
+    fn block(stmts: &[Stmt]) -> bool {
+        stmts.iter().any(|stmt| match stmt {
+            Stmt::Return { .. } => true,
+            Stmt::If {
+                then, otherwise, ..
+            } => block(then) || block(otherwise),
+            Stmt::While { body, .. } => block(body),
+            _ => false,
+        })
+    }
+    matches!(&def.body, Body::Normal(stmts) if block(stmts))
+}
+
+/// The addresses of the statements of `program` whose own expressions
+/// call definitions, and of its calls with arguments and `return`s: those
+/// the machine evaluates as pending statements.
+fn statements_with_calls(program: &Program) -> std::collections::HashSet<usize> {
+    fn block(stmts: &[Stmt], found: &mut std::collections::HashSet<usize>) {
+        for stmt in stmts {
+            let mut calls = Vec::new();
+            crate::program::calls::calls_in_statement(stmt, false, &mut calls);
+            if !calls.is_empty() || matches!(stmt, Stmt::ParamCall(_) | Stmt::Return { .. }) {
+                found.insert(std::ptr::from_ref(stmt) as usize);
+            }
+            match stmt {
+                Stmt::If {
+                    then, otherwise, ..
+                } => {
+                    block(then, found);
+                    block(otherwise, found);
+                }
+                Stmt::While { body, .. } => block(body, found),
+                _ => {}
+            }
+        }
+    }
+    let mut found = std::collections::HashSet::new();
+    for def in &program.defs {
+        if let Body::Normal(stmts) = &def.body {
+            block(stmts, &mut found);
+        }
+    }
+    found
 }

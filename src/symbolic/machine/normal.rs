@@ -6,6 +6,7 @@
 //! its condition. A block is popped before its last statement runs, so a
 //! tail call to the same definition loops in constant stack.
 
+use super::calls::Pending;
 use super::{Block, Loop, Machine, Task};
 use crate::diagnostic::Diagnostic;
 use crate::env::{eval_error, internal};
@@ -29,9 +30,20 @@ impl<'p> Machine<'p, '_> {
         if !matches!(stmt, Stmt::While { .. }) {
             self.count_step(b.def)?;
         }
+        if self.waits_for_calls(stmt) {
+            if !matches!(stmt, Stmt::If { .. }) {
+                self.trace_stmt(&b, |program| text(program, stmt));
+            }
+            let pending = Pending::Stmt {
+                block: b,
+                stmt,
+                tail,
+            };
+            return self.pending(pending, Vec::new());
+        }
         match stmt {
             Stmt::Act(app) => {
-                self.trace_stmt(&b, |program| print::act(&app.act, &program.pointers));
+                self.trace_stmt(&b, |program| text(program, stmt));
                 self.apply(app)
             }
             Stmt::Call(id, span) => {
@@ -49,31 +61,12 @@ impl<'p> Machine<'p, '_> {
                 self.enter(*id, depth)
             }
             Stmt::StateCall(id, args, span) => {
-                self.trace_stmt(&b, |program| {
-                    let args: Vec<String> = args
-                        .iter()
-                        .map(|e| print::position(e, &program.pointers))
-                        .collect();
-                    format!("{}({})", name(program, *id), args.join(", "))
-                });
+                self.trace_stmt(&b, |program| text(program, stmt));
                 self.state_call(*id, args, deeper, *span)
             }
-            Stmt::If {
-                condition,
-                then,
-                otherwise,
-                ..
-            } => {
+            Stmt::If { condition, .. } => {
                 let c = self.eval(condition)?;
-                self.trace_stmt(&b, |_| format!("if c={}", u8::from(c)));
-                let branch = if c { then } else { otherwise };
-                let block = Block {
-                    stmts: branch,
-                    next: 0,
-                    last: b.last && tail,
-                    ..b
-                };
-                self.push(Task::Block(block), b.def)
+                self.branch(b, stmt, tail, c)
             }
             Stmt::While { .. } => {
                 let looping = Loop {
@@ -89,23 +82,61 @@ impl<'p> Machine<'p, '_> {
                 self.trace_stmt(&b, |_| "pass".into());
                 Ok(())
             }
+            Stmt::ParamCall(_) | Stmt::Return { .. } => Err(internal(
+                "a call or `return` was not run as a pending statement",
+            )),
         }
     }
 
-    /// One test of a `while` condition, and a round of its body if it holds.
-    pub(super) fn while_step(&mut self, mut l: Loop<'p>) -> Result<(), Diagnostic> {
-        let Stmt::While {
-            condition,
-            body,
-            span,
-        } = l.stmt
+    /// The branch of the `if` statement `stmt` (of block `b`) that its
+    /// condition `c` chooses.
+    pub(super) fn branch(
+        &mut self,
+        b: Block<'p>,
+        stmt: &'p Stmt,
+        tail: bool,
+        c: bool,
+    ) -> Result<(), Diagnostic> {
+        let Stmt::If {
+            then, otherwise, ..
+        } = stmt
         else {
+            return Err(internal("a branch of a statement that is not `if`"));
+        };
+        self.trace_stmt(&b, |_| format!("if c={}", u8::from(c)));
+        let branch = if c { then } else { otherwise };
+        let block = Block {
+            stmts: branch,
+            next: 0,
+            last: b.last && tail,
+            ..b
+        };
+        self.push(Task::Block(block), b.def)
+    }
+
+    /// One test of a `while` condition, and a round of its body if it holds.
+    pub(super) fn while_step(&mut self, l: Loop<'p>) -> Result<(), Diagnostic> {
+        let Stmt::While { condition, .. } = l.stmt else {
             return Err(internal(
                 "a loop task holds a statement that is not `while`",
             ));
         };
         self.count_step(l.def)?;
+        if self.waits_for_calls(l.stmt) {
+            return self.pending(Pending::While(l), Vec::new());
+        }
         let c = self.eval(condition)?;
+        self.tested(l, c)
+    }
+
+    /// A test of the `while` loop `l` that gave `c`: a round of its body
+    /// if it holds.
+    pub(super) fn tested(&mut self, mut l: Loop<'p>, c: bool) -> Result<(), Diagnostic> {
+        let Stmt::While { body, span, .. } = l.stmt else {
+            return Err(internal(
+                "a loop task holds a statement that is not `while`",
+            ));
+        };
         if self.store.tracing() {
             let line = format!("{}: while c={}", self.def(l.def).name, u8::from(c));
             self.store.trace(l.depth, &line);
@@ -139,24 +170,16 @@ impl<'p> Machine<'p, '_> {
         depth: u32,
         span: Span,
     ) -> Result<(), Diagnostic> {
-        let width = self.store.pointers().len();
-        exec::room_for_values(self.saved.len(), width, span)?;
-        if self.saved.try_reserve(width).is_err() {
-            let held = self.saved.len() * std::mem::size_of::<i64>();
-            return Err(exec::stack_too_large(held, width, span));
-        }
         let view = self.store.view();
         self.scratch.clear();
         for arg in args {
             self.scratch.push(arg.eval(&view).map_err(eval_error)?);
         }
-        self.saved.extend_from_slice(self.store.pointers());
-        self.store.changed();
+        let values = std::mem::take(&mut self.scratch);
         let targets: &[usize] = self.program.state.as_deref().unwrap_or_default();
-        let pointers = self.store.pointers_mut();
-        for (&p, &value) in targets.iter().zip(&self.scratch) {
-            pointers[p] = value;
-        }
+        let set = self.with_registers(targets, &values, span);
+        self.scratch = values;
+        set?;
         self.push(Task::Restore, id)?;
         self.enter(id, depth)
     }
@@ -183,6 +206,26 @@ impl<'p> Machine<'p, '_> {
             let line = format!("{}: {}", self.def(b.def).name, text(self.program));
             self.store.trace(b.depth, &line);
         }
+    }
+}
+
+/// The trace's text of a simple statement: `SET(i, i + 1)`, `F(lo, hi)`,
+/// `return FIB(k - 1) + FIB(k - 2)`.
+fn text(program: &Program, stmt: &Stmt) -> String {
+    let pointers = &program.pointers;
+    match stmt {
+        Stmt::Act(app) => print::act(&app.act, pointers),
+        Stmt::StateCall(id, args, _) => {
+            let args: Vec<String> = args.iter().map(|e| print::position(e, pointers)).collect();
+            format!("{}({})", name(program, *id), args.join(", "))
+        }
+        Stmt::ParamCall(call) => print::call(call, pointers),
+        Stmt::Return {
+            value: Some(value), ..
+        } => format!("return {}", print::position(value, pointers)),
+        Stmt::Return { value: None, .. } => "return".into(),
+        Stmt::Call(id, _) => format!("{}()", name(program, *id)),
+        Stmt::If { .. } | Stmt::While { .. } | Stmt::Pass(_) => String::new(),
     }
 }
 
