@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 use super::errors::{self, Extent};
 use super::input;
 use super::{
-    ActContext, Cell, EnvState, Environment, InputForm, Panel, Picture, Shape, index, len_i64, row,
+    ActContext, EnvState, Environment, InputForm, Mark, Panel, Picture, Shape, index, len_i64, row,
 };
 use crate::diagnostic::{Diagnostic, codes};
 use crate::program::declared::{MOVE, NOP, SET};
@@ -190,7 +190,7 @@ impl EnvState for AdditionState {
     fn picture(&self) -> Picture {
         let rows = [&self.a, &self.b, &self.carry, &self.out];
         let cells = (rows.iter().flat_map(|row| row.iter()))
-            .map(|&d| Cell::Int(i64::from(d)))
+            .map(|&d| Mark::Int(i64::from(d)))
             .collect();
         let shape = Shape::Grid {
             rows: ["a", "b", "carry", "out"].map(String::from).to_vec(),

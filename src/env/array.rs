@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use super::errors::{self, Extent};
 use super::input::{self, integer, not_i64};
 use super::{
-    ActContext, Cell, EnvState, Environment, InputForm, Panel, Picture, Shape, index, len_i64,
+    ActContext, EnvState, Environment, InputForm, Mark, Panel, Picture, Shape, index, len_i64,
     list, row,
 };
 use crate::diagnostic::Diagnostic;
@@ -168,8 +168,8 @@ impl EnvState for ArrayState {
     fn picture(&self) -> Picture {
         let tape = (self.output.iter())
             .map(|t| match t {
-                Tape::Int(k) => Cell::Int(*k),
-                Tape::Ok => Cell::Sym("OK"),
+                Tape::Int(k) => Mark::Int(*k),
+                Tape::Ok => Mark::Sym("OK"),
             })
             .collect();
         vec![

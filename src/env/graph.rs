@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use super::errors::{self, Extent};
 use super::input::{self, NotI64, integer, not_i64};
 use super::{
-    ActContext, Cell, EnvState, Environment, InputForm, Panel, Picture, Shape, index, len_i64,
+    ActContext, EnvState, Environment, InputForm, Mark, Panel, Picture, Shape, index, len_i64,
     list, row,
 };
 use crate::diagnostic::{Diagnostic, codes};
@@ -203,12 +203,12 @@ impl EnvState for GraphState {
         let edges = (self.children.iter().enumerate())
             .flat_map(|(v, children)| children.iter().map(move |&c| (v, c)))
             .collect();
-        let colors = self.colors.iter().map(|&c| Cell::from(c)).collect();
+        let colors = self.colors.iter().map(|&c| Mark::from(c)).collect();
         let cursors = (self.children.iter().zip(&self.cursors))
             .map(|(children, &k)| {
                 children
                     .get(k)
-                    .map_or(Cell::Sym("END"), |&c| Cell::Int(len_i64(c)))
+                    .map_or(Mark::Sym("END"), |&c| Mark::Int(len_i64(c)))
             })
             .collect();
         vec![

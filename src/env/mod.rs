@@ -25,7 +25,7 @@ mod ram;
 
 pub use array::{ArrayState, Tape};
 pub use errors::{eval_error, internal};
-pub use picture::{Cell, Panel, Picture, Shape};
+pub use picture::{Mark, Panel, Picture, Shape};
 pub use ram::MAX_SCRATCH;
 
 use std::any::Any;

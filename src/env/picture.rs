@@ -2,7 +2,7 @@
 //! knowing the environment: [`EnvState::picture`](super::EnvState::picture).
 //!
 //! A [`Picture`] is a list of [`Panel`]s, each a titled sequence of
-//! [`Cell`]s with a [`Shape`] that says how to lay them out: a row (an
+//! [`Mark`]s with a [`Shape`] that says how to lay them out: a row (an
 //! array, a tape) or a grid (a scratch pad, a matrix), each optionally
 //! with the machine's pointers drawn under the column they point at; a
 //! list of named values (variables); or a graph's vertices with their
@@ -14,21 +14,21 @@ use crate::program::Color;
 
 /// One value shown in a panel.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Cell {
+pub enum Mark {
     Int(i64),
     /// A symbol (`OK`, a colour, `END`), drawn as its name.
     Sym(&'static str),
 }
 
-impl From<i64> for Cell {
-    fn from(value: i64) -> Cell {
-        Cell::Int(value)
+impl From<i64> for Mark {
+    fn from(value: i64) -> Mark {
+        Mark::Int(value)
     }
 }
 
-impl From<Color> for Cell {
-    fn from(color: Color) -> Cell {
-        Cell::Sym(match color {
+impl From<Color> for Mark {
+    fn from(color: Color) -> Mark {
+        Mark::Sym(match color {
             Color::White => "WHITE",
             Color::Grey => "GREY",
             Color::Black => "BLACK",
@@ -59,11 +59,11 @@ pub enum Shape {
 pub struct Panel {
     pub title: String,
     pub shape: Shape,
-    pub cells: Vec<Cell>,
+    pub cells: Vec<Mark>,
 }
 
 impl Panel {
-    pub fn new(title: impl Into<String>, shape: Shape, cells: Vec<Cell>) -> Panel {
+    pub fn new(title: impl Into<String>, shape: Shape, cells: Vec<Mark>) -> Panel {
         Panel {
             title: title.into(),
             shape,
@@ -73,7 +73,7 @@ impl Panel {
 
     /// A row of integers.
     pub fn row(title: impl Into<String>, pointers: bool, values: &[i64]) -> Panel {
-        let cells = values.iter().map(|&v| Cell::Int(v)).collect();
+        let cells = values.iter().map(|&v| Mark::Int(v)).collect();
         Panel::new(title, Shape::Row { pointers }, cells)
     }
 }

@@ -3,6 +3,7 @@
 //! saved and put back, memory shared, operands evaluated once and left to
 //! right, deep recursion on the heap, and the checker's errors.
 
+use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::exec::Options;
 use cnpi::symbolic;
 use serde_json::{Value, json};
@@ -13,8 +14,13 @@ fn codes(text: &str) -> Vec<&'static str> {
     compilation.diagnostics.iter().map(|d| d.code.0).collect()
 }
 
-/// Runs `text` with `--symbolic` on `input`: the JSON of the final state.
-fn run(text: &str, input: Value) -> Value {
+/// Runs `text` with `--symbolic` on `input`, writing the trace to `trace`
+/// if given.
+fn try_run(
+    text: &str,
+    input: Value,
+    trace: Option<&mut dyn std::io::Write>,
+) -> Result<Value, Diagnostic> {
     let compilation = cnpi::compile::compile("calls.cnpi", text, None);
     assert!(
         compilation.diagnostics.is_empty(),
@@ -27,11 +33,14 @@ fn run(text: &str, input: Value) -> Value {
         cnpi::env::read_input(program.env, &layout, &input.to_string()).expect("valid input");
     let options = Options {
         max_steps: 100_000_000,
-        trace: None,
+        trace,
     };
-    symbolic::run(&program, state, options)
-        .expect("runs without error")
-        .to_json("symbolic")
+    symbolic::run(&program, state, options).map(|outcome| outcome.to_json("symbolic"))
+}
+
+/// Runs `text` with `--symbolic` on `input`: the JSON of the final state.
+fn run(text: &str, input: Value) -> Value {
+    try_run(text, input, None).expect("runs without error")
 }
 
 const FIB: &str = "
@@ -350,4 +359,53 @@ def F(v):
   return F(v - 1)
 ";
     assert_eq!(codes(endless), ["E0505"]);
+}
+
+#[test]
+fn the_trace_shows_parameters_and_returned_values() {
+    let mut trace = Vec::new();
+    try_run(FIB, json!({ "k": 2 }), Some(&mut trace)).expect("runs");
+    let trace = String::from_utf8(trace).expect("text");
+    let lines: Vec<&str> = trace.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "MAIN: WRITE(fib, FIB(k))",
+            "  FIB(m = 2)",
+            "  FIB: if c=0",
+            "  FIB: return FIB(m - 1) + FIB(m - 2)",
+            "    FIB(m = 1)",
+            "    FIB: if c=1",
+            "    FIB: return m",
+            "    FIB returns 1",
+            "    FIB(m = 0)",
+            "    FIB: if c=1",
+            "    FIB: return m",
+            "    FIB returns 0",
+            "  FIB returns 1",
+        ]
+    );
+}
+
+#[test]
+fn a_round_that_writes_what_is_there_never_finishes() {
+    // `j = 0` and `total = total + 0` write, but change nothing: the loop
+    // is stopped at its second test, not after the step budget.
+    let text = "
+env ram(i = 0, j = 0)
+input A[n]
+var total = 0
+
+def MAIN():
+  while i < n:
+    j = 0
+    total = total + 0
+";
+    let error = try_run(text, json!({ "A": [1, 2] }), None).expect_err("never finishes");
+    assert_eq!(error.code, codes::E0701);
+    assert!(
+        error.message.contains("never finishes"),
+        "{}",
+        error.message
+    );
 }

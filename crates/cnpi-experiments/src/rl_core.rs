@@ -176,9 +176,10 @@ pub fn paper(sampling: Sampling, curriculum: Curriculum) -> [u32; 4] {
     }
 }
 
-/// One cell of Table 4.
+/// One setting of Table 4 (a sampling and a curriculum) with its rates:
+/// a row of the paper's table.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Cell {
+pub struct Setting {
     pub sampling: Sampling,
     pub curriculum: Curriculum,
     pub trials: usize,
@@ -194,7 +195,7 @@ pub struct Cell {
     pub verified: f64,
 }
 
-impl Cell {
+impl Setting {
     /// The cell as `--format json` prints it: the rates as fractions, the
     /// three per combinator under `"per_combinator"`.
     pub fn to_json(&self) -> serde_json::Value {
@@ -223,7 +224,7 @@ pub fn name(value: &impl Serialize) -> String {
 }
 
 /// The cells of the rows' settings, in the order they first appear.
-pub fn summary<'r>(rows: impl Iterator<Item = &'r Row>) -> Vec<Cell> {
+pub fn summary<'r>(rows: impl Iterator<Item = &'r Row>) -> Vec<Setting> {
     let mut groups: Vec<(Sampling, Curriculum, Vec<&Row>)> = Vec::new();
     for row in rows {
         match groups
@@ -241,7 +242,7 @@ pub fn summary<'r>(rows: impl Iterator<Item = &'r Row>) -> Vec<Cell> {
                 fraction(members.iter().filter(|r| f(r)).count(), members.len())
             };
             let successes = members.iter().filter(|r| r.success_at.is_some()).count();
-            Cell {
+            Setting {
                 sampling,
                 curriculum,
                 trials: members.len(),
@@ -275,7 +276,7 @@ pub struct CurvePoint {
 
 /// The learning curve of `cell`: after every `every` episodes up to the
 /// longest trial.
-fn curve<'r>(rows: impl Iterator<Item = &'r Row>, cell: &Cell, every: usize) -> Vec<CurvePoint> {
+fn curve<'r>(rows: impl Iterator<Item = &'r Row>, cell: &Setting, every: usize) -> Vec<CurvePoint> {
     let members: Vec<&Row> = rows
         .filter(|r| r.sampling == cell.sampling && r.curriculum == cell.curriculum)
         .collect();
@@ -297,7 +298,7 @@ fn curve<'r>(rows: impl Iterator<Item = &'r Row>, cell: &Cell, every: usize) -> 
 }
 
 /// Table 4, ours beside the paper's.
-pub fn table(cells: &[Cell]) -> String {
+pub fn table(cells: &[Setting]) -> String {
     let pct = |x: f64| (x * 100.0).round() as i64;
     let mut text = String::new();
     let _ = writeln!(

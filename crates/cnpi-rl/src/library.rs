@@ -3,7 +3,7 @@
 //!
 //! A [`Library`] is a sketch: a file of appliers (`def COMPSWAP:
 //! cond(...)`, `def P1_LEFT: MOVE(P1, LEFT)`) and holes (`def STEP: ?`)
-//! read by the front end, each definition a [`Program`] that is an ACT or a
+//! read by the front end, each definition a [`Routine`] that is an ACT or a
 //! combinator applied to a detector and three other programs. Appliers
 //! learned by reinforcement fill the holes ([`Library::define`]) and are
 //! printed back as source ([`Library::source`]).
@@ -29,9 +29,10 @@ use cnpi_neural::memory::condition_code;
 
 use crate::tasks::LEARNED;
 
-/// A program of the library.
+/// A program of the library, as the learners hold it: an ACT or an applier
+/// over other routines (`cnpi::program::Program` is a checked file).
 #[derive(Clone, Debug)]
-pub enum Program {
+pub enum Routine {
     Act(ActApp),
     Applier {
         /// The index of the combinator in [`LEARNED`].
@@ -45,8 +46,8 @@ pub enum Program {
 }
 
 /// The program that does nothing: `NOP`, and a hole until it is defined.
-fn nothing() -> Program {
-    Program::Act(ActApp {
+fn nothing() -> Routine {
+    Routine::Act(ActApp {
         act: Act::Nop,
         span: Span::default(),
     })
@@ -58,7 +59,7 @@ pub struct Library {
     pub env: EnvKind,
     pub pointers: Vec<Pointer>,
     pub names: Vec<String>,
-    pub programs: Vec<Program>,
+    pub programs: Vec<Routine>,
     pub conditions: Vec<BoolExpr>,
     /// Each condition's code, what tells two conditions apart.
     codes: Vec<Vec<u32>>,
@@ -125,9 +126,9 @@ impl Library {
         library
     }
 
-    fn applier(&mut self, applier: &Applier) -> Program {
+    fn applier(&mut self, applier: &Applier) -> Routine {
         match applier {
-            Applier::Act(app) => Program::Act(app.clone()),
+            Applier::Act(app) => Routine::Act(app.clone()),
             Applier::Combinator {
                 combinator,
                 detector,
@@ -143,11 +144,11 @@ impl Library {
                     Callee::Def(id, _) => id,
                     Callee::Act(app) => {
                         self.names.push(print::act(&app.act, &self.pointers));
-                        self.programs.push(Program::Act(app));
+                        self.programs.push(Routine::Act(app));
                         self.programs.len() - 1
                     }
                 });
-                Program::Applier {
+                Routine::Applier {
                     combinator,
                     detector,
                     args,
@@ -177,7 +178,7 @@ impl Library {
     }
 
     /// Adds (or replaces) the program `name`.
-    pub fn define(&mut self, name: &str, program: Program) -> usize {
+    pub fn define(&mut self, name: &str, program: Routine) -> usize {
         if let Some(i) = self.names.iter().position(|n| n == name) {
             self.programs[i] = program;
             return i;
@@ -248,8 +249,8 @@ impl Library {
         stack: &mut Vec<Activation>,
     ) -> Result<(), Failure> {
         match &self.programs[program] {
-            Program::Act(app) => store.apply(app, &self.pointers).map_err(|_| Failure::Act),
-            &Program::Applier {
+            Routine::Act(app) => store.apply(app, &self.pointers).map_err(|_| Failure::Act),
+            &Routine::Applier {
                 combinator,
                 detector,
                 args,
@@ -268,8 +269,8 @@ impl Library {
     /// A program as the right-hand side of its `def`.
     pub fn applier_source(&self, program: usize) -> String {
         match &self.programs[program] {
-            Program::Act(app) => print::act(&app.act, &self.pointers),
-            Program::Applier {
+            Routine::Act(app) => print::act(&app.act, &self.pointers),
+            Routine::Applier {
                 combinator,
                 detector,
                 args,
@@ -309,12 +310,12 @@ impl Library {
         if order.contains(&program) {
             return;
         }
-        if let Program::Applier { args, .. } = &self.programs[program] {
+        if let Routine::Applier { args, .. } = &self.programs[program] {
             for &arg in args {
                 self.reach(arg, order);
             }
         }
-        let inline = matches!(self.programs[program], Program::Act(_))
+        let inline = matches!(self.programs[program], Routine::Act(_))
             && self.names[program] == self.applier_source(program);
         if !inline {
             order.push(program);

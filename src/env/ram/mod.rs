@@ -59,9 +59,10 @@ struct Names {
     data: Vec<String>,
 }
 
-/// One declared name's memory.
+/// One declared name's region of memory: a scalar, an array or a matrix
+/// (`Memory` is program memory, `cnpi_neural::memory::Memory`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum Memory {
+enum Region {
     Scalar(i64),
     Array(Vec<i64>),
     /// Row-major, `rows × cols`.
@@ -72,13 +73,13 @@ enum Memory {
     },
 }
 
-impl Memory {
+impl Region {
     /// The flat index of the element at `at`, if it is inside.
     fn offset(&self, at: &[i64]) -> Option<usize> {
         match (self, at) {
-            (Memory::Scalar(_), []) => Some(0),
-            (Memory::Array(values), [i]) => index(*i, values.len()),
-            (Memory::Matrix { rows, cols, .. }, [i, j]) => {
+            (Region::Scalar(_), []) => Some(0),
+            (Region::Array(values), [i]) => index(*i, values.len()),
+            (Region::Matrix { rows, cols, .. }, [i, j]) => {
                 Some(index(*i, *rows)? * cols + index(*j, *cols)?)
             }
             _ => None,
@@ -87,23 +88,23 @@ impl Memory {
 
     fn get(&self, offset: usize) -> i64 {
         match self {
-            Memory::Scalar(k) => *k,
-            Memory::Array(values) | Memory::Matrix { values, .. } => values[offset],
+            Region::Scalar(k) => *k,
+            Region::Array(values) | Region::Matrix { values, .. } => values[offset],
         }
     }
 
     fn slot(&mut self, offset: usize) -> &mut i64 {
         match self {
-            Memory::Scalar(k) => k,
-            Memory::Array(values) | Memory::Matrix { values, .. } => &mut values[offset],
+            Region::Scalar(k) => k,
+            Region::Array(values) | Region::Matrix { values, .. } => &mut values[offset],
         }
     }
 
     fn to_json(&self) -> Value {
         match self {
-            Memory::Scalar(k) => Value::from(*k),
-            Memory::Array(values) => Value::from(values.clone()),
-            Memory::Matrix { cols, values, .. } => Value::Array(
+            Region::Scalar(k) => Value::from(*k),
+            Region::Array(values) => Value::from(values.clone()),
+            Region::Matrix { cols, values, .. } => Value::Array(
                 values
                     .chunks(*cols.max(&1))
                     .map(|row| Value::from(row.to_vec()))
@@ -114,9 +115,9 @@ impl Memory {
 
     fn to_text(&self) -> String {
         match self {
-            Memory::Scalar(k) => k.to_string(),
-            Memory::Array(values) => list(values),
-            Memory::Matrix { cols, values, .. } => {
+            Region::Scalar(k) => k.to_string(),
+            Region::Array(values) => list(values),
+            Region::Matrix { cols, values, .. } => {
                 let rows: Vec<String> = values.chunks(*cols.max(&1)).map(list).collect();
                 format!("[{}]", rows.join(", "))
             }
@@ -127,7 +128,7 @@ impl Memory {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RamState {
     names: Arc<Names>,
-    memory: Vec<Memory>,
+    memory: Vec<Region>,
     /// The registers' final values, recorded when the run finishes.
     registers: Vec<i64>,
     output: Vec<i64>,
@@ -144,7 +145,7 @@ impl RamState {
                 registers: layout.registers.iter().map(|r| r.name.clone()).collect(),
                 data: layout.data.iter().map(|d| d.name.clone()).collect(),
             }),
-            memory: vec![Memory::Scalar(0); layout.data.len()],
+            memory: vec![Region::Scalar(0); layout.data.len()],
             registers: Vec::new(),
             output: Vec::new(),
         };
@@ -165,7 +166,7 @@ impl RamState {
                 match bound_by[size.data] {
                     None => {
                         bound_by[size.data] = Some(&data.name);
-                        state.memory[size.data] = Memory::Scalar(super::len_i64(length));
+                        state.memory[size.data] = Region::Scalar(super::len_i64(length));
                     }
                     Some(first) => {
                         let bound = state.memory[size.data].get(0);
@@ -200,9 +201,9 @@ impl RamState {
                 _ => return Err(too_much_scratch(data, &lengths)),
             };
             state.memory[id] = match lengths.as_slice() {
-                [] => Memory::Scalar(init),
-                [n] => Memory::Array(vec![init; *n]),
-                [rows, cols] => Memory::Matrix {
+                [] => Region::Scalar(init),
+                [n] => Region::Array(vec![init; *n]),
+                [rows, cols] => Region::Matrix {
                     rows: *rows,
                     cols: *cols,
                     values: vec![init; rows * cols],
@@ -316,13 +317,13 @@ fn read_member(
     kind: EnvKind,
     data: &Data,
     value: Value,
-) -> Result<(Memory, Vec<usize>), Diagnostic> {
+) -> Result<(Region, Vec<usize>), Diagnostic> {
     let name = &data.name;
     let int =
         |what: String, item: &Value| integer(item).map_err(|why| not_i64(kind, &what, item, why));
     match data.dims.len() {
         0 => Ok((
-            Memory::Scalar(int(format!("`{name}`"), &value)?),
+            Region::Scalar(int(format!("`{name}`"), &value)?),
             Vec::new(),
         )),
         1 => {
@@ -335,7 +336,7 @@ fn read_member(
                 .map(|(i, item)| int(format!("`{name}[{i}]`"), item))
                 .collect::<Result<Vec<_>, _>>()?;
             let n = values.len();
-            Ok((Memory::Array(values), vec![n]))
+            Ok((Region::Array(values), vec![n]))
         }
         _ => {
             let Value::Array(rows) = value else {
@@ -370,7 +371,7 @@ fn read_member(
                 }
             }
             let (rows, cols) = (rows.len(), cols.unwrap_or(0));
-            Ok((Memory::Matrix { rows, cols, values }, vec![rows, cols]))
+            Ok((Region::Matrix { rows, cols, values }, vec![rows, cols]))
         }
     }
 }
@@ -447,12 +448,12 @@ fn too_much_scratch(data: &Data, lengths: &[usize]) -> Diagnostic {
 }
 
 /// E0702: a write at `at`, outside the data of `cell`.
-fn outside(cell: &Cell, at: &[i64], memory: &Memory, ctx: &ActContext) -> Diagnostic {
+fn outside(cell: &Cell, at: &[i64], memory: &Region, ctx: &ActContext) -> Diagnostic {
     let at: Vec<String> = at.iter().map(|i| format!("[{i}]")).collect();
     let extent = match memory {
-        Memory::Scalar(_) => "a scalar".to_string(),
-        Memory::Array(values) => format!("an array of length {}", values.len()),
-        Memory::Matrix { rows, cols, .. } => format!("a {rows} × {cols} matrix"),
+        Region::Scalar(_) => "a scalar".to_string(),
+        Region::Array(values) => format!("an array of length {}", values.len()),
+        Region::Matrix { rows, cols, .. } => format!("a {rows} × {cols} matrix"),
     };
     Diagnostic::error(
         codes::E0702,

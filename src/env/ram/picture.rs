@@ -5,8 +5,8 @@
 //! like its columns), and the output tape. Registers are the machine's
 //! pointers, which the page lists on its own.
 
-use super::{Memory, RamState};
-use crate::env::{Cell, Panel, Picture, Shape};
+use super::{RamState, Region};
+use crate::env::{Mark, Panel, Picture, Shape};
 
 /// The panels of `state`, in the order they are drawn.
 pub(super) fn picture(state: &RamState) -> Picture {
@@ -15,18 +15,18 @@ pub(super) fn picture(state: &RamState) -> Picture {
     let mut panels = Vec::new();
     for (name, memory) in state.names.data.iter().zip(&state.memory) {
         match memory {
-            Memory::Scalar(value) => {
+            Region::Scalar(value) => {
                 names.push(name.clone());
-                scalars.push(Cell::Int(*value));
+                scalars.push(Mark::Int(*value));
             }
-            Memory::Array(values) => panels.push(Panel::row(name.as_str(), true, values)),
-            Memory::Matrix { rows, cols, values } => {
+            Region::Array(values) => panels.push(Panel::row(name.as_str(), true, values)),
+            Region::Matrix { rows, cols, values } => {
                 let shape = Shape::Grid {
                     rows: (0..*rows).map(|r| r.to_string()).collect(),
                     columns: *cols,
                     pointers: false,
                 };
-                let cells = values.iter().map(|&v| Cell::Int(v)).collect();
+                let cells = values.iter().map(|&v| Mark::Int(v)).collect();
                 panels.push(Panel::new(name.as_str(), shape, cells));
             }
         }
@@ -40,7 +40,7 @@ pub(super) fn picture(state: &RamState) -> Picture {
 
 #[cfg(test)]
 mod tests {
-    use crate::env::{Cell, Layout, Panel, Shape, read_input};
+    use crate::env::{Layout, Mark, Panel, Shape, read_input};
 
     #[test]
     fn scalars_arrays_matrices_and_the_tape_are_drawn() {
@@ -51,7 +51,7 @@ mod tests {
             .expect("the program compiles");
         let json = r#"{"A": [5, 3, 9], "x": 4}"#;
         let state = read_input(program.env, &Layout::of(&program), json).expect("reads");
-        let ints = |values: &[i64]| values.iter().map(|&v| Cell::Int(v)).collect::<Vec<_>>();
+        let ints = |values: &[i64]| values.iter().map(|&v| Mark::Int(v)).collect::<Vec<_>>();
         let names = ["n", "x", "t"].map(String::from).to_vec();
         let grid = Shape::Grid {
             rows: vec!["0".into(), "1".into()],

@@ -29,7 +29,7 @@
 //! recording steps. [`WorldLog::left_out`] says what was left out, and the
 //! page shows it.
 
-use cnpi::env::{Cell, Panel, Picture, Shape, State};
+use cnpi::env::{Mark, Panel, Picture, Shape, State};
 use cnpi::exec::Store;
 use serde_json::{Value, json};
 
@@ -144,10 +144,10 @@ fn entry(sentinel: bool, values: &[i64]) -> Value {
     json!([u8::from(sentinel), ints(values)])
 }
 
-fn cell(cell: &Cell) -> Value {
+fn cell(cell: &Mark) -> Value {
     match cell {
-        Cell::Int(v) => int(*v),
-        Cell::Sym(name) => (*name).into(),
+        Mark::Int(v) => int(*v),
+        Mark::Sym(name) => (*name).into(),
     }
 }
 

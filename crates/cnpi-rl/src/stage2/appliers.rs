@@ -7,7 +7,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::checks::input;
 use crate::applier::{ApplierKeys, Candidates, FIELDS, unit_key};
-use crate::library::{Library, Program};
+use crate::library::{Library, Routine};
 use crate::tasks::LEARNED;
 use cnpi_neural::core::Network;
 
@@ -44,9 +44,9 @@ impl Space {
         }
     }
 
-    fn program(&self, choice: [usize; FIELDS]) -> Program {
+    fn program(&self, choice: [usize; FIELDS]) -> Routine {
         let pick = |field: usize| self.ids[field][choice[field]];
-        Program::Applier {
+        Routine::Applier {
             combinator: pick(0),
             detector: reads_detector(choice).then(|| pick(1)),
             args: [pick(2), pick(3), pick(4)],

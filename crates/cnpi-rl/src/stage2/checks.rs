@@ -71,7 +71,7 @@ pub(super) fn sort_done(input: &[i64], store: &Store) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::library::Program;
+    use crate::library::Routine;
 
     #[test]
     fn the_output_max_and_sort_tests_accept_exactly_the_goal() {
@@ -79,11 +79,11 @@ mod tests {
         let mut store = library.store(&[7, 3, 1]);
         assert!(!max_done(&[7, 3, 1], &store));
         let outclear = library.id("OUTCLEAR_1");
-        let Program::Applier { args, .. } = &library.programs[outclear] else {
+        let Routine::Applier { args, .. } = &library.programs[outclear] else {
             panic!("OUTCLEAR_1 is an applier")
         };
         for &act in &args[..2] {
-            let Program::Act(app) = &library.programs[act] else {
+            let Routine::Act(app) = &library.programs[act] else {
                 panic!("OUT(P1) and CLEAR(P1) are ACTs")
             };
             store
