@@ -76,7 +76,7 @@ impl Engines<'_> {
 pub fn read_input(
     arg: Option<&str>,
     kind: EnvKind,
-    layout: &env::Layout,
+    layout: &env::Declarations,
 ) -> Result<State, Diagnostic> {
     let text = match (arg, arg.and_then(|arg| input_file(Some(arg)))) {
         (None, _) => env::empty_input(kind).to_string(),

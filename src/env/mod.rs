@@ -50,15 +50,15 @@ pub const MAX_OUTPUT: usize = 1 << 24;
 /// What a program declares that its input is read against: its registers
 /// (pointers) and its named data (`ram`; empty elsewhere).
 #[derive(Clone, Copy, Default)]
-pub struct Layout<'a> {
+pub struct Declarations<'a> {
     pub registers: &'a [Pointer],
     pub data: &'a [Data],
 }
 
-impl<'a> Layout<'a> {
+impl<'a> Declarations<'a> {
     /// The layout of a checked program.
-    pub fn of(program: &'a Program) -> Layout<'a> {
-        Layout {
+    pub fn of(program: &'a Program) -> Declarations<'a> {
+        Declarations {
             registers: &program.pointers,
             data: &program.data,
         }
@@ -92,7 +92,7 @@ pub struct Environment {
 }
 
 /// How an environment reads its input (see [`Environment::read`]).
-pub type Reader = fn(EnvKind, &Layout, Value) -> Result<Box<dyn EnvState>, Diagnostic>;
+pub type Reader = fn(EnvKind, &Declarations, Value) -> Result<Box<dyn EnvState>, Diagnostic>;
 
 /// What an environment's JSON input looks like, for messages and defaults.
 pub struct InputForm {
@@ -111,7 +111,7 @@ pub enum Ability {
     /// Programs declare their memory by name (`input x`, `var t = 0`,
     /// `input A[n]`): its cells are read and written by name
     /// ([`EnvState::cell`], the `place` parameters of its ACTs), the input
-    /// is read by the declared names ([`Layout::data`]), and the pointers
+    /// is read by the declared names ([`Declarations::data`]), and the pointers
     /// are registers. Without it, `input` and `var` are E0112.
     DeclaredMemory,
     /// A run's output holds the registers' final values
@@ -249,18 +249,18 @@ pub fn empty_input(kind: EnvKind) -> &'static str {
 /// an E06xx diagnostic without labels whose message names exactly what is
 /// wrong (input is not a source file).
 pub fn parse_input(kind: EnvKind, json: &str) -> Result<State, Diagnostic> {
-    read_input(kind, &Layout::default(), json)
+    read_input(kind, &Declarations::default(), json)
 }
 
 /// [`parse_input`] for a program that declares `layout` (a `ram`
 /// program's inputs are read by the names it declares).
-pub fn read_input(kind: EnvKind, layout: &Layout, json: &str) -> Result<State, Diagnostic> {
+pub fn read_input(kind: EnvKind, layout: &Declarations, json: &str) -> Result<State, Diagnostic> {
     read_value(kind, layout, input::parse_json(kind, json)?)
 }
 
 /// [`read_input`] for JSON already parsed (an input inside a larger JSON
 /// file, as `cnpic learn`'s examples).
-pub fn read_value(kind: EnvKind, layout: &Layout, value: Value) -> Result<State, Diagnostic> {
+pub fn read_value(kind: EnvKind, layout: &Declarations, value: Value) -> Result<State, Diagnostic> {
     let inner = (environment(kind).read)(kind, layout, value)?;
     Ok(State { kind, inner })
 }

@@ -28,7 +28,7 @@ fn try_run(
         compilation.diagnostics
     );
     let program = compilation.program.expect("no errors");
-    let layout = cnpi::env::Layout::of(&program);
+    let layout = cnpi::env::Declarations::of(&program);
     let state =
         cnpi::env::read_input(program.env, &layout, &input.to_string()).expect("valid input");
     let options = Options {

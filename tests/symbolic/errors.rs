@@ -295,7 +295,10 @@ fn input_fixtures_report_their_codes() {
             .and_then(EnvKind::from_name)
             .expect("an env line");
         let program = cnpi::compile::compile(&name, &text, None).program;
-        let layout = program.as_ref().map(env::Layout::of).unwrap_or_default();
+        let layout = program
+            .as_ref()
+            .map(env::Declarations::of)
+            .unwrap_or_default();
         let error = env::read_input(kind, &layout, input).expect_err("the input is invalid");
         assert_eq!(error.code.0, &name[..5], "{name}: {}", error.message);
         checked += 1;

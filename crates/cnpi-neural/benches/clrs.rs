@@ -62,7 +62,7 @@ fn results(state: &cnpi::env::State) -> Value {
 fn bench(c: &mut Criterion, id: &str, n: usize, input: Value) {
     let (written, memory) = compile(id);
     let core = Core::shipped().expect("the shipped core loads");
-    let layout = cnpi::env::Layout {
+    let layout = cnpi::env::Declarations {
         registers: &written.pointers,
         data: &written.data,
     };

@@ -17,7 +17,7 @@ use cnpi::combinatorize::Origins;
 use cnpi::compile::{Compiled, ForNetwork, compile, for_the_network, runnable, sources};
 use cnpi::diagnostic::{Diagnostic, Sources, codes};
 use cnpi::engines::{Engines, Network};
-use cnpi::env::Layout;
+use cnpi::env::Declarations;
 use cnpi::env::State;
 use cnpi::exec::Options;
 use cnpi::exec::compare::Run;
@@ -187,8 +187,8 @@ pub struct RunOptions<'a> {
 
 impl Loaded {
     /// What the program's input is read against.
-    pub fn layout(&self) -> Layout<'_> {
-        Layout {
+    pub fn layout(&self) -> Declarations<'_> {
+        Declarations {
             registers: &self.registers,
             data: &self.data,
         }

@@ -3,7 +3,7 @@
 //! compiled (not loaded for an engine) with its errors as a CompileError.
 
 use cnpi::compile::Compiled;
-use cnpi::env::Layout;
+use cnpi::env::Declarations;
 use cnpi_neural::load::compile_text;
 use cnpi_rl::sketch::gradient::Settings;
 use cnpi_rl::sketch::learn::{Method, learn as run_search};
@@ -69,7 +69,7 @@ pub fn learn(
         let error = |d: &cnpi::diagnostic::Diagnostic| {
             run_error(py, d, &compiled.sources, Some(&compiled.text), "")
         };
-        let layout = Layout::of(&compiled.program);
+        let layout = Declarations::of(&compiled.program);
         let json = to_json(examples)?.to_string();
         let env = compiled.program.env;
         let examples = examples::read("examples", &json, env, &layout).map_err(|d| error(&d))?;

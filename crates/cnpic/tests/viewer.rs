@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use cnpi::env::{Layout, read_input};
+use cnpi::env::{Declarations, read_input};
 use cnpi::exec::Options;
 use cnpi::program::{Body, World};
 use cnpi::symbolic::{Event, run_observed};
@@ -123,7 +123,8 @@ fn reference_worlds(text: &str, input: &str) -> Vec<(Vec<String>, Vec<(String, i
     let program = cnpi::compile::compile("reference.cnpi", text, None)
         .program
         .expect("the example compiles");
-    let state = read_input(program.env, &Layout::of(&program), input).expect("the input reads");
+    let state =
+        read_input(program.env, &Declarations::of(&program), input).expect("the input reads");
     let names: Vec<String> = program.pointers.iter().map(|p| p.name.clone()).collect();
     let mut worlds = Vec::new();
     let mut observe = |event: Event| {

@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 
 use super::input::{self, integer, not_i64};
 use super::{
-    Ability, ActContext, EnvState, Environment, InputForm, Layout, View, index, list, row,
+    Ability, ActContext, Declarations, EnvState, Environment, InputForm, View, index, list, row,
 };
 use crate::diagnostic::{Diagnostic, codes};
 use crate::program::declared::{MOVE, NOP, SET};
@@ -135,7 +135,7 @@ pub struct RamState {
 }
 
 impl RamState {
-    fn read(kind: EnvKind, layout: &Layout, input: Value) -> Result<RamState, Diagnostic> {
+    fn read(kind: EnvKind, layout: &Declarations, input: Value) -> Result<RamState, Diagnostic> {
         let mut members = match input {
             Value::Object(map) => map,
             other => return Err(input::wrong_shape(kind, "a JSON object", &other)),

@@ -40,7 +40,7 @@ pub(super) fn picture(state: &RamState) -> Picture {
 
 #[cfg(test)]
 mod tests {
-    use crate::env::{Layout, Mark, Panel, Shape, read_input};
+    use crate::env::{Declarations, Mark, Panel, Shape, read_input};
 
     #[test]
     fn scalars_arrays_matrices_and_the_tape_are_drawn() {
@@ -50,7 +50,7 @@ mod tests {
             .program
             .expect("the program compiles");
         let json = r#"{"A": [5, 3, 9], "x": 4}"#;
-        let state = read_input(program.env, &Layout::of(&program), json).expect("reads");
+        let state = read_input(program.env, &Declarations::of(&program), json).expect("reads");
         let ints = |values: &[i64]| values.iter().map(|&v| Mark::Int(v)).collect::<Vec<_>>();
         let names = ["n", "x", "t"].map(String::from).to_vec();
         let grid = Shape::Grid {

@@ -65,15 +65,15 @@ pub enum Table {
 /// What the seed chooses for a table: which codeword row `i` gets
 /// (`i · multiplier + offset` modulo 2^20, a bijection since the multiplier
 /// is odd), and where each bit goes, with which sign.
-struct Layout {
+struct Codebook {
     multiplier: u32,
     offset: u32,
     places: [usize; KEY_DIM],
     signs: [f32; KEY_DIM],
 }
 
-impl Layout {
-    fn new(seed: u64, table: Table) -> Layout {
+impl Codebook {
+    fn new(seed: u64, table: Table) -> Codebook {
         let mut bytes = [0u8; 32];
         bytes[..8].copy_from_slice(&seed.to_le_bytes());
         bytes[8..16].copy_from_slice(&(table as u64).to_le_bytes());
@@ -87,7 +87,7 @@ impl Layout {
             places.swap(i, j);
         }
         let signs = std::array::from_fn(|_| if rng.random::<bool>() { 1.0 } else { -1.0 });
-        Layout {
+        Codebook {
             multiplier,
             offset,
             places,
@@ -120,7 +120,7 @@ pub fn draw(keys: &mut Vec<f32>, count: usize, seed: u64, table: Table) -> Resul
     if held + count > CAPACITY {
         return Err(held);
     }
-    let layout = Layout::new(seed, table);
+    let layout = Codebook::new(seed, table);
     for index in held..held + count {
         keys.extend_from_slice(&layout.key(index));
     }
@@ -144,7 +144,7 @@ pub fn check(keys: &[f32], seed: u64, table: Table) -> Result<(), String> {
             keys.len() / KEY_DIM
         ));
     }
-    let layout = Layout::new(seed, table);
+    let layout = Codebook::new(seed, table);
     for (i, key) in keys.chunks_exact(KEY_DIM).enumerate() {
         if key != layout.key(i) {
             return Err(format!("key {i} is not the key of row {i} for seed {seed}"));

@@ -6,7 +6,7 @@
 use serde_json::{Map, Value};
 
 use cnpi::diagnostic::{Diagnostic, codes};
-use cnpi::env::{self, Layout, State};
+use cnpi::env::{self, Declarations, State};
 use cnpi::exec::Outcome;
 use cnpi::program::EnvKind;
 
@@ -49,7 +49,7 @@ pub fn read(
     name: &str,
     text: &str,
     env: EnvKind,
-    layout: &Layout,
+    layout: &Declarations,
 ) -> Result<Vec<Example>, Diagnostic> {
     let value: Value =
         serde_json::from_str(text).map_err(|e| bad(name, format!("not JSON ({e})")))?;
@@ -77,7 +77,7 @@ fn example(
     i: usize,
     item: Value,
     env: EnvKind,
-    layout: &Layout,
+    layout: &Declarations,
 ) -> Result<Example, Diagnostic> {
     let Value::Object(mut fields) = item else {
         return Err(bad(name, format!("example {i} is not an object")));
@@ -134,7 +134,7 @@ mod tests {
     #[test]
     fn examples_are_read_and_bad_ones_are_refused_with_e1401() {
         let good = r#"[{"input": [3, 1], "output": {"A": [1, 3]}}]"#;
-        let examples = read("ex.json", good, array(), &Layout::default()).expect("reads");
+        let examples = read("ex.json", good, array(), &Declarations::default()).expect("reads");
         assert_eq!(examples.len(), 1);
         assert_eq!(examples[0].input.len(), 2);
         for bad in [
@@ -147,7 +147,7 @@ mod tests {
             r#"[{"input": "x", "output": {"A": [1]}}]"#,
             r#"[{"input": [1], "output": {"A": [1]}, "extra": 1}]"#,
         ] {
-            let error = read("ex.json", bad, array(), &Layout::default())
+            let error = read("ex.json", bad, array(), &Declarations::default())
                 .err()
                 .map(|d| d.code);
             assert_eq!(error, Some(codes::E1401), "{bad}");

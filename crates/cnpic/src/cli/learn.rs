@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use clap::{Args, ValueEnum};
 use cnpi::diagnostic::{Diagnostic, codes};
-use cnpi::env::Layout;
+use cnpi::env::Declarations;
 use cnpi::files::{refuse_overwriting, write_atomic};
 use cnpi_neural::load::compile_file;
 use cnpi_rl::sketch::gradient::Settings;
@@ -80,7 +80,7 @@ pub fn learn(args: &LearnArgs) -> ExitCode {
     let Some(compiled) = compile_file(&args.sketch, None, &mut print_diagnostics) else {
         return exit_code(false);
     };
-    let layout = Layout::of(&compiled.program);
+    let layout = Declarations::of(&compiled.program);
     let examples = match read_examples(&args.examples, compiled.program.env, &layout) {
         Ok(examples) => examples,
         Err(diagnostic) => return fail(diagnostic),
@@ -164,7 +164,7 @@ pub fn learn(args: &LearnArgs) -> ExitCode {
 fn read_examples(
     path: &Path,
     env: cnpi::program::EnvKind,
-    layout: &Layout,
+    layout: &Declarations,
 ) -> Result<Vec<examples::Example>, Diagnostic> {
     let name = path.display().to_string();
     let text = cnpi::read::text(path).map_err(|error| {

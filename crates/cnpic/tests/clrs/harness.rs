@@ -109,7 +109,7 @@ impl Clrs {
         };
         let outcome: Result<Outcome, _> = match engine {
             Engine::Symbolic => {
-                let layout = cnpi::env::Layout::of(&self.written);
+                let layout = cnpi::env::Declarations::of(&self.written);
                 let state = cnpi::env::read_input(self.written.env, &layout, &text)
                     .unwrap_or_else(|d| panic!("{}: input {text}: {d:?}", self.id));
                 symbolic::run(&self.written, state, options)

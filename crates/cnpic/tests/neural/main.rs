@@ -75,7 +75,7 @@ fn neural(memory: &Memory, unit: usize, input: &str, cached: bool) -> Result<Out
 }
 
 fn reference(program: &Program, input: &str) -> Result<Outcome, Diagnostic> {
-    let layout = cnpi::env::Layout::of(program);
+    let layout = cnpi::env::Declarations::of(program);
     let state = cnpi::env::read_input(program.env, &layout, input).expect("valid input");
     let options = Options {
         max_steps: 1 << 40,

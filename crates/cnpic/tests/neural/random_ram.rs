@@ -392,7 +392,7 @@ fn options() -> Options<'static> {
 /// The reference interpreter on `program` (as written, or the
 /// combinatory form).
 fn interpreted(program: &Program, input: &str) -> Value {
-    let layout = cnpi::env::Layout::of(program);
+    let layout = cnpi::env::Declarations::of(program);
     let state = cnpi::env::read_input(program.env, &layout, input).expect("valid input");
     answer(symbolic::run(program, state, options()), false)
 }
