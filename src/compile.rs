@@ -129,6 +129,23 @@ pub fn convert_checked(
 /// E1404 at the first hole of `program`: a program with holes checks, but
 /// no engine runs it until `cnpic learn` has filled them.
 pub fn runnable(program: &Program) -> Result<(), Vec<Diagnostic>> {
+    if let Some(blank) = program.blanks.first() {
+        let name = program.defs.get(blank.def).map_or("?", |d| d.name.as_str());
+        let others = match program.blanks.len() {
+            1 => String::new(),
+            n => format!(" (and {} more)", n - 1),
+        };
+        return Err(vec![
+            Diagnostic::error(
+                codes::E1404,
+                format!("`{name}` holds a hole{others}: a program with holes cannot run"),
+            )
+            .with_label(blank.span, "to be learned from examples")
+            .with_help(
+                "fill the holes with `cnpic learn FILE --examples EXAMPLES.json`, then run what it prints",
+            ),
+        ]);
+    }
     let Some((id, hole)) = program.holes().next() else {
         return Ok(());
     };

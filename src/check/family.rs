@@ -197,6 +197,13 @@ fn slot_of(stmt: &Stmt, params: &[ast::Ident]) -> Result<Slot, Violation> {
                 "an assignment calls no slot",
             ));
         }
+        Stmt::Hole(span) => {
+            return Err(Violation::new(
+                Rule::SlotsOnly,
+                *span,
+                "a hole `?` belongs in a normal program",
+            ));
+        }
         Stmt::Return { span, .. } => {
             return Err(Violation::new(
                 Rule::SlotsOnly,

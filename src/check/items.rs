@@ -72,6 +72,8 @@ impl<'a> Checker<'a> {
             incomplete: false,
             suggestions_left: 50,
             pointers_allowed: true,
+            in_normal: false,
+            blanks: Vec::new(),
             diagnostics,
         };
         // Data first: registers' initial values may read it.

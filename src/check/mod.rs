@@ -28,7 +28,7 @@ mod types;
 
 use std::collections::HashMap;
 
-use crate::diagnostic::{Diagnostic, has_errors};
+use crate::diagnostic::{Diagnostic, codes, has_errors};
 use crate::program::{self, Data, DataId, DefId, PointerId, PosExpr, Program};
 use crate::span::Span;
 use crate::stdlib::{self, EnvLibrary, Stdlib};
@@ -121,6 +121,10 @@ struct Checker<'a> {
     suggestions_left: usize,
     /// False while checking initial positions, which may not read pointers.
     pointers_allowed: bool,
+    /// True while checking a normal program's body, where holes may stand.
+    in_normal: bool,
+    /// The holes found in normal programs.
+    blanks: Vec<program::Blank>,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -137,6 +141,27 @@ impl<'a> Checker<'a> {
     /// be unreliable: an error was found or the tree has holes.
     fn is_doubtful(&self) -> bool {
         self.incomplete || self.has_errors()
+    }
+
+    /// Records a hole `?` of kind `kind` at `span`; false (after E1405)
+    /// outside the body of a normal program.
+    fn blank(&mut self, kind: program::BlankKind, span: Span) -> bool {
+        if self.in_normal {
+            let def = self.current;
+            self.blanks.push(program::Blank { kind, span, def });
+            return true;
+        }
+        let diagnostic = Diagnostic::error(
+            codes::E1405,
+            "a hole `?` may stand only inside a normal program",
+        )
+        .with_label(span, "no hole here")
+        .with_help(
+            "leave out a condition, an expression or a statement of a `def NAME():` body, \
+             or a whole applier as `def NAME: ?`",
+        );
+        self.report(diagnostic);
+        false
     }
 
     fn is_applier(&self, id: DefId) -> bool {
@@ -173,9 +198,11 @@ impl<'a> Checker<'a> {
                         self.applier(applier).map(program::Body::Applier)
                     }
                     ast::DefBody::Normal(block) => {
+                        self.in_normal = true;
                         self.calls_allowed = true;
                         let body = self.block(block);
                         self.calls_allowed = false;
+                        self.in_normal = false;
                         body.map(program::Body::Normal)
                     }
                     ast::DefBody::Hole(hole) => self.hole(hole).map(program::Body::Hole),
@@ -230,6 +257,7 @@ impl<'a> Checker<'a> {
                     ..self.stdlib.combinators.clone()
                 },
                 entry,
+                blanks: self.blanks,
             }),
             _ => None,
         };

@@ -8,7 +8,7 @@
 //! `_push` belongs to appliers: a normal program writes a state call.
 
 use crate::diagnostic::{Diagnostic, codes};
-use crate::program::Stmt;
+use crate::program::{BlankKind, Stmt};
 use crate::syntax::ast::{self, Call};
 
 use super::Checker;
@@ -62,6 +62,13 @@ impl<'a> Checker<'a> {
                 }
             }
             ast::Stmt::Pass(span) => Stmt::Pass(*span),
+            // A statement left out: `pass` until it is filled.
+            ast::Stmt::Hole(span) => {
+                if !self.blank(BlankKind::Statement, *span) {
+                    return None;
+                }
+                Stmt::Pass(*span)
+            }
             ast::Stmt::Return { value, span } => {
                 return self.return_statement(value.as_ref(), *span);
             }

@@ -8,7 +8,9 @@
 //! and have no order; conditions are bools.
 
 use crate::diagnostic::{Diagnostic, codes};
-use crate::program::{BoolExpr, ObservationKind, Operand, PosExpr, PosKind, SymExpr, ValExpr};
+use crate::program::{
+    BlankKind, BoolExpr, ObservationKind, Operand, PosExpr, PosKind, SymExpr, ValExpr,
+};
 use crate::span::Span;
 use crate::syntax::ast::{ArithOp, CompareOp, Expr, ExprKind, Ident};
 
@@ -67,6 +69,9 @@ impl Typed {
 impl<'a> Checker<'a> {
     /// A detector or `if`/`while` condition: must be a bool.
     pub(super) fn condition(&mut self, expr: &Expr) -> Option<BoolExpr> {
+        if let Some(hole) = self.condition_hole(expr) {
+            return hole;
+        }
         match self.typed(expr)? {
             Typed::Bool(b) => Some(b),
             other => {
@@ -108,9 +113,37 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// A hole where a condition goes: `Some` of its placeholder `0 == 0`
+    /// (`Some(None)` where no hole may stand), `None` for anything else.
+    fn condition_hole(&mut self, expr: &Expr) -> Option<Option<BoolExpr>> {
+        if expr.kind != ExprKind::Hole {
+            return None;
+        }
+        let recorded = self.blank(BlankKind::Condition, expr.span);
+        let zero = PosExpr {
+            kind: PosKind::Int(0),
+            span: expr.span,
+        };
+        Some(recorded.then_some(BoolExpr::Compare(
+            CompareOp::Eq,
+            Operand::Pos(zero),
+            Operand::Int(0),
+        )))
+    }
+
     fn typed(&mut self, expr: &Expr) -> Option<Typed> {
         let span = expr.span;
         match &expr.kind {
+            // An integer expression left out: typed by its place, a
+            // position (the integer 0 until it is filled, kept unfolded).
+            ExprKind::Hole => {
+                let zero = PosExpr {
+                    kind: PosKind::Int(0),
+                    span,
+                };
+                self.blank(BlankKind::Expression, span)
+                    .then_some(Typed::Pos(zero))
+            }
             ExprKind::Error => {
                 self.incomplete = true;
                 None
@@ -299,6 +332,9 @@ impl<'a> Checker<'a> {
     }
 
     fn boolean(&mut self, expr: &Expr, operator: &str) -> Option<BoolExpr> {
+        if let Some(hole) = self.condition_hole(expr) {
+            return hole;
+        }
         match self.typed(expr)? {
             Typed::Bool(b) => Some(b),
             other => {

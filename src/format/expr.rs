@@ -83,7 +83,7 @@ fn write(e: &Expr, outer: u8, out: &mut String) {
     match &e.kind {
         ExprKind::Int(value) => out.push_str(&value.to_string()),
         ExprKind::Name(name) => out.push_str(name),
-        ExprKind::Error => out.push('?'),
+        ExprKind::Error | ExprKind::Hole => out.push('?'),
         ExprKind::Neg(inner) => {
             out.push('-');
             write(inner, UNARY, out);
@@ -158,6 +158,7 @@ fn level(kind: &ExprKind) -> u8 {
         | ExprKind::Index(..)
         | ExprKind::Index2(..)
         | ExprKind::Apply(..)
+        | ExprKind::Hole
         | ExprKind::Error => ATOM,
     }
 }

@@ -313,6 +313,7 @@ impl<'s> Printer<'s> {
                 self.line(indent, call.span.start, call.span.end, expr::call(call));
             }
             ast::Stmt::Pass(span) => self.line(indent, span.start, span.end, "pass".into()),
+            ast::Stmt::Hole(span) => self.line(indent, span.start, span.end, "?".into()),
             ast::Stmt::Return { value, span } => {
                 let text = match value {
                     Some(value) => format!("return {}", expr::expr(value)),
@@ -457,6 +458,7 @@ fn stmt_start(stmt: &ast::Stmt) -> usize {
     match stmt {
         ast::Stmt::Call(call) => call.span.start,
         ast::Stmt::Pass(span)
+        | ast::Stmt::Hole(span)
         | ast::Stmt::Assign { span, .. }
         | ast::Stmt::Return { span, .. }
         | ast::Stmt::If { span, .. }
@@ -471,7 +473,10 @@ fn block_end(block: &[ast::Stmt]) -> usize {
         None => 0,
         Some(ast::Stmt::Call(call)) => call.span.end,
         Some(
-            ast::Stmt::Pass(span) | ast::Stmt::Assign { span, .. } | ast::Stmt::Return { span, .. },
+            ast::Stmt::Pass(span)
+            | ast::Stmt::Hole(span)
+            | ast::Stmt::Assign { span, .. }
+            | ast::Stmt::Return { span, .. },
         ) => span.end,
         Some(ast::Stmt::If {
             then, otherwise, ..

@@ -42,6 +42,47 @@ pub struct Program {
     pub combinators: Combinators,
     /// The definition `run` starts from (`--entry` or the unique root).
     pub entry: DefId,
+    /// The holes `?` inside normal programs, in textual order. Each stands
+    /// in the checked bodies as a placeholder (`pass`, the integer 0, or
+    /// `0 == 0`) that no engine runs ([`crate::compile::runnable`]).
+    pub blanks: Vec<Blank>,
+}
+
+/// A hole inside a normal program (`while ?:`, `i = ?`, a line `?`), for
+/// `cnpic learn` to fill.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Blank {
+    pub kind: BlankKind,
+    /// The `?`.
+    pub span: Span,
+    /// The normal program it stands in.
+    pub def: DefId,
+}
+
+/// What may fill a [`Blank`]: its place in the program decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BlankKind {
+    /// `while ?:`, `if ?:`, an operand of `and`, `or`, `not`.
+    Condition,
+    /// An integer expression: `i = ?`, `A[?] = key`, `OUT(?)`, `? + 1`.
+    Expression,
+    /// A whole statement: an assignment, a write, `SWAP`, `OUT` or a call.
+    Statement,
+}
+
+impl BlankKind {
+    /// What may fill a blank of this kind, for messages and hovers.
+    pub fn describe(self) -> &'static str {
+        match self {
+            BlankKind::Condition => {
+                "a condition: a comparison of two terms, or `and`/`or` of two comparisons"
+            }
+            BlankKind::Expression => {
+                "an integer expression: terms combined by `+ - * / %`, up to three operators"
+            }
+            BlankKind::Statement => "a statement: an assignment, a write, `SWAP`, `OUT` or a call",
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -175,6 +175,8 @@ pub enum Stmt {
         value: Option<Expr>,
         span: Span,
     },
+    /// `?` as a whole statement: left for `cnpic learn` to find.
+    Hole(Span),
 }
 
 impl Stmt {
@@ -186,7 +188,8 @@ impl Stmt {
             | Stmt::While { span, .. }
             | Stmt::Assign { span, .. }
             | Stmt::Return { span, .. }
-            | Stmt::Pass(span) => *span,
+            | Stmt::Pass(span)
+            | Stmt::Hole(span) => *span,
         }
     }
 }
@@ -217,6 +220,9 @@ pub enum ExprKind {
     /// `NAME(e, ...)` inside an expression: an observation, or a call of
     /// a normal program for its value (`FIB(k - 1)`).
     Apply(Ident, Vec<Expr>),
+    /// `?` where a condition or an integer expression goes: left for
+    /// `cnpic learn` to find (a hole in a normal program).
+    Hole,
     /// Placeholder left by error recovery; never reaches the checker's output.
     Error,
 }

@@ -126,6 +126,7 @@ impl Builder {
             defs: self.defs,
             combinators: combinators(),
             entry,
+            blanks: Vec::new(),
         }
     }
 }

@@ -19,6 +19,7 @@ use cnpi::span::Span;
 use cnpi::syntax::ast;
 
 use crate::position::LineIndex;
+use cnpi::program::BlankKind;
 
 /// The largest document analysed, in bytes: 4 MiB. cnpi programs are a few
 /// kilobytes; the bound keeps what one document costs in check.
@@ -37,6 +38,8 @@ pub enum Role {
     Pointer,
     /// A name inside an expression: a pointer, `END`, `A` in `A[j]`...
     Word,
+    /// A hole `?` inside a normal program, for `cnpic learn` to fill.
+    Hole(BlankKind),
 }
 
 /// A name as written (its text is the document's text at `span`), with
@@ -271,6 +274,10 @@ fn collect_block(block: &[ast::Stmt], names: &mut Vec<Name>) {
             ast::Stmt::Return {
                 value: Some(value), ..
             } => collect_expr(value, names),
+            ast::Stmt::Hole(span) => names.push(Name {
+                span: *span,
+                role: Role::Hole(BlankKind::Statement),
+            }),
             ast::Stmt::Assign { target, value, .. } => {
                 collect_expr(target, names);
                 collect_expr(value, names);
@@ -281,22 +288,43 @@ fn collect_block(block: &[ast::Stmt], names: &mut Vec<Name>) {
                 otherwise,
                 ..
             } => {
-                collect_expr(condition, names);
+                collect_condition(condition, names);
                 collect_block(then, names);
                 collect_block(otherwise.as_deref().unwrap_or_default(), names);
             }
             ast::Stmt::While {
                 condition, body, ..
             } => {
-                collect_expr(condition, names);
+                collect_condition(condition, names);
                 collect_block(body, names);
             }
         }
     }
 }
 
+/// A condition: a hole here (or as an operand of `and`, `or`, `not`)
+/// stands for a condition.
+fn collect_condition(expr: &ast::Expr, names: &mut Vec<Name>) {
+    match &expr.kind {
+        ast::ExprKind::Hole => names.push(Name {
+            span: expr.span,
+            role: Role::Hole(BlankKind::Condition),
+        }),
+        ast::ExprKind::Not(e) => collect_condition(e, names),
+        ast::ExprKind::And(a, b) | ast::ExprKind::Or(a, b) => {
+            collect_condition(a, names);
+            collect_condition(b, names);
+        }
+        _ => collect_expr(expr, names),
+    }
+}
+
 fn collect_expr(expr: &ast::Expr, names: &mut Vec<Name>) {
     match &expr.kind {
+        ast::ExprKind::Hole => names.push(Name {
+            span: expr.span,
+            role: Role::Hole(BlankKind::Expression),
+        }),
         ast::ExprKind::Name(_) => names.push(Name {
             span: expr.span,
             role: Role::Word,

@@ -23,7 +23,13 @@ use crate::{data, library};
 pub fn hover(document: &Document, offset: usize) -> Option<String> {
     let mut parts = Vec::new();
     if let Some(name) = document.name_at(offset) {
-        parts.extend(describe(document, document.name_text(name), name.role));
+        match name.role {
+            Role::Hole(kind) => parts.push(format!(
+                "A hole for `cnpic learn` to fill from examples: {}",
+                kind.describe()
+            )),
+            role => parts.extend(describe(document, document.name_text(name), role)),
+        }
     }
     if let Some(word) = word_at(&document.text, offset)
         && let Some((code, _)) = Code::lookup(word)

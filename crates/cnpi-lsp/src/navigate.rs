@@ -16,7 +16,7 @@ use crate::document::{Document, Role};
 /// Where the definition named at `offset` is: its name's span.
 pub fn definition(document: &Document, offset: usize) -> Option<Span> {
     let name = document.name_at(offset)?;
-    if matches!(name.role, Role::Pointer | Role::Word) {
+    if matches!(name.role, Role::Pointer | Role::Word | Role::Hole(_)) {
         return None;
     }
     defined(document, document.name_text(name))
@@ -39,7 +39,9 @@ pub fn references(document: &Document, offset: usize, declaration: bool) -> Vec<
         return Vec::new();
     };
     let text = document.name_text(name);
-    if matches!(name.role, Role::Pointer | Role::Word) || defined(document, text).is_none() {
+    if matches!(name.role, Role::Pointer | Role::Word | Role::Hole(_))
+        || defined(document, text).is_none()
+    {
         return Vec::new();
     }
     document
@@ -49,7 +51,7 @@ pub fn references(document: &Document, offset: usize, declaration: bool) -> Vec<
         .filter(|n| match n.role {
             Role::Definition => declaration,
             Role::Callee | Role::Combinator => true,
-            Role::Pointer | Role::Word => false,
+            Role::Pointer | Role::Word | Role::Hole(_) => false,
         })
         .map(|n| n.span)
         .collect()

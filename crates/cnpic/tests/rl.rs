@@ -437,3 +437,175 @@ fn learn_refuses_what_it_cannot_learn_with_codes() {
         assert!(stderr.contains("it fails 1 of 1 examples"), "{stderr}");
     }
 }
+
+/// Runs the program at `path` on the network on the `ram` input `input`.
+fn run_ram(path: &std::path::Path, input: &serde_json::Value) -> serde_json::Value {
+    let path = path.to_str().expect("a UTF-8 path");
+    let input = input.to_string();
+    json(&cnpic(&[
+        "run", path, "--input", &input, "--format", "json",
+    ]))
+}
+
+/// Issue 30: holes inside normal programs, learned from the examples of
+/// `examples/learn/`, give programs that pass an oracle on fresh random
+/// inputs, on the network; the summary says how many candidates ran.
+#[test]
+fn normal_sketches_pass_their_oracles_on_fresh_inputs() {
+    use rand::{RngExt, SeedableRng};
+    use serde_json::{Value, json as j};
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    type Make = fn(&mut rand_chacha::ChaCha8Rng) -> Value;
+    type Oracle = fn(&Value) -> Value;
+    fn array(rng: &mut rand_chacha::ChaCha8Rng, max: i64) -> Vec<i64> {
+        let n = rng.random_range(0..9);
+        (0..n).map(|_| rng.random_range(-max..=max)).collect()
+    }
+    fn numbers(v: &Value, name: &str) -> Vec<i64> {
+        (v[name].as_array().expect("an array").iter())
+            .map(|x| x.as_i64().expect("an integer"))
+            .collect()
+    }
+    let sorting: (Make, Oracle) = (
+        |rng| j!({ "A": array(rng, 20) }),
+        |v| {
+            let mut a = numbers(v, "A");
+            a.sort();
+            j!({ "A": a })
+        },
+    );
+    let searching: (Make, Oracle) = (
+        |rng| {
+            let mut a = array(rng, 30);
+            a.sort();
+            a.dedup();
+            let x = rng.random_range(-30..=30);
+            j!({ "A": a, "x": x })
+        },
+        |v| {
+            let a = numbers(v, "A");
+            let at = a.iter().position(|&y| Some(y) == v["x"].as_i64());
+            j!({ "at": at.map_or(-1, |i| i as i64) })
+        },
+    );
+    let reversing: (Make, Oracle) = (
+        |rng| j!({ "A": array(rng, 20) }),
+        |v| j!({ "A": numbers(v, "A").into_iter().rev().collect::<Vec<_>>() }),
+    );
+    let counting: (Make, Oracle) = (
+        |rng| j!({ "A": array(rng, 3), "x": rng.random_range(-3..=3) }),
+        |v| {
+            let x = v["x"].as_i64();
+            j!({ "count": numbers(v, "A").iter().filter(|&&y| Some(y) == x).count() })
+        },
+    );
+    let sketches = [
+        ("insertion_condition", sorting),
+        ("binary_branch", searching),
+        ("reverse_partner", reversing),
+        ("count_statement", counting),
+        ("binary_two", searching),
+    ];
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(30);
+    for (sketch, (make, oracle)) in sketches {
+        let (program, summary) = learn(dir.path(), sketch, &["--threads", "2"]);
+        let text = std::fs::read_to_string(&program).expect("the program is written");
+        assert!(text.starts_with("# Made by: cnpic learn"), "{text}");
+        assert!(
+            summary["to_answer"].as_u64().is_some_and(|n| n >= 1),
+            "{summary}"
+        );
+        assert_eq!(summary["ambiguous"], Value::Null, "{sketch}: {summary}");
+        for _ in 0..8 {
+            let input = make(&mut rng);
+            let run = run_ram(&program, &input);
+            assert_eq!(run["engine"], "neural");
+            let expected = oracle(&input);
+            for (member, value) in expected.as_object().expect("an object") {
+                assert_eq!(&run[member], value, "{sketch} on {input}\n{text}");
+            }
+        }
+    }
+}
+
+/// A normal sketch the examples cannot complete gets E1403 with the best
+/// candidate; one whose examples leave it open is filled, with a warning
+/// naming an input on which two fillings differ.
+#[test]
+fn normal_sketches_report_what_the_examples_leave_open() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let sketch = dir.path().join("s.cnpi");
+    std::fs::write(
+        &sketch,
+        "env ram(i = 0)\ninput A[n]\nvar t = 0\n\ndef F():\n  t = ?\n",
+    )
+    .expect("written");
+    let examples = dir.path().join("e.json");
+    let sketch = sketch.to_str().expect("UTF-8");
+    let path = examples.to_str().expect("UTF-8");
+    // No expression of the search gives 7 on one input and 1000 on the other.
+    std::fs::write(
+        &examples,
+        r#"[{"input": {"A": [1]}, "output": {"t": 7}}, {"input": {"A": [2]}, "output": {"t": 1000}}]"#,
+    )
+    .expect("written");
+    let output = cnpic(&[
+        "learn",
+        sketch,
+        "--examples",
+        path,
+        "--trials",
+        "1",
+        "--episodes",
+        "3000",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("[E1403]") && stderr.contains("best candidate: 6:7:"),
+        "{stderr}"
+    );
+    // One example: `t = n` and `t = A[i]` both give 1 on it.
+    std::fs::write(&examples, r#"[{"input": {"A": [1]}, "output": {"t": 1}}]"#).expect("written");
+    let output = cnpic(&["learn", sketch, "--examples", path]);
+    assert_eq!(output.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("do not pin the holes down"), "{stderr}");
+}
+
+/// Issue 29, item 6: the enumeration made every candidate of a hole up
+/// front, so its memory grew with the cube of the number of definitions
+/// (one hole among 300 one-line definitions took 3.2 GB). Now candidates
+/// are made one at a time: the same command runs under a 2.5 GiB limit of
+/// address space (1 GiB of it the compiler thread's stack; before, it
+/// aborted there allocating 2.5 GiB; after, it peaks at 8 MB).
+#[test]
+fn learn_among_hundreds_of_definitions_stays_small() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let mut text = String::from("env array(P1 = 0, P2 = 1)\n\n");
+    for i in 0..300 {
+        text.push_str(&format!("def D{i}: MOVE(P1, RIGHT)\n"));
+    }
+    text.push_str("def STEP: ?\ndef MAIN: seq(; STEP, NOP, NOP)\n");
+    let sketch = dir.path().join("many.cnpi");
+    std::fs::write(&sketch, text).expect("written");
+    let examples = dir.path().join("many.json");
+    std::fs::write(&examples, r#"[{"input": [2, 1], "output": {"A": [1, 2]}}]"#).expect("written");
+    let command = format!(
+        "ulimit -v 2621440 && exec '{}' learn '{}' --examples '{}' --trials 1 --episodes 100",
+        env!("CARGO_BIN_EXE_cnpic"),
+        sketch.display(),
+        examples.display()
+    );
+    let output = std::process::Command::new("sh")
+        .args(["-c", &command])
+        .output()
+        .expect("sh runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    // The budget of 100 candidates runs out (E1403), without aborting.
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("[E1403]") && stderr.contains("100 candidates"),
+        "{stderr}"
+    );
+}

@@ -59,3 +59,23 @@ fn a_half_typed_hole_is_diagnosed_and_the_server_goes_on() {
     let shown = client.hover(&text, "linrec").expect("a hover");
     assert!(shown.contains("linear (tail) recursion"), "{shown}");
 }
+
+#[test]
+fn a_hole_in_a_normal_program_says_what_may_fill_it() {
+    let text =
+        "env ram(i = 0)\ninput A[n]\nvar t = 0\n\ndef F():\n  while ?:\n    A[?] = t\n    ?\n";
+    let mut client = Client::with(text);
+    let hover = |client: &mut Client, needle| client.hover(text, needle).expect("a hover");
+    let condition = hover(&mut client, "?:");
+    assert!(
+        condition.contains("a condition: a comparison"),
+        "{condition}"
+    );
+    let expression = hover(&mut client, "?] = t");
+    assert!(expression.contains("an integer expression"), "{expression}");
+    let statement = hover(&mut client, "?\n");
+    assert!(
+        statement.contains("a statement: an assignment"),
+        "{statement}"
+    );
+}

@@ -22,44 +22,40 @@ pub struct Enumeration {
     pub exhausted: bool,
 }
 
-/// The choices of one hole, grouped by how many distinct definitions they
-/// call (0 to 3), each group in order.
-fn groups(space: &HoleSpace) -> [Vec<Choice>; 4] {
-    let mut groups: [Vec<Choice>; 4] = Default::default();
+/// The choices of one hole that call `distinct` distinct definitions (0
+/// to 3), in order, made one at a time: the space grows with the cube of
+/// the definitions, so it is never held whole (issue 29).
+fn group(space: &HoleSpace, distinct: usize) -> impl Iterator<Item = Choice> + '_ {
     let arguments = space.arguments.len();
-    for (combinator, c) in space.combinators.iter().enumerate() {
-        let detectors = if c.reads_c { space.detectors.len() } else { 1 };
-        for detector in 0..detectors {
-            for a1 in 0..arguments {
-                for a2 in 0..arguments {
-                    for a3 in 0..arguments {
-                        let choice = Choice {
-                            combinator,
-                            detector,
-                            arguments: [a1, a2, a3],
-                        };
-                        groups[space.distinct(&choice)].push(choice);
-                    }
-                }
-            }
-        }
-    }
-    groups
+    (space.combinators.iter().enumerate())
+        .flat_map(move |(combinator, c)| {
+            let detectors = if c.reads_c { space.detectors.len() } else { 1 };
+            (0..detectors).flat_map(move |detector| {
+                (0..arguments.pow(3)).map(move |n| Choice {
+                    combinator,
+                    detector,
+                    arguments: [
+                        n / (arguments * arguments),
+                        n / arguments % arguments,
+                        n % arguments,
+                    ],
+                })
+            })
+        })
+        .filter(move |choice| space.distinct(choice) == distinct)
 }
 
 /// Tries fills of `sketch` in order, at most `budget` of them.
 pub fn enumerate(sketch: &Sketch, budget: usize) -> Enumeration {
-    let groups: Vec<[Vec<Choice>; 4]> = sketch.spaces.iter().map(groups).collect();
     let mut memory = sketch.memory.clone();
     let mut candidates = 0;
     // The best failure so far: how many examples it passed first.
     let mut best: Option<(usize, Fill)> = None;
     let mut exhausted = true;
-    'levels: for level in 0..=3 * groups.len() {
-        for split in splits(level, groups.len()) {
-            let lists: Vec<&Vec<Choice>> =
-                (groups.iter().zip(&split)).map(|(g, &d)| &g[d]).collect();
-            for fill in product(&lists) {
+    let holes = sketch.spaces.len();
+    'levels: for level in 0..=3 * holes {
+        for split in splits(level, holes) {
+            for fill in product(&sketch.spaces, &split) {
                 if candidates >= budget {
                     exhausted = false;
                     break 'levels;
@@ -112,17 +108,20 @@ fn splits(total: usize, holes: usize) -> Vec<Vec<usize>> {
     }
 }
 
-/// Every fill taking one choice from each list, the last list fastest.
-fn product<'a>(lists: &'a [&'a Vec<Choice>]) -> impl Iterator<Item = Fill> + 'a {
-    let total: usize = lists.iter().map(|l| l.len()).product();
-    (0..total).map(move |mut n| {
-        let mut fill = vec![lists[0][0]; lists.len()];
-        for (slot, list) in fill.iter_mut().zip(lists).rev() {
-            *slot = list[n % list.len()];
-            n /= list.len();
+/// Every fill taking, for each hole, one choice of its group of
+/// `split[hole]` distinct definitions, the last hole fastest.
+fn product<'a>(spaces: &'a [HoleSpace], split: &'a [usize]) -> Box<dyn Iterator<Item = Fill> + 'a> {
+    match (spaces.split_first(), split.split_first()) {
+        (Some((first, spaces)), Some((&distinct, split))) => {
+            Box::new(group(first, distinct).flat_map(move |choice| {
+                product(spaces, split).map(move |mut rest| {
+                    rest.insert(0, choice);
+                    rest
+                })
+            }))
         }
-        fill
-    })
+        _ => Box::new(std::iter::once(Vec::new())),
+    }
 }
 
 #[cfg(test)]

@@ -18,6 +18,9 @@ pub const MAX_EXAMPLES: usize = 1_000;
 pub struct Example {
     pub input: State,
     pub output: Map<String, Value>,
+    /// The input as written (read again against a combinatorized
+    /// program's layout).
+    pub json: Value,
 }
 
 impl Example {
@@ -97,6 +100,7 @@ fn example(
     if output.is_empty() {
         return Err(bad(name, format!("example {i} asks for no output member")));
     }
+    let json = input.clone();
     let input = env::read_value(env, layout, input).map_err(|d| {
         let message = format!("example {i}'s input: {}", d.message);
         bad(name, message)
@@ -120,7 +124,11 @@ fn example(
             ),
         ));
     }
-    Ok(Example { input, output })
+    Ok(Example {
+        input,
+        output,
+        json,
+    })
 }
 
 #[cfg(test)]

@@ -20,6 +20,7 @@
 //! never change. The completed program is the sketch's own text with each
 //! hole replaced, laid out as `cnpic fmt` lays it out ([`Sketch::completed`]).
 
+pub mod blanks;
 pub mod enumerate;
 pub mod examples;
 pub mod gradient;

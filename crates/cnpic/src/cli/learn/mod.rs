@@ -16,6 +16,8 @@ use cnpi_rl::sketch::learn::{self, Method};
 use cnpi_rl::sketch::{Sketch, examples};
 
 use super::output::{err, out, outln};
+
+mod blanks;
 use super::report::{command_line, exit_code, fail, print_diagnostics};
 
 #[derive(Args)]
@@ -85,6 +87,9 @@ pub fn learn(args: &LearnArgs) -> ExitCode {
         Ok(examples) => examples,
         Err(diagnostic) => return fail(diagnostic),
     };
+    if !compiled.program.blanks.is_empty() {
+        return blanks::learn(args, compiled, examples);
+    }
     let sketch = match Sketch::new(compiled.program, &compiled.text, examples, args.max_steps) {
         Ok(sketch) => sketch,
         Err(diagnostics) => {

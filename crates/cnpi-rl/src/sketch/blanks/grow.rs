@@ -1,0 +1,442 @@
+//! The candidates of a hole in a normal program, smallest first, each
+//! written as source text.
+//!
+//! Sizes and the order within a size (the answer is the first candidate
+//! in this order that passes, so it is deterministic):
+//!
+//! - Terms (size 1): the registers (in `env` order), the scalars the
+//!   program declares (inputs, sizes, vars, in declaration order), for each
+//!   array `X` and each register or scalar `t`: `X[t]`, `X[t + 1]`,
+//!   `X[t - 1]`; for each matrix `W`: `W[t][u]`; then `0`, `1`, `2`, `-1`.
+//! - Expressions of size k + 1 (k = 1, 2, 3 operators): `a op b` for `a` of
+//!   size i and `b` of size k - i (i = 1 first), each pair in order, the
+//!   operators in the order `+ - * / %`.
+//! - Conditions: `a op b` for expressions `a`, `b` (size: the sum of
+//!   theirs minus one, so two terms make size 1), the operators
+//!   `== != < <= > >=`; then `c and d`, `c or d` of two comparisons (size:
+//!   the sum), `c` before `d`.
+//! - Statements of size s: `r = e` for each register and scalar var or
+//!   input `r`, `X[t] = e` for each array and index term `t`, with `e` of
+//!   size s; then at size 1: `SWAP(X[t], X[u])`, then `OUT(e)`, then a call
+//!   `F()` of each normal program of the file.
+//!
+//! Expressions and conditions are pruned by observational equivalence on
+//! the probe states ([`super::probe`]): one whose values (an error counts
+//! as a value) equal an earlier one's on every probe state is dropped.
+//! Statements are not pruned beyond their expressions.
+
+use std::collections::HashSet;
+
+use cnpi::operators::{ArithOp, CompareOp};
+use cnpi::program::{
+    BlankKind, Body, BoolExpr, Cell, DataKind, Operand, PosExpr, PosKind, Program, Relation, World,
+    print,
+};
+
+use super::probe::{Probes, nowhere};
+
+/// The most expressions kept at one size (the rest are not tried).
+pub const MAX_PER_SIZE: usize = 50_000;
+/// The largest expression size (operators + 1).
+pub const MAX_SIZE: usize = 4;
+
+/// The value of an expression on one probe state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum V {
+    Num(i64),
+    /// A read outside its array: equal only to another such read, never
+    /// ordered, an error in arithmetic.
+    End,
+    /// An error (a zero divisor, an overflow, arithmetic on END).
+    Err,
+}
+
+/// An expression and its values on the probe states.
+struct Valued {
+    expr: PosExpr,
+    values: Vec<V>,
+}
+
+/// A comparison (or `and`/`or`) and its values on the probe states: one
+/// bit per state, and one bit per state where it errs.
+struct Truth {
+    expr: BoolExpr,
+    holds: u64,
+    errs: u64,
+}
+
+/// Everything the candidates of a program's holes are grown from.
+pub struct Grower<'p> {
+    program: &'p Program,
+    probes: &'p Probes,
+    /// Expressions by size - 1, each deduplicated.
+    exprs: Vec<Vec<Valued>>,
+    seen_values: HashSet<Vec<V>>,
+    /// Comparisons by size - 1.
+    comparisons: Vec<Vec<Truth>>,
+    seen_truths: HashSet<(u64, u64)>,
+}
+
+impl<'p> Grower<'p> {
+    pub fn new(program: &'p Program, probes: &'p Probes) -> Grower<'p> {
+        let mut grower = Grower {
+            program,
+            probes,
+            exprs: Vec::new(),
+            seen_values: HashSet::new(),
+            comparisons: Vec::new(),
+            seen_truths: HashSet::new(),
+        };
+        let terms = grower.terms();
+        let kept = grower.keep_exprs(terms);
+        grower.exprs.push(kept);
+        grower
+    }
+
+    /// The candidates of size `size` for a hole of kind `kind`, as source.
+    pub fn candidates(&mut self, kind: BlankKind, size: usize) -> Vec<String> {
+        let pointers = &self.program.pointers;
+        match kind {
+            BlankKind::Expression => (self.exprs_of(size).iter())
+                .map(|v| print::position(&v.expr, pointers))
+                .collect(),
+            BlankKind::Condition => self
+                .conditions_of(size)
+                .into_iter()
+                .map(|c| print::condition(&c, pointers))
+                .collect(),
+            BlankKind::Statement => self.statements_of(size),
+        }
+    }
+
+    /// The terms, in the documented order.
+    fn terms(&self) -> Vec<PosExpr> {
+        let program = self.program;
+        let pos = |kind| PosExpr {
+            kind,
+            span: nowhere(),
+        };
+        let read = |data: usize, at: Vec<PosExpr>| {
+            pos(PosKind::Read(Box::new(Cell {
+                data,
+                name: program.data[data].name.clone(),
+                at,
+                span: nowhere(),
+            })))
+        };
+        let mut scalars: Vec<PosExpr> = (0..program.pointers.len())
+            .map(|p| pos(PosKind::Pointer(p)))
+            .collect();
+        for (id, data) in program.data.iter().enumerate() {
+            if data.dims.is_empty() {
+                scalars.push(read(id, Vec::new()));
+            }
+        }
+        let mut terms = scalars.clone();
+        let shifted = |t: &PosExpr, op: ArithOp| {
+            pos(PosKind::Arith(
+                op,
+                Box::new(t.clone()),
+                Box::new(pos(PosKind::Int(1))),
+            ))
+        };
+        for (id, data) in program.data.iter().enumerate() {
+            match data.dims.len() {
+                1 => {
+                    for t in &scalars {
+                        terms.push(read(id, vec![t.clone()]));
+                        terms.push(read(id, vec![shifted(t, ArithOp::Add)]));
+                        terms.push(read(id, vec![shifted(t, ArithOp::Sub)]));
+                    }
+                }
+                2 => {
+                    for t in &scalars {
+                        for u in &scalars {
+                            terms.push(read(id, vec![t.clone(), u.clone()]));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        terms.extend([0, 1, 2, -1].map(|k| pos(PosKind::Int(k))));
+        terms
+    }
+
+    /// Keeps the expressions whose values are new (and not an error on
+    /// every probe state).
+    fn keep_exprs(&mut self, exprs: Vec<PosExpr>) -> Vec<Valued> {
+        let mut kept = Vec::new();
+        for expr in exprs {
+            if kept.len() >= MAX_PER_SIZE {
+                break;
+            }
+            let values: Vec<V> = (self.probes.views())
+                .map(|view| value(&expr, &view))
+                .collect();
+            if values.iter().all(|v| *v == V::Err) && !self.probes.is_empty() {
+                continue;
+            }
+            if self.seen_values.insert(values.clone()) {
+                kept.push(Valued { expr, values });
+            }
+        }
+        kept
+    }
+
+    /// The expressions of size `size` (1 to [`MAX_SIZE`]), grown on first
+    /// use.
+    fn exprs_of(&mut self, size: usize) -> &[Valued] {
+        while self.exprs.len() < size.min(MAX_SIZE) {
+            let next = self.exprs.len() + 1;
+            let mut grown = Vec::new();
+            'sizes: for left in 1..next {
+                let right = next - left;
+                for a in &self.exprs[left - 1] {
+                    for b in &self.exprs[right - 1] {
+                        for op in [
+                            ArithOp::Add,
+                            ArithOp::Sub,
+                            ArithOp::Mul,
+                            ArithOp::Div,
+                            ArithOp::Rem,
+                        ] {
+                            if grown.len() >= 8 * MAX_PER_SIZE {
+                                break 'sizes;
+                            }
+                            grown.push((op, a, b));
+                        }
+                    }
+                }
+            }
+            let mut kept = Vec::new();
+            for (op, a, b) in grown {
+                if kept.len() >= MAX_PER_SIZE {
+                    break;
+                }
+                let values: Vec<V> = (a.values.iter().zip(&b.values))
+                    .map(|(x, y)| arith(op, *x, *y))
+                    .collect();
+                if values.iter().all(|v| *v == V::Err) {
+                    continue;
+                }
+                if !self.seen_values.insert(values.clone()) {
+                    continue;
+                }
+                let expr = PosExpr {
+                    kind: PosKind::Arith(op, Box::new(a.expr.clone()), Box::new(b.expr.clone())),
+                    span: nowhere(),
+                };
+                kept.push(Valued { expr, values });
+            }
+            self.exprs.push(kept);
+        }
+        self.exprs
+            .get(size.wrapping_sub(1))
+            .map_or(&[], |v| v.as_slice())
+    }
+
+    /// The comparisons of size `size`, grown on first use.
+    fn comparisons_of(&mut self, size: usize) -> &[Truth] {
+        while self.comparisons.len() < size.min(MAX_SIZE) {
+            let next = self.comparisons.len() + 1;
+            // Sides of sizes l and r make a comparison of size l + r - 1.
+            for side in 1..=next {
+                self.exprs_of(side);
+            }
+            let mut kept = Vec::new();
+            for left in 1..=next {
+                let right = next + 1 - left;
+                let (Some(lhs), Some(rhs)) = (self.exprs.get(left - 1), self.exprs.get(right - 1))
+                else {
+                    continue;
+                };
+                for a in lhs {
+                    for b in rhs {
+                        if kept.len() >= MAX_PER_SIZE {
+                            break;
+                        }
+                        for op in COMPARE_OPS {
+                            let (mut holds, mut errs) = (0u64, 0u64);
+                            for (i, (x, y)) in a.values.iter().zip(&b.values).enumerate() {
+                                match compare(op, *x, *y) {
+                                    Some(true) => holds |= 1 << i,
+                                    Some(false) => {}
+                                    None => errs |= 1 << i,
+                                }
+                            }
+                            if errs == u64::MAX >> (64 - a.values.len().clamp(1, 64)) {
+                                continue;
+                            }
+                            if self.seen_truths.insert((holds, errs)) {
+                                let expr = BoolExpr::Compare(
+                                    op,
+                                    Operand::Pos(a.expr.clone()),
+                                    Operand::Pos(b.expr.clone()),
+                                );
+                                kept.push(Truth { expr, holds, errs });
+                            }
+                        }
+                    }
+                }
+            }
+            self.comparisons.push(kept);
+        }
+        self.comparisons
+            .get(size.wrapping_sub(1))
+            .map_or(&[], |v| v.as_slice())
+    }
+
+    /// The conditions of size `size`: comparisons, then `and`, then `or`
+    /// of two comparisons whose sizes add up to it.
+    fn conditions_of(&mut self, size: usize) -> Vec<BoolExpr> {
+        let mut out: Vec<BoolExpr> = (self.comparisons_of(size).iter())
+            .map(|t| t.expr.clone())
+            .collect();
+        for smaller in 1..size {
+            self.comparisons_of(smaller);
+        }
+        let mut joined = Vec::new();
+        for and in [true, false] {
+            for left in 1..size {
+                let right = size - left;
+                let (Some(lhs), Some(rhs)) = (
+                    self.comparisons.get(left - 1),
+                    self.comparisons.get(right - 1),
+                ) else {
+                    continue;
+                };
+                for (i, c) in lhs.iter().enumerate() {
+                    for (j, d) in rhs.iter().enumerate() {
+                        if left == right && j <= i {
+                            continue;
+                        }
+                        if joined.len() >= MAX_PER_SIZE {
+                            break;
+                        }
+                        let (holds, errs) = if and {
+                            let errs = c.errs | (c.holds & d.errs);
+                            (c.holds & d.holds & !errs, errs)
+                        } else {
+                            let errs = c.errs | (!c.holds & d.errs);
+                            ((c.holds | d.holds) & !errs, errs)
+                        };
+                        if !self.seen_truths.insert((holds, errs)) {
+                            continue;
+                        }
+                        let (a, b) = (Box::new(c.expr.clone()), Box::new(d.expr.clone()));
+                        joined.push(if and {
+                            BoolExpr::And(a, b)
+                        } else {
+                            BoolExpr::Or(a, b)
+                        });
+                    }
+                }
+            }
+        }
+        out.extend(joined);
+        out
+    }
+
+    /// The statements of size `size`, as source.
+    fn statements_of(&mut self, size: usize) -> Vec<String> {
+        let program = self.program;
+        let pointers = &program.pointers;
+        let exprs: Vec<String> = (self.exprs_of(size).iter())
+            .map(|v| print::position(&v.expr, pointers))
+            .collect();
+        let mut targets: Vec<String> = pointers.iter().map(|p| p.name.clone()).collect();
+        let mut index_terms: Vec<String> = targets.clone();
+        for data in &program.data {
+            if data.dims.is_empty() {
+                index_terms.push(data.name.clone());
+                if data.kind != DataKind::Size {
+                    targets.push(data.name.clone());
+                }
+            }
+        }
+        let mut elements = Vec::new();
+        for data in program.data.iter().filter(|d| d.dims.len() == 1) {
+            for t in &index_terms {
+                elements.push(format!("{}[{t}]", data.name));
+            }
+        }
+        targets.extend(elements.iter().cloned());
+        let mut out = Vec::new();
+        for target in &targets {
+            for e in &exprs {
+                if e != target {
+                    out.push(format!("{target} = {e}"));
+                }
+            }
+        }
+        if size == 1 {
+            for (i, a) in elements.iter().enumerate() {
+                for b in &elements[i + 1..] {
+                    out.push(format!("SWAP({a}, {b})"));
+                }
+            }
+            out.extend(exprs.iter().map(|e| format!("OUT({e})")));
+            for def in &program.defs {
+                if matches!(def.body, Body::Normal(_)) {
+                    out.push(format!("{}()", def.name));
+                }
+            }
+        }
+        out
+    }
+}
+
+const COMPARE_OPS: [CompareOp; 6] = [
+    CompareOp::Eq,
+    CompareOp::Ne,
+    CompareOp::Lt,
+    CompareOp::Le,
+    CompareOp::Gt,
+    CompareOp::Ge,
+];
+
+/// The value of a term in `world`: an element read outside its array is
+/// END (as a comparison reads it).
+fn value(expr: &PosExpr, world: &dyn World) -> V {
+    let read = match &expr.kind {
+        PosKind::Read(cell) => cell.read(world),
+        _ => expr.eval(world).map(Some),
+    };
+    match read {
+        Ok(Some(k)) => V::Num(k),
+        Ok(None) => V::End,
+        Err(_) => V::Err,
+    }
+}
+
+/// `a op b` as `PosExpr::eval` computes it.
+fn arith(op: ArithOp, a: V, b: V) -> V {
+    let (V::Num(a), V::Num(b)) = (a, b) else {
+        return V::Err;
+    };
+    let result = match op {
+        ArithOp::Add => a.checked_add(b),
+        ArithOp::Sub => a.checked_sub(b),
+        ArithOp::Mul => a.checked_mul(b),
+        ArithOp::Div => a.checked_div(b),
+        ArithOp::Rem => a.checked_rem(b),
+    };
+    result.map_or(V::Err, V::Num)
+}
+
+/// `a op b` as a condition computes it, by the END rules (`None`: an
+/// error).
+fn compare(op: CompareOp, a: V, b: V) -> Option<bool> {
+    let relation = match (a, b) {
+        (V::Err, _) | (_, V::Err) => return None,
+        (V::Num(x), V::Num(y)) => match x.cmp(&y) {
+            std::cmp::Ordering::Less => Relation::Less,
+            std::cmp::Ordering::Equal => Relation::Equal,
+            std::cmp::Ordering::Greater => Relation::Greater,
+        },
+        (V::End, V::End) => Relation::Same,
+        _ => Relation::Different,
+    };
+    Some(relation.holds(op))
+}
