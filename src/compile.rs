@@ -188,18 +188,19 @@ fn only_copied_warnings(compiled: &Compiled, name: &str, output: &[Diagnostic]) 
     })
 }
 
-/// The warnings (W08xx) the conversion of `compiled`'s normal programs
-/// draws, for `cnpic check` to show before anything runs: none for a file
-/// of appliers, or one the combinatorizer refuses (it still runs with
-/// `--symbolic`; `run` reports why it cannot be converted).
-pub fn conversion_warnings(compiled: &Compiled, name: &str) -> Vec<Diagnostic> {
+/// What the conversion of `compiled`'s normal programs reports, for
+/// `cnpic check` to show before anything runs: its warnings, or the errors
+/// `run` would stop with. Nothing for a file of appliers, or with holes
+/// (those check, and `run` says they must be learned first).
+pub fn conversion_diagnostics(compiled: &Compiled, name: &str) -> Vec<Diagnostic> {
     let normal = (compiled.program.defs.iter()).any(|def| matches!(def.body, Body::Normal(_)));
-    if !normal {
+    if !normal || compiled.program.holes().next().is_some() {
         return Vec::new();
     }
-    combinatorize(&compiled.program, &compiled.text, name)
-        .map(|converted| converted.warnings)
-        .unwrap_or_default()
+    match convert_checked(compiled, name) {
+        Ok((converted, _)) => converted.warnings,
+        Err(diagnostics) => diagnostics,
+    }
 }
 
 /// What the network runs for `compiled` (named `name`): the file itself

@@ -12,7 +12,7 @@
 //!
 //! [`compile`] strings the phases together and is the usual way in:
 //! [`compile::compile`] for a checked program, [`compile::for_the_network`]
-//! for what the network runs; [`engines`] runs a program on the engines a
+//! for what the network runs; [`plan`] runs a program on the engines a
 //! run asks for and compares them. [`diagnostic`] carries every error as data
 //! (code, message, labelled [`span`]s, help) and renders it; [`stdlib`]
 //! reads the combinators and environment signatures from `stdlib/*.cnpi`;
@@ -27,12 +27,12 @@ pub mod check;
 pub mod combinatorize;
 pub mod compile;
 pub mod diagnostic;
-pub mod engines;
 pub mod env;
 pub mod exec;
 pub mod files;
 pub mod format;
 pub mod operators;
+pub mod plan;
 pub mod program;
 pub mod read;
 pub mod span;

@@ -5,7 +5,9 @@
 # docs/slurm/cells.sbatch as written (a small sweep: 3 array tasks,
 # `--max-cells 3`, 45 trials), merges the shards with `cnpic experiment
 # merge`, and compares the rows and the summary with the same sweep run
-# unsharded. Exit 0 only if they are byte for byte the same.
+# unsharded; then runs docs/slurm/inputs.sbatch (`cnpic run --inputs
+# --shard i/n`, 3 array tasks) and compares the outputs joined in task order
+# with the unsharded run. Exit 0 only if they are byte for byte the same.
 #
 #   docs/slurm/check.sh [path/to/cnpic]     # default target/release/cnpic
 #
@@ -122,3 +124,33 @@ for file in rows.csv summary.csv; do
     fi
 done
 echo "slurm check: $tasks array tasks through sbatch, merged; rows.csv ($(($(wc -l < "$work/whole/rows.csv") - 1)) rows) and summary.csv equal the unsharded run's"
+
+# The --inputs recipe: 50 inputs (one of them bad, so one task ends with
+# status 1 and its output still has every line) in $tasks blocks; the
+# outputs concatenated in task order must equal the unsharded run's.
+many="$scratch/many"
+mkdir -p "$many"
+for i in $(seq 0 49); do
+    if [ "$i" -eq 17 ]; then
+        echo '[1, "two"]'
+    else
+        echo "[$((i * 7 % 13)), $((i % 5)), $((i * 3 % 11)), $((i % 2))]"
+    fi
+done > "$many/in.jsonl"
+CNPIC="$cnpic" sbatch --wait --chdir="$many" --array="1-$tasks" --cpus-per-task=1 \
+    "$root/docs/slurm/inputs.sbatch" "$root/examples/quicksort.cnpi" "$many/in.jsonl" || true
+for i in $(seq "$tasks"); do
+    if [ ! -f "$many/results/inputs-shards/$i.jsonl" ]; then
+        echo "check.sh: the --inputs task $i wrote no output; logs:" >&2
+        cat "$many"/slurm-inputs-*.out >&2 || true
+        exit 1
+    fi
+    cat "$many/results/inputs-shards/$i.jsonl"
+done > "$many/joined.jsonl"
+(cd "$root" && "$cnpic" run examples/quicksort.cnpi --inputs "$many/in.jsonl" --jobs 1 > "$many/whole.jsonl") || true
+if [ "$(wc -l < "$many/whole.jsonl")" -ne 50 ] || ! cmp -s "$many/joined.jsonl" "$many/whole.jsonl"; then
+    echo "check.sh: the --inputs shards joined differ from the unsharded run:" >&2
+    diff "$many/joined.jsonl" "$many/whole.jsonl" >&2 || true
+    exit 1
+fi
+echo "slurm check: --inputs in $tasks array tasks through sbatch; the outputs joined in task order equal the unsharded run's (50 lines)"

@@ -8,7 +8,7 @@
 //! names pointers.
 
 use crate::diagnostic::{Diagnostic, codes};
-use crate::program::{Act, ActApp, ActArg, ActDecl, ParamType, PosExpr};
+use crate::program::{Act, ActApp, ActArg, ActDecl, FrameAct, ParamType, PosExpr, PosKind};
 use crate::span::Span;
 use crate::syntax::ast::{Call, Expr, ExprKind};
 
@@ -19,8 +19,13 @@ impl<'a> Checker<'a> {
     /// An application of an ACT of the environment, or of `_push`.
     pub(super) fn act_app(&mut self, call: &Call) -> Option<ActApp> {
         let args = call.args.as_deref().unwrap_or(&[]);
+        let frame = FrameAct::ALL
+            .into_iter()
+            .find(|op| op.name() == call.name.name);
         let act = if call.name.name == "_push" {
             self.push(call, args)?
+        } else if let Some(op) = frame {
+            self.frame(call, op, args)?
         } else {
             self.declared_act(call, args)?
         };
@@ -32,6 +37,44 @@ impl<'a> Checker<'a> {
 
     fn push(&mut self, call: &Call, args: &[Expr]) -> Option<Act> {
         self.state_values(call, args, "`_push`").map(Act::Push)
+    }
+
+    /// A built-in of the frame stack: `_goto(k)` and `_enter(k)` take a
+    /// resume point, `_call(k, e1, ..., ek)` a resume point and a state,
+    /// `_return` nothing. A resume point is an integer, 0 or more.
+    fn frame(&mut self, call: &Call, op: FrameAct, args: &[Expr]) -> Option<Act> {
+        let (resume, rest) = match (op, args) {
+            (FrameAct::Return, []) => return Some(Act::Frame(op, Vec::new())),
+            (FrameAct::Goto | FrameAct::Enter, [k]) => (k, &[][..]),
+            (FrameAct::Call, [k, rest @ ..]) => (k, rest),
+            _ => {
+                let wanted = match op {
+                    FrameAct::Return => "no arguments",
+                    FrameAct::Goto | FrameAct::Enter => "one resume point",
+                    FrameAct::Call => "a resume point and a state",
+                };
+                let diagnostic =
+                    Diagnostic::error(codes::E0204, format!("`{}` takes {wanted}", op.name()))
+                        .with_label(call.span, format!("{} arguments", args.len()));
+                self.report(diagnostic);
+                return None;
+            }
+        };
+        let point = self.position(resume)?;
+        if !matches!(point.kind, PosKind::Int(k) if k >= 0) {
+            let diagnostic = Diagnostic::error(
+                codes::E0306,
+                "a resume point is an integer, 0 or more".to_string(),
+            )
+            .with_label(resume.span, "not an integer of 0 or more");
+            self.report(diagnostic);
+            return None;
+        }
+        let mut positions = vec![point];
+        if op == FrameAct::Call {
+            positions.extend(self.state_values(call, rest, "`_call`")?);
+        }
+        Some(Act::Frame(op, positions))
     }
 
     /// The positions of a new treerec state (`_push(...)` or a state call

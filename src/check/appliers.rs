@@ -30,7 +30,9 @@ impl<'a> Checker<'a> {
             ast::Applier::Act(call) => {
                 let name = &call.name;
                 match self.lookup(&name.name, name.span, Expect::Applier)? {
-                    Meaning::Act | Meaning::Push => self.act_app(call).map(program::Applier::Act),
+                    Meaning::Act | Meaning::Push | Meaning::Frame(_) => {
+                        self.act_app(call).map(program::Applier::Act)
+                    }
                     Meaning::Combinator(_) => {
                         let diagnostic = Diagnostic::error(
                             codes::E0202,
@@ -194,7 +196,7 @@ impl<'a> Checker<'a> {
                 }
                 Some(Callee::Def(id, name.span))
             }
-            Meaning::Act | Meaning::Push => self.act_app(call).map(Callee::Act),
+            Meaning::Act | Meaning::Push | Meaning::Frame(_) => self.act_app(call).map(Callee::Act),
             Meaning::Combinator(_) => {
                 let diagnostic = Diagnostic::error(
                     codes::E0206,

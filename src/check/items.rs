@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use crate::diagnostic::{Code, Diagnostic, codes};
 use crate::env::{self, Ability};
-use crate::program::{Behaviour, Combinator, Defined, EnvKind};
+use crate::program::{Behaviour, Combinator, Defined, EnvKind, FrameAct};
 use crate::span::{SourceId, Span};
 use crate::stdlib::Stdlib;
 use crate::syntax::ast::{self, Item};
@@ -42,6 +42,10 @@ impl<'a> Checker<'a> {
         names.extend(WORDS);
         names.extend(RESERVED.map(|name| (name, Meaning::Reserved)));
         names.insert("_push", Meaning::Push);
+        for op in FrameAct::ALL {
+            names.insert(op.name(), Meaning::Frame(op));
+        }
+        names.insert("_resume", Meaning::Resume);
         for info in &stdlib.user_combinators {
             names.insert(&info.name, Meaning::Combinator(info.combinator));
         }
@@ -72,6 +76,7 @@ impl<'a> Checker<'a> {
             incomplete: false,
             suggestions_left: 50,
             pointers_allowed: true,
+            in_condition: false,
             in_normal: false,
             blanks: Vec::new(),
             diagnostics,

@@ -121,6 +121,9 @@ struct Checker<'a> {
     suggestions_left: usize,
     /// False while checking initial positions, which may not read pointers.
     pointers_allowed: bool,
+    /// While a condition is checked: `_resume` may be read (by an
+    /// applier's detector).
+    in_condition: bool,
     /// True while checking a normal program's body, where holes may stand.
     in_normal: bool,
     /// The holes found in normal programs.

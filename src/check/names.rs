@@ -9,7 +9,7 @@
 
 use crate::diagnostic::{Diagnostic, codes};
 use crate::env;
-use crate::program::{Color, Combinator, DataId, DefId, Direction, PointerId};
+use crate::program::{Color, Combinator, DataId, DefId, Direction, FrameAct, PointerId};
 use crate::span::Span;
 
 use super::Checker;
@@ -23,6 +23,10 @@ pub(super) enum Meaning {
     Act,
     /// The built-in `_push`.
     Push,
+    /// A built-in of the frame stack (`_goto`, `_call`, `_enter`, `_return`).
+    Frame(FrameAct),
+    /// `_resume`, the top frame's resume point.
+    Resume,
     /// A built-in user code may not name (`_pop`, `_mapself`, ...).
     Reserved,
     Def {
@@ -63,6 +67,8 @@ impl Meaning {
             Meaning::Combinator(_) => "a combinator",
             Meaning::Act => "an ACT",
             Meaning::Push => "the built-in ACT `_push`",
+            Meaning::Frame(_) => "a built-in ACT of the frame stack",
+            Meaning::Resume => "the built-in position `_resume`",
             Meaning::Reserved => "a reserved built-in",
             Meaning::Def { applier: true, .. } => "an applier",
             Meaning::Def { applier: false, .. } => "a normal program",

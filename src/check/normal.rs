@@ -9,6 +9,7 @@
 
 use crate::diagnostic::{Diagnostic, codes};
 use crate::program::{BlankKind, Stmt};
+use crate::span::Span;
 use crate::syntax::ast::{self, Call};
 
 use super::Checker;
@@ -79,6 +80,10 @@ impl<'a> Checker<'a> {
         let name = &call.name;
         match self.lookup(&name.name, name.span, Expect::Statement)? {
             Meaning::Act => self.act_app(call).map(Stmt::Act),
+            Meaning::Frame(op) => {
+                self.report(frame_in_normal(op.name(), call.span));
+                None
+            }
             Meaning::Push => {
                 let diagnostic = Diagnostic::error(
                     codes::E0403,
@@ -131,4 +136,18 @@ impl<'a> Checker<'a> {
         let positions = self.state_values(call, args, &what)?;
         Some(Stmt::StateCall(id, positions, call.span))
     }
+}
+
+/// E0403 for a built-in of the frame stack (`name`) in a normal program
+/// (or `_resume` outside an applier's detector): the combinatorizer's own,
+/// which runs normal programs on frames.
+pub(super) fn frame_in_normal(name: &str, span: Span) -> Diagnostic {
+    Diagnostic::error(
+        codes::E0403,
+        format!("`{name}` cannot be used in a normal program"),
+    )
+    .with_label(span, "a built-in of the frame stack")
+    .with_help(
+        "a normal program calls and returns as written; the combinatorizer puts in the frames",
+    )
 }

@@ -72,7 +72,10 @@ impl<'a> Checker<'a> {
         if let Some(hole) = self.condition_hole(expr) {
             return hole;
         }
-        match self.typed(expr)? {
+        let outer = std::mem::replace(&mut self.in_condition, true);
+        let typed = self.typed(expr);
+        self.in_condition = outer;
+        match typed? {
             Typed::Bool(b) => Some(b),
             other => {
                 let found = other.describe();
@@ -221,6 +224,14 @@ impl<'a> Checker<'a> {
                 span,
             }),
             Meaning::End => Typed::End,
+            Meaning::Resume if self.in_normal || !self.in_condition => {
+                self.report(super::normal::frame_in_normal(name, span));
+                return None;
+            }
+            Meaning::Resume => Typed::Pos(PosExpr {
+                kind: PosKind::Resume,
+                span,
+            }),
             Meaning::Symbol(color) => Typed::Sym(SymExpr::Literal(color, span)),
             Meaning::Observation => {
                 let form = match self.env.observation(name) {

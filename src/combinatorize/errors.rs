@@ -1,5 +1,7 @@
-//! The combinatorizer's diagnostics: what it refuses (E0801-E0806), where
-//! the output may behave differently (W0801-W0803), and its own failure
+//! The combinatorizer's diagnostics: where Algorithm 3's forms cannot
+//! express a program (E0801-E0806) or would not be exact (W0801-W0803),
+//! which send the programs to frames and are never reported; what no form
+//! can run (E0808, a recursion through an applier); and its own failure
 //! (E0899). Each says why and what to write instead.
 
 use crate::diagnostic::{Diagnostic, codes};
@@ -29,15 +31,15 @@ pub fn plain_with_state(def: &str, call: Span) -> Diagnostic {
     ))
 }
 
-/// E0802: a cycle of calls that runs through an applier.
+/// E0808: a cycle of calls that runs through an applier.
 pub fn through_applier(head: &str, applier: &str, at: Span) -> Diagnostic {
     Diagnostic::error(
-        codes::E0802,
+        codes::E0808,
         format!("`{head}` is part of a recursion that runs through the applier `{applier}`"),
     )
     .with_label(at, format!("`{applier}` leads back to `{head}` from here"))
     .with_help(
-        "appliers cannot be inlined; write the whole cycle as normal programs, or make the recursion one program's call to itself",
+        "appliers are built bottom-up and cannot call back into normal programs that call them; write the whole cycle as normal programs",
     )
 }
 

@@ -96,6 +96,9 @@ pub fn position_reads(expr: &PosExpr, reads: &mut Reads) {
     match &expr.kind {
         PosKind::Int(_) | PosKind::Last | PosKind::End => {}
         PosKind::Pointer(p) => reads.pointers.insert(*p),
+        // Only the combinatorizer's own appliers read it, never the code
+        // it analyses; counted as observing the machine.
+        PosKind::Resume => reads.env = true,
         PosKind::Observe(_, at) => {
             position_reads(at, reads);
             reads.env = true;
@@ -186,6 +189,11 @@ pub fn act_flow(act: &Act) -> Flow {
         Act::Push(exprs) => {
             reads = positions_reads(exprs);
             false
+        }
+        // Never in the normal programs analysed; as an unnamed change.
+        Act::Frame(_, exprs) => {
+            reads = positions_reads(exprs);
+            true
         }
         Act::Env(act) => {
             for arg in &act.args {

@@ -16,6 +16,7 @@ mod effects;
 mod emit;
 mod errors;
 mod flow;
+mod frames;
 mod origins;
 mod output;
 mod print;
@@ -24,7 +25,7 @@ mod treerec;
 mod walk;
 mod work;
 
-use crate::diagnostic::{Diagnostic, has_errors};
+use crate::diagnostic::{Code, Diagnostic, codes, has_errors};
 use crate::program::{Applier, Body, Callee, Program};
 
 pub use errors::internal;
@@ -49,6 +50,9 @@ pub struct Combinatorized {
 /// Converts the normal programs of `program` (compiled from `source`,
 /// named `name` in the output's header) into appliers. The output holds
 /// the definitions the entry reaches; appliers are kept as they are.
+/// Algorithm 3's forms are used where they are exact; where they are not
+/// (what would be W0801-W0803 or E0801-E0806), every normal program runs
+/// on explicit frames instead (`frames`).
 pub fn combinatorize(
     program: &Program,
     source: &str,
@@ -59,59 +63,28 @@ pub fn combinatorize(
     }
     let mut diagnostics = Vec::new();
     let work = work::plan(program, &mut diagnostics);
-    if has_errors(&diagnostics) {
-        return Err(diagnostics);
-    }
     let effects = Effects::new(program, &work);
     let ctx = Context {
         program,
         effects: &effects,
     };
     let lines = Lines::new(source);
-    let mut names = Names::default();
-    for taken in program.defs.iter().map(|d| &d.name) {
-        names.take(taken);
-    }
-    for taken in program.pointers.iter().map(|p| &p.name) {
-        names.take(taken);
-    }
     let mut out = Vec::new();
-    for &id in &work.emitted {
-        let Some(def) = program.defs.get(id) else {
-            continue;
-        };
-        let body = match (&def.body, work.body(id)) {
-            (Body::Applier(applier), _) => {
-                out.push(OutDef {
-                    name: def.name.clone(),
-                    comment: None,
-                    node: applier_node(program, applier),
-                    origin: def.span,
-                });
-                continue;
-            }
-            (Body::Normal(original), Some(body)) => (original, body),
-            (Body::Normal(_), None) | (Body::Hole(_), _) => continue,
-        };
-        let (original, body) = body;
-        let last = original.last().map_or(def.span.end, |s| extent(s).end);
-        let whole = Extent::new(def.span.start, last);
-        let errors_before = diagnostics.iter().filter(|d| d.is_error()).count();
-        let converter = Converter {
-            ctx: &ctx,
-            emit: Emitter::new(program, &lines, &mut names, &def.name),
-            def: id,
-            diagnostics: &mut diagnostics,
-            after_call: None,
-        };
-        match converter.convert(body, whole) {
+    if !has_errors(&diagnostics) {
+        out = algorithm3(&ctx, &work, &lines, &mut diagnostics);
+    }
+    if diagnostics.iter().any(|d| inexact(d.code)) {
+        if diagnostics.iter().any(|d| d.is_error() && !inexact(d.code)) {
+            return Err(diagnostics);
+        }
+        diagnostics.retain(|d| !inexact(d.code));
+        let reached = frames::reached(program);
+        out = applier_defs(program, &reached.appliers);
+        let mut names = taken_names(program);
+        match frames::convert(&ctx, &reached, &lines, &mut names, &mut diagnostics) {
             Some(defs) => out.extend(defs),
-            None if diagnostics.iter().filter(|d| d.is_error()).count() == errors_before => {
-                let detail = format!(
-                    "`{}` could not be converted, and no reason was given",
-                    def.name
-                );
-                diagnostics.push(internal(detail));
+            None if !has_errors(&diagnostics) => {
+                diagnostics.push(internal("the programs could not be put on frames".into()));
             }
             None => {}
         }
@@ -127,6 +100,94 @@ pub fn combinatorize(
         warnings: diagnostics,
         origins,
     })
+}
+
+/// The diagnostics of Algorithm 3 that say its forms would not be exact
+/// (or cannot express the program): the programs go on frames instead.
+fn inexact(code: Code) -> bool {
+    let inexact = [
+        codes::E0801,
+        codes::E0802,
+        codes::E0803,
+        codes::E0804,
+        codes::E0805,
+        codes::E0806,
+        codes::W0801,
+        codes::W0802,
+        codes::W0803,
+    ];
+    inexact.contains(&code)
+}
+
+/// The names the output may not give helpers: definitions and pointers.
+fn taken_names(program: &Program) -> Names {
+    let mut names = Names::default();
+    for taken in program.defs.iter().map(|d| &d.name) {
+        names.take(taken);
+    }
+    for taken in program.pointers.iter().map(|p| &p.name) {
+        names.take(taken);
+    }
+    names
+}
+
+/// The appliers `ids` of the input, as output.
+fn applier_defs(program: &Program, ids: &[usize]) -> Vec<OutDef> {
+    let defs = ids.iter().filter_map(|&id| program.defs.get(id));
+    defs.filter_map(|def| match &def.body {
+        Body::Applier(applier) => Some(OutDef {
+            name: def.name.clone(),
+            comment: None,
+            node: applier_node(program, applier),
+            origin: def.span,
+        }),
+        _ => None,
+    })
+    .collect()
+}
+
+/// Algorithm 3: the output definitions of `work` (its appliers as they
+/// are, each normal program converted), with what it found.
+fn algorithm3(
+    ctx: &Context,
+    work: &work::Work,
+    lines: &Lines,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<OutDef> {
+    let program = ctx.program;
+    let mut names = taken_names(program);
+    let mut out = Vec::new();
+    for &id in &work.emitted {
+        let Some(def) = program.defs.get(id) else {
+            continue;
+        };
+        let (Body::Normal(original), Some(body)) = (&def.body, work.body(id)) else {
+            out.extend(applier_defs(program, &[id]));
+            continue;
+        };
+        let last = original.last().map_or(def.span.end, |s| extent(s).end);
+        let whole = Extent::new(def.span.start, last);
+        let errors_before = diagnostics.iter().filter(|d| d.is_error()).count();
+        let converter = Converter {
+            ctx,
+            emit: Emitter::new(program, lines, &mut names, &def.name),
+            def: id,
+            diagnostics,
+            after_call: None,
+        };
+        match converter.convert(body, whole) {
+            Some(defs) => out.extend(defs),
+            None if diagnostics.iter().filter(|d| d.is_error()).count() == errors_before => {
+                let detail = format!(
+                    "`{}` could not be converted, and no reason was given",
+                    def.name
+                );
+                diagnostics.push(internal(detail));
+            }
+            None => {}
+        }
+    }
+    out
 }
 
 /// An applier of the input, as output.

@@ -369,13 +369,15 @@ impl State {
         View {
             state: self.inner.as_ref(),
             pointers,
+            resume: 0,
         }
     }
 
     /// Applies one ACT. `pointers` holds the value of each pointer of
-    /// `decls` (same indices). `_push` belongs to the interpreter, which
-    /// handles it before calling this; here it does nothing. Says whether
-    /// the ACT changed the pointers or the environment.
+    /// `decls` (same indices). `_push` and the frame stack's ACTs belong
+    /// to the interpreter, which handles them before calling this; here
+    /// they do nothing. Says whether the ACT changed the pointers or the
+    /// environment.
     pub fn apply(
         &mut self,
         app: &ActApp,
@@ -383,7 +385,7 @@ impl State {
         decls: &[Pointer],
     ) -> Result<bool, Diagnostic> {
         match &app.act {
-            Act::Nop | Act::Push(_) => Ok(false),
+            Act::Nop | Act::Push(_) | Act::Frame(..) => Ok(false),
             Act::Move(p, direction) => {
                 let step = match direction {
                     Direction::Left => -1,
@@ -480,9 +482,16 @@ fn len_i64(len: usize) -> i64 {
 pub struct View<'a> {
     state: &'a dyn EnvState,
     pointers: &'a [i64],
+    /// `_resume`: the top frame's resume point (0 without frames).
+    resume: i64,
 }
 
 impl View<'_> {
+    /// The view with `_resume` reading `resume`.
+    pub fn with_resume(self, resume: i64) -> Self {
+        View { resume, ..self }
+    }
+
     /// The environment's state as the view sees it.
     pub fn state(&self) -> &dyn EnvState {
         self.state
@@ -516,5 +525,9 @@ impl World for View<'_> {
 
     fn cell(&self, data: DataId, at: &[i64]) -> Option<i64> {
         self.state.cell(data, at)
+    }
+
+    fn resume(&self) -> i64 {
+        self.resume
     }
 }

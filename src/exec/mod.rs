@@ -4,7 +4,7 @@
 //! (`cnpi-neural`'s runtime) decide differently which program runs next,
 //! but they act on the world the same way. This module holds that common
 //! part: the [`Store`] a run changes (the environment's state, the pointers,
-//! the `treerec` state stack, the step and change counters, the trace), the
+//! the `treerec` state stack, the frame stack of exact conversion, the step and change counters, the trace), the
 //! application of ACTs and built-ins to it, the limits every run obeys
 //! ([`Options`], [`MAX_TASKS`]), the runtime errors of the machine itself,
 //! the [`Outcome`] of a finished run, and [`compare`], which says whether
@@ -12,10 +12,12 @@
 
 pub mod compare;
 mod errors;
+mod frames;
 mod stack;
 mod store;
 
 pub use errors::{never_finishes, out_of_steps, stack_too_large, too_deep, too_many_states};
+pub use frames::FrameStack;
 pub use stack::StateStack;
 pub use store::{Store, initial_pointers, room_for_values};
 

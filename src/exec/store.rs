@@ -1,7 +1,7 @@
 //! The store of a running program: everything an engine changes.
 //!
 //! A [`Store`] holds the environment's state, the pointer values, the
-//! `treerec` state stack, the step counter with its budget, the change
+//! `treerec` state stack, the frame stack, the step counter with its budget, the change
 //! counter (the `version` behind "never finishes": every change to the
 //! pointers, the environment or the state stack increments it) and the
 //! trace writer. Engines decide *what* runs; the store carries it out the
@@ -10,16 +10,19 @@
 
 use std::io::Write;
 
-use super::{MAX_STACK_BYTES, MAX_TASKS, Options, Outcome, StateStack, errors};
+use super::{FrameStack, MAX_STACK_BYTES, MAX_TASKS, Options, Outcome, StateStack, errors};
 use crate::diagnostic::Diagnostic;
 use crate::env::{State, View, eval_error, internal};
-use crate::program::{Act, ActApp, BoolExpr, EnvKind, Pointer};
+use crate::program::{Act, ActApp, BoolExpr, EnvKind, FrameAct, Pointer, PosExpr};
 use crate::span::Span;
 
 pub struct Store<'o> {
     state: State,
     pointers: Vec<i64>,
     states: StateStack,
+    frames: FrameStack,
+    /// The `state(...)` pointers, which `_call` sets.
+    state_pointers: Option<Vec<usize>>,
     steps: u64,
     max_steps: u64,
     version: u64,
@@ -73,11 +76,20 @@ impl<'o> Store<'o> {
             state,
             pointers,
             states: StateStack::default(),
+            frames: FrameStack::default(),
+            state_pointers: None,
             steps: 0,
             max_steps: options.max_steps,
             version: 0,
             trace: options.trace,
         })
+    }
+
+    /// The store of a program whose `state(...)` names the pointers
+    /// `state`, which `_call` sets.
+    pub fn with_state(mut self, state: Option<&[usize]>) -> Self {
+        self.state_pointers = state.map(<[usize]>::to_vec);
+        self
     }
 
     /// The finished run.
@@ -91,7 +103,7 @@ impl<'o> Store<'o> {
 
     /// The environment and the pointers, as conditions see them.
     pub fn view(&self) -> View<'_> {
-        self.state.view(&self.pointers)
+        (self.state.view(&self.pointers)).with_resume(self.frames.resume())
     }
 
     /// Evaluates a condition on the current environment.
@@ -111,6 +123,11 @@ impl<'o> Store<'o> {
     /// The `treerec` state stack.
     pub fn states(&self) -> &StateStack {
         &self.states
+    }
+
+    /// The frame stack.
+    pub fn frames(&self) -> &FrameStack {
+        &self.frames
     }
 
     /// The pointers, for an engine that sets them itself (a state call of a
@@ -157,6 +174,7 @@ impl<'o> Store<'o> {
                 let view = self.state.view(&self.pointers);
                 self.states.push_exprs(exprs, &view).map_err(eval_error)
             }
+            Act::Frame(op, exprs) => self.frame(*op, exprs, app.span),
             _ => {
                 // A round that changes nothing starts the next one as it
                 // started: only real changes count.
@@ -166,6 +184,64 @@ impl<'o> Store<'o> {
                 Ok(())
             }
         }
+    }
+
+    /// An operation of the frame stack at `span`; the first of `exprs` is
+    /// the resume point, the rest a state call's positions. A `_goto` to
+    /// where the top frame already resumes changes nothing.
+    fn frame(&mut self, op: FrameAct, exprs: &[PosExpr], span: Span) -> Result<(), Diagnostic> {
+        let view = self.view();
+        let values = (exprs.iter().map(|e| e.eval(&view)))
+            .collect::<Result<Vec<i64>, _>>()
+            .map_err(eval_error)?;
+        let (resume, state) = match values.split_first() {
+            Some((&resume, state)) => (resume, state),
+            None => (0, &[][..]),
+        };
+        match op {
+            FrameAct::Goto if self.frames.resume() == resume && !self.frames.is_empty() => {
+                return Ok(());
+            }
+            FrameAct::Goto => {
+                if !self.frames.goto(resume) {
+                    return Err(internal("`_goto` found no frame"));
+                }
+            }
+            FrameAct::Enter => {
+                self.room_for_a_frame(span, 0)?;
+                self.frames.push(resume, &[]);
+            }
+            FrameAct::Call => {
+                self.room_for_a_frame(span, self.pointers.len())?;
+                self.frames.push(resume, &self.pointers);
+                let targets = self.state_pointers.as_deref().unwrap_or_default();
+                for (&p, &value) in targets.iter().zip(state) {
+                    if let Some(pointer) = self.pointers.get_mut(p) {
+                        *pointer = value;
+                    }
+                }
+            }
+            FrameAct::Return => {
+                if !self.frames.pop(&mut self.pointers) {
+                    return Err(internal("`_return` found no frame"));
+                }
+            }
+        }
+        self.version += 1;
+        Ok(())
+    }
+
+    /// E0704 when the frame stack is full, as [`Self::room_for_a_state`].
+    fn room_for_a_frame(&mut self, span: Span, width: usize) -> Result<(), Diagnostic> {
+        if self.frames.len() >= MAX_TASKS {
+            return Err(errors::too_deep(MAX_TASKS, "a call", span));
+        }
+        room_for_values(self.frames.values() + self.states.values(), width, span)?;
+        if !self.frames.reserve(width) {
+            let held = self.frames.values() * std::mem::size_of::<i64>();
+            return Err(errors::stack_too_large(held, width, span));
+        }
+        Ok(())
     }
 
     /// `_push_sentinel`, for the `treerec` applier at `at`.

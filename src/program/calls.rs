@@ -17,7 +17,7 @@ use crate::span::Span;
 /// the call it is an argument of), left to right.
 pub fn calls_in_position<'p>(expr: &'p PosExpr, found: &mut Vec<&'p CallExpr>) {
     match &expr.kind {
-        PosKind::Int(_) | PosKind::Pointer(_) | PosKind::Last | PosKind::End => {}
+        PosKind::Int(_) | PosKind::Pointer(_) | PosKind::Last | PosKind::End | PosKind::Resume => {}
         PosKind::Observe(_, at) | PosKind::Neg(at) => calls_in_position(at, found),
         PosKind::Arith(_, a, b) => {
             calls_in_position(a, found);
@@ -69,7 +69,7 @@ pub fn act_positions(act: &Act) -> Vec<&PosExpr> {
     match act {
         Act::Nop | Act::Move(..) => Vec::new(),
         Act::Set(_, e) => vec![e],
-        Act::Push(exprs) => exprs.iter().collect(),
+        Act::Push(exprs) | Act::Frame(_, exprs) => exprs.iter().collect(),
         Act::Env(act) => act
             .args
             .iter()

@@ -35,6 +35,10 @@ pub trait World {
     fn cell(&self, _data: DataId, _at: &[i64]) -> Option<i64> {
         None
     }
+    /// `_resume`: the top frame's resume point; 0 without frames.
+    fn resume(&self) -> i64 {
+        0
+    }
     /// The value `call` returns for its evaluated arguments `args`. Only
     /// an engine that runs calls can say (the reference interpreter); any
     /// other world answers [`EvalError::Call`].
@@ -77,6 +81,9 @@ pub enum PosKind {
     /// side of a comparison it may read as END; in arithmetic, END is an
     /// error.
     Read(Box<Cell>),
+    /// `_resume`: the resume point of the top frame of the frame stack, or
+    /// 0 when it is empty.
+    Resume,
     /// A call of a normal program for its value: `FIB(k - 1)` (`ram`).
     Call(Box<CallExpr>),
 }
@@ -170,6 +177,7 @@ impl PosExpr {
             PosKind::End => world.len(),
             PosKind::Observe(o, at) => world.position(o, at.eval(world)?),
             PosKind::Neg(e) => e.eval(world)?.checked_neg().ok_or(overflow)?,
+            PosKind::Resume => world.resume(),
             PosKind::Read(cell) => cell
                 .read(world)?
                 .ok_or(EvalError::EndInArithmetic(self.span))?,

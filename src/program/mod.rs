@@ -188,8 +188,51 @@ pub enum Act {
     Set(PointerId, PosExpr),
     /// `_push(e1, ..., ek)`: push a state onto the state stack.
     Push(Vec<PosExpr>),
+    /// An operation on the frame stack of exactly converted normal
+    /// programs (`_goto(k)`, `_call(k, e1, ..., ek)`, `_enter(k)`,
+    /// `_return`); the positions are its arguments, the resume point first.
+    Frame(FrameAct, Vec<PosExpr>),
     /// Any other ACT, applied by the environment.
     Env(EnvAct),
+}
+
+/// The operations of the frame stack (`exec::FrameStack`), by which the
+/// combinatorizer runs normal programs exactly as written (language.md
+/// §5.1): one `linrec` dispatches on the top frame's resume point
+/// (`_resume`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FrameAct {
+    /// `_goto(k)`: the top frame resumes at k.
+    Goto,
+    /// `_call(k, e1, ..., ek)`: a state call: push a frame resuming at k
+    /// that remembers every pointer, then set the state pointers to the
+    /// positions (evaluated before anything changes).
+    Call,
+    /// `_enter(k)`: a plain call: push a frame resuming at k that shares
+    /// the pointers.
+    Enter,
+    /// `_return`: pop the top frame, putting back the pointers it
+    /// remembered.
+    Return,
+}
+
+impl FrameAct {
+    pub const ALL: [FrameAct; 4] = [
+        FrameAct::Goto,
+        FrameAct::Call,
+        FrameAct::Enter,
+        FrameAct::Return,
+    ];
+
+    /// The name programs write.
+    pub fn name(self) -> &'static str {
+        match self {
+            FrameAct::Goto => "_goto",
+            FrameAct::Call => "_call",
+            FrameAct::Enter => "_enter",
+            FrameAct::Return => "_return",
+        }
+    }
 }
 
 /// The user-visible combinators: the four of the stdlib, and those a
@@ -408,6 +451,7 @@ impl Act {
             Act::Move(..) => declared::MOVE.name,
             Act::Set(..) => declared::SET.name,
             Act::Push(_) => "_push",
+            Act::Frame(op, _) => op.name(),
             Act::Env(act) => act.name(),
         }
     }
@@ -419,7 +463,9 @@ impl Act {
             Act::Nop => Vec::new(),
             Act::Move(p, d) => vec![ActArg::Pointer(*p), ActArg::Direction(*d)],
             Act::Set(p, e) => vec![ActArg::Pointer(*p), ActArg::Position(e.clone())],
-            Act::Push(exprs) => exprs.iter().cloned().map(ActArg::Position).collect(),
+            Act::Push(exprs) | Act::Frame(_, exprs) => {
+                exprs.iter().cloned().map(ActArg::Position).collect()
+            }
             Act::Env(act) => act.args.clone(),
         }
     }

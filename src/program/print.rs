@@ -11,8 +11,8 @@ use std::fmt::Write as _;
 
 use super::{
     Act, ActArg, Behaviour, BoolExpr, CallExpr, Cell, Color, Combinator, CombinatorKind, Data,
-    DataKind, Defined, Direction, EnvKind, Observation, Operand, Pointer, PosExpr, PosKind, Slot,
-    SymExpr,
+    DataKind, Defined, Direction, EnvKind, FrameAct, Observation, Operand, Pointer, PosExpr,
+    PosKind, Slot, SymExpr,
 };
 use crate::operators::ArithOp;
 
@@ -28,7 +28,7 @@ pub fn env_line(env: EnvKind, pointers: &[Pointer]) -> String {
 /// `SWAP(P1, P2)`, `OUT(OK)`, `NOP`, `_push(lo, pivot - 1)`: the name,
 /// then each argument as its type is written.
 pub fn act(act: &Act, pointers: &[Pointer]) -> String {
-    if matches!(act, Act::Nop) {
+    if matches!(act, Act::Nop | Act::Frame(FrameAct::Return, _)) {
         return act.name().into();
     }
     let args: Vec<String> = act
@@ -141,6 +141,7 @@ fn write_position(expr: &PosExpr, pointers: &[Pointer], outer: u8, out: &mut Str
         PosKind::Int(k) => out.push_str(&integer(*k)),
         PosKind::Pointer(p) => out.push_str(pointer(*p, pointers)),
         PosKind::Last => out.push_str("LAST"),
+        PosKind::Resume => out.push_str("_resume"),
         PosKind::End => out.push_str("END"),
         PosKind::Observe(o, at) => out.push_str(&observation(o, at, pointers)),
         PosKind::Read(c) => out.push_str(&cell(c, pointers)),

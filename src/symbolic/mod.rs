@@ -23,7 +23,8 @@ use crate::program::{DefId, Program};
 
 /// Runs `program` from its entry on `state`.
 pub fn run(program: &Program, state: State, options: Options) -> Result<Outcome, Diagnostic> {
-    let store = Store::new(program.env, &program.pointers, state, options)?;
+    let store = Store::new(program.env, &program.pointers, state, options)?
+        .with_state(program.state.as_deref());
     let mut machine = machine::Machine::new(program, store, None);
     machine.run()?;
     Ok(machine.store.finish())
@@ -54,7 +55,8 @@ pub fn run_observed<'o>(
     options: Options<'o>,
     observer: &'o mut dyn FnMut(Event<'_>),
 ) -> Result<Outcome, Diagnostic> {
-    let store = Store::new(program.env, &program.pointers, state, options)?;
+    let store = Store::new(program.env, &program.pointers, state, options)?
+        .with_state(program.state.as_deref());
     let mut machine = machine::Machine::new(program, store, Some(observer));
     machine.run()?;
     Ok(machine.store.finish())

@@ -1,6 +1,7 @@
 //! Shards: one of `n` even parts of a sweep's trials. `--shard i/n` owns
 //! the trials whose index is `i - 1` modulo `n`, so `n` array jobs split a
-//! sweep evenly; [`crate::runner`] runs a shard's trials and
+//! sweep evenly ([`Shard::block`] is the contiguous split of `cnpic run
+//! --inputs`); [`crate::runner`] runs a shard's trials and
 //! [`crate::results`] records and checks which shard a file holds.
 
 use std::str::FromStr;
@@ -18,6 +19,13 @@ impl Shard {
 
     pub fn owns(self, trial: usize) -> bool {
         trial % self.count == self.index
+    }
+
+    /// This shard's block of `total` items in order (`cnpic run --inputs`):
+    /// the `n` blocks are as even as can be and, concatenated in shard
+    /// order, are `0..total`.
+    pub fn block(self, total: usize) -> std::ops::Range<usize> {
+        total * self.index / self.count..total * (self.index + 1) / self.count
     }
 }
 
@@ -58,6 +66,12 @@ mod tests {
         assert_eq!(shard.to_string(), "2/3");
         let owned: Vec<usize> = (0..7).filter(|&i| shard.owns(i)).collect();
         assert_eq!(owned, [1, 4]);
+        assert_eq!(shard.block(7), 2..4);
+        let blocks: Vec<_> = (0..3)
+            .map(|index| Shard { index, count: 3 }.block(7))
+            .collect();
+        assert_eq!(blocks, [0..2, 2..4, 4..7]);
+        assert_eq!(Shard { index: 1, count: 4 }.block(2), 0..1);
         for bad in ["0/3", "4/3", "3", "a/b", "1/0"] {
             assert!(bad.parse::<Shard>().is_err(), "{bad}");
         }

@@ -1,6 +1,6 @@
 //! `cnpi.Program`: a program compiled once (`cnpi.compile`, `cnpi.load`)
 //! and run on many inputs, on the network or on the reference interpreter,
-//! through the same loader as `cnpic run` (`cnpi_neural::load::Loaded`).
+//! through the same run plan as `cnpic run` (`cnpi_neural::load::Plan`).
 //!
 //! The network's load (combinatorizing, the program memory, its detectors
 //! from the cache) happens when the program is made; the reference
@@ -15,7 +15,8 @@ use std::sync::{Arc, OnceLock};
 use cnpi::diagnostic::Diagnostic;
 use cnpi::env;
 use cnpi::exec::Outcome;
-use cnpi_neural::load::{Loaded, Request, RunOptions};
+use cnpi::plan::{Engines, RunOptions};
+use cnpi_neural::load::{Plan, Request, plan_file, plan_source};
 use cnpi_neural::viewer::{Recorder, Window};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -76,26 +77,25 @@ struct Spec {
 
 impl Spec {
     /// Loads the program for `engine`, with what compiling reported.
-    fn load(&self, engine: Engine) -> (Option<Loaded>, Reported) {
+    fn load(&self, engine: Engine) -> (Option<Plan>, Reported) {
         let mut reported = Reported::default();
-        let file = match &self.origin {
-            Origin::File(path) => path.as_path(),
-            Origin::Text => Path::new(&self.name),
-        };
         let request = Request {
-            file,
             entry: self.entry.as_deref(),
-            symbolic: engine == Engine::Symbolic,
-            cross_check: false,
+            engines: match engine {
+                Engine::Neural => Engines::Network,
+                Engine::Symbolic => Engines::Symbolic,
+            },
+            cached: true,
+            core: None,
             seed: self.seed,
         };
         let text = Some(self.text.as_str()).filter(|t| !t.is_empty());
         let mut report = |found: &[Diagnostic], sources: &_| reported.add(found, sources, text);
         let loaded = match &self.origin {
-            Origin::File(_) => Loaded::open(&request, &mut |_, _| {}, &mut report),
-            Origin::Text => Loaded::from_text(
+            Origin::File(path) => plan_file(path, &request, &mut |_, _| {}, &mut report),
+            Origin::Text => plan_source(
                 &self.name,
-                self.text.clone(),
+                &self.text,
                 &request,
                 &mut |_, _| {},
                 &mut report,
@@ -109,8 +109,8 @@ impl Spec {
 #[pyclass(module = "cnpi", frozen)]
 pub struct Program {
     spec: Spec,
-    neural: Arc<Loaded>,
-    symbolic: OnceLock<Arc<Loaded>>,
+    neural: Arc<Plan>,
+    symbolic: OnceLock<Arc<Plan>>,
     /// The warnings compiling drew.
     warnings: Vec<errors::Diagnostic>,
 }
@@ -138,10 +138,10 @@ impl Program {
             return Err(reported.into_error(py));
         };
         // A `.cnpim` holds its program's source: error lines are its lines.
-        if let Some((memory, unit, _)) = &loaded.memory
+        if let Some(network) = loaded.network()
             && spec.text.is_empty()
         {
-            spec.text = memory.units[*unit].source.clone();
+            spec.text = network.memory().units[network.entry().unit].source.clone();
         }
         Ok(Program {
             spec,
@@ -152,7 +152,7 @@ impl Program {
     }
 
     /// The loaded program for `engine`.
-    fn loaded(&self, py: Python, engine: Engine) -> PyResult<Arc<Loaded>> {
+    fn loaded(&self, py: Python, engine: Engine) -> PyResult<Arc<Plan>> {
         if engine == Engine::Neural {
             return Ok(self.neural.clone());
         }
@@ -168,18 +168,18 @@ impl Program {
     fn input(&self, input: Option<&Bound<'_, PyAny>>) -> PyResult<Value> {
         match input {
             Some(input) => to_json(input),
-            None => {
-                Ok(serde_json::from_str(env::empty_input(self.neural.env)).unwrap_or(Value::Null))
-            }
+            None => Ok(
+                serde_json::from_str(env::empty_input(self.neural.env())).unwrap_or(Value::Null)
+            ),
         }
     }
 
     /// The RunError of `diagnostic`, with `context` before its text.
-    fn error(&self, py: Python, loaded: &Loaded, diagnostic: &Diagnostic, context: &str) -> PyErr {
+    fn error(&self, py: Python, loaded: &Plan, diagnostic: &Diagnostic, context: &str) -> PyErr {
         run_error(
             py,
             diagnostic,
-            &loaded.sources,
+            loaded.sources(),
             Some(&self.spec.text),
             context,
         )
@@ -188,17 +188,15 @@ impl Program {
 
 /// Runs `loaded` on `input`.
 fn run_one(
-    loaded: &Loaded,
+    loaded: &Plan,
     input: Value,
     max_steps: u64,
     record: Option<&mut Recorder>,
 ) -> Result<Outcome, Diagnostic> {
-    let state = env::read_value(loaded.env, &loaded.layout(), input)?;
+    let state = env::read_value(loaded.env(), &loaded.layout(), input)?;
     let options = RunOptions {
         max_steps,
         trace: None,
-        core: None,
-        cached: true,
         record,
     };
     loaded.run(state, options).0
@@ -214,7 +212,7 @@ enum Done {
 
 /// Runs every input on `jobs` threads; the results in input order.
 fn run_all(
-    loaded: &Loaded,
+    loaded: &Plan,
     inputs: Vec<Value>,
     engine: Engine,
     jobs: usize,
@@ -416,7 +414,7 @@ impl Program {
     /// The environment the program runs in (`"array"`, `"graph"`, `"ram"`...).
     #[getter]
     fn env(&self) -> String {
-        env::environment(self.neural.env).name.to_string()
+        env::environment(self.neural.env()).name.to_string()
     }
 
     fn __repr__(&self) -> String {

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use cnpi::diagnostic::Diagnostic;
 use cnpi::exec::Outcome;
-use cnpi_neural::load::Loaded;
+use cnpi_neural::load::Plan;
 use cnpi_neural::viewer::{Recorded, Recorder, page};
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
@@ -20,7 +20,7 @@ use crate::values::to_python;
 /// A recorded run of the network.
 #[pyclass(module = "cnpi", frozen)]
 pub struct Trace {
-    loaded: Arc<Loaded>,
+    loaded: Arc<Plan>,
     title: String,
     recorder: Recorder,
     /// What `run` returns; `Value::Null` for a run that failed.
@@ -32,7 +32,7 @@ pub struct Trace {
 impl Trace {
     /// The trace of a run that ended with `ran`.
     pub fn new(
-        loaded: Arc<Loaded>,
+        loaded: Arc<Plan>,
         title: &str,
         recorder: Recorder,
         ran: &Result<Outcome, Diagnostic>,
@@ -52,13 +52,13 @@ impl Trace {
 
     /// The name of row `row` of the program memory.
     fn row(&self, row: usize) -> &str {
-        let memory = self.loaded.memory.as_ref().map(|(memory, ..)| memory);
+        let memory = self.loaded.network().map(|network| network.memory());
         (memory.and_then(|m| m.rows.get(row))).map_or("?", |r| r.name.as_str())
     }
 
     /// The detector's condition as written, if any.
     fn detector(&self, step: &Recorded) -> Option<&str> {
-        let (memory, ..) = self.loaded.memory.as_ref()?;
+        let memory = self.loaded.network()?.memory();
         Some(memory.detectors.get(step.detector?)?.text.as_str())
     }
 
@@ -182,16 +182,15 @@ impl Trace {
 
     /// The trace page (`cnpic run --html`): one self-contained HTML document.
     fn html(&self) -> String {
-        let Some((memory, unit, _)) = &self.loaded.memory else {
+        let Some(network) = self.loaded.network() else {
             return String::new();
         };
-        let written =
-            (self.loaded.as_written.as_ref()).map(|(text, origins)| (text.as_str(), origins));
+        let written = (self.loaded.as_written()).map(|w| (w.text.as_str(), &w.origins));
         let page = page::Page {
             title: &self.title,
             command: "cnpi (Python): Program.trace",
-            memory,
-            unit: *unit,
+            memory: network.memory(),
+            unit: network.entry().unit,
             written,
             outcome: &self.text,
             plain: false,

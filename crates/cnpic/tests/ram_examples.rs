@@ -25,11 +25,12 @@ use harness::{
 };
 
 /// The programs this file checks, one test each.
-const PROGRAMS: [&str; 13] = [
+const PROGRAMS: [&str; 15] = [
     "bfs",
     "binary_search",
     "connected_components",
     "count",
+    "dfs",
     "dijkstra",
     "fibonacci",
     "gcd",
@@ -37,6 +38,7 @@ const PROGRAMS: [&str; 13] = [
     "insertion_sort",
     "lcs",
     "merge_sort",
+    "n_queens",
     "prefix_sums",
     "reverse",
 ];
@@ -300,6 +302,71 @@ fn bfs() {
         }
         assert_eq!(ints(out, "d"), d, "{x}");
         assert_eq!(ints(out, "pi"), pi, "{x}");
+    });
+}
+
+/// CLRS 22.3 with the recursion inside the neighbour loop (on frames): the
+/// times and the forest of a recursive DFS written here.
+#[test]
+fn dfs() {
+    let input = |rng: &mut ChaCha8Rng, n: usize| json!({ "A": digraph(rng, n, 1.5) });
+    sweep("dfs", 1820, SMALL_HEAVY, input, |x, out| {
+        fn visit(a: &[Vec<i64>], u: usize, time: &mut i64, t: &mut [Vec<i64>; 3]) {
+            *time += 1;
+            t[0][u] = *time;
+            for v in 0..a.len() {
+                if a[u][v] != 0 && t[0][v] == 0 {
+                    t[2][v] = u as i64;
+                    visit(a, v, time, t);
+                }
+            }
+            *time += 1;
+            t[1][u] = *time;
+        }
+        let a = matrix(x, "A");
+        let n = a.len();
+        let mut t = [vec![0; n], vec![0; n], vec![-1; n]];
+        let mut time = 0;
+        for s in 0..n {
+            if t[0][s] == 0 {
+                visit(&a, s, &mut time, &mut t);
+            }
+        }
+        let [d, f, pi] = t;
+        assert_eq!(
+            (ints(out, "d"), ints(out, "f"), ints(out, "pi")),
+            (d, f, pi),
+            "{x}"
+        );
+    });
+}
+
+/// Backtracking with the recursive call inside the loop over columns and
+/// a statement after it: the number of solutions, counted here by brute
+/// force over permutations.
+#[test]
+fn n_queens() {
+    let input = |_: &mut ChaCha8Rng, n: usize| json!({ "N": n.min(6) });
+    sweep("n_queens", 1821, SMALL, input, |x, out| {
+        fn count(n: usize, placed: &mut Vec<usize>) -> i64 {
+            if placed.len() == n {
+                return 1;
+            }
+            let row = placed.len();
+            let mut total = 0;
+            for col in 0..n {
+                let free = (placed.iter().enumerate())
+                    .all(|(r, &c)| c != col && c.abs_diff(col) != row - r);
+                if free {
+                    placed.push(col);
+                    total += count(n, placed);
+                    placed.pop();
+                }
+            }
+            total
+        }
+        let n = int(x, "N") as usize;
+        assert_eq!(int(out, "solutions"), count(n, &mut Vec::new()), "{x}");
     });
 }
 

@@ -186,6 +186,7 @@ impl RamState {
             let view = View {
                 state: &state,
                 pointers: &[],
+                resume: 0,
             };
             let eval = |e: &crate::program::PosExpr| e.eval(&view).map_err(super::eval_error);
             let init = eval(init)?;
@@ -252,6 +253,7 @@ impl EnvState for RamState {
         let view = View {
             state: &*self,
             pointers: ctx.pointers,
+            resume: 0,
         };
         Ok(match (act.name(), act.args.as_slice()) {
             ("WRITE", [ActArg::Place(cell), ActArg::Position(e)]) => {

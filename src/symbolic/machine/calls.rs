@@ -331,6 +331,7 @@ fn resolved(act: &Act, values: &[i64]) -> Act {
         Act::Nop | Act::Move(..) => act.clone(),
         Act::Set(p, e) => Act::Set(*p, literal(e)),
         Act::Push(exprs) => Act::Push(exprs.iter().map(literal).collect()),
+        Act::Frame(op, exprs) => Act::Frame(*op, exprs.iter().map(literal).collect()),
         Act::Env(env) => {
             let mut env = env.clone();
             for arg in &mut env.args {

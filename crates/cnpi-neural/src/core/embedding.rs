@@ -236,23 +236,24 @@ impl Key<'_> {
 
 /// The core with the embeddings of a memory's own combinators appended
 /// after its own (`Combinator::Defined(k)` is the `k`-th appended row),
-/// every one verified.
+/// every one verified. It holds a copy of the core (a few kilobytes), so a
+/// program put on the network once runs any number of times.
 #[derive(Clone, Debug)]
-pub struct Extended<'c> {
-    core: &'c Core,
+pub struct Extended {
+    core: Core,
     network: Network,
     table: DecisionTable,
 }
 
-impl<'c> Extended<'c> {
+impl Extended {
     /// `core` extended by `defined` (name, behaviour, embedding), or the
     /// verification that failed: every appended row is checked
     /// exhaustively (the core's own rows are untouched and were verified
     /// when it was loaded).
     pub fn new(
-        core: &'c Core,
+        core: &Core,
         defined: &[(&str, &Behaviour, Embedding)],
-    ) -> Result<Extended<'c>, Verification> {
+    ) -> Result<Extended, Verification> {
         let cells = core.cells();
         let own = core.kinds().len();
         let mut weights = core.network().weights().clone();
@@ -281,7 +282,7 @@ impl<'c> Extended<'c> {
         rows.extend((appended.iter().enumerate()).map(|(k, (_, b))| Some((own + k, longest(b)))));
         let table = DecisionTable::for_embeddings(&network, &rows);
         Ok(Extended {
-            core,
+            core: core.clone(),
             network,
             table,
         })

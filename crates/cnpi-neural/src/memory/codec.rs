@@ -16,13 +16,15 @@ use cnpi::env;
 use cnpi::operators::MAX_DEPTH;
 use cnpi::operators::{ArithOp, CompareOp};
 use cnpi::program::{
-    Act, ActApp, ActArg, ActDecl, BoolExpr, Cell, Color, Data, DataId, Direction, Observation,
-    ObservationKind, Operand, ParamType, PointerId, PosExpr, PosKind, SymExpr, ValExpr,
+    Act, ActApp, ActArg, ActDecl, BoolExpr, Cell, Color, Data, DataId, Direction, FrameAct,
+    Observation, ObservationKind, Operand, ParamType, PointerId, PosExpr, PosKind, SymExpr,
+    ValExpr,
 };
 use cnpi::span::Span;
 
 /// The ACTs, one program-memory row each: every ACT some environment
-/// declares (`env::all_acts`, `NOP` first), then `_push`.
+/// declares (`env::all_acts`, `NOP` first), then `_push`, then the frame
+/// stack's (`FrameAct::ALL`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ActKind(usize);
 
@@ -43,7 +45,7 @@ impl ActKind {
 
     /// The number of ACT rows.
     pub fn count() -> usize {
-        declared().len() + 1
+        declared().len() + 1 + FrameAct::ALL.len()
     }
 
     /// The `index`-th ACT row.
@@ -56,16 +58,27 @@ impl ActKind {
         self.0
     }
 
-    /// The ACT's declaration; `None` for `_push`, which takes any number
-    /// of positions.
+    /// The ACT's declaration; `None` for `_push` and the frame stack's,
+    /// which take a number of positions.
     pub fn decl(self) -> Option<&'static ActDecl> {
         declared().get(self.0).copied()
     }
 
+    /// The frame stack's ACT of this row, if it is one.
+    fn frame(self) -> Option<FrameAct> {
+        let first = declared().len() + 1;
+        (self.0.checked_sub(first)).and_then(|i| FrameAct::ALL.get(i).copied())
+    }
+
     /// The row of `act`; `None` for an ACT no environment declares.
     pub fn of(act: &Act) -> Option<ActKind> {
-        if matches!(act, Act::Push(_)) {
-            return Some(ActKind(declared().len()));
+        match act {
+            Act::Push(_) => return Some(ActKind(declared().len())),
+            Act::Frame(op, _) => {
+                let at = position_of(&FrameAct::ALL, op) as usize;
+                return Some(ActKind(declared().len() + 1 + at));
+            }
+            _ => {}
         }
         let (name, args) = (act.name(), act.args());
         declared()
@@ -78,7 +91,7 @@ impl ActKind {
     /// (`OUT(OK)` apart from `OUT`).
     pub fn name(self) -> String {
         let Some(decl) = self.decl() else {
-            return "_push".into();
+            return self.frame().map_or("_push", FrameAct::name).into();
         };
         if !decl.params.contains(&ParamType::Ok) {
             return decl.name.into();
@@ -130,6 +143,8 @@ enum Tag {
     Rem = 12,
     /// A cell of declared data (`ram`): `t`, `A[i]`, `D[i][j]`.
     Read = 13,
+    /// `_resume`, the top frame's resume point.
+    Resume = 14,
     // Comparison operands.
     OperandInt = 20,
     OperandEnd = 21,
@@ -153,7 +168,7 @@ enum Tag {
 }
 
 impl Tag {
-    const ALL: [Tag; 29] = [
+    const ALL: [Tag; 30] = [
         Tag::Int,
         Tag::BigInt,
         Tag::Pointer,
@@ -167,6 +182,7 @@ impl Tag {
         Tag::Div,
         Tag::Rem,
         Tag::Read,
+        Tag::Resume,
         Tag::OperandInt,
         Tag::OperandEnd,
         Tag::OperandPos,
@@ -287,6 +303,7 @@ impl Code {
                 self.values.push(*p as f32);
             }
             PosKind::Last => self.tag(Tag::Last),
+            PosKind::Resume => self.tag(Tag::Resume),
             PosKind::End => self.tag(Tag::End),
             PosKind::Observe(o, at) => {
                 self.tag(Tag::ObservePosition);
@@ -381,10 +398,10 @@ impl Code {
     }
 
     /// The arguments of an ACT (its kind is the key of its row), each
-    /// written by its parameter type; `_push` first says how many
-    /// positions follow.
+    /// written by its parameter type; `_push` and the frame stack's first
+    /// say how many positions follow.
     pub fn act_arguments(&mut self, act: &Act) {
-        if let Act::Push(exprs) = act {
+        if let Act::Push(exprs) | Act::Frame(_, exprs) = act {
             self.values.push(exprs.len() as f32);
         }
         for arg in &act.args() {
@@ -538,6 +555,7 @@ impl<'a> Decoder<'a> {
             Tag::Int | Tag::BigInt => PosKind::Int(self.int(tag)?),
             Tag::Pointer => PosKind::Pointer(self.pointer()?),
             Tag::Last => PosKind::Last,
+            Tag::Resume => PosKind::Resume,
             Tag::End => PosKind::End,
             Tag::ObservePosition => {
                 let observation = self.observation(ObservationKind::Position)?;
@@ -661,7 +679,10 @@ impl<'a> Decoder<'a> {
                 let exprs = (0..count)
                     .map(|_| self.position())
                     .collect::<Result<_, _>>()?;
-                Act::Push(exprs)
+                match kind.frame() {
+                    Some(op) => Act::Frame(op, exprs),
+                    None => Act::Push(exprs),
+                }
             }
             Some(decl) => {
                 let args = decl

@@ -57,7 +57,7 @@ struct Activation {
 
 pub(super) struct Machine<'m, 'o, 'r> {
     /// The core, with the memory's own combinators appended, verified.
-    core: Extended<'m>,
+    core: &'m Extended,
     memory: &'m Memory,
     unit: &'m Unit,
     /// In the cached mode: the key tables by bits, and the parse of every
@@ -74,7 +74,7 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
     /// A machine for program `unit` (an index of `memory.units`) with the
     /// parse cache `parses` (empty to parse every time).
     pub(super) fn new(
-        core: Extended<'m>,
+        core: &'m Extended,
         memory: &'m Memory,
         unit: &'m Unit,
         store: Store<'o>,
@@ -101,7 +101,7 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
     /// The finished run; the recorder, if any, sees the world it ends in.
     pub(super) fn finish(mut self, ended: Option<&Diagnostic>) -> Outcome {
         if let Some(recorder) = self.recorder.take() {
-            recorder.finish(&self.core, &self.store, ended);
+            recorder.finish(self.core, &self.store, ended);
         }
         self.store.finish()
     }

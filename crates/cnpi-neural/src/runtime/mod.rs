@@ -12,17 +12,113 @@
 //! same run bit for bit. The call stack lives on the heap, and the world
 //! (environment, pointers, state stack, counters) is the shared
 //! [`cnpi::exec`] store, so both engines act and report the same way.
-//! [`run_recorded`] also hands every step to the trace viewer's recorder.
+//! [`OnTheNetwork`] is a program put on the network once (the core extended
+//! by its combinators, verified) for a run plan to run on many inputs, each
+//! run handing every step to the trace viewer's recorder if asked.
 
 mod machine;
 
 use crate::core::Core;
 use crate::core::embedding::{Embedding, Extended};
+use crate::detector::Cache;
 use crate::memory::{Memory, RowId};
 use crate::viewer::Recorder;
 use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::env::{State, internal};
+use cnpi::exec::compare::Run;
 use cnpi::exec::{Options, Outcome, Store};
+
+/// Where a run starts: program `unit` of a memory (an index of its
+/// `units`) and the applier `row` it starts from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub unit: usize,
+    pub row: RowId,
+}
+
+/// A program of a memory on a core, ready to run on any number of inputs
+/// (from any number of threads): what `cnpic run` hands the run plan
+/// ([`cnpi::plan::Network`]). The core is extended by the memory's own
+/// combinators, verified once, when it is made.
+pub struct OnTheNetwork {
+    core: Extended,
+    memory: Memory,
+    entry: Entry,
+    /// Run the exact caches of the networks (else the plain networks).
+    cached: bool,
+    /// For a memory read from a file: the name it was given, under which a
+    /// disagreement of the engines checks the memory's stored source.
+    file: Option<String>,
+}
+
+impl OnTheNetwork {
+    /// `memory` on `core`, starting at `entry`; refused (E1109) if one of
+    /// the memory's combinators fails verification on `core`.
+    pub fn new(
+        core: &Core,
+        memory: Memory,
+        entry: Entry,
+        cached: bool,
+    ) -> Result<OnTheNetwork, Diagnostic> {
+        if memory.units.get(entry.unit).is_none() {
+            return Err(internal(format!(
+                "the memory has no program {}",
+                entry.unit
+            )));
+        }
+        Ok(OnTheNetwork {
+            core: extend(core, &memory)?,
+            memory,
+            entry,
+            cached,
+            file: None,
+        })
+    }
+
+    /// The same, for a memory read from the file named `file`.
+    pub fn read_from(self, file: &str) -> OnTheNetwork {
+        OnTheNetwork {
+            file: Some(file.to_string()),
+            ..self
+        }
+    }
+
+    pub fn memory(&self) -> &Memory {
+        &self.memory
+    }
+
+    pub fn entry(&self) -> Entry {
+        self.entry
+    }
+
+    /// Whether the exact caches run (else the plain networks).
+    pub fn cached(&self) -> bool {
+        self.cached
+    }
+}
+
+impl cnpi::plan::Network for OnTheNetwork {
+    type Recorder = Recorder;
+
+    fn run(&self, state: State, options: Options, record: Option<&mut Recorder>) -> Run {
+        let run = OneRun {
+            core: &self.core,
+            memory: &self.memory,
+            entry: self.entry,
+            cached: self.cached,
+        };
+        run.go(state, options, record)
+    }
+
+    fn explain(&self, disagreement: Diagnostic) -> Diagnostic {
+        match &self.file {
+            Some(file) => (self.memory.verify_sources(file, &Cache::from_env()))
+                .err()
+                .unwrap_or(disagreement),
+            None => disagreement,
+        }
+    }
+}
 
 /// Runs the applier `entry` of program `unit` of `memory` on `state`; with
 /// `cached`, on the exact caches of the networks instead of the networks.
@@ -35,36 +131,46 @@ pub fn run(
     options: Options,
     cached: bool,
 ) -> Result<Outcome, Diagnostic> {
-    run_recorded(core, (memory, unit, entry), state, options, cached, None)
+    if memory.units.get(unit).is_none() {
+        return Err(internal(format!("the memory has no program {unit}")));
+    }
+    let run = OneRun {
+        core: &extend(core, memory)?,
+        memory,
+        entry: Entry { unit, row: entry },
+        cached,
+    };
+    run.go(state, options, None)
 }
 
-/// [`run`], telling `recorder` (if any) of every step and of the end,
-/// error or not; `program` is the memory, the unit and the entry.
-pub fn run_recorded(
-    core: &Core,
-    program: (&Memory, usize, RowId),
-    state: State,
-    options: Options,
+/// One run's borrowed parts.
+struct OneRun<'m> {
+    core: &'m Extended,
+    memory: &'m Memory,
+    entry: Entry,
     cached: bool,
-    recorder: Option<&mut Recorder>,
-) -> Result<Outcome, Diagnostic> {
-    let (memory, unit, entry) = program;
-    let Some(info) = memory.units.get(unit) else {
-        return Err(internal(format!("the memory has no program {unit}")));
-    };
-    let core = extend(core, memory)?;
-    let store = Store::new(info.env, &info.pointers, state, options)?;
-    let mut machine = machine::Machine::new(core, memory, info, store, cached, recorder);
-    let ran = machine.run(entry);
-    let outcome = machine.finish(ran.as_ref().err());
-    ran.map(|()| outcome)
+}
+
+impl OneRun<'_> {
+    /// Runs on `state`, telling `recorder` (if any) of every step and of
+    /// the end, error or not.
+    fn go(self, state: State, options: Options, recorder: Option<&mut Recorder>) -> Run {
+        let info = &self.memory.units[self.entry.unit];
+        let store =
+            Store::new(info.env, &info.pointers, state, options)?.with_state(info.state.as_deref());
+        let mut machine =
+            machine::Machine::new(self.core, self.memory, info, store, self.cached, recorder);
+        let ran = machine.run(self.entry.row);
+        let outcome = machine.finish(ran.as_ref().err());
+        ran.map(|()| outcome)
+    }
 }
 
 /// `core` with the embeddings of the combinators `memory`'s programs
 /// define, each verified exhaustively; one that fails (a memory run on
 /// another core than the shipped one it was learned on, or edited) is
 /// refused with E1109 before anything runs.
-fn extend<'c>(core: &'c Core, memory: &Memory) -> Result<Extended<'c>, Diagnostic> {
+fn extend(core: &Core, memory: &Memory) -> Result<Extended, Diagnostic> {
     let cells = core.cells();
     let defined: Vec<_> = (memory.combinators.iter())
         .map(|d| {

@@ -7,14 +7,14 @@
 //! conditions with `and`, `or` and `not`, `if`/`else`, `while` loops bounded
 //! by a counter register of their own, writes, `SWAP`, `MOVE`, `OUT`, plain
 //! calls between definitions and state calls to a recursive definition
-//! whose depth is bounded. Each program is combinatorized as `cnpic run`
-//! does and run on random inputs. The two network runs and the reference
-//! interpreter on the combinatory form must always print the same JSON
-//! (every name and the tape) or stop with the same error code. Where the
-//! conversion gives no warning it is exact, and the program as written
-//! must agree too (`steps` aside: it counts statements as written and core
-//! steps on the network). Some programs make their recursive calls in a
-//! loop (W0801 when the order can show).
+//! whose depth is bounded, made in loops, between statements and in
+//! `if`/`else` branches. Each program is combinatorized as `cnpic run`
+//! does and run on random inputs. The two network runs, the reference
+//! interpreter on the combinatory form and the program as written must
+//! always print the same JSON (every name and the tape; `steps` aside for
+//! the program as written, which counts statements) or stop with the same
+//! error code: the conversion is exact, with Algorithm 3's forms or on
+//! explicit frames.
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -299,8 +299,9 @@ impl Generator {
     }
 
     /// `REC`: while `d > 0`, work, one or two state calls one level
-    /// down, and more work. The second call's position reads no memory
-    /// (it is computed before the first call's children run).
+    /// down, and more work; sometimes the calls sit in a loop with work
+    /// between them, or in the branches of an `if`/`else`. Positions and
+    /// conditions after a call may read memory the call changed.
     fn recursive(&mut self) -> Vec<String> {
         let mut scope = Scope::of(REC);
         scope.depth = 1;
@@ -308,20 +309,46 @@ impl Generator {
         if self.chance(70) {
             lines.extend(self.block(&mut scope, 2, 3));
         }
-        if self.chance(15) {
-            // Calls in a loop: they run in reverse order (W0801), so only
-            // the network and the combinatory form must agree.
-            lines.extend([
-                "    c42 = 0".to_string(),
-                "    while c42 < 2:".to_string(),
-                format!("      REC(d - 1, {})", self.expr(&scope, false, 1)),
-                "      c42 = c42 + 1".to_string(),
-            ]);
-            return lines;
-        }
-        lines.push(format!("    REC(d - 1, {})", self.expr(&scope, true, 1)));
-        if self.chance(60) {
-            lines.push(format!("    REC(d - 1, {})", self.expr(&scope, false, 1)));
+        let call = |g: &mut Self, scope: &Scope, indent: usize| {
+            let pad = "  ".repeat(indent);
+            format!("{pad}REC(d - 1, {})", g.expr(scope, true, 1))
+        };
+        match self.rng.random_range(0..10) {
+            0..=1 => {
+                // Calls in a loop, with work before and after each.
+                lines.extend(["    c42 = 0".to_string(), "    while c42 < 2:".to_string()]);
+                scope.depth = 2;
+                if self.chance(50) {
+                    lines.extend(self.block(&mut scope, 3, 2));
+                }
+                lines.push(call(self, &scope, 3));
+                if self.chance(50) {
+                    lines.extend(self.block(&mut scope, 3, 2));
+                }
+                lines.push("      c42 = c42 + 1".to_string());
+                scope.depth = 1;
+            }
+            2 => {
+                // A call in each branch, or in one, around work.
+                lines.push(format!("    if {}:", self.condition(&scope, true, 1)));
+                scope.depth = 2;
+                lines.push(call(self, &scope, 3));
+                lines.push("    else:".to_string());
+                if self.chance(50) {
+                    lines.push(call(self, &scope, 3));
+                }
+                lines.extend(self.block(&mut scope, 3, 2));
+                scope.depth = 1;
+            }
+            _ => {
+                lines.push(call(self, &scope, 2));
+                if self.chance(40) {
+                    lines.extend(self.block(&mut scope, 2, 2));
+                }
+                if self.chance(60) {
+                    lines.push(call(self, &scope, 2));
+                }
+            }
         }
         if self.chance(60) {
             lines.extend(self.block(&mut scope, 2, 3));
@@ -412,11 +439,12 @@ fn network(memory: &Memory, input: &str, cached: bool, steps: bool) -> Value {
     answer(run, steps)
 }
 
-/// What one program did: converted exactly, with warnings, or refused.
+/// What one program did: converted (exactly), on frames or not, or refused.
 #[derive(Default, Debug)]
 struct Tally {
     exact: usize,
-    warned: usize,
+    /// Of those, the programs that run on explicit frames.
+    on_frames: usize,
     /// Programs the combinatorizer refused, by code.
     refused: std::collections::BTreeMap<String, usize>,
     runs: usize,
@@ -442,16 +470,10 @@ fn check(text: &str, inputs: &[String], tally: &mut Tally) {
     };
     let ready = match for_the_network(compiled, name) {
         Ok(ready) => ready,
-        Err((diagnostics, _)) => {
-            for code in diagnostics.iter().map(|d| d.code.0) {
-                assert!(code.starts_with("E080"), "{code}: {diagnostics:?}\n{text}");
-                *tally.refused.entry(code.to_string()).or_default() += 1;
-            }
-            return;
-        }
+        Err((diagnostics, _)) => panic!("refused: {diagnostics:?}\n{text}"),
     };
     let warnings = ready.written.map(|w| w.warnings).unwrap_or_default();
-    let exact = warnings.is_empty();
+    assert!(warnings.is_empty(), "{warnings:?}\n{text}");
     let (combinatory, combinatory_text) = (&ready.combinatory.program, &ready.combinatory.text);
     let memory =
         match Memory::with_program(combinatory, name, combinatory_text, SEED, &Cache::none()) {
@@ -464,10 +486,9 @@ fn check(text: &str, inputs: &[String], tally: &mut Tally) {
             }
             Err(d) => panic!("the memory builds: {d:?}\n{text}"),
         };
-    if exact {
-        tally.exact += 1;
-    } else {
-        tally.warned += 1;
+    tally.exact += 1;
+    if combinatory_text.contains("_resume") {
+        tally.on_frames += 1;
     }
     for input in inputs {
         let cached = network(&memory, input, true, true);
@@ -482,13 +503,11 @@ fn check(text: &str, inputs: &[String], tally: &mut Tally) {
             on_network, reference,
             "the combinatory form as interpreted, on {input}\n{text}"
         );
-        if exact {
-            let written = interpreted(&program, input);
-            assert_eq!(
-                on_network, written,
-                "--symbolic on {input}\n{text}\n{combinatory_text}"
-            );
-        }
+        let written = interpreted(&program, input);
+        assert_eq!(
+            on_network, written,
+            "--symbolic on {input}\n{text}\n{combinatory_text}"
+        );
         tally.runs += 1;
         if let Some(code) = on_network.get("error").and_then(Value::as_str) {
             *tally.errors.entry(code.to_string()).or_default() += 1;
@@ -523,11 +542,34 @@ fn random_ram_programs_agree_on_every_engine() {
         check(&text, &inputs, &mut tally);
     }
     eprintln!("{tally:?}");
-    // The generator writes what converts exactly, mostly, and runs that
-    // end normally as well as runs that stop with an error.
-    assert!(tally.exact * 4 >= PROGRAMS * 3, "{tally:?}");
-    assert!(tally.warned > 0, "{tally:?}");
+    // Every program converts (but for rows too long, E1104), some on
+    // frames; runs end normally as well as with an error.
+    assert!(tally.exact * 10 >= PROGRAMS * 9, "{tally:?}");
+    assert!(tally.on_frames * 5 >= PROGRAMS, "{tally:?}");
     let errors: usize = tally.errors.values().sum();
     assert!(errors * 10 <= tally.runs * 6, "{tally:?}");
     assert!(errors * 10 >= tally.runs, "{tally:?}");
+}
+
+/// The sweep of docs/combinatorize.md: `CNPI_RANDOM_RAM` programs (10,000
+/// unless set) of another seed, every one agreeing on every engine. Not
+/// in CI: `cargo test --release -p cnpic --test neural -- --ignored
+/// random_ram_sweep --nocapture`.
+#[test]
+#[ignore = "a sweep, run by hand"]
+fn random_ram_sweep() {
+    let programs: usize = std::env::var("CNPI_RANDOM_RAM")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(10_000);
+    let mut generator = Generator {
+        rng: ChaCha8Rng::seed_from_u64(27),
+    };
+    let mut tally = Tally::default();
+    for _ in 0..programs {
+        let text = generator.program();
+        let inputs: Vec<String> = (0..INPUTS).map(|_| generator.input()).collect();
+        check(&text, &inputs, &mut tally);
+    }
+    eprintln!("{programs} programs: {tally:?}");
 }

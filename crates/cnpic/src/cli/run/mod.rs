@@ -1,19 +1,23 @@
-//! `cnpic run FILE`: load the program (`cnpi_neural::load`), read the
-//! input, run the engines asked for (`cnpi::engines`), print the result.
+//! `cnpic run FILE`: build the run plan (`cnpi_neural::load::plan_file`),
+//! read the input, run it (`cnpi::plan::Plan::run`), print the result;
+//! with `--inputs`, run it on many ([`inputs`]).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
-use cnpi::engines::{input_file, read_input};
 use cnpi::env;
 use cnpi::files::refuse_overwriting;
-use cnpi_neural::load::{Loaded, Request, RunOptions};
+use cnpi::plan::{Engines, RunOptions, input_file};
+use cnpi_experiments::Shard;
+use cnpi_neural::load::{Plan, Request, plan_file};
 use cnpi_neural::memory::DEFAULT_SEED;
 use cnpi_neural::viewer::{Recorder, Window, page};
 
 use super::output::{err, out, outln};
 use super::report::{command_line, exit_code, fail, print_diagnostics, progress_bar};
+
+mod inputs;
 
 /// `--input`'s help, with an input of every registered environment.
 fn input_help() -> String {
@@ -79,6 +83,24 @@ pub struct RunArgs {
     /// `A..` or `..B`. Default: every step, up to 2,000,000.
     #[arg(long, value_name = "A..B", requires = "html", value_parser = window)]
     html_steps: Option<Window>,
+    /// Run on every line of IN.jsonl (one input as `--input` takes it per
+    /// line) in one process, printing one `--format json` object per line
+    /// in input order; a line that fails gives `{"error": {"code",
+    /// "message"}}` and the others go on (exit 1 if any failed).
+    #[arg(
+        long,
+        value_name = "IN.jsonl",
+        conflicts_with_all = ["input", "trace", "html"]
+    )]
+    inputs: Option<PathBuf>,
+    /// Threads for `--inputs` (default: every core).
+    #[arg(long, value_name = "N", requires = "inputs", value_parser = clap::value_parser!(u32).range(1..))]
+    jobs: Option<u32>,
+    /// With `--inputs`, run only the `i`-th of `n` contiguous blocks of its
+    /// lines (1 ≤ i ≤ n): the shards' outputs, concatenated in order, are
+    /// the unsharded output.
+    #[arg(long, value_name = "i/n", requires = "inputs")]
+    shard: Option<Shard>,
 }
 
 fn window(text: &str) -> Result<Window, String> {
@@ -96,24 +118,44 @@ pub fn run(args: &RunArgs) -> ExitCode {
         Some(args.file.as_path()),
         input_file(args.input.as_deref()),
         args.core.as_deref(),
+        args.inputs.as_deref(),
     ];
     let inputs: Vec<_> = inputs.into_iter().flatten().collect();
     if let Err(diagnostic) = refuse_overwriting(&inputs, &Vec::from_iter(args.html.as_deref())) {
         return fail(diagnostic);
     }
+    let engines = match (args.symbolic, args.cross_check) {
+        (true, _) => Engines::Symbolic,
+        (false, true) => Engines::CrossCheck,
+        (false, false) => Engines::Network,
+    };
     let request = Request {
-        file: &args.file,
         entry: args.entry.as_deref(),
-        symbolic: args.symbolic,
-        cross_check: args.cross_check,
+        engines,
+        cached: !args.no_cache,
+        core: args.core.as_deref(),
         seed: args.seed,
     };
-    let loaded = progress_bar(|progress| Loaded::open(&request, progress, &mut print_diagnostics));
-    let Some(loaded) = loaded else {
+    let plan =
+        progress_bar(|progress| plan_file(&args.file, &request, progress, &mut print_diagnostics));
+    let Some(plan) = plan else {
         return exit_code(false);
     };
+    if let Some(path) = &args.inputs {
+        let jobs = args.jobs.map_or_else(
+            || std::thread::available_parallelism().map_or(1, usize::from),
+            |jobs| jobs as usize,
+        );
+        let many = inputs::Many {
+            path,
+            jobs,
+            shard: args.shard.unwrap_or(Shard::ALL),
+            max_steps: args.max_steps,
+        };
+        return inputs::run(&plan, &many);
+    }
     if args.input.is_none() {
-        let empty = env::empty_input(loaded.env);
+        let empty = env::empty_input(plan.env());
         err!("note: no --input given; running on the empty input `{empty}`\n");
     }
     let stderr = std::io::stderr();
@@ -123,27 +165,25 @@ pub fn run(args: &RunArgs) -> ExitCode {
     let options = RunOptions {
         max_steps: args.max_steps,
         trace: args.trace.then_some(&mut trace as &mut dyn std::io::Write),
-        core: args.core.as_deref(),
-        cached: !args.no_cache,
         record: recorder.as_mut(),
     };
-    let (result, warning) = match read_input(args.input.as_deref(), loaded.env, &loaded.layout()) {
-        Ok(state) => loaded.run(state, options),
+    let (result, warning) = match plan.read_input_arg(args.input.as_deref()) {
+        Ok(state) => plan.run(state, options),
         Err(diagnostic) => (Err(diagnostic), None),
     };
     drop(trace);
     if let Some(warning) = warning {
-        print_diagnostics(&[warning], &loaded.sources);
+        print_diagnostics(&[warning], plan.sources());
     }
     if let (Some(path), Some(recorder)) = (&args.html, &recorder)
-        && let Err(diagnostic) = write_page(path, args, &loaded, recorder, &result)
+        && let Err(diagnostic) = write_page(path, args, &plan, recorder, &result)
     {
-        print_diagnostics(&[diagnostic], &loaded.sources);
+        print_diagnostics(&[diagnostic], plan.sources());
         return exit_code(false);
     }
     match result {
         Ok(outcome) => {
-            let engine = if args.symbolic { "symbolic" } else { "neural" };
+            let engine = plan.engine_name();
             match args.format {
                 Format::Text => out!("{}", outcome.to_text(engine)),
                 Format::Json => outln!("{}", outcome.to_json(engine)),
@@ -151,7 +191,7 @@ pub fn run(args: &RunArgs) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(diagnostic) => {
-            print_diagnostics(&[diagnostic], &loaded.sources);
+            print_diagnostics(&[diagnostic], plan.sources());
             exit_code(false)
         }
     }
@@ -162,24 +202,24 @@ pub fn run(args: &RunArgs) -> ExitCode {
 fn write_page(
     path: &std::path::Path,
     args: &RunArgs,
-    loaded: &Loaded,
+    plan: &Plan,
     recorder: &Recorder,
     result: &cnpi::exec::compare::Run,
 ) -> Result<(), cnpi::diagnostic::Diagnostic> {
-    let Some((memory, unit, _)) = &loaded.memory else {
+    let Some(network) = plan.network() else {
         return Ok(());
     };
     let outcome = match result {
         Ok(outcome) => outcome.to_text("neural"),
         Err(diagnostic) => format!("{}: {}", diagnostic.code, diagnostic.message),
     };
-    let written = (loaded.as_written.as_ref()).map(|(text, origins)| (text.as_str(), origins));
+    let written = (plan.as_written()).map(|written| (written.text.as_str(), &written.origins));
     let title = args.file.display().to_string();
     let page = page::Page {
         title: &title,
         command: &command_line(),
-        memory,
-        unit: *unit,
+        memory: network.memory(),
+        unit: network.entry().unit,
         written,
         outcome: &outcome,
         plain: args.no_cache,

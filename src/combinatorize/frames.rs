@@ -1,0 +1,415 @@
+//! The exact form: normal programs on explicit frames (language.md §5.1).
+//!
+//! Where Algorithm 3's forms would reorder effects (calls in a loop,
+//! statements between or after recursive calls, reads of memory after a
+//! call, `else` around calls, mutual recursion it cannot inline), every
+//! normal program the entry reaches is cut into *blocks*: the straight-line
+//! code from one resume point to the next call or return, numbered from 1.
+//! A block ends by saying where its frame goes on (`_goto(k)`), by calling
+//! (`_goto` to the code after the call, then `_enter(k)` for a plain call or
+//! `_call(k, e1, ..., ek)` for a state call, which pushes a frame resuming at
+//! the callee's first block) or by returning (`_return`). Code without such
+//! calls stays as the ordinary rules make it (`cond`, `linrec`, `seq`), so a
+//! block is a small combinatory program. One `linrec(_resume > 0?; DISPATCH,
+//! NOP, NOP)` runs the blocks: `DISPATCH` is a balanced tree of
+//! `cond(_resume < k?; ...)` over the block numbers. Each normal program
+//! keeps its name as `seq(; _enter(0), _enter(ENTRY), LOOP, _return)`:
+//! the frame resuming at 0 stops the loop when the program returns, and is
+//! taken off again. The frame stack lives in the run's store (`exec`), so
+//! this works in every environment, and the fixed core runs it step by step.
+
+use std::collections::HashMap;
+
+use super::convert::{Context, Converter, extent};
+use super::emit::{Emitter, Extent, Lines, Names, Piece};
+use super::output::{Arg, OutDef};
+use super::walk::calls;
+use crate::diagnostic::Diagnostic;
+use crate::operators::CompareOp;
+use crate::program::{
+    Act, Applier, Body, BoolExpr, Callee, Combinator, DefId, FrameAct, Operand, PosExpr, PosKind,
+    Program, Stmt,
+};
+use crate::span::Span;
+
+/// Where a piece of code goes when it ends.
+#[derive(Clone, Copy)]
+enum Next {
+    /// The frame resumes at this block.
+    Goto(i64),
+    /// The program returns.
+    Return,
+}
+
+/// The blocks of all converted programs, by number (block k is `blocks[k - 1]`).
+struct Blocks {
+    code: Vec<Option<Piece>>,
+    /// The block that only returns, once some call needs it.
+    returns: Option<i64>,
+}
+
+impl Blocks {
+    fn new_block(&mut self) -> i64 {
+        self.code.push(None);
+        self.code.len() as i64
+    }
+
+    fn set(&mut self, k: i64, piece: Piece) {
+        if let Some(slot) = self.code.get_mut(k as usize - 1) {
+            *slot = Some(piece);
+        }
+    }
+}
+
+/// What the entry reaches, in file order.
+pub struct Reached {
+    /// The appliers, kept as they are.
+    pub appliers: Vec<DefId>,
+    /// The normal programs that need a definition of their own name: the
+    /// entry and those appliers refer to. Each runs its own frames.
+    pub named: Vec<DefId>,
+}
+
+/// What the entry of `program` reaches.
+pub fn reached(program: &Program) -> Reached {
+    let mut reached = vec![false; program.defs.len()];
+    let mut named = vec![program.entry];
+    let mut todo = vec![program.entry];
+    while let Some(id) = todo.pop() {
+        match reached.get_mut(id) {
+            Some(seen) if !*seen => *seen = true,
+            _ => continue,
+        }
+        match program.defs.get(id).map(|d| &d.body) {
+            Some(Body::Normal(body)) => todo.extend(calls(body).into_iter().filter_map(target)),
+            Some(Body::Applier(Applier::Combinator { args, .. })) => {
+                for arg in args {
+                    if let Callee::Def(id, _) = arg {
+                        todo.push(*id);
+                        named.push(*id);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let is_normal = |id: &DefId| matches!(program.defs[*id].body, Body::Normal(_));
+    let all = (0..program.defs.len()).filter(|&id| reached.get(id) == Some(&true));
+    let appliers = all.filter(|id| !is_normal(id)).collect();
+    named.retain(is_normal);
+    named.sort_unstable();
+    named.dedup();
+    Reached { appliers, named }
+}
+
+/// The normal programs `root` reaches by calls, `root` first: those that
+/// run on its frames (a call to an applier runs nested, as it is).
+fn members(program: &Program, root: DefId) -> Vec<DefId> {
+    let mut found = vec![root];
+    let mut at = 0;
+    while let Some(&id) = found.get(at) {
+        at += 1;
+        if let Some(Body::Normal(body)) = program.defs.get(id).map(|d| &d.body) {
+            for callee in calls(body).into_iter().filter_map(target) {
+                let normal = matches!(program.defs[callee].body, Body::Normal(_));
+                if normal && !found.contains(&callee) {
+                    found.push(callee);
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The definition a call statement calls.
+fn target(stmt: &Stmt) -> Option<DefId> {
+    match stmt {
+        Stmt::Call(id, _) | Stmt::StateCall(id, _, _) => Some(*id),
+        _ => None,
+    }
+}
+
+/// Converts every normal program the entry reaches to the exact form: for
+/// each program that needs its own name (the entry, and those appliers
+/// call), its frames: the programs it reaches, cut into blocks, the
+/// dispatch and the loop, then the program under its own name. `None`
+/// after reporting why not.
+pub fn convert(
+    ctx: &Context,
+    reached: &Reached,
+    lines: &Lines,
+    names: &mut Names,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Vec<OutDef>> {
+    let mut out = Vec::new();
+    for &root in &reached.named {
+        out.extend(machine(ctx, root, lines, names, diagnostics)?);
+    }
+    Some(out)
+}
+
+/// The frames of the program `root`.
+fn machine(
+    ctx: &Context,
+    root: DefId,
+    lines: &Lines,
+    names: &mut Names,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Vec<OutDef>> {
+    let program = ctx.program;
+    let members = members(program, root);
+    let mut blocks = Blocks {
+        code: Vec::new(),
+        returns: None,
+    };
+    let entries: HashMap<DefId, i64> = members.iter().map(|&m| (m, blocks.new_block())).collect();
+    let mut out = Vec::new();
+    for &id in &members {
+        let Some(Body::Normal(body)) = program.defs.get(id).map(|d| &d.body) else {
+            continue;
+        };
+        let name = &program.defs[id].name;
+        let mut cut = Cutter {
+            conv: Converter {
+                ctx,
+                emit: Emitter::new(program, lines, names, name),
+                def: id,
+                diagnostics,
+                after_call: None,
+            },
+            blocks: &mut blocks,
+            entries: &entries,
+        };
+        let code = cut.code(body, Next::Return)?;
+        let whole = body.iter().map(extent).reduce(Extent::to);
+        let block = cut.conv.emit.seq(code, "BLOCK");
+        let block = Piece {
+            extent: whole.unwrap_or(block.extent),
+            ..block
+        };
+        cut.keep(entries[&id], block);
+        out.extend(cut.conv.emit.helpers);
+    }
+    let def = &program.defs[root];
+    let stem = format!("{}_FRAMES", def.name);
+    let mut emit = Emitter::new(program, lines, names, &stem);
+    // The machine's own helpers come from all the programs it runs.
+    let all = (members.iter())
+        .filter_map(|&id| program.defs.get(id))
+        .map(|def| Extent::new(def.span.start, def_end(def)));
+    let whole = all.reduce(Extent::to).unwrap_or_default();
+    let pieces: Vec<Piece> = blocks.code.into_iter().flatten().collect();
+    let dispatch = dispatch(&mut emit, pieces, 1, whole);
+    let nop = || Piece::arg(Arg::Nop, Extent::default());
+    let running = compare(CompareOp::Gt, 0);
+    let run = emit.comb(
+        Combinator::Linrec,
+        Some(running),
+        [dispatch, nop(), nop()],
+        whole,
+        "LOOP",
+    );
+    let run = emit.arg(run);
+    let frame = |op, k: Option<i64>| {
+        let args = k.map(int).into_iter().collect();
+        Piece::arg(Arg::Act(Act::Frame(op, args)), Extent::default())
+    };
+    let own = Extent::new(def.span.start, def_end(def));
+    let at = |piece: Piece| Piece {
+        extent: own,
+        ..piece
+    };
+    let pieces = vec![
+        at(frame(FrameAct::Enter, Some(0))),
+        at(frame(FrameAct::Enter, Some(entries[&root]))),
+        Piece::arg(run, own),
+        frame(FrameAct::Return, None),
+    ];
+    let top = emit.seq(pieces, "SEQ");
+    let comment = emit.comment(own);
+    let mut all = emit.helpers;
+    all.extend(out);
+    all.push(OutDef {
+        name: def.name.clone(),
+        comment: Some(comment),
+        node: top.node,
+        origin: def.span,
+    });
+    Some(all)
+}
+
+/// Where a normal program's text ends.
+fn def_end(def: &crate::program::Def) -> usize {
+    match &def.body {
+        Body::Normal(body) => body.last().map_or(def.span.end, |s| extent(s).end),
+        _ => def.span.end,
+    }
+}
+
+/// The blocks numbered from `first` on, chosen by `_resume`: a balanced
+/// tree of `cond(_resume < k?; LOWER, NOP, UPPER)`; `whole` is the source
+/// of all the programs they come from.
+fn dispatch(emit: &mut Emitter, mut blocks: Vec<Piece>, first: i64, whole: Extent) -> Piece {
+    if blocks.len() <= 1 {
+        return blocks
+            .pop()
+            .unwrap_or_else(|| Piece::arg(Arg::Nop, Extent::default()));
+    }
+    let upper = blocks.split_off(blocks.len() / 2);
+    let middle = first + blocks.len() as i64;
+    let lower = dispatch(emit, blocks, first, whole);
+    let upper = dispatch(emit, upper, middle, whole);
+    let nop = Piece::arg(Arg::Nop, Extent::default());
+    emit.comb(
+        Combinator::Cond,
+        Some(compare(CompareOp::Lt, middle)),
+        [lower, nop, upper],
+        whole,
+        "DISPATCH",
+    )
+}
+
+/// `_resume OP k`.
+fn compare(op: CompareOp, k: i64) -> BoolExpr {
+    let resume = PosExpr {
+        kind: PosKind::Resume,
+        span: Span::default(),
+    };
+    BoolExpr::Compare(op, Operand::Pos(resume), Operand::Int(k))
+}
+
+/// The integer `k` as a position.
+fn int(k: i64) -> PosExpr {
+    PosExpr {
+        kind: PosKind::Int(k),
+        span: Span::default(),
+    }
+}
+
+/// Cuts one program into blocks.
+struct Cutter<'c, 'e> {
+    conv: Converter<'c, 'e>,
+    blocks: &'c mut Blocks,
+    entries: &'c HashMap<DefId, i64>,
+}
+
+impl Cutter<'_, '_> {
+    /// Whether a statement calls a program that runs on frames.
+    fn calls_member(&self, stmt: &Stmt) -> bool {
+        calls(std::slice::from_ref(stmt))
+            .into_iter()
+            .filter_map(target)
+            .any(|id| self.entries.contains_key(&id))
+    }
+
+    /// The ACT that ends code going to `next`.
+    fn end(next: Next, extent: Extent) -> Piece {
+        let act = match next {
+            Next::Goto(k) => Act::Frame(FrameAct::Goto, vec![int(k)]),
+            Next::Return => Act::Frame(FrameAct::Return, Vec::new()),
+        };
+        Piece::arg(Arg::Act(act), extent)
+    }
+
+    /// The block where code goes on after `stmts` (which end by going to
+    /// `next`): `next`'s own block when there are none, else a new block.
+    fn resume_after(&mut self, stmts: &[Stmt], next: Next) -> Option<i64> {
+        if stmts.is_empty() {
+            return Some(match next {
+                Next::Goto(k) => k,
+                Next::Return => self.return_block(),
+            });
+        }
+        let k = self.blocks.new_block();
+        let code = self.code(stmts, next)?;
+        let piece = self.conv.emit.seq(code, "BLOCK");
+        self.keep(k, piece);
+        Some(k)
+    }
+
+    /// Block `k` is `piece`, named after this program.
+    fn keep(&mut self, k: i64, piece: Piece) {
+        let extent = piece.extent;
+        let arg = self.conv.emit.arg(piece);
+        self.blocks.set(k, Piece::arg(arg, extent));
+    }
+
+    /// The block that only returns.
+    fn return_block(&mut self) -> i64 {
+        if let Some(k) = self.blocks.returns {
+            return k;
+        }
+        let k = self.blocks.new_block();
+        self.blocks
+            .set(k, Self::end(Next::Return, Extent::default()));
+        self.blocks.returns = Some(k);
+        k
+    }
+
+    /// The code of the current block that runs `stmts` and then goes to
+    /// `next`; code after a call goes to blocks of its own.
+    fn code(&mut self, stmts: &[Stmt], next: Next) -> Option<Vec<Piece>> {
+        let Some(at) = stmts.iter().position(|s| self.calls_member(s)) else {
+            let mut pieces = self.conv.block(stmts)?;
+            let last = stmts.last().map(extent).unwrap_or_default();
+            pieces.push(Self::end(next, last));
+            return Some(pieces);
+        };
+        let mut pieces = self.conv.block(&stmts[..at])?;
+        let (stmt, rest) = (&stmts[at], &stmts[at + 1..]);
+        let here = extent(stmt);
+        match stmt {
+            Stmt::Call(id, _) | Stmt::StateCall(id, _, _) => {
+                let after = self.resume_after(rest, next)?;
+                pieces.push(Self::end(Next::Goto(after), here));
+                let callee = *self.entries.get(id)?;
+                let act = match stmt {
+                    Stmt::StateCall(_, args, _) => {
+                        let mut positions = vec![int(callee)];
+                        positions.extend(args.iter().cloned());
+                        Act::Frame(FrameAct::Call, positions)
+                    }
+                    _ => Act::Frame(FrameAct::Enter, vec![int(callee)]),
+                };
+                pieces.push(Piece::arg(Arg::Act(act), here));
+            }
+            Stmt::If {
+                condition,
+                then,
+                otherwise,
+                ..
+            } => {
+                let join = match rest.is_empty() {
+                    true => next,
+                    false => Next::Goto(self.resume_after(rest, next)?),
+                };
+                let then = self.code(then, join)?;
+                let otherwise = self.code(otherwise, join)?;
+                let a1 = self.conv.emit.seq(then, "SEQ");
+                let a3 = self.conv.emit.seq(otherwise, "SEQ");
+                let nop = Piece::arg(Arg::Nop, here);
+                let detector = Some(condition.clone());
+                let comb =
+                    (self.conv.emit).comb(Combinator::Cond, detector, [a1, nop, a3], here, "IF");
+                pieces.push(comb);
+            }
+            Stmt::While {
+                condition, body, ..
+            } => {
+                let head = self.blocks.new_block();
+                pieces.push(Self::end(Next::Goto(head), here));
+                let body = self.code(body, Next::Goto(head))?;
+                let after = self.code(rest, next)?;
+                let a1 = self.conv.emit.seq(body, "SEQ");
+                let a3 = self.conv.emit.seq(after, "SEQ");
+                let nop = Piece::arg(Arg::Nop, here);
+                let detector = Some(condition.clone());
+                let comb =
+                    (self.conv.emit).comb(Combinator::Cond, detector, [a1, nop, a3], here, "LOOP");
+                self.keep(head, comb);
+            }
+            Stmt::Act(_) | Stmt::Pass(_) | Stmt::ParamCall(_) | Stmt::Return { .. } => return None,
+        }
+        Some(pieces)
+    }
+}

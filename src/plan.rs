@@ -1,0 +1,441 @@
+//! One run plan: what runs, on which engines, with which checks, built
+//! once and run on as many inputs as wanted, from as many threads as
+//! wanted (`cnpic run`, `cnpic run --inputs`, the Python package).
+//!
+//! A [`Plan`] is made from a source ([`Plan::from_source`]: compiled, and
+//! for the network combinatorized, once) or from a network loaded
+//! elsewhere with the source it was made from ([`Plan::from_network`]: a
+//! program memory). [`Engines`] says which engines run: the network, the
+//! exact reference interpreter, or both compared (a file of normal
+//! programs cross-checked is also run as written). The network is whatever
+//! implements [`Network`] (the `cnpi-neural` runtime does), so this crate
+//! stays free of it. [`Plan::run`] runs one input, [`Plan::run_input`] reads
+//! one from its JSON first, [`Plan::run_many`] runs many on threads, in
+//! input order. A plan is immutable: every run has its own world.
+
+use std::io::Write;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::combinatorize::Origins;
+use crate::compile::{Compiled, ForNetwork, compile, for_the_network, runnable};
+use crate::diagnostic::{Diagnostic, Sources, codes};
+use crate::env::{self, Declarations, State};
+use crate::exec::Options;
+use crate::exec::compare::{Run, agrees_with_written, cross_check};
+use crate::program::{Data, EnvKind, Pointer, Program};
+use crate::symbolic;
+
+/// Where diagnostics go, with the sources they are drawn against.
+pub type Report<'r> = &'r mut dyn FnMut(&[Diagnostic], &Sources);
+
+/// Which engines a plan runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engines {
+    /// The network alone (`cnpic run`).
+    Network,
+    /// The exact reference interpreter alone (`--symbolic`).
+    Symbolic,
+    /// Both, compared (`--cross-check`): a run fails with E1106 unless the
+    /// final environments and step counts agree.
+    CrossCheck,
+}
+
+impl Engines {
+    fn network(self) -> bool {
+        self != Engines::Symbolic
+    }
+
+    fn reference(self) -> bool {
+        self != Engines::Network
+    }
+}
+
+/// A program loaded on the network, ready to run on an input; shared by
+/// every thread of a plan.
+pub trait Network: Send + Sync {
+    /// What a run may record step by step (the trace viewer's recorder).
+    type Recorder;
+
+    /// Runs on `state`, telling `record` (if any) of every step.
+    fn run(&self, state: State, options: Options, record: Option<&mut Self::Recorder>) -> Run;
+
+    /// A disagreement of the engines (E1106), explained if the network
+    /// knows more (a program memory edited by hand); by default as it is.
+    fn explain(&self, disagreement: Diagnostic) -> Diagnostic {
+        disagreement
+    }
+}
+
+/// A source text to build a plan from.
+#[derive(Clone, Copy, Debug)]
+pub struct Source<'a> {
+    /// How diagnostics name the file.
+    pub name: &'a str,
+    pub text: &'a str,
+    /// The definition to start from (default: the one no other refers to).
+    pub entry: Option<&'a str>,
+}
+
+/// What a program declares that its input is read against.
+#[derive(Clone, Debug)]
+pub struct Declared {
+    pub env: EnvKind,
+    pub registers: Vec<Pointer>,
+    pub data: Vec<Data>,
+}
+
+impl Declared {
+    fn of(program: &Program) -> Declared {
+        Declared {
+            env: program.env,
+            registers: program.pointers.clone(),
+            data: program.data.clone(),
+        }
+    }
+}
+
+/// A file of normal programs as the user wrote it: its text, and where
+/// each part of the combinatory program the network runs came from.
+pub struct AsWritten {
+    pub text: String,
+    pub origins: Origins,
+}
+
+/// How one run of a plan runs.
+pub struct RunOptions<'a, R> {
+    /// Stop with E0701 after this many steps.
+    pub max_steps: u64,
+    /// Where the first engine that runs writes its trace, if anywhere.
+    pub trace: Option<&'a mut dyn Write>,
+    /// Where the network's run records each step, if anywhere.
+    pub record: Option<&'a mut R>,
+}
+
+impl<R> RunOptions<'_, R> {
+    /// A run of at most `max_steps` steps, neither traced nor recorded.
+    pub fn steps(max_steps: u64) -> Self {
+        RunOptions {
+            max_steps,
+            trace: None,
+            record: None,
+        }
+    }
+}
+
+/// The default step limit of a run (`--max-steps`).
+pub const MAX_STEPS: u64 = 1_000_000_000;
+
+/// A run's result, with the warning (W1106) of a program as written that
+/// ends differently where its conversion said it might.
+pub type Ran = (Run, Option<Diagnostic>);
+
+/// What runs, on which engines, with which checks.
+pub struct Plan<N> {
+    declared: Declared,
+    network: Option<N>,
+    /// The combinatory program the reference interpreter runs.
+    reference: Option<Program>,
+    /// With a cross-check of a file of normal programs: the programs as
+    /// written, which must end in the network's final environment (their
+    /// steps count statements, not core steps), and the conversion's
+    /// warnings, which say where they may differ.
+    written: Option<(Program, Vec<Diagnostic>)>,
+    as_written: Option<AsWritten>,
+    /// What run-time diagnostics are drawn against: the file as written
+    /// (for normal programs, whose errors [`Plan::run`] moves there), else
+    /// the program that runs.
+    sources: Sources,
+}
+
+/// Compiles `source`, reporting every diagnostic; the program when there
+/// were no errors.
+pub fn compile_reporting(source: &Source, report: Report) -> Option<Compiled> {
+    let compilation = compile(source.name, source.text, source.entry);
+    report(&compilation.diagnostics, &compilation.sources);
+    Some(Compiled {
+        program: compilation.program?,
+        sources: compilation.sources,
+        text: source.text.to_string(),
+    })
+}
+
+/// What the network runs for `compiled` (see [`for_the_network`]),
+/// reporting the conversion's warnings and errors.
+pub fn for_network_reporting(compiled: Compiled, name: &str, report: Report) -> Option<ForNetwork> {
+    match for_the_network(compiled, name) {
+        Ok(ready) => {
+            if let Some(written) = &ready.written {
+                report(&written.warnings, &written.compiled.sources);
+            }
+            Some(ready)
+        }
+        Err((diagnostics, compiled)) => {
+            report(&diagnostics, &compiled.sources);
+            None
+        }
+    }
+}
+
+impl<N: Network> Plan<N> {
+    /// The plan for `source` on `engines`: compiled; unless symbolic,
+    /// combinatorized if it has normal programs, and put on the network by
+    /// `network` (whose error is drawn against the combinatory program).
+    /// `None` after reporting why not.
+    pub fn from_source(
+        source: &Source,
+        engines: Engines,
+        network: impl FnOnce(&ForNetwork) -> Result<N, Diagnostic>,
+        report: Report,
+    ) -> Option<Plan<N>> {
+        let compiled = compile_reporting(source, report)?;
+        if !engines.network() {
+            if let Err(diagnostics) = runnable(&compiled.program) {
+                report(&diagnostics, &compiled.sources);
+                return None;
+            }
+            return Some(Plan {
+                declared: Declared::of(&compiled.program),
+                network: None,
+                reference: Some(compiled.program),
+                written: None,
+                as_written: None,
+                sources: compiled.sources,
+            });
+        }
+        let ready = for_network_reporting(compiled, source.name, report)?;
+        let network = match network(&ready) {
+            Ok(network) => network,
+            Err(diagnostic) => {
+                report(&[diagnostic], &ready.combinatory.sources);
+                return None;
+            }
+        };
+        let combinatory = ready.combinatory;
+        let (written, as_written, sources) = match ready.written {
+            Some(written) => (
+                (engines.reference()).then_some((written.compiled.program, written.warnings)),
+                Some(AsWritten {
+                    text: written.compiled.text,
+                    origins: written.origins,
+                }),
+                written.compiled.sources,
+            ),
+            None => (None, None, combinatory.sources),
+        };
+        Some(Plan {
+            declared: Declared::of(&combinatory.program),
+            network: Some(network),
+            reference: (engines.reference()).then_some(combinatory.program),
+            written,
+            as_written,
+            sources,
+        })
+    }
+
+    /// The plan for a program already on the network (a program memory),
+    /// which declares `declared` and was compiled from `source` (its
+    /// combinatory form, which the reference interpreter runs, compiled
+    /// only if it runs); `network` is asked for the network only if it
+    /// runs. `None` after reporting why not.
+    pub fn from_network(
+        declared: Declared,
+        source: &Source,
+        engines: Engines,
+        network: impl FnOnce() -> Result<N, Diagnostic>,
+        report: Report,
+    ) -> Option<Plan<N>> {
+        let sources = crate::compile::sources(source.name, source.text);
+        let network = match engines.network().then(network).transpose() {
+            Ok(network) => network,
+            Err(diagnostic) => {
+                report(&[diagnostic], &sources);
+                return None;
+            }
+        };
+        let reference = if engines.reference() {
+            let compilation = compile(source.name, source.text, source.entry);
+            let Some(program) = compilation.program else {
+                report(&compilation.diagnostics, &compilation.sources);
+                return None;
+            };
+            Some(program)
+        } else {
+            None
+        };
+        Some(Plan {
+            declared,
+            network,
+            reference,
+            written: None,
+            as_written: None,
+            sources,
+        })
+    }
+
+    /// The environment the program acts on.
+    pub fn env(&self) -> EnvKind {
+        self.declared.env
+    }
+
+    /// What the program's input is read against.
+    pub fn layout(&self) -> Declarations<'_> {
+        Declarations {
+            registers: &self.declared.registers,
+            data: &self.declared.data,
+        }
+    }
+
+    /// What run-time diagnostics are drawn against.
+    pub fn sources(&self) -> &Sources {
+        &self.sources
+    }
+
+    /// The network, when it runs.
+    pub fn network(&self) -> Option<&N> {
+        self.network.as_ref()
+    }
+
+    /// For a file of normal programs on the network: the file as written.
+    pub fn as_written(&self) -> Option<&AsWritten> {
+        self.as_written.as_ref()
+    }
+
+    /// The engine whose run is reported: `neural`, or `symbolic` when the
+    /// reference interpreter runs alone (the `engine` of the output).
+    pub fn engine_name(&self) -> &'static str {
+        if self.network.is_some() {
+            "neural"
+        } else {
+            "symbolic"
+        }
+    }
+
+    /// The state the JSON `json` describes for this program.
+    pub fn read_input(&self, json: &str) -> Result<State, Diagnostic> {
+        env::read_input(self.env(), &self.layout(), json)
+    }
+
+    /// The state `--input` describes: `arg` is JSON, or `@PATH` to read it
+    /// from a file; without it, the environment's empty input.
+    pub fn read_input_arg(&self, arg: Option<&str>) -> Result<State, Diagnostic> {
+        match (arg, input_file(arg)) {
+            (None, _) => self.read_input(env::empty_input(self.env())),
+            (Some(_), Some(path)) => self.read_input(&read_input_file(path)?),
+            (Some(arg), None) => self.read_input(arg),
+        }
+    }
+
+    /// Runs every engine on `state` (the trace, if any, goes to the first
+    /// that runs) and compares them: the run to report (the network's, when
+    /// it ran), with the warning of a program as written that ends
+    /// differently (W1106). An error of a normal program points at the
+    /// user's own line.
+    pub fn run(&self, state: State, options: RunOptions<N::Recorder>) -> Ran {
+        let (run, warning) = self.run_engines(state, options);
+        let run = run.map_err(|diagnostic| {
+            let diagnostic = match (&self.network, diagnostic.code == codes::E1106) {
+                (Some(network), true) => network.explain(diagnostic),
+                _ => diagnostic,
+            };
+            match &self.as_written {
+                Some(written) => written.origins.to_source(diagnostic),
+                None => diagnostic,
+            }
+        });
+        (run, warning)
+    }
+
+    /// Reads `input` as `--input` takes it (JSON, or `@PATH`) and runs on
+    /// it (see [`Plan::run`]).
+    pub fn run_input(&self, input: &str, max_steps: u64) -> Ran {
+        match self.read_input_arg(Some(input)) {
+            Ok(state) => self.run(state, RunOptions::steps(max_steps)),
+            Err(diagnostic) => (Err(diagnostic), None),
+        }
+    }
+
+    /// [`Plan::run_input`] on every input on `jobs` threads (at least one),
+    /// in input order; `done` is called after each run, from its thread.
+    pub fn run_many<S: AsRef<str> + Sync>(
+        &self,
+        inputs: &[S],
+        max_steps: u64,
+        jobs: usize,
+        done: &(dyn Fn() + Sync),
+    ) -> Vec<Ran> {
+        let next = AtomicUsize::new(0);
+        let work = || {
+            let mut ran = Vec::new();
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(input) = inputs.get(i) else {
+                    return ran;
+                };
+                ran.push((i, self.run_input(input.as_ref(), max_steps)));
+                done();
+            }
+        };
+        let jobs = jobs.clamp(1, inputs.len().max(1));
+        let mut all: Vec<(usize, Ran)> = if jobs == 1 {
+            work()
+        } else {
+            std::thread::scope(|scope| {
+                let threads: Vec<_> = (0..jobs).map(|_| scope.spawn(work)).collect();
+                (threads.into_iter())
+                    .flat_map(|thread| {
+                        thread
+                            .join()
+                            .unwrap_or_else(|e| std::panic::resume_unwind(e))
+                    })
+                    .collect()
+            })
+        };
+        all.sort_unstable_by_key(|(i, _)| *i);
+        all.into_iter().map(|(_, ran)| ran).collect()
+    }
+
+    fn run_engines(&self, state: State, options: RunOptions<N::Recorder>) -> Ran {
+        let RunOptions {
+            max_steps,
+            mut trace,
+            record,
+        } = options;
+        let options = |trace| Options { max_steps, trace };
+        let neural = (self.network.as_ref())
+            .map(|network| network.run(state.clone(), options(trace.take()), record));
+        let reference = (self.reference.as_ref())
+            .map(|program| symbolic::run(program, state.clone(), options(trace.take())));
+        let mut warning = None;
+        if let (Some((program, converted)), Some(Ok(neural))) = (&self.written, &neural) {
+            let written = symbolic::run(program, state, options(None));
+            match agrees_with_written(neural, &written, converted) {
+                Ok(warned) => warning = warned,
+                Err(mismatch) => return (Err(mismatch), None),
+            }
+        }
+        let run = match (neural, reference) {
+            (Some(neural), Some(reference)) => cross_check(&neural, &reference).and(neural),
+            (Some(result), None) | (None, Some(result)) => result,
+            (None, None) => Err(env::internal("nothing to run")),
+        };
+        (run, warning)
+    }
+}
+
+/// The file an `--input` argument names (`@PATH`), if it names one.
+pub fn input_file(arg: Option<&str>) -> Option<&Path> {
+    arg?.strip_prefix('@').map(Path::new)
+}
+
+fn read_input_file(path: &Path) -> Result<String, Diagnostic> {
+    crate::read::text(path).map_err(|error| {
+        Diagnostic::error(
+            codes::E0902,
+            format!("cannot read the input file `{}`: {error}", path.display()),
+        )
+        .with_help(
+            "`--input @PATH` reads JSON from PATH; without `@` the argument itself is the JSON",
+        )
+    })
+}
