@@ -39,3 +39,4 @@ pub mod span;
 pub mod stdlib;
 pub mod symbolic;
 pub mod syntax;
+pub mod threads;

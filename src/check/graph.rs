@@ -8,7 +8,11 @@
 //! in both branches of an `if`), a cycle never stops. Every strongly
 //! connected component with a cycle (petgraph's `tarjan_scc`) becomes one
 //! E0501 (appliers) or E0505 (endless calls) that names a whole cycle
-//! through it, `A → B → C → A`, with a label on each reference.
+//! through it, `A → B → C → A`, with a label on each reference. A cycle
+//! of more than [`SHOWN`] definitions is named by its first and last
+//! ones, with a count of those between (`A → B → C → … 99994 more … → Y →
+//! Z → A`), and only the references shown are labelled: one diagnostic
+//! stays a few lines long however long the cycle.
 
 use std::collections::{HashMap, VecDeque};
 
@@ -57,13 +61,30 @@ impl<'a> Checker<'a> {
     fn cycle_diagnostic(&self, cycle: &[(DefId, Span)], kind: &CycleKind) -> Diagnostic {
         let names: Vec<&str> = cycle.iter().map(|(id, _)| self.def_name(*id)).collect();
         let first = names.first().copied().unwrap_or("?");
+        // The members shown: all, or the first and last few.
+        let (head, tail) = if names.len() > SHOWN {
+            (SHOWN / 2, names.len() - (SHOWN - SHOWN / 2))
+        } else {
+            (names.len(), names.len())
+        };
         let message = if let [name] = names.as_slice() {
             (kind.itself)(name)
+        } else if head < tail {
+            let path = format!(
+                "{} → … {} more … → {} → {first}",
+                names[..head].join(" → "),
+                tail - head,
+                names[tail..].join(" → ")
+            );
+            (kind.cycle)(&path)
         } else {
             (kind.cycle)(&format!("{} → {first}", names.join(" → ")))
         };
         let mut diagnostic = Diagnostic::error(kind.code, message);
         for (i, (id, span)) in cycle.iter().enumerate() {
+            if (head..tail).contains(&i) {
+                continue;
+            }
             let next = cycle
                 .get(i + 1)
                 .map_or(first, |(next, _)| self.def_name(*next));
@@ -74,6 +95,9 @@ impl<'a> Checker<'a> {
         diagnostic.with_help(kind.help)
     }
 }
+
+/// The most definitions of a cycle a diagnostic names.
+const SHOWN: usize = 6;
 
 /// How one kind of forbidden cycle is reported.
 struct CycleKind {

@@ -48,16 +48,9 @@ pub trait Experiment: Sync {
     fn summarize(results: &Results<Self::Row>, out: &mut Output) -> Result<String, Diagnostic>;
 }
 
-/// The threads to run on: `requested`, or one per core for 0. (Rayon's own
-/// choice for 0 was measured to be a single thread on these machines.)
-pub fn worker_threads(requested: usize) -> usize {
-    if requested > 0 {
-        return requested;
-    }
-    std::thread::available_parallelism().map_or(1, usize::from)
-}
-
-/// Runs the trials `shard` owns on `threads` threads (0: one per core).
+/// Runs the trials `shard` owns on `threads` threads (0: one per core;
+/// [`cnpi::threads::usable`] caps them. Rayon's own choice for 0 was
+/// measured to be a single thread on these machines).
 pub fn run<E: Experiment>(experiment: &E, shard: Shard, threads: usize) -> Results<E::Row> {
     let trials = experiment.trials();
     let owned: Vec<usize> = (0..trials.len()).filter(|&i| shard.owns(i)).collect();
@@ -85,7 +78,7 @@ pub fn run<E: Experiment>(experiment: &E, shard: Shard, threads: usize) -> Resul
             .collect()
     };
     let records = match rayon::ThreadPoolBuilder::new()
-        .num_threads(worker_threads(threads))
+        .num_threads(cnpi::threads::usable(threads, owned.len()))
         .build()
     {
         Ok(pool) => pool.install(run_all),

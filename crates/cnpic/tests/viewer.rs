@@ -578,3 +578,99 @@ async fn window(client: &Client, dir: &Path) {
     let wanted = format!("Steps 50–80 of {} are recorded", expected.len());
     assert!(note.contains(&wanted), "{note}");
 }
+
+/// The data block `id` of a page: base64 of a zlib stream, inflated.
+fn block(html: &str, id: &str) -> Vec<u8> {
+    use base64::Engine;
+    use std::io::Read;
+    let start = html.find(&format!("id=\"{id}\">")).expect("the block") + id.len() + 6;
+    let end = start + html[start..].find('<').expect("its end");
+    let packed = base64::engine::general_purpose::STANDARD
+        .decode(&html[start..end])
+        .expect("base64");
+    let mut bytes = Vec::new();
+    flate2::read::ZlibDecoder::new(packed.as_slice())
+        .read_to_end(&mut bytes)
+        .expect("a zlib stream");
+    bytes
+}
+
+/// `cnpic run FILE --input INPUT --html`: the page's size and its data.
+fn page_of(file: &Path, input: &str, dir: &Path) -> (usize, Value) {
+    let page = dir.join("page.html");
+    let input_file = dir.join("input.json");
+    std::fs::write(&input_file, input).expect("writable");
+    let output = Command::new(env!("CARGO_BIN_EXE_cnpic"))
+        .arg("run")
+        .arg(file)
+        .arg("--input")
+        .arg(format!("@{}", input_file.display()))
+        .arg("--html")
+        .arg(&page)
+        .env("CNPI_CACHE_DIR", dir.join("cache"))
+        .stdout(Stdio::null())
+        .output()
+        .expect("cnpic runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let html = std::fs::read_to_string(&page).expect("the page");
+    let meta = serde_json::from_slice(&block(&html, "meta-data")).expect("JSON");
+    (html.len(), meta)
+}
+
+/// The text the page holds of the world.
+fn world_bytes(meta: &Value) -> usize {
+    let chunks = meta["world"].as_array().expect("chunks");
+    (chunks.iter())
+        .map(|chunk| chunk[0].as_str().map_or(0, str::len) + chunk[1].as_str().map_or(0, str::len))
+        .sum()
+}
+
+/// Issue 29: the page of a large run is bounded, and so is the memory
+/// that records it (its world's text is what it held): an array of 10^5
+/// elements is recorded whole without its panels, a `ram` loop over a
+/// 1000 x 1000 table until the step limit, and the page says what it left
+/// out. A small world keeps its panels.
+#[test]
+fn the_page_of_a_large_run_stays_bounded() {
+    use cnpi_neural::viewer::Window;
+    use cnpi_neural::viewer::world::{MAX_BYTES, MAX_CELLS};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let reverse = Path::new(ROOT).join("examples/reverse.cnpi");
+    let (_, small) = page_of(&reverse, "[3, 1, 2]", dir.path());
+    assert_eq!(small["left"], json!([]));
+    let snapshot: Value = serde_json::from_str(small["world"][0][0].as_str().unwrap()).unwrap();
+    assert!(!snapshot["panels"].as_array().unwrap().is_empty());
+
+    let elements: Vec<i64> = (0..100_000).collect();
+    let (size, meta) = page_of(&reverse, &json!(elements).to_string(), dir.path());
+    assert_eq!(meta["recorded"], meta["steps"]);
+    assert!(size < 4 << 20, "a page of {size} bytes");
+    assert!(
+        world_bytes(&meta) < 16 << 20,
+        "{} bytes",
+        world_bytes(&meta)
+    );
+    let left = meta["left"][0].as_str().expect("a sentence");
+    assert!(
+        left.contains(&format!("more than the {MAX_CELLS}")),
+        "{left}"
+    );
+
+    let fill = dir.path().join("fill.cnpi");
+    let program = "env ram(i = 0, j = 0)\ninput k\nvar D[k][k] = 0\n\ndef FILL():\n  while i < k:\n    j = 0\n    while j < k:\n      D[i][j] = i + j\n      j = j + 1\n    i = i + 1\n";
+    std::fs::write(&fill, program).expect("writable");
+    let (size, meta) = page_of(&fill, r#"{"k": 1000}"#, dir.path());
+    assert_eq!(meta["recorded"], Window::LIMIT);
+    assert!(meta["steps"].as_u64().unwrap() > Window::LIMIT);
+    assert!(size < 24 << 20, "a page of {size} bytes");
+    assert!(world_bytes(&meta) <= MAX_BYTES + (1 << 20));
+    assert!(
+        meta["left"][0].as_str().unwrap().contains("1000001 cells"),
+        "{}",
+        meta["left"]
+    );
+}

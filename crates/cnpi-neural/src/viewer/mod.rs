@@ -13,11 +13,14 @@
 //! [`page`] writes the page: the data compressed and inlined, the viewer's
 //! script and style inlined, nothing fetched.
 //!
-//! Only the steps of a [`Window`] are recorded, and at most
-//! [`Window::LIMIT`] of them: the page says which steps it holds.
+//! Only the steps of a [`Window`] are recorded, at most [`Window::LIMIT`]
+//! of them, and only until the world's log is full ([`world::MAX_BYTES`]);
+//! a world of more than [`world::MAX_CELLS`] cells is drawn without its
+//! panels. Memory and page stay bounded whatever the run, and the page says
+//! which steps it holds and what it left out.
 
 pub mod page;
-mod world;
+pub mod world;
 
 use std::collections::HashMap;
 
@@ -161,6 +164,20 @@ impl Recorder {
         self.seen
     }
 
+    /// What the page leaves out besides the steps outside its window, in
+    /// sentences.
+    pub fn left_out(&self) -> Vec<String> {
+        let mut left = self.world.left_out().to_vec();
+        if self.world.full() {
+            left.push(format!(
+                "Recording stopped after step {}: a page holds at most {} MiB of the world's changes.",
+                self.window.first + self.recorded() as u64 - 1,
+                world::MAX_BYTES >> 20
+            ));
+        }
+        left
+    }
+
     /// Recorded step `i` (counted from 0 in the window).
     pub fn recorded_step(&self, i: usize) -> Option<Recorded<'_>> {
         let c = &self.columns;
@@ -181,6 +198,7 @@ impl Recorder {
         step >= self.window.first
             && step <= self.window.last
             && (self.recorded() as u64) < Window::LIMIT
+            && !self.world.full()
     }
 
     /// Records one step with the world `store` holds as the core sees it.

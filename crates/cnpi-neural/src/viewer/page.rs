@@ -158,6 +158,7 @@ fn meta(page: &Page, recorder: &Recorder) -> Value {
         "first": recorder.first(),
         "recorded": recorder.recorded(),
         "steps": recorder.steps(),
+        "left": recorder.left_out(),
         "frames": recorder.world.frames(),
         "chunk": CHUNK,
         "rows": rows,

@@ -17,8 +17,17 @@
 //! | 4 | `n` | the state stack keeps its first `n` entries |
 //! | 5 | `sentinel values` | an entry is pushed on the state stack |
 //!
-//! Each chunk's changes are one JSON text, parsed by the page only when a
-//! frame of that chunk is shown, so a run of a million steps opens fast.
+//! Each chunk's snapshot and changes are JSON texts, parsed by the page
+//! only when a frame of that chunk is shown, so a run of a million steps
+//! opens fast.
+//!
+//! The log is bounded, in memory as in the page: the environment's panels
+//! are drawn only while they hold at most [`MAX_CELLS`] cells (a larger
+//! world, such as an array of 10^5 elements, would make every step cost
+//! its size: its pointers and state stack are still drawn), and the log
+//! holds at most [`MAX_BYTES`] of text, after which the recorder stops
+//! recording steps. [`WorldLog::left_out`] says what was left out, and the
+//! page shows it.
 
 use cnpi::env::{Mark, Panel, Picture, Shape, State};
 use cnpi::exec::Store;
@@ -27,21 +36,32 @@ use serde_json::{Value, json};
 /// Frames per chunk: a snapshot opens each.
 pub const CHUNK: usize = 1024;
 
+/// The most cells of the environment's panels a page draws.
+pub const MAX_CELLS: usize = 1 << 14;
+
+/// The most bytes of JSON text the log holds (snapshots and changes).
+pub const MAX_BYTES: usize = 64 << 20;
+
 /// The world as the page draws it, with the environment's state it was
 /// drawn from (a step that did not change the state is not drawn again).
+/// Without panels (`state` is `None`), only the pointers and the stack.
 struct World {
     pointers: Vec<i64>,
-    state: State,
+    state: Option<State>,
     panels: Picture,
     stack: Vec<(bool, Vec<i64>)>,
 }
 
 impl World {
-    fn of(store: &Store) -> World {
+    fn of(store: &Store, panels: bool) -> World {
         World {
             pointers: store.pointers().to_vec(),
-            state: store.state().clone(),
-            panels: store.state().picture(),
+            state: panels.then(|| store.state().clone()),
+            panels: if panels {
+                store.state().picture()
+            } else {
+                Picture::new()
+            },
             stack: (store.states().entries())
                 .map(|(sentinel, values)| (sentinel, values.to_vec()))
                 .collect(),
@@ -64,11 +84,13 @@ impl World {
                 *old = new;
             }
         }
-        if store.state() != &self.state {
-            let panels = store.state().picture();
+        if let Some(state) = &mut self.state
+            && store.state() != state
+        {
+            *state = store.state().clone();
+            let panels = state.picture();
             self.changes(&panels, ops);
             self.panels = panels;
-            self.state = store.state().clone();
         }
         let kept = (self.stack.iter().zip(store.states().entries()))
             .take_while(|((a, x), (b, y))| a == b && x.as_slice() == *y)
@@ -150,11 +172,11 @@ fn panel(panel: &Panel) -> Value {
     object
 }
 
-/// One chunk: the snapshot of its first frame and the changes of the
-/// others as JSON text, `[frame, op...]` per changed frame (frames counted
-/// in the chunk), comma-separated.
+/// One chunk: the snapshot of its first frame as JSON text and the
+/// changes of the others as JSON text, `[frame, op...]` per changed frame
+/// (frames counted in the chunk), comma-separated.
 struct Chunk {
-    snapshot: Value,
+    snapshot: String,
     changes: String,
 }
 
@@ -166,6 +188,12 @@ pub struct WorldLog {
     /// The world of the last frame, and its store's change counter.
     last: Option<(World, u64)>,
     ended: bool,
+    /// Whether the panels are drawn; decided at the first frame.
+    panels: Option<bool>,
+    /// Bytes of text held.
+    bytes: usize,
+    /// What the page leaves out, in sentences.
+    left_out: Vec<String>,
 }
 
 impl WorldLog {
@@ -174,10 +202,24 @@ impl WorldLog {
         let frame = self.frames;
         self.frames += 1;
         let version = store.version();
+        let panels = *self.panels.get_or_insert_with(|| {
+            let cells: usize = (store.state().picture().iter())
+                .map(|panel| panel.cells.len())
+                .sum();
+            let drawn = cells <= MAX_CELLS;
+            if !drawn {
+                self.left_out.push(format!(
+                    "The environment has {cells} cells, more than the {MAX_CELLS} a page draws: only the pointers and the state stack are shown."
+                ));
+            }
+            drawn
+        });
         if frame.is_multiple_of(CHUNK) {
-            let world = World::of(store);
+            let world = World::of(store, panels);
+            let snapshot = world.to_json().to_string();
+            self.bytes += snapshot.len();
             self.chunks.push(Chunk {
-                snapshot: world.to_json(),
+                snapshot,
                 changes: String::new(),
             });
             self.last = Some((world, version));
@@ -194,10 +236,12 @@ impl WorldLog {
         if ops.len() > 1
             && let Some(chunk) = self.chunks.last_mut()
         {
+            let text = Value::Array(ops).to_string();
+            self.bytes += text.len() + 1;
             if !chunk.changes.is_empty() {
                 chunk.changes.push(',');
             }
-            chunk.changes.push_str(&Value::Array(ops).to_string());
+            chunk.changes.push_str(&text);
         }
         *seen = version;
     }
@@ -212,6 +256,22 @@ impl WorldLog {
         self.ended
     }
 
+    /// Whether the log holds [`MAX_BYTES`] or more: no more steps are
+    /// recorded then.
+    pub fn full(&self) -> bool {
+        self.bytes >= MAX_BYTES
+    }
+
+    /// The bytes of text the log holds.
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    /// What the page leaves out of the world, in sentences.
+    pub fn left_out(&self) -> &[String] {
+        &self.left_out
+    }
+
     /// The frames recorded, the end frame included.
     pub fn frames(&self) -> usize {
         self.frames
@@ -220,7 +280,7 @@ impl WorldLog {
     /// Every chunk as `[snapshot, changes as JSON text]`.
     pub fn to_json(&self) -> Value {
         (self.chunks.iter())
-            .map(|chunk| json!([chunk.snapshot, format!("[{}]", chunk.changes)]))
+            .map(|chunk| json!([&chunk.snapshot, format!("[{}]", chunk.changes)]))
             .collect()
     }
 }

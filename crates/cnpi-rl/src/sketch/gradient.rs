@@ -92,15 +92,12 @@ impl Search {
 
 /// Runs the search on `sketch`.
 pub fn search(sketch: &Sketch, settings: &Settings) -> Search {
-    let threads = match settings.threads {
-        0 => std::thread::available_parallelism().map_or(1, usize::from),
-        n => n,
-    };
+    let threads = cnpi::threads::usable(settings.threads, settings.trials);
     let next = AtomicUsize::new(0);
     let first_success = AtomicUsize::new(usize::MAX);
     let done: Mutex<Vec<Trial>> = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
-        for _ in 0..threads.min(settings.trials.max(1)) {
+        for _ in 0..threads {
             scope.spawn(|| {
                 loop {
                     let index = next.fetch_add(1, Ordering::SeqCst);
