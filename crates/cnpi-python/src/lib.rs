@@ -17,7 +17,7 @@ mod values;
 
 use std::path::{Path, PathBuf};
 
-use cnpi::compile::{compile as compile_source, conversion_warnings, convert_checked};
+use cnpi::compile::{compile as compile_source, conversion_diagnostics, convert_checked};
 use cnpi::diagnostic::Diagnostic as Found;
 use cnpi_neural::memory::DEFAULT_SEED;
 use pyo3::prelude::*;
@@ -107,7 +107,7 @@ fn check(source_or_path: &Bound<'_, PyAny>, entry: Option<String>) -> PyResult<V
                 sources: compilation.sources,
                 text: text.clone(),
             };
-            let warnings = conversion_warnings(&compiled, &name);
+            let warnings = conversion_diagnostics(&compiled, &name);
             reported.add(&warnings, &compiled.sources, Some(&text));
         }
         Ok(reported.0)
