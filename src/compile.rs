@@ -194,7 +194,7 @@ fn only_copied_warnings(compiled: &Compiled, name: &str, output: &[Diagnostic]) 
 /// (those check, and `run` says they must be learned first).
 pub fn conversion_diagnostics(compiled: &Compiled, name: &str) -> Vec<Diagnostic> {
     let normal = (compiled.program.defs.iter()).any(|def| matches!(def.body, Body::Normal(_)));
-    if !normal || compiled.program.holes().next().is_some() {
+    if !normal || runnable(&compiled.program).is_err() {
         return Vec::new();
     }
     match convert_checked(compiled, name) {
