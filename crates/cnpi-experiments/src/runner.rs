@@ -19,6 +19,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::output::Output;
+use crate::plan::Planned;
 use crate::results::{Record, Results};
 use crate::shard::Shard;
 
@@ -38,6 +39,11 @@ pub trait Experiment: Sync {
     /// The parameters the whole sweep was run with (merge checks that all
     /// shards agree).
     fn config(&self) -> serde_json::Value;
+    /// What each trial's row holds of its own parameters (its seed, its
+    /// setting), in trial order, worked out from the `config` of a run as
+    /// [`Experiment::config`] wrote it; `merge` refuses a row that
+    /// contradicts it, and a file whose trial count is not its length.
+    fn planned(config: &serde_json::Value) -> Result<Vec<Planned>, String>;
     /// Whether `row` is one this experiment could have written (values in
     /// range); `merge` refuses a file with a row that is not.
     fn check(_row: &Self::Row) -> Result<(), String> {

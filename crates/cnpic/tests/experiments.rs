@@ -110,7 +110,13 @@ fn merge_refuses_rows_no_run_writes() {
     let out = dir.path().join("merged");
     let merged = merge(&[&first, &second], &out);
     assert_eq!(merged.status.code(), Some(0), "{}", stderr(&merged));
-    let edits: [(&str, Edit); 4] = [
+    let edits: [(&str, Edit); 8] = [
+        ("seed 999", |v| v["records"][0]["row"]["seed"] = 999.into()),
+        ("0 cells", |v| v["records"][0]["row"]["cells"] = 0.into()),
+        ("variant input", |v| {
+            v["records"][0]["row"]["variant"] = "input".into()
+        }),
+        ("5 trials of 4 seeds", |v| v["trials"] = 5.into()),
         ("accuracy 500 %", |v| {
             v["records"][0]["row"]["accuracy"] = 5.0.into()
         }),
