@@ -80,7 +80,7 @@ fn merge_as<E: Experiment>(files: &[PathBuf], out: &Path) -> Result<Saved, Diagn
             Diagnostic::error(codes::E1302, format!("`{}`: {problem}", path.display()))
                 .with_help("the file was edited or damaged; rerun the shard that wrote it")
         };
-        let planned = E::planned(&part.config).map_err(|problem| damaged(problem))?;
+        let planned = E::planned(&part.config).map_err(&damaged)?;
         if planned.len() != part.trials {
             return Err(damaged(format!(
                 "it says the run has {} trials, its settings make {}",
