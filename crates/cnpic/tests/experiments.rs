@@ -327,6 +327,27 @@ fn verification_cost_refuses_what_it_could_never_finish() {
 }
 
 #[test]
+fn verification_cost_says_up_front_how_many_arrays_it_runs() {
+    let output = cnpic_within_seconds(&[
+        "experiment",
+        "verification-cost",
+        "examples/bubblesort.cnpi",
+        "--max-length",
+        "2",
+        "--values",
+        "2",
+        "--samples",
+        "10",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    // 1 + 2 + 4 arrays of length 0 to 2, then 10 random ones.
+    let estimate =
+        "running 17 arrays (every array of length up to 2 with values 0..2, then 10 random ones)";
+    assert!(stderr(&output).starts_with(estimate), "{}", stderr(&output));
+    assert!(String::from_utf8_lossy(&output.stdout).contains("(17 inputs run)"));
+}
+
+#[test]
 fn a_killed_runs_temporaries_are_cleaned_by_the_next_run() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("shard");
