@@ -9,7 +9,9 @@ one-element input (the per-call cost: converting the input, reading it
 into the environment, running a handful of core steps, the result back
 to a dict), the same for a program of one NOP, and the time of a loop of
 `run` and of `run_many` over the same small inputs (random arrays of 0 to
-8 elements, seed 0), both engines. Medians of repeated timings.
+8 elements, seed 0), both engines, with the process's CPU time beside
+the wall time (threads that find no idle core show it). Medians of
+repeated timings.
 """
 
 import argparse
@@ -55,19 +57,28 @@ def main():
     rng = random.Random(0)
     inputs = [[rng.randrange(-100, 100) for _ in range(rng.randrange(0, 9))] for _ in range(args.inputs)]
     print()
-    print(f"| {args.inputs:,} inputs of 0 to 8 elements | engine | seconds | inputs per second |")
-    print("|---|---|---|---|")
+    print(f"| {args.inputs:,} inputs of 0 to 8 elements | engine | seconds | CPU seconds | inputs per second |")
+    print("|---|---|---|---|---|")
     for engine in ("neural", "symbolic"):
-        start = time.perf_counter()
-        looped = [quicksort.run(value, engine=engine) for value in inputs]
-        loop = time.perf_counter() - start
-        start = time.perf_counter()
-        many = quicksort.run_many(inputs, engine=engine, jobs=args.jobs)
-        threads = time.perf_counter() - start
+        looped, loop, loop_cpu = timed(lambda: [quicksort.run(value, engine=engine) for value in inputs])
+        many, threads, threads_cpu = timed(lambda: quicksort.run_many(inputs, engine=engine, jobs=args.jobs))
         assert many == looped
         jobs = args.jobs or os.cpu_count()
-        print(f"| loop of `run` | {engine} | {loop:.2f} | {args.inputs / loop:,.0f} |")
-        print(f"| `run_many` ({jobs} threads) | {engine} | {threads:.2f} | {args.inputs / threads:,.0f} |")
+        print(f"| loop of `run` | {engine} | {loop:.2f} | {loop_cpu:.2f} | {args.inputs / loop:,.0f} |")
+        print(
+            f"| `run_many` ({jobs} threads) | {engine} | {threads:.2f} | {threads_cpu:.2f} "
+            f"| {args.inputs / threads:,.0f} |"
+        )
+    print()
+    print(f"load {os.getloadavg()[0]:.2f} at the end")
+
+
+def timed(fn):
+    """What `fn()` returns, its wall time and the process's CPU time (all threads), in seconds."""
+    cpu = sum(os.times()[:2])
+    start = time.perf_counter()
+    value = fn()
+    return value, time.perf_counter() - start, sum(os.times()[:2]) - cpu
 
 
 if __name__ == "__main__":

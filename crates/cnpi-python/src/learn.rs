@@ -4,7 +4,7 @@
 
 use cnpi::compile::Compiled;
 use cnpi::env::Declarations;
-use cnpi_neural::load::compile_text;
+use cnpi::plan::{Source, compile_reporting};
 use cnpi_rl::sketch::gradient::Settings;
 use cnpi_rl::sketch::learn::{Method, learn as run_search};
 use cnpi_rl::sketch::{Sketch, examples};
@@ -17,11 +17,11 @@ use crate::values::to_json;
 
 /// `text` (shown as `name`) compiled; a CompileError with its diagnostics
 /// when it does not compile.
-pub fn compiled(py: Python, name: &str, text: String, entry: Option<&str>) -> PyResult<Compiled> {
+pub fn compiled(py: Python, name: &str, text: &str, entry: Option<&str>) -> PyResult<Compiled> {
     let mut reported = Reported::default();
-    let shown = text.clone();
-    let mut report = |found: &[_], sources: &_| reported.add(found, sources, Some(&shown));
-    let compiled = compile_text(name, text, entry, &mut report);
+    let mut report = |found: &[_], sources: &_| reported.add(found, sources, Some(text));
+    let source = Source { name, text, entry };
+    let compiled = compile_reporting(&source, &mut report);
     compiled.ok_or_else(|| reported.into_error(py))
 }
 
@@ -65,7 +65,7 @@ pub fn learn(
             }
         };
         let (name, text, _) = source(sketch_source_or_path)?;
-        let compiled = compiled(py, &name, text, None)?;
+        let compiled = compiled(py, &name, &text, None)?;
         let error = |d: &cnpi::diagnostic::Diagnostic| {
             run_error(py, d, &compiled.sources, Some(&compiled.text), "")
         };

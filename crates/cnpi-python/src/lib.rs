@@ -126,7 +126,7 @@ fn combinatorize(
 ) -> PyResult<String> {
     guarded(|| {
         let (name, text, _) = source(source_or_path)?;
-        let compiled = learn::compiled(py, &name, text, entry.as_deref())?;
+        let compiled = learn::compiled(py, &name, &text, entry.as_deref())?;
         match convert_checked(&compiled, &name) {
             Ok((converted, _)) => Ok(converted.text),
             Err(diagnostics) => {

@@ -1,6 +1,7 @@
 //! `cnpi.Program`: a program compiled once (`cnpi.compile`, `cnpi.load`)
 //! and run on many inputs, on the network or on the reference interpreter,
-//! through the same run plan as `cnpic run` (`cnpi_neural::load::Plan`).
+//! through the same run plan as `cnpic run` (`cnpi::plan::Plan`, built by
+//! `cnpi_neural::load`).
 //!
 //! The network's load (combinatorizing, the program memory, its detectors
 //! from the cache) happens when the program is made; the reference
@@ -9,13 +10,12 @@
 //! back in input order.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use cnpi::diagnostic::Diagnostic;
 use cnpi::env;
 use cnpi::exec::Outcome;
-use cnpi::plan::{Engines, RunOptions};
+use cnpi::plan::{Engines, MAX_STEPS, RunOptions};
 use cnpi_neural::load::{Plan, Request, plan_file, plan_source};
 use cnpi_neural::viewer::{Recorder, Window};
 use pyo3::exceptions::PyValueError;
@@ -26,9 +26,6 @@ use serde_json::Value;
 use crate::errors::{self, Reported, guarded, run_error};
 use crate::trace::Trace;
 use crate::values::{to_json, to_python};
-
-/// The most steps a run takes unless told otherwise (as `cnpic run`).
-const MAX_STEPS: u64 = 1_000_000_000;
 
 /// Where a program came from: what its engines are loaded from.
 enum Origin {
@@ -76,22 +73,20 @@ struct Spec {
 }
 
 impl Spec {
-    /// Loads the program for `engine`, with what compiling reported.
+    /// The run plan for `engine`, with what compiling reported.
     fn load(&self, engine: Engine) -> (Option<Plan>, Reported) {
         let mut reported = Reported::default();
         let request = Request {
             entry: self.entry.as_deref(),
-            engines: match engine {
+            seed: self.seed,
+            ..Request::new(match engine {
                 Engine::Neural => Engines::Network,
                 Engine::Symbolic => Engines::Symbolic,
-            },
-            cached: true,
-            core: None,
-            seed: self.seed,
+            })
         };
         let text = Some(self.text.as_str()).filter(|t| !t.is_empty());
         let mut report = |found: &[Diagnostic], sources: &_| reported.add(found, sources, text);
-        let loaded = match &self.origin {
+        let plan = match &self.origin {
             Origin::File(path) => plan_file(path, &request, &mut |_, _| {}, &mut report),
             Origin::Text => plan_source(
                 &self.name,
@@ -101,7 +96,7 @@ impl Spec {
                 &mut report,
             ),
         };
-        (loaded, reported)
+        (plan, reported)
     }
 }
 
@@ -133,35 +128,35 @@ impl Program {
             entry,
             seed,
         };
-        let (loaded, reported) = py.detach(|| spec.load(Engine::Neural));
-        let Some(loaded) = loaded else {
+        let (plan, reported) = py.detach(|| spec.load(Engine::Neural));
+        let Some(plan) = plan else {
             return Err(reported.into_error(py));
         };
         // A `.cnpim` holds its program's source: error lines are its lines.
-        if let Some(network) = loaded.network()
+        if let Some(network) = plan.network()
             && spec.text.is_empty()
         {
             spec.text = network.memory().units[network.entry().unit].source.clone();
         }
         Ok(Program {
             spec,
-            neural: Arc::new(loaded),
+            neural: Arc::new(plan),
             symbolic: OnceLock::new(),
             warnings: reported.0,
         })
     }
 
-    /// The loaded program for `engine`.
-    fn loaded(&self, py: Python, engine: Engine) -> PyResult<Arc<Plan>> {
+    /// The run plan for `engine`.
+    fn plan(&self, py: Python, engine: Engine) -> PyResult<Arc<Plan>> {
         if engine == Engine::Neural {
             return Ok(self.neural.clone());
         }
-        if let Some(loaded) = self.symbolic.get() {
-            return Ok(loaded.clone());
+        if let Some(plan) = self.symbolic.get() {
+            return Ok(plan.clone());
         }
-        let (loaded, reported) = py.detach(|| self.spec.load(engine));
-        let loaded = Arc::new(loaded.ok_or_else(|| reported.into_error(py))?);
-        Ok(self.symbolic.get_or_init(|| loaded).clone())
+        let (plan, reported) = py.detach(|| self.spec.load(engine));
+        let plan = Arc::new(plan.ok_or_else(|| reported.into_error(py))?);
+        Ok(self.symbolic.get_or_init(|| plan).clone())
     }
 
     /// The input as JSON: `input`, or the environment's empty input.
@@ -175,106 +170,31 @@ impl Program {
     }
 
     /// The RunError of `diagnostic`, with `context` before its text.
-    fn error(&self, py: Python, loaded: &Plan, diagnostic: &Diagnostic, context: &str) -> PyErr {
+    fn error(&self, py: Python, plan: &Plan, diagnostic: &Diagnostic, context: &str) -> PyErr {
         run_error(
             py,
             diagnostic,
-            loaded.sources(),
+            plan.sources(),
             Some(&self.spec.text),
             context,
         )
     }
 }
 
-/// Runs `loaded` on `input`.
+/// Runs `plan` on `input`.
 fn run_one(
-    loaded: &Plan,
+    plan: &Plan,
     input: Value,
     max_steps: u64,
     record: Option<&mut Recorder>,
 ) -> Result<Outcome, Diagnostic> {
-    let state = env::read_value(loaded.env(), &loaded.layout(), input)?;
+    let state = env::read_value(plan.env(), &plan.layout(), input)?;
     let options = RunOptions {
         max_steps,
         trace: None,
         record,
     };
-    loaded.run(state, options).0
-}
-
-/// What one input of `run_many` gave: the result's JSON, the run's
-/// diagnostic, or the message of a panic.
-enum Done {
-    Ran(Value),
-    Failed(Diagnostic),
-    Panicked(String),
-}
-
-/// Runs every input on `jobs` threads; the results in input order.
-fn run_all(
-    loaded: &Plan,
-    inputs: Vec<Value>,
-    engine: Engine,
-    jobs: usize,
-    max_steps: u64,
-) -> Vec<Done> {
-    let count = inputs.len();
-    let inputs: Vec<std::sync::Mutex<Option<Value>>> = inputs
-        .into_iter()
-        .map(|v| std::sync::Mutex::new(Some(v)))
-        .collect();
-    let next = AtomicUsize::new(0);
-    // Small batches: few atomic operations, and still an even share.
-    let batch = (count / (jobs * 8)).clamp(1, 256);
-    let work = || {
-        let mut done = Vec::new();
-        loop {
-            let start = next.fetch_add(batch, Ordering::Relaxed);
-            if start >= count {
-                return done;
-            }
-            for (i, slot) in inputs
-                .iter()
-                .enumerate()
-                .take((start + batch).min(count))
-                .skip(start)
-            {
-                let input = slot
-                    .lock()
-                    .ok()
-                    .and_then(|mut v| v.take())
-                    .unwrap_or(Value::Null);
-                let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    run_one(loaded, input, max_steps, None)
-                }));
-                done.push((
-                    i,
-                    match ran {
-                        Ok(Ok(outcome)) => Done::Ran(outcome.to_json(engine.name())),
-                        Ok(Err(diagnostic)) => Done::Failed(diagnostic),
-                        Err(payload) => {
-                            Done::Panicked(errors::panicked(payload.as_ref()).to_string())
-                        }
-                    },
-                ));
-            }
-        }
-    };
-    let mut results: Vec<Option<Done>> = (0..count).map(|_| None).collect();
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..jobs.min(count).max(1))
-            .map(|_| scope.spawn(work))
-            .collect();
-        for worker in workers {
-            // `work` catches every panic of a run; a worker cannot fail.
-            for (i, done) in worker.join().unwrap_or_default() {
-                results[i] = Some(done);
-            }
-        }
-    });
-    (results.into_iter())
-        .map(|r| r.unwrap_or_else(|| Done::Panicked("a worker thread died".to_string())))
-        .collect()
+    plan.run(state, options).0
 }
 
 #[pymethods]
@@ -296,13 +216,13 @@ impl Program {
     ) -> PyResult<Bound<'py, PyAny>> {
         guarded(|| {
             let engine = Engine::parse(engine)?;
-            let loaded = self.loaded(py, engine)?;
+            let plan = self.plan(py, engine)?;
             let input = self.input(input)?;
             let max_steps = max_steps.unwrap_or(MAX_STEPS);
-            let ran = py.detach(|| run_one(&loaded, input, max_steps, None));
+            let ran = py.detach(|| run_one(&plan, input, max_steps, None));
             match ran {
                 Ok(outcome) => to_python(py, &outcome.to_json(engine.name())),
-                Err(diagnostic) => Err(self.error(py, &loaded, &diagnostic, "")),
+                Err(diagnostic) => Err(self.error(py, &plan, &diagnostic, "")),
             }
         })
     }
@@ -335,22 +255,22 @@ impl Program {
                     )));
                 }
             };
-            let loaded = self.loaded(py, engine)?;
-            let values: Vec<Value> = (inputs.try_iter()?)
-                .map(|input| self.input(Some(&input?)))
+            let plan = self.plan(py, engine)?;
+            // The plan reads each input's JSON as `cnpic run --inputs` does.
+            let texts: Vec<String> = (inputs.try_iter()?)
+                .map(|input| Ok(self.input(Some(&input?))?.to_string()))
                 .collect::<PyResult<_>>()?;
             let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-            let jobs = jobs.unwrap_or(cores).max(1);
+            let jobs = jobs.unwrap_or(cores);
             let max_steps = max_steps.unwrap_or(MAX_STEPS);
-            let results = py.detach(|| run_all(&loaded, values, engine, jobs, max_steps));
+            let results = py.detach(|| plan.run_many(&texts, max_steps, jobs, &|| {}));
             (results.into_iter().enumerate())
-                .map(|(i, done)| match done {
-                    Done::Ran(value) => to_python(py, &value),
-                    Done::Panicked(message) => Err(errors::InternalError::new_err(message)),
-                    Done::Failed(diagnostic) if raise => {
-                        Err(self.error(py, &loaded, &diagnostic, &format!("input {i}: ")))
+                .map(|(i, (ran, _))| match ran {
+                    Ok(outcome) => to_python(py, &outcome.to_json(engine.name())),
+                    Err(diagnostic) if raise => {
+                        Err(self.error(py, &plan, &diagnostic, &format!("input {i}: ")))
                     }
-                    Done::Failed(diagnostic) => {
+                    Err(diagnostic) => {
                         let error = PyDict::new(py);
                         error.set_item("code", diagnostic.code.to_string())?;
                         error.set_item("message", &diagnostic.message)?;
@@ -384,20 +304,20 @@ impl Program {
                      (engine=\"neural\")",
                 ));
             }
-            let loaded = self.neural.clone();
+            let plan = self.neural.clone();
             let input = self.input(input)?;
             let max_steps = max_steps.unwrap_or(MAX_STEPS);
             let (ran, recorder) = py.detach(|| {
                 let mut recorder = Recorder::new(Window::all());
-                let ran = run_one(&loaded, input, max_steps, Some(&mut recorder));
+                let ran = run_one(&plan, input, max_steps, Some(&mut recorder));
                 (ran, recorder)
             });
-            let trace = Trace::new(loaded.clone(), &self.spec.name, recorder, &ran);
+            let trace = Trace::new(plan.clone(), &self.spec.name, recorder, &ran);
             match ran {
                 Ok(_) => Ok(trace),
                 Err(diagnostic) => {
                     // The steps up to the error, to look at: `error.trace`.
-                    let error = self.error(py, &loaded, &diagnostic, "");
+                    let error = self.error(py, &plan, &diagnostic, "");
                     error.value(py).setattr("trace", trace)?;
                     Err(error)
                 }

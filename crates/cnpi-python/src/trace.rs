@@ -9,6 +9,7 @@ use std::sync::Arc;
 use cnpi::diagnostic::Diagnostic;
 use cnpi::exec::Outcome;
 use cnpi_neural::load::Plan;
+use cnpi_neural::memory::Memory;
 use cnpi_neural::viewer::{Recorded, Recorder, page};
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
@@ -20,7 +21,7 @@ use crate::values::to_python;
 /// A recorded run of the network.
 #[pyclass(module = "cnpi", frozen)]
 pub struct Trace {
-    loaded: Arc<Plan>,
+    plan: Arc<Plan>,
     title: String,
     recorder: Recorder,
     /// What `run` returns; `Value::Null` for a run that failed.
@@ -32,7 +33,7 @@ pub struct Trace {
 impl Trace {
     /// The trace of a run that ended with `ran`.
     pub fn new(
-        loaded: Arc<Plan>,
+        plan: Arc<Plan>,
         title: &str,
         recorder: Recorder,
         ran: &Result<Outcome, Diagnostic>,
@@ -42,7 +43,7 @@ impl Trace {
             Err(d) => (Value::Null, format!("{}: {}", d.code, d.message)),
         };
         Trace {
-            loaded,
+            plan,
             title: title.to_string(),
             recorder,
             result,
@@ -50,16 +51,19 @@ impl Trace {
         }
     }
 
+    /// The program memory the run was on.
+    fn memory(&self) -> Option<&Memory> {
+        self.plan.network().map(|network| network.memory())
+    }
+
     /// The name of row `row` of the program memory.
     fn row(&self, row: usize) -> &str {
-        let memory = self.loaded.network().map(|network| network.memory());
-        (memory.and_then(|m| m.rows.get(row))).map_or("?", |r| r.name.as_str())
+        (self.memory().and_then(|m| m.rows.get(row))).map_or("?", |r| r.name.as_str())
     }
 
     /// The detector's condition as written, if any.
     fn detector(&self, step: &Recorded) -> Option<&str> {
-        let memory = self.loaded.network()?.memory();
-        Some(memory.detectors.get(step.detector?)?.text.as_str())
+        Some(self.memory()?.detectors.get(step.detector?)?.text.as_str())
     }
 
     /// The record of step `i` (counted from 0) as a dict.
@@ -182,10 +186,10 @@ impl Trace {
 
     /// The trace page (`cnpic run --html`): one self-contained HTML document.
     fn html(&self) -> String {
-        let Some(network) = self.loaded.network() else {
+        let Some(network) = self.plan.network() else {
             return String::new();
         };
-        let written = (self.loaded.as_written()).map(|w| (w.text.as_str(), &w.origins));
+        let written = (self.plan.as_written()).map(|w| (w.text.as_str(), &w.origins));
         let page = page::Page {
             title: &self.title,
             command: "cnpi (Python): Program.trace",
@@ -193,7 +197,7 @@ impl Trace {
             unit: network.entry().unit,
             written,
             outcome: &self.text,
-            plain: false,
+            plain: !network.cached(),
         };
         page::render(&page, &self.recorder)
     }
