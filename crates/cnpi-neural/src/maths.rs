@@ -1,6 +1,6 @@
 //! The small maths every network of the crate is made of, written once:
-//! the logistic function, dot products, `y += a·x`, the first-best index,
-//! and the LSTM cell.
+//! the logistic function, dot products, the softmax, `y += a·x`, the
+//! first-best index, and the LSTM cell.
 //!
 //! The inference network ([`Network`](crate::core::Network)), the fast
 //! trainer ([`Lstm`](crate::core::fast::lstm::Lstm) and its model), the
@@ -19,6 +19,27 @@ pub fn sigmoid(x: f32) -> f32 {
 /// `Σ a_i · b_i`, summed in index order (over the shorter of the two).
 pub fn dot(a: &[f32], b: &[f32]) -> f32 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// A softmax, computed stably: shifted by the largest score `top`, with
+/// `sum = Σ exp(s − top)`, so `−ln p_k = ln sum − (s_k − top)`.
+pub struct Softmax {
+    pub probs: Vec<f32>,
+    pub top: f32,
+    pub sum: f32,
+}
+
+/// The softmax of `scores` (the fast trainer's cross-entropy and the
+/// reinforcement learner's policies).
+pub fn softmax(scores: &[f32]) -> Softmax {
+    let top = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let exps: Vec<f32> = scores.iter().map(|s| (s - top).exp()).collect();
+    let sum: f32 = exps.iter().sum();
+    Softmax {
+        probs: exps.iter().map(|e| e / sum).collect(),
+        top,
+        sum,
+    }
 }
 
 /// `y += a · x`, element by element.
