@@ -90,6 +90,9 @@ pub(super) struct Machine<'m, 'o, 'r> {
     parses: Option<&'m Parses>,
     store: Store<'o>,
     tasks: Vec<Activation>,
+    /// The combinators (by [`index`], below 32) the core was found to
+    /// have: [`Extended::require`] asked once per combinator, not per start.
+    required: u32,
     /// Where each step is recorded for the trace viewer, if anywhere.
     recorder: Option<&'r mut Recorder>,
 }
@@ -112,6 +115,7 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
             parses,
             store,
             tasks: Vec::new(),
+            required: 0,
             recorder,
         }
     }
@@ -134,7 +138,7 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
     }
 
     fn name(&self, row: RowId) -> &'m str {
-        self.memory.rows.get(row).map_or("?", |r| r.name.as_str())
+        row_name(self.memory, row)
     }
 
     fn kind_name(&self, kind: CombinatorKind) -> &'m str {
@@ -142,10 +146,7 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
     }
 
     fn span(&self, row: RowId) -> Span {
-        self.memory
-            .rows
-            .get(row)
-            .map_or(Span::default(), |r| r.span)
+        row_span(self.memory, row)
     }
 
     /// Runs applier `row`: parse, then start its combinator with a new
@@ -196,7 +197,7 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
         if self.tasks.len() >= MAX_TASKS {
             return Err(too_deep(MAX_TASKS, self.name(owner), self.span(owner)));
         }
-        self.core.require(kind)?;
+        self.require(kind)?;
         let network = (self.parses.is_none()).then(|| Box::new(self.core.start(kind)));
         self.tasks.push(Activation {
             kind,
@@ -212,6 +213,16 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
         Ok(())
     }
 
+    /// [`Extended::require`], remembered for the run.
+    fn require(&mut self, kind: CombinatorKind) -> Result<(), Diagnostic> {
+        let bit = 1u32.checked_shl(index(kind) as u32).unwrap_or(0);
+        if self.required & bit == 0 {
+            self.core.require(kind)?;
+            self.required |= bit;
+        }
+        Ok(())
+    }
+
     /// One core step of an activation.
     fn step(&mut self, mut a: Activation) -> Result<(), Diagnostic> {
         let detector = match a.kind {
@@ -221,8 +232,8 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
         let first = (a.len > 0).then_some(a.bits & 1 == 1);
         let c = self.detect(detector, first)?;
         let decision = self.decide(&mut a, c)?;
-        let (name, span) = (self.name(a.owner), self.span(a.owner));
-        self.store.count_step(name, span)?;
+        let (memory, owner) = (self.memory, a.owner);
+        (self.store).count_step_of(|| (row_name(memory, owner), row_span(memory, owner)))?;
         let target = match decision.slot {
             Slot::SelfSlot => a.frame.slots[0],
             Slot::A1 => a.frame.slots[1],
@@ -377,6 +388,16 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
         );
         self.store.trace(a.depth, &line);
     }
+}
+
+/// The name of `row` of `memory` (`?` for none).
+fn row_name(memory: &Memory, row: RowId) -> &str {
+    memory.rows.get(row).map_or("?", |r| r.name.as_str())
+}
+
+/// Where `row` of `memory` is written.
+fn row_span(memory: &Memory, row: RowId) -> Span {
+    memory.rows.get(row).map_or(Span::default(), |r| r.span)
 }
 
 /// A combinator's name: a stdlib one's, or its row's for one a program of
