@@ -194,7 +194,7 @@ fn run_one(
         trace: None,
         record,
     };
-    plan.run(state, options).0
+    plan.run(state, options)
 }
 
 #[pymethods]
@@ -265,7 +265,7 @@ impl Program {
             let max_steps = max_steps.unwrap_or(MAX_STEPS);
             let results = py.detach(|| plan.run_many(&texts, max_steps, jobs, &|| {}));
             (results.into_iter().enumerate())
-                .map(|(i, (ran, _))| match ran {
+                .map(|(i, ran)| match ran {
                     Ok(outcome) => to_python(py, &outcome.to_json(engine.name())),
                     Err(diagnostic) if raise => {
                         Err(self.error(py, &plan, &diagnostic, &format!("input {i}: ")))
