@@ -293,6 +293,12 @@ impl<N: Network> Plan<N> {
         &self.sources
     }
 
+    /// The program the reference interpreter runs, when it runs (the
+    /// program as written with `Engines::Symbolic`).
+    pub fn reference(&self) -> Option<&Program> {
+        self.reference.as_ref()
+    }
+
     /// The network, when it runs.
     pub fn network(&self) -> Option<&N> {
         self.network.as_ref()

@@ -99,17 +99,21 @@ class Program:
         self,
         input: Input = None,
         *,
-        engine: Literal["neural"] = "neural",
+        engine: Literal["neural", "symbolic"] = "neural",
         max_steps: Optional[int] = None,
     ) -> Trace:
-        """Runs the program on the network, recording every core step.
+        """Runs the program, recording every step: on the network every
+        core step; on the reference interpreter (`engine="symbolic"`) every
+        step it counts (a combinator's core step, or a statement of a normal
+        program as written, whose record has no combinator, slot or
+        condition). `len(trace)` is the run's steps.
 
         A run that fails raises its RunError, whose `.trace` holds the
         steps up to the error.
         """
 
 class Trace:
-    """A run of the network recorded step by step."""
+    """A run recorded step by step (of the network, or of the reference interpreter)."""
 
     def __len__(self) -> int:
         """The steps recorded: the run's steps, up to 2,000,000."""

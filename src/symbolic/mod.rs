@@ -19,7 +19,7 @@ mod trace;
 use crate::diagnostic::Diagnostic;
 use crate::env::{State, View};
 use crate::exec::{Options, Outcome, Store};
-use crate::program::{DefId, Program};
+use crate::program::{CombinatorKind, DefId, Program, Slot};
 
 /// Runs `program` from its entry on `state`.
 pub fn run(program: &Program, state: State, options: Options) -> Result<Outcome, Diagnostic> {
@@ -32,7 +32,9 @@ pub fn run(program: &Program, state: State, options: Options) -> Result<Outcome,
 
 /// What [`run_observed`] reports while a program runs. Activations nest:
 /// each `Step` belongs to the innermost activation started and not yet
-/// ended, and an activation ends with its `last` step.
+/// ended, and an activation ends with its `last` step. Every step the run
+/// counts is reported once, as a `Step` (a core step of a combinator) or a
+/// `Statement` (a step of a normal program).
 pub enum Event<'a> {
     /// An activation of `def`'s combinator (or of `_mapself`) begins.
     Start { def: DefId },
@@ -44,7 +46,16 @@ pub enum Event<'a> {
         view: View<'a>,
         /// The top of the state stack is a state (what `_mapself` tests).
         stack_top: bool,
+        /// The combinator, the slot called, the condition bit as the core
+        /// sees it at this step, and the call depth.
+        kind: CombinatorKind,
+        slot: Slot,
+        c: bool,
+        depth: u32,
     },
+    /// A statement (or a `while` test) of `def`, a normal program, at
+    /// call depth `depth`.
+    Statement { def: DefId, depth: u32 },
 }
 
 /// Runs `program` like [`run`], telling `observer` of every activation and

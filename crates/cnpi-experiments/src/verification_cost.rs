@@ -376,6 +376,8 @@ impl Observation {
                     }
                 }
             }
+            // A combinatory program has no statements.
+            Event::Statement { .. } => {}
         };
         let options = Options {
             max_steps: 10_000_000,

@@ -12,6 +12,7 @@
 mod errors;
 mod learn;
 mod program;
+mod reference;
 mod trace;
 mod values;
 

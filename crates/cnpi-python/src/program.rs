@@ -24,7 +24,8 @@ use pyo3::types::PyDict;
 use serde_json::Value;
 
 use crate::errors::{self, Reported, guarded, run_error};
-use crate::trace::Trace;
+use crate::reference;
+use crate::trace::{Steps, Trace};
 use crate::values::{to_json, to_python};
 
 /// Where a program came from: what its engines are loaded from.
@@ -283,12 +284,14 @@ impl Program {
         })
     }
 
-    /// Runs the program on the network, recording every core step: a
-    /// Trace (`len(trace)` is the run's steps, up to 2,000,000 recorded;
-    /// `trace[i]` a dict; `trace.to_arrays()`; shown in Jupyter as the
-    /// trace page). Only the network's run has core steps to record:
-    /// `engine` must be `"neural"`. A run that fails raises its RunError
-    /// with the trace of the steps up to the error as `.trace`.
+    /// Runs the program, recording every step: a Trace (`len(trace)` is
+    /// the run's steps, up to 2,000,000 recorded; `trace[i]` a dict;
+    /// `trace.to_arrays()`; shown in Jupyter as the trace page). On the
+    /// network a step is a core step; on the reference interpreter
+    /// (`engine="symbolic"`) a step is what it counts: a combinator's core
+    /// step, or a statement of a normal program as written. A run that
+    /// fails raises its RunError with the trace of the steps up to the
+    /// error as `.trace`.
     #[pyo3(signature = (input=None, *, engine="neural", max_steps=None))]
     fn trace(
         &self,
@@ -298,21 +301,22 @@ impl Program {
         max_steps: Option<u64>,
     ) -> PyResult<Trace> {
         guarded(|| {
-            if Engine::parse(engine)? != Engine::Neural {
-                return Err(PyValueError::new_err(
-                    "a trace records the network's core steps: the reference interpreter has none \
-                     (engine=\"neural\")",
-                ));
-            }
-            let plan = self.neural.clone();
+            let engine = Engine::parse(engine)?;
+            let plan = self.plan(py, engine)?;
             let input = self.input(input)?;
             let max_steps = max_steps.unwrap_or(MAX_STEPS);
-            let (ran, recorder) = py.detach(|| {
-                let mut recorder = Recorder::new(Window::all());
-                let ran = run_one(&plan, input, max_steps, Some(&mut recorder));
-                (ran, recorder)
+            let (ran, steps) = py.detach(|| match engine {
+                Engine::Neural => {
+                    let mut recorder = Recorder::new(Window::all());
+                    let ran = run_one(&plan, input, max_steps, Some(&mut recorder));
+                    (ran, Steps::Network(Box::new(recorder)))
+                }
+                Engine::Symbolic => {
+                    let (ran, steps) = reference::record(&plan, input, max_steps);
+                    (ran, Steps::Reference(steps))
+                }
             });
-            let trace = Trace::new(plan.clone(), &self.spec.name, recorder, &ran);
+            let trace = Trace::new(plan.clone(), &self.spec.name, steps, &ran);
             match ran {
                 Ok(_) => Ok(trace),
                 Err(diagnostic) => {

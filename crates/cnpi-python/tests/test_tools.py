@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import cnpi
-from conftest import cnpic, example
+from conftest import cli_run, cnpic, example
 
 FIELDS = {"step", "applier", "combinator", "condition", "detector", "slot", "target", "return", "depth"}
 
@@ -66,9 +66,35 @@ def test_a_trace_is_the_page_in_a_notebook():
     assert '"' not in shown[len('<iframe srcdoc="') : shown.index('" style=')]
 
 
-def test_only_the_network_is_traced():
-    with pytest.raises(ValueError, match="neural"):
-        cnpi.load(example("quicksort.cnpi")).trace([1], engine="symbolic")
+def test_the_reference_interpreter_is_traced_step_by_step():
+    program = cnpi.load(example("quicksort.cnpi"))
+    trace = program.trace([5, 3, 9, 1], engine="symbolic")
+    assert trace.result == program.run([5, 3, 9, 1], engine="symbolic")
+    assert len(trace) == trace.steps == trace.result["steps"]
+    network = program.trace([5, 3, 9, 1])
+    # A combinatory program: the same core steps as on the network.
+    for field in ("applier", "combinator", "condition", "slot", "return", "depth"):
+        assert [r[field] for r in trace] == [r[field] for r in network], field
+    assert trace[0]["detector"] is None and trace[0]["target"] is None
+    arrays = trace.to_arrays()
+    assert arrays["depth"].tolist() == network.to_arrays()["depth"].tolist()
+    assert "quicksort" in trace._repr_html_() and "<table>" in trace.html()
+    with pytest.raises(ValueError, match="engine"):
+        program.trace([1], engine="other")
+
+
+def test_a_normal_program_is_traced_statement_by_statement():
+    program = cnpi.load(example("ram/gcd.cnpi"))
+    value = {"x": 84, "y": 36}
+    trace = program.trace(value, engine="symbolic")
+    expected = cli_run(example("ram/gcd.cnpi"), value, symbolic=True)
+    assert trace.result == expected
+    assert len(trace) == trace.steps == expected["steps"] > 3
+    assert {r["combinator"] for r in trace} == {None}
+    assert {r["applier"] for r in trace} == {"EUCLID"}
+    with pytest.raises(cnpi.RunError) as failed:
+        program.trace(value, engine="symbolic", max_steps=3)
+    assert len(failed.value.trace) == 3
 
 
 def test_combinatorize_is_cnpic_combinatorize():

@@ -175,6 +175,15 @@ impl<'p, 'o> Machine<'p, 'o> {
                 .contains(&(std::ptr::from_ref(stmt) as usize))
     }
 
+    /// Counts a step of a normal program's statement and reports it.
+    fn count_statement(&mut self, def: DefId, depth: u32) -> Result<(), Diagnostic> {
+        self.count_step(def)?;
+        if let Some(observer) = self.observer.as_mut() {
+            observer(Event::Statement { def, depth });
+        }
+        Ok(())
+    }
+
     fn count_step(&mut self, def: DefId) -> Result<(), Diagnostic> {
         let def = self.def(def);
         self.store.count_step(&def.name, def.span)
@@ -280,6 +289,10 @@ impl<'p, 'o> Machine<'p, 'o> {
                 last: tail,
                 view: self.store.view(),
                 stack_top: self.store.top_is_state(),
+                kind: a.kind,
+                slot,
+                c,
+                depth: a.depth,
             });
         }
         let deeper = a.depth.saturating_add(1);

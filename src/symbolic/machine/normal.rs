@@ -28,7 +28,7 @@ impl<'p> Machine<'p, '_> {
         }
         let deeper = b.depth.saturating_add(1);
         if !matches!(stmt, Stmt::While { .. }) {
-            self.count_step(b.def)?;
+            self.count_statement(b.def, b.depth)?;
         }
         // A `while` waits for its calls at each test (`while_step`).
         if !matches!(stmt, Stmt::While { .. }) && self.waits_for_calls(stmt) {
@@ -122,7 +122,7 @@ impl<'p> Machine<'p, '_> {
                 "a loop task holds a statement that is not `while`",
             ));
         };
-        self.count_step(l.def)?;
+        self.count_statement(l.def, l.depth)?;
         if self.waits_for_calls(l.stmt) {
             return self.pending(Pending::While(l), Vec::new());
         }
