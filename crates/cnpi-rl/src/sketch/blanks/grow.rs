@@ -443,7 +443,8 @@ fn all_bits(probes: usize) -> u64 {
     u64::MAX >> (64 - probes.clamp(1, 64))
 }
 
-const COMPARE_OPS: [CompareOp; 6] = [
+/// The comparison operators, in the order candidates take them.
+pub(super) const COMPARE_OPS: [CompareOp; 6] = [
     CompareOp::Eq,
     CompareOp::Ne,
     CompareOp::Lt,

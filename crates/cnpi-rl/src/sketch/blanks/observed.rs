@@ -25,6 +25,7 @@ use cnpi::program::{
     SymExpr, ValExpr,
 };
 
+use super::grow::COMPARE_OPS;
 use super::probe::nowhere;
 
 /// Whether the holes of `program` use what this module grows (its
@@ -78,14 +79,6 @@ fn places(program: &Program) -> Vec<PosExpr> {
     places
 }
 
-const ALL_OPS: [CompareOp; 6] = [
-    CompareOp::Eq,
-    CompareOp::Ne,
-    CompareOp::Lt,
-    CompareOp::Le,
-    CompareOp::Gt,
-    CompareOp::Ge,
-];
 const EQUALITY: [CompareOp; 2] = [CompareOp::Eq, CompareOp::Ne];
 
 /// The comparisons of size 1 besides those of two terms, in order.
@@ -108,13 +101,13 @@ pub fn comparisons(program: &Program) -> Vec<BoolExpr> {
             .collect();
         for a in &reads {
             for b in reads.iter().filter(|b| *b != a) {
-                out.extend(ALL_OPS.map(|op| compare(op, a, b)));
+                out.extend(COMPARE_OPS.map(|op| compare(op, a, b)));
             }
         }
         for a in &reads {
             out.extend(EQUALITY.map(|op| compare(op, a, &Operand::End)));
             for k in [0, 1, 2, -1] {
-                out.extend(ALL_OPS.map(|op| compare(op, a, &Operand::Int(k))));
+                out.extend(COMPARE_OPS.map(|op| compare(op, a, &Operand::Int(k))));
             }
         }
     }
