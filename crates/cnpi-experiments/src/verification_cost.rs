@@ -29,7 +29,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use cnpi::diagnostic::{Diagnostic, codes};
-use cnpi::env::parse_input;
+use cnpi::env::{Declarations, read_value};
 use cnpi::exec::Options;
 use cnpi::program::{
     Applier, Body, BoolExpr, Combinator, CombinatorKind, DefId, EnvKind, Operand, Program, ValExpr,
@@ -349,8 +349,11 @@ impl Observation {
         array: &[i64],
         seen: &mut HashSet<(DefId, Vec<Vec<usize>>)>,
     ) -> Result<(), Diagnostic> {
-        let json = serde_json::to_string(array).unwrap_or_default();
-        let state = parse_input(program.env, &json)?;
+        let state = read_value(
+            program.env,
+            &Declarations::default(),
+            serde_json::json!(array),
+        )?;
         let mut open: Vec<(DefId, Vec<Vec<usize>>)> = Vec::new();
         let mut failure = None;
         let mut observe = |event: Event<'_>| match event {
