@@ -5,6 +5,7 @@
 use cnpi::compile::Compiled;
 use cnpi::env::Declarations;
 use cnpi::plan::{Source, compile_reporting};
+use cnpi_rl::sketch::blanks::BlankSketch;
 use cnpi_rl::sketch::gradient::Settings;
 use cnpi_rl::sketch::learn::{Method, learn as run_search};
 use cnpi_rl::sketch::{Sketch, examples};
@@ -26,16 +27,18 @@ pub fn compiled(py: Python, name: &str, text: &str, entry: Option<&str>) -> PyRe
 }
 
 /// Fills the holes of the sketch `sketch_source_or_path` (a program of
-/// appliers with one or two holes, `def STEP: ?`) so that every example
-/// gives its output on the network, and returns the completed program's
-/// text. `examples` is a list of `{"input": INPUT, "output": {MEMBER:
+/// appliers with one or two holes, `def STEP: ?`; or normal programs with
+/// up to three holes, `while ?:`, `i = ?`, a line `?`, which are filled by
+/// `cnpic learn`'s enumeration whatever `search` says) so that every
+/// example gives its output on the network, and returns the completed
+/// program's text. `examples` is a list of `{"input": INPUT, "output": {MEMBER:
 /// VALUE}}` (INPUT as `run` takes it; the members those of `run`'s
 /// result). `search` is `"enumerate"` or `"gradient"` (default: enumeration
 /// for one hole, the gradient for two); `seed`, `trials`, `episodes`,
 /// `threads` and `max_steps` are `cnpic learn`'s options. Raises
 /// CompileError for a sketch that does not compile, RunError (E1401) for
-/// examples that do not read, CnpiError-derived RunError E1403 when no fill
-/// is found within the budget.
+/// examples that do not read, RunError E1402 for holes of both kinds in one
+/// file, E1403 when no fill is found within the budget.
 #[pyfunction]
 #[pyo3(signature = (
     sketch_source_or_path, examples, *, seed=1, search=None, trials=100, episodes=2000,
@@ -73,6 +76,18 @@ pub fn learn(
         let json = to_json(examples)?.to_string();
         let env = compiled.program.env;
         let examples = examples::read("examples", &json, env, &layout).map_err(|d| error(&d))?;
+        let made_by = format!("cnpi.learn (Python), seed {seed}");
+        if !compiled.program.blanks.is_empty() {
+            // Holes in normal programs: the search of `cnpic learn` for them.
+            let sketch = BlankSketch::of(&name, &compiled, examples, max_steps, threads)
+                .map_err(|d| error(&d))?;
+            let budget = trials.saturating_mul(episodes);
+            let search = py.detach(|| sketch.search(budget, seed));
+            return match &search.found {
+                Some(filling) => Ok(sketch.answer(filling, &made_by)),
+                None => Err(error(&search.failure(&sketch))),
+            };
+        }
         let sketch = Sketch::new(
             compiled.program.clone(),
             &compiled.text,
@@ -87,7 +102,7 @@ pub fn learn(
         let settings = Settings::new(seed, trials, episodes, threads);
         let learned = py.detach(|| run_search(&sketch, method, &settings));
         learned
-            .program(&sketch, &format!("cnpi.learn (Python), seed {seed}"))
+            .program(&sketch, &made_by)
             .ok_or_else(|| error(&learned.failure(&sketch)))
     })
 }

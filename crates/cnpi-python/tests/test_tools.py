@@ -126,6 +126,32 @@ def test_learn_fills_the_holes_as_cnpic_learn():
         assert all(result[k] == v for k, v in case["output"].items())
 
 
+def test_learn_fills_holes_in_normal_programs_as_cnpic_learn():
+    sketch = example("learn/insertion_condition.cnpi")
+    examples = example("learn/insertion_condition.json")
+    with open(examples) as f:
+        cases = json.load(f)
+    learned = cnpi.learn(sketch, cases)
+    printed = cnpic("learn", sketch, "--examples", examples).stdout
+    assert without_header(learned) == without_header(printed)
+    assert "while ?" not in learned
+    completed = cnpi.compile(learned)
+    for case in cases:
+        result = completed.run(case["input"])
+        assert all(result[k] == v for k, v in case["output"].items())
+    # Nothing fits: E1403 naming the best candidate, as `cnpic learn`.
+    impossible = [{"input": cases[0]["input"], "output": {"A": [7] * len(cases[0]["input"]["A"])}}]
+    with pytest.raises(cnpi.RunError) as raised:
+        cnpi.learn(sketch, impossible, trials=1, episodes=50)
+    assert raised.value.code == "E1403"
+    # Holes of both kinds in one file are refused as `cnpic learn` refuses them.
+    with open(sketch) as f:
+        mixed = f.read() + "\ndef EXTRA: ?\n"
+    with pytest.raises(cnpi.CnpiError) as raised:
+        cnpi.learn(mixed, cases)
+    assert raised.value.code == "E1402"
+
+
 def test_learn_raises_when_nothing_fits():
     sketch = example("learn/reverse.cnpi")
     impossible = [{"input": [1, 2, 3], "output": {"A": [9, 9, 9]}}]

@@ -28,6 +28,7 @@
 pub mod fill;
 pub mod grow;
 pub mod observed;
+mod outcome;
 pub mod probe;
 
 use std::collections::HashMap;

@@ -1,0 +1,131 @@
+//! What `cnpic learn` and the Python package's `cnpi.learn` share about a
+//! sketch with holes in normal programs, around the search itself: making
+//! the [`BlankSketch`] from a compiled file (refusing, E1402, applier holes
+//! beside them and holes the search cannot fill), the completed program's
+//! text, and the diagnostic of a search that found nothing (E1403 with the
+//! best candidate, or the network's diagnostic of a filling it cannot run).
+
+use cnpi::compile::Compiled;
+use cnpi::diagnostic::{Diagnostic, codes};
+
+use super::{BlankSketch, Filling, Search};
+use crate::sketch::Example;
+
+impl BlankSketch {
+    /// The sketch of the compiled file `name`, its examples read; `threads`
+    /// 0 is one per core (at most 256 in all).
+    pub fn of(
+        name: &str,
+        compiled: &Compiled,
+        examples: Vec<Example>,
+        max_steps: u64,
+        threads: usize,
+    ) -> Result<BlankSketch, Diagnostic> {
+        let program = &compiled.program;
+        if let Some((id, hole)) = program.holes().next() {
+            return Err(Diagnostic::error(
+                codes::E1402,
+                format!(
+                    "`{}` is an applier hole, and the file has holes in normal programs too",
+                    program.defs[id].name
+                ),
+            )
+            .with_label(hole.span, "an applier hole")
+            .with_help(
+                "an applier hole is learned in a file of appliers only: write this applier, then \
+                 learn the holes in the normal programs",
+            ));
+        }
+        BlankSketch::check(program)?;
+        let threads = match threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n.min(256),
+        };
+        Ok(BlankSketch {
+            name: name.to_string(),
+            text: compiled.text.clone(),
+            program: program.clone(),
+            entry: program.defs[program.entry].name.clone(),
+            examples,
+            max_steps,
+            threads,
+        })
+    }
+
+    /// The completed program's text for the answer `filling`, with a header
+    /// naming what made it (`made_by`: the command line).
+    pub fn answer(&self, filling: &[String], made_by: &str) -> String {
+        let header = format!(
+            "# Made by: {made_by}\n# The holes were filled by enumeration, checked on the shipped core.\n"
+        );
+        self.completed(filling, &header)
+    }
+
+    /// Each hole's place (`LINE:COLUMN`) with its text in `filling`.
+    pub fn places(&self, filling: &[String]) -> Vec<(String, String)> {
+        (self.program.blanks.iter())
+            .zip(filling)
+            .map(|(blank, text)| (place(&self.text, blank.span.start), text.clone()))
+            .collect()
+    }
+}
+
+impl Search {
+    /// The filling to show: the answer, or else the best candidate.
+    pub fn shown(&self) -> Filling {
+        (self.found.clone())
+            .or(self.best.clone().map(|(filling, _)| filling))
+            .unwrap_or_default()
+    }
+
+    /// Why the search found no answer: the network's diagnostic of a
+    /// filling that passed with the reference interpreter but that the
+    /// network cannot run, or E1403 with the best candidate and the
+    /// examples it fails.
+    pub fn failure(&self, sketch: &BlankSketch) -> Diagnostic {
+        if let Some((filling, diagnostic)) = &self.unrunnable {
+            let mut diagnostic = diagnostic.clone();
+            for (at, text) in sketch.places(filling) {
+                diagnostic = diagnostic.with_note(format!(
+                    "the filling {at}: {text} gives every example's output with the reference \
+                     interpreter, but the network cannot run the completed program"
+                ));
+            }
+            return diagnostic;
+        }
+        let mut diagnostic = Diagnostic::error(
+            codes::E1403,
+            "no filling of the holes gives every example's output within the budget",
+        )
+        .with_help(
+            "give more examples or a larger budget (--trials × --episodes); `cnpic explain E1403`",
+        );
+        if let Some((filling, fails)) = &self.best {
+            for (at, text) in sketch.places(filling) {
+                diagnostic = diagnostic.with_note(format!("best candidate: {at}: {text}"));
+            }
+            let fails: Vec<String> = fails.iter().map(|i| i.to_string()).collect();
+            diagnostic = diagnostic.with_note(format!(
+                "it fails {} of {} examples (indices {})",
+                fails.len(),
+                sketch.examples.len(),
+                fails.join(", ")
+            ));
+        }
+        if self.refused_by_network > 0 {
+            diagnostic = diagnostic.with_note(format!(
+                "{} fillings passed with the reference interpreter but not on the network",
+                self.refused_by_network
+            ));
+        }
+        diagnostic
+    }
+}
+
+/// `LINE:COLUMN` of byte `at` of `text`.
+fn place(text: &str, at: usize) -> String {
+    let before = &text[..at.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    format!("{line}:{column}")
+}
