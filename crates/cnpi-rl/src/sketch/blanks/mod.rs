@@ -49,7 +49,7 @@ use cnpi_neural::memory::DEFAULT_SEED;
 use cnpi_neural::runtime;
 use fill::Candidate;
 
-use super::Example;
+use super::{Example, splits};
 use grow::{Grower, MAX_SIZE};
 use probe::Probes;
 
@@ -229,7 +229,7 @@ impl BlankSketch {
         let mut best: Option<(usize, Filling)> = None;
         let mut after_answer = 0;
         'sizes: for total in holes..=holes * MAX_SIZE {
-            for split in splits(total, holes) {
+            for split in splits(total, holes, 1..=MAX_SIZE) {
                 for (hole, size) in split.iter().enumerate() {
                     lists
                         .entry((hole, *size))
@@ -530,38 +530,19 @@ fn texts(lists: &[&[Candidate]], n: usize) -> Filling {
     nth(lists, n).into_iter().map(|c| c.text.clone()).collect()
 }
 
-/// The ways to write `total` as `holes` sizes of 1 to [`MAX_SIZE`], the
-/// first hole's smallest first.
-fn splits(total: usize, holes: usize) -> Vec<Vec<usize>> {
-    if holes == 0 {
-        return if total == 0 {
-            vec![Vec::new()]
-        } else {
-            Vec::new()
-        };
-    }
-    (1..=MAX_SIZE.min(total))
-        .flat_map(|first| {
-            splits(total - first, holes - 1)
-                .into_iter()
-                .map(move |mut rest| {
-                    rest.insert(0, first);
-                    rest
-                })
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn splits_give_every_hole_one_to_max_size() {
-        assert_eq!(splits(1, 1), vec![vec![1]]);
-        assert_eq!(splits(3, 2), vec![vec![1, 2], vec![2, 1]]);
-        assert!(splits(1, 2).is_empty());
-        assert_eq!(splits(2 * MAX_SIZE, 2), vec![vec![MAX_SIZE, MAX_SIZE]]);
+        assert_eq!(splits(1, 1, 1..=MAX_SIZE), vec![vec![1]]);
+        assert_eq!(splits(3, 2, 1..=MAX_SIZE), vec![vec![1, 2], vec![2, 1]]);
+        assert!(splits(1, 2, 1..=MAX_SIZE).is_empty());
+        assert_eq!(
+            splits(2 * MAX_SIZE, 2, 1..=MAX_SIZE),
+            vec![vec![MAX_SIZE, MAX_SIZE]]
+        );
     }
 
     /// Whether each example passes, the filling's pieces put into the
