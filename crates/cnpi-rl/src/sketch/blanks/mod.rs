@@ -20,7 +20,8 @@
 //!   example; only a filling that passes there is the answer (one that
 //!   does not is counted and the search goes on).
 //!
-//! Then the search goes on for a second passing filling; when one exists
+//! Then the search goes on for a second passing filling (each example with
+//! a step budget of ten times the answer's); when one exists
 //! and some random input (of the shapes the program declares) makes the
 //! two end differently, the examples do not pin the answer down, and the
 //! report says so with that input.
@@ -50,7 +51,7 @@ use cnpi_neural::memory::DEFAULT_SEED;
 use cnpi_neural::runtime;
 use fill::Candidate;
 
-use super::Example;
+use super::{Example, splits};
 use grow::{Grower, MAX_SIZE};
 use probe::Probes;
 
@@ -58,6 +59,11 @@ use probe::Probes;
 pub const MAX_BLANKS: usize = 3;
 /// Fillings tried after the answer, looking for a second one.
 const SECOND_BUDGET: usize = 2_000;
+/// After the answer, a filling may take this many times the steps the
+/// answer took on an example (and [`SECOND_STEPS`] more) before it fails
+/// it: one that never ends stops there, not at `--max-steps`.
+const SECOND_FACTOR: u64 = 10;
+const SECOND_STEPS: u64 = 1_000;
 /// Random inputs tried to tell two fillings apart.
 const TELL_APART: usize = 500;
 /// Fillings run together on the threads.
@@ -178,6 +184,20 @@ impl BlankSketch {
         fails
     }
 
+    /// The step budget of each example after the answer `answer`: as
+    /// [`SECOND_FACTOR`] says, at most `--max-steps`.
+    fn second_budgets(&self, answer: &[String]) -> Vec<u64> {
+        let program = self.compiled(answer);
+        (self.examples.iter())
+            .map(|example| {
+                let run = (program.as_ref())
+                    .and_then(|p| symbolic::run(p, example.input.clone(), self.options()).ok());
+                let steps = run.map_or(self.max_steps, |outcome| outcome.steps);
+                (steps.saturating_mul(SECOND_FACTOR) + SECOND_STEPS).min(self.max_steps)
+            })
+            .collect()
+    }
+
     fn options(&self) -> Options<'static> {
         Options {
             max_steps: self.max_steps,
@@ -229,8 +249,10 @@ impl BlankSketch {
         // The best failure so far: how many examples it passed first.
         let mut best: Option<(usize, Filling)> = None;
         let mut after_answer = 0;
+        // The step budget of each example after the answer.
+        let mut budgets: Option<Vec<u64>> = None;
         'sizes: for total in holes..=holes * MAX_SIZE {
-            for split in splits(total, holes) {
+            for split in splits(total, holes, 1..=MAX_SIZE) {
                 for (hole, size) in split.iter().enumerate() {
                     lists
                         .entry((hole, *size))
@@ -251,7 +273,7 @@ impl BlankSketch {
                         break 'sizes;
                     }
                     let end = count.min(start + BATCH.min(limit));
-                    let results = self.run_batch(&chosen, start..end);
+                    let results = self.run_batch(&chosen, start..end, budgets.as_deref());
                     for (n, fails) in (start..end).zip(results) {
                         search.candidates += 1;
                         if search.found.is_some() {
@@ -269,6 +291,7 @@ impl BlankSketch {
                                 } else {
                                     match self.on_network(&filling) {
                                         Ok(true) => {
+                                            budgets = Some(self.second_budgets(&filling));
                                             search.found = Some(filling);
                                             search.to_answer = search.candidates;
                                         }
@@ -309,7 +332,12 @@ impl BlankSketch {
     /// the reference interpreter (`None`: it passes every example, and so
     /// does the filling written into the text and compiled), run on the
     /// threads.
-    fn run_batch(&self, lists: &[&[Candidate]], range: Range<usize>) -> Vec<Option<usize>> {
+    fn run_batch(
+        &self,
+        lists: &[&[Candidate]],
+        range: Range<usize>,
+        budgets: Option<&[u64]>,
+    ) -> Vec<Option<usize>> {
         let fillings: Vec<usize> = range.collect();
         let threads = self.threads.max(1).min(fillings.len().max(1));
         let chunk = fillings.len().div_ceil(threads).max(1);
@@ -320,7 +348,7 @@ impl BlankSketch {
                     scope.spawn(move || {
                         let mut work = self.program.clone();
                         part.iter()
-                            .map(|n| self.first_fail(&mut work, &nth(lists, *n)))
+                            .map(|n| self.first_fail(&mut work, &nth(lists, *n), budgets))
                             .collect::<Vec<_>>()
                     })
                 })
@@ -336,7 +364,12 @@ impl BlankSketch {
     /// interpreter, its pieces put into `work` (a copy of the sketch);
     /// `None` when it passes them all, written into the text and compiled
     /// too.
-    fn first_fail(&self, work: &mut Program, chosen: &[&Candidate]) -> Option<usize> {
+    fn first_fail(
+        &self,
+        work: &mut Program,
+        chosen: &[&Candidate],
+        budgets: Option<&[u64]>,
+    ) -> Option<usize> {
         for blank in &self.program.blanks {
             work.defs[blank.def].body = self.program.defs[blank.def].body.clone();
         }
@@ -353,7 +386,11 @@ impl BlankSketch {
             return self.fails(&texts(), true).first().copied();
         }
         for (i, example) in self.examples.iter().enumerate() {
-            let run = symbolic::run(work, example.input.clone(), self.options());
+            let options = Options {
+                max_steps: budgets.map_or(self.max_steps, |b| b[i]),
+                trace: None,
+            };
+            let run = symbolic::run(work, example.input.clone(), options);
             if !run.is_ok_and(|outcome| example.matches(&outcome)) {
                 return Some(i);
             }
@@ -531,38 +568,19 @@ fn texts(lists: &[&[Candidate]], n: usize) -> Filling {
     nth(lists, n).into_iter().map(|c| c.text.clone()).collect()
 }
 
-/// The ways to write `total` as `holes` sizes of 1 to [`MAX_SIZE`], the
-/// first hole's smallest first.
-fn splits(total: usize, holes: usize) -> Vec<Vec<usize>> {
-    if holes == 0 {
-        return if total == 0 {
-            vec![Vec::new()]
-        } else {
-            Vec::new()
-        };
-    }
-    (1..=MAX_SIZE.min(total))
-        .flat_map(|first| {
-            splits(total - first, holes - 1)
-                .into_iter()
-                .map(move |mut rest| {
-                    rest.insert(0, first);
-                    rest
-                })
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn splits_give_every_hole_one_to_max_size() {
-        assert_eq!(splits(1, 1), vec![vec![1]]);
-        assert_eq!(splits(3, 2), vec![vec![1, 2], vec![2, 1]]);
-        assert!(splits(1, 2).is_empty());
-        assert_eq!(splits(2 * MAX_SIZE, 2), vec![vec![MAX_SIZE, MAX_SIZE]]);
+        assert_eq!(splits(1, 1, 1..=MAX_SIZE), vec![vec![1]]);
+        assert_eq!(splits(3, 2, 1..=MAX_SIZE), vec![vec![1, 2], vec![2, 1]]);
+        assert!(splits(1, 2, 1..=MAX_SIZE).is_empty());
+        assert_eq!(
+            splits(2 * MAX_SIZE, 2, 1..=MAX_SIZE),
+            vec![vec![MAX_SIZE, MAX_SIZE]]
+        );
     }
 
     /// Whether each example passes, the filling's pieces put into the
