@@ -441,20 +441,20 @@ fn network(memory: &Memory, input: &str, cached: bool, steps: bool) -> Value {
 
 /// What one program did: converted (exactly), on frames or not, or refused.
 #[derive(Default, Debug)]
-struct Tally {
-    exact: usize,
+pub(super) struct Tally {
+    pub(super) exact: usize,
     /// Of those, the programs that run on explicit frames.
-    on_frames: usize,
+    pub(super) on_frames: usize,
     /// Programs the combinatorizer refused, by code.
     refused: std::collections::BTreeMap<String, usize>,
-    runs: usize,
+    pub(super) runs: usize,
     /// Runs that stopped with an error, by code.
-    errors: std::collections::BTreeMap<String, usize>,
+    pub(super) errors: std::collections::BTreeMap<String, usize>,
 }
 
 /// Checks one program on `inputs`; a disagreement panics with the
 /// program and the input, to be kept as a regression case.
-fn check(text: &str, inputs: &[String], tally: &mut Tally) {
+pub(super) fn check(text: &str, inputs: &[String], tally: &mut Tally) {
     let name = "random_ram.cnpi";
     let compilation = cnpi::compile::compile(name, text, Some("MAIN"));
     assert!(
