@@ -35,13 +35,62 @@ pub(super) fn help(kind: EnvKind) -> String {
 
 pub(super) fn parse_json(kind: EnvKind, text: &str) -> Result<Value, Diagnostic> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    serde_json::from_str(text).map_err(|error| {
-        Diagnostic::error(
-            codes::E0601,
-            format!("the input is not valid JSON: {error}"),
-        )
+    // A top-level object is read by `Fields`, which refuses a key written
+    // twice (serde_json keeps the last); objects only appear at the top
+    // level of a valid input, so that is the one place to look.
+    let parsed = if text.trim_start().starts_with('{') {
+        serde_json::from_str::<Fields>(text).map(|fields| Value::Object(fields.0))
+    } else {
+        serde_json::from_str(text)
+    };
+    parsed.map_err(|error| {
+        let message = error.to_string();
+        match message.strip_prefix(DUPLICATE) {
+            Some(rest) => {
+                Diagnostic::error(codes::E0602, format!("the input has the field {rest}"))
+            }
+            None => Diagnostic::error(
+                codes::E0601,
+                format!("the input is not valid JSON: {message}"),
+            ),
+        }
         .with_help(help(kind))
     })
+}
+
+/// How `Fields` starts the error for a key written twice.
+const DUPLICATE: &str = "duplicate: ";
+
+/// A JSON object whose keys are all different.
+struct Fields(Map<String, Value>);
+
+impl<'de> serde::Deserialize<'de> for Fields {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Fields, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Fields;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Fields, A::Error> {
+                let mut fields = Map::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    if fields.contains_key(&key) {
+                        return Err(serde::de::Error::custom(format_args!(
+                            "{DUPLICATE}`{key}` twice"
+                        )));
+                    }
+                    let value = map.next_value()?;
+                    fields.insert(key, value);
+                }
+                Ok(Fields(fields))
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// "an object", "a string", ...: the kind of a JSON value.
@@ -136,12 +185,16 @@ pub(super) fn integer(value: &Value) -> Result<i64, NotI64> {
     if let Some(k) = number.as_i64() {
         return Ok(k);
     }
-    if number.is_u64() {
+    // A whole number written without a `.` or an exponent (serde_json's
+    // `arbitrary_precision` keeps its text, however long) is out of range.
+    let text = number.to_string();
+    let digits = text.strip_prefix('-').unwrap_or(&text);
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err(NotI64::OutOfRange);
     }
     match number.as_f64() {
-        // Integer literals beyond u64 arrive as whole f64s of huge size;
-        // whole f64s within i64 were written with a `.` or an exponent.
+        // Written with a `.` or an exponent: whole beyond i64 is out of
+        // range, anything else (a fraction, `2.0`, `1e400`) no integer.
         Some(x) if x.fract() == 0.0 && x.abs() >= 2f64.powi(63) => Err(NotI64::OutOfRange),
         _ => Err(NotI64::NotInteger),
     }

@@ -294,6 +294,68 @@ fn input_numbers_are_quoted_as_written() {
 }
 
 #[test]
+fn integers_of_any_length_are_out_of_range_not_non_integers() {
+    for digits in [309, 400, 5000] {
+        let literal = format!("-{}", "9".repeat(digits));
+        let output = run_array(&format!("[1, {literal}]"));
+        assert_eq!(output.status.code(), Some(1));
+        let message = stderr(&output);
+        assert!(message.contains("E0604"), "{digits}: {message}");
+        assert!(message.contains("element 1 is -9999"), "{message}");
+    }
+    for fraction in ["1e400", "1.5e400"] {
+        let message = stderr(&run_array(&format!("[{fraction}]")));
+        assert!(message.contains("E0603"), "{fraction}: {message}");
+    }
+}
+
+/// `cnpic run --symbolic` of a `ram` program reading `input W[n][m]` and
+/// `input x`, with `--input input`, in JSON.
+fn run_ram(input: &str) -> Output {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let program = dir.path().join("w.cnpi");
+    std::fs::write(
+        &program,
+        "env ram(i = 0)\ninput W[n][m]\ninput x\n\ndef MAIN():\n  i = n + m + x\n",
+    )
+    .unwrap();
+    let program = program.to_str().unwrap();
+    let args = ["run", program, "--symbolic", "--format", "json"];
+    cnpic_to(&[&args[..], &["--input", input]].concat(), Stdio::piped())
+}
+
+#[test]
+fn a_matrix_with_rows_and_no_columns_keeps_its_rows() {
+    let output = run_ram(r#"{"W": [[], [], []], "x": 4}"#);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(json["W"], serde_json::json!([[], [], []]));
+    assert_eq!(
+        (&json["n"], &json["m"], &json["i"]),
+        (&3.into(), &0.into(), &7.into())
+    );
+}
+
+#[test]
+fn a_key_written_twice_is_refused_by_name() {
+    for input in [
+        r#"{"W": [[1]], "x": 4, "x": 5}"#,
+        r#" {"x": 4, "W": [], "x": {"x": 1, "x": 2}}"#,
+    ] {
+        let output = run_ram(input);
+        assert_eq!(output.status.code(), Some(1), "{input}");
+        let message = stderr(&output);
+        assert!(message.contains("E0602"), "{message}");
+        assert!(message.contains("the field `x` twice"), "{message}");
+    }
+    // Inside a member, an object is the wrong shape whatever its keys.
+    let message = stderr(&run_ram(r#"{"W": [], "x": {"k": 1, "k": 2}}"#));
+    assert!(message.contains("E0603"), "{message}");
+    let output = run_ram(r#"{"W": [[1, 2]], "x": 4}"#);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+}
+
+#[test]
 fn an_input_file_may_start_with_a_byte_order_mark() {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("input.json");

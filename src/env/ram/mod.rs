@@ -105,12 +105,9 @@ impl Region {
         match self {
             Region::Scalar(k) => Value::from(*k),
             Region::Array(values) => Value::from(values.clone()),
-            Region::Matrix { cols, values, .. } => Value::Array(
-                values
-                    .chunks(*cols.max(&1))
-                    .map(|row| Value::from(row.to_vec()))
-                    .collect(),
-            ),
+            Region::Matrix { .. } => {
+                Value::Array(self.rows().map(|row| Value::from(row.to_vec())).collect())
+            }
         }
     }
 
@@ -118,11 +115,21 @@ impl Region {
         match self {
             Region::Scalar(k) => k.to_string(),
             Region::Array(values) => list(values),
-            Region::Matrix { cols, values, .. } => {
-                let rows: Vec<String> = values.chunks(*cols.max(&1)).map(list).collect();
+            Region::Matrix { .. } => {
+                let rows: Vec<String> = self.rows().map(list).collect();
                 format!("[{}]", rows.join(", "))
             }
         }
+    }
+
+    /// A matrix's rows, every one of them (a `3 × 0` matrix has three
+    /// empty rows); nothing for a scalar or an array.
+    fn rows(&self) -> impl Iterator<Item = &[i64]> {
+        let (rows, cols, values) = match self {
+            Region::Matrix { rows, cols, values } => (*rows, *cols, &values[..]),
+            _ => (0, 0, &[][..]),
+        };
+        (0..rows).map(move |r| &values[r * cols..(r + 1) * cols])
     }
 }
 

@@ -124,11 +124,59 @@ fn example(
             ),
         ));
     }
+    if let Some(member) = output
+        .iter()
+        .find_map(|(m, wanted)| (!can_hold(&members[m.as_str()], wanted)).then_some(m))
+    {
+        return Err(bad(
+            name,
+            format!(
+                "example {i} asks for a value of \"{member}\" that no run can report: it is always {}",
+                kind_of(&members[member.as_str()])
+            ),
+        ));
+    }
     Ok(Example {
         input,
         output,
         json,
     })
+}
+
+/// Whether a member that starts as `start` can end as `wanted`: an integer
+/// stays an integer, an array an array of the same nesting (an empty one,
+/// such as the output tape, holds integers), anything else keeps its JSON
+/// type.
+fn can_hold(start: &Value, wanted: &Value) -> bool {
+    match (start, wanted) {
+        (Value::Number(_), _) => wanted.as_i64().is_some(),
+        (Value::Array(first), Value::Array(items)) => match first.first() {
+            Some(element) => items.iter().all(|item| can_hold(element, item)),
+            None => items.iter().all(|item| item.as_i64().is_some()),
+        },
+        (Value::Array(_), _) => false,
+        _ => std::mem::discriminant(start) == std::mem::discriminant(wanted),
+    }
+}
+
+/// What a member that starts as `start` always is, in words.
+fn kind_of(start: &Value) -> String {
+    match start {
+        Value::Number(_) => "an integer".into(),
+        Value::Array(items) => format!("an array of {}", contents(items)),
+        Value::String(_) => "a string".into(),
+        Value::Bool(_) => "a boolean".into(),
+        Value::Null => "null".into(),
+        Value::Object(_) => "an object".into(),
+    }
+}
+
+/// "integers", "arrays of integers", ...: what the array `items` holds.
+fn contents(items: &[Value]) -> String {
+    match items.first() {
+        Some(Value::Array(inner)) => format!("arrays of {}", contents(inner)),
+        _ => "integers".into(),
+    }
 }
 
 #[cfg(test)]
@@ -154,11 +202,24 @@ mod tests {
             r#"[{"input": [1], "output": {"sum": 1}}]"#,
             r#"[{"input": "x", "output": {"A": [1]}}]"#,
             r#"[{"input": [1], "output": {"A": [1]}, "extra": 1}]"#,
+            r#"[{"input": [1], "output": {"A": "x"}}]"#,
+            r#"[{"input": [1], "output": {"A": [1.5]}}]"#,
+            r#"[{"input": [1], "output": {"A": [[1]]}}]"#,
+            r#"[{"input": [1], "output": {"output": [[1]]}}]"#,
         ] {
             let error = read("ex.json", bad, array(), &Declarations::default())
                 .err()
                 .map(|d| d.code);
             assert_eq!(error, Some(codes::E1401), "{bad}");
         }
+        let never = r#"[{"input": [1], "output": {"A": "x"}}]"#;
+        let error = read("ex.json", never, array(), &Declarations::default()).unwrap_err();
+        assert!(
+            error.message.ends_with("it is always an array of integers"),
+            "{}",
+            error.message
+        );
+        let tape = r#"[{"input": [1], "output": {"A": [7], "output": [1, 2]}}]"#;
+        assert!(read("ex.json", tape, array(), &Declarations::default()).is_ok());
     }
 }
