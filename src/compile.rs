@@ -98,11 +98,12 @@ pub fn convert_checked(
     name: &str,
 ) -> Result<(Combinatorized, Compiled), Vec<Diagnostic>> {
     runnable(&compiled.program)?;
-    let converted = combinatorize(&compiled.program, &compiled.text, name)?;
+    let mut converted = combinatorize(&compiled.program, &compiled.text, name)?;
     let output = format!("{name} (combinatorized)");
     let check = compile(&output, &converted.text, None);
     match check.program {
-        Some(program) if only_copied_warnings(compiled, name, &check.diagnostics) => {
+        Some(program) if only_copied_warnings(&converted.origins, &check.diagnostics) => {
+            converted.origins.refine(&program);
             let text = converted.text.clone();
             let sources = check.sources;
             Ok((
@@ -168,24 +169,17 @@ pub fn runnable(program: &Program) -> Result<(), Vec<Diagnostic>> {
 }
 
 /// True when `output` (the diagnostics of the converted file) holds no
-/// error and only warnings the file as written draws too: the conversion
-/// copies conditions word for word, so one that is always false
-/// (W0102) is always false in both, and the user has seen it already.
-fn only_copied_warnings(compiled: &Compiled, name: &str, output: &[Diagnostic]) -> bool {
-    if output.is_empty() {
-        return true;
-    }
-    if has_errors(output) {
-        return false;
-    }
-    let entry = compiled.program.defs.get(compiled.program.entry);
-    let written = compile(name, &compiled.text, entry.map(|def| def.name.as_str()));
-    output.iter().all(|warning| {
-        written
-            .diagnostics
-            .iter()
-            .any(|seen| seen.code == warning.code && seen.message == warning.message)
-    })
+/// error and only warnings copied with the user's conditions: the
+/// conversion copies conditions as values, so one that is always false
+/// (W0102) is always false in both, and the user has seen it already. Each
+/// must stand on output that `origins` maps to the user's file. Compared
+/// as values, without compiling the user's file again.
+fn only_copied_warnings(origins: &Origins, output: &[Diagnostic]) -> bool {
+    !has_errors(output)
+        && output.iter().all(|warning| {
+            warning.code == codes::W0102
+                && (warning.span()).is_some_and(|span| origins.locate(span).is_some())
+        })
 }
 
 /// What the conversion of `compiled`'s normal programs reports, for

@@ -126,10 +126,6 @@ impl<R> RunOptions<'_, R> {
 /// The default step limit of a run (`--max-steps`).
 pub const MAX_STEPS: u64 = 1_000_000_000;
 
-/// A run's result, with the warning (W1106) of a program as written that
-/// ends differently where its conversion said it might.
-pub type Ran = (Run, Option<Diagnostic>);
-
 /// What runs, on which engines, with which checks.
 pub struct Plan<N> {
     declared: Declared,
@@ -138,9 +134,8 @@ pub struct Plan<N> {
     reference: Option<Program>,
     /// With a cross-check of a file of normal programs: the programs as
     /// written, which must end in the network's final environment (their
-    /// steps count statements, not core steps), and the conversion's
-    /// warnings, which say where they may differ.
-    written: Option<(Program, Vec<Diagnostic>)>,
+    /// steps count statements, not core steps).
+    written: Option<Program>,
     as_written: Option<AsWritten>,
     /// What run-time diagnostics are drawn against: the file as written
     /// (for normal programs, whose errors [`Plan::run`] moves there), else
@@ -212,9 +207,16 @@ impl<N: Network> Plan<N> {
             }
         };
         let combinatory = ready.combinatory;
+        // The input is read against the declarations as the user wrote
+        // them (the combinatory form declares the same, at other places),
+        // so that a `var` that cannot be set up points at the user's line.
+        let declared = Declared::of(match &ready.written {
+            Some(written) => &written.compiled.program,
+            None => &combinatory.program,
+        });
         let (written, as_written, sources) = match ready.written {
             Some(written) => (
-                (engines.reference()).then_some((written.compiled.program, written.warnings)),
+                (engines.reference()).then_some(written.compiled.program),
                 Some(AsWritten {
                     text: written.compiled.text,
                     origins: written.origins,
@@ -224,7 +226,7 @@ impl<N: Network> Plan<N> {
             None => (None, None, combinatory.sources),
         };
         Some(Plan {
-            declared: Declared::of(&combinatory.program),
+            declared,
             network: Some(network),
             reference: (engines.reference()).then_some(combinatory.program),
             written,
@@ -328,12 +330,10 @@ impl<N: Network> Plan<N> {
 
     /// Runs every engine on `state` (the trace, if any, goes to the first
     /// that runs) and compares them: the run to report (the network's, when
-    /// it ran), with the warning of a program as written that ends
-    /// differently (W1106). An error of a normal program points at the
-    /// user's own line.
-    pub fn run(&self, state: State, options: RunOptions<N::Recorder>) -> Ran {
-        let (run, warning) = self.run_engines(state, options);
-        let run = run.map_err(|diagnostic| {
+    /// it ran; E1106 when the engines disagree). An error of a normal
+    /// program points at the user's own line.
+    pub fn run(&self, state: State, options: RunOptions<N::Recorder>) -> Run {
+        self.run_engines(state, options).map_err(|diagnostic| {
             let diagnostic = match (&self.network, diagnostic.code == codes::E1106) {
                 (Some(network), true) => network.explain(diagnostic),
                 _ => diagnostic,
@@ -342,17 +342,14 @@ impl<N: Network> Plan<N> {
                 Some(written) => written.origins.to_source(diagnostic),
                 None => diagnostic,
             }
-        });
-        (run, warning)
+        })
     }
 
     /// Reads `input` as `--input` takes it (JSON, or `@PATH`) and runs on
     /// it (see [`Plan::run`]).
-    pub fn run_input(&self, input: &str, max_steps: u64) -> Ran {
-        match self.read_input_arg(Some(input)) {
-            Ok(state) => self.run(state, RunOptions::steps(max_steps)),
-            Err(diagnostic) => (Err(diagnostic), None),
-        }
+    pub fn run_input(&self, input: &str, max_steps: u64) -> Run {
+        let state = self.read_input_arg(Some(input))?;
+        self.run(state, RunOptions::steps(max_steps))
     }
 
     /// [`Plan::run_input`] on every input on `jobs` threads (at least one),
@@ -363,7 +360,7 @@ impl<N: Network> Plan<N> {
         max_steps: u64,
         jobs: usize,
         done: &(dyn Fn() + Sync),
-    ) -> Vec<Ran> {
+    ) -> Vec<Run> {
         let next = AtomicUsize::new(0);
         let work = || {
             let mut ran = Vec::new();
@@ -377,7 +374,7 @@ impl<N: Network> Plan<N> {
             }
         };
         let jobs = jobs.clamp(1, inputs.len().max(1));
-        let mut all: Vec<(usize, Ran)> = if jobs == 1 {
+        let mut all: Vec<(usize, Run)> = if jobs == 1 {
             work()
         } else {
             std::thread::scope(|scope| {
@@ -395,7 +392,7 @@ impl<N: Network> Plan<N> {
         all.into_iter().map(|(_, ran)| ran).collect()
     }
 
-    fn run_engines(&self, state: State, options: RunOptions<N::Recorder>) -> Ran {
+    fn run_engines(&self, state: State, options: RunOptions<N::Recorder>) -> Run {
         let RunOptions {
             max_steps,
             mut trace,
@@ -406,20 +403,15 @@ impl<N: Network> Plan<N> {
             .map(|network| network.run(state.clone(), options(trace.take()), record));
         let reference = (self.reference.as_ref())
             .map(|program| symbolic::run(program, state.clone(), options(trace.take())));
-        let mut warning = None;
-        if let (Some((program, converted)), Some(Ok(neural))) = (&self.written, &neural) {
+        if let (Some(program), Some(neural)) = (&self.written, &neural) {
             let written = symbolic::run(program, state, options(None));
-            match agrees_with_written(neural, &written, converted) {
-                Ok(warned) => warning = warned,
-                Err(mismatch) => return (Err(mismatch), None),
-            }
+            agrees_with_written(neural, &written)?;
         }
-        let run = match (neural, reference) {
+        match (neural, reference) {
             (Some(neural), Some(reference)) => cross_check(&neural, &reference).and(neural),
             (Some(result), None) | (None, Some(result)) => result,
             (None, None) => Err(env::internal("nothing to run")),
-        };
-        (run, warning)
+        }
     }
 }
 

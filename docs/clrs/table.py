@@ -182,10 +182,9 @@ def sample(pid, n, rng):
     raise ValueError(pid)
 
 
-def run(cnpic, path, input_path, symbolic):
-    command = [cnpic, "run", path, "--input", "@" + input_path, "--format", "json"]
-    if symbolic:
-        command.append("--symbolic")
+def run(cnpic, path, input_path, *flags):
+    """The JSON output of `cnpic run` with `flags` and its wall time."""
+    command = [cnpic, "run", path, "--input", "@" + input_path, "--format", "json", *flags]
     start = time.perf_counter()
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     seconds = time.perf_counter() - start
@@ -225,9 +224,9 @@ def main():
                 with open(input_path, "w") as f:
                     json.dump(sample(pid, n, rng), f)
                 if i == 0:
-                    run(args.cnpic, path, input_path, False)  # warm the detector cache
-                network, net_s = run(args.cnpic, path, input_path, False)
-                symbolic, sym_s = run(args.cnpic, path, input_path, True)
+                    run(args.cnpic, path, input_path)  # warm the detector cache
+                network, net_s = run(args.cnpic, path, input_path)
+                symbolic, sym_s = run(args.cnpic, path, input_path, "--symbolic")
                 for member in members:
                     if network.get(member) != symbolic.get(member):
                         sys.exit(f"{pid} at n = {n}: the engines disagree on `{member}`")

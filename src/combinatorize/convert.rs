@@ -137,6 +137,7 @@ impl Converter<'_, '_> {
         defs.push(OutDef {
             name,
             comment: Some(comment),
+            runs: top.runs(),
             node: top.node,
             origin: origin.unwrap_or_default(),
         });

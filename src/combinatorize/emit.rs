@@ -67,6 +67,11 @@ impl Piece {
         }
     }
 
+    /// The `while` loop this piece is, if it is one (see [`OutDef::runs`]).
+    pub fn runs(&self) -> Option<Span> {
+        (self.kind == "LOOP").then(|| self.extent.span()).flatten()
+    }
+
     fn is_nop(&self) -> bool {
         matches!(self.node, Node::Arg(Arg::Nop))
     }
@@ -201,6 +206,7 @@ impl<'a> Emitter<'a> {
     /// The piece as an argument: a combinator application becomes a
     /// helper definition.
     pub fn arg(&mut self, piece: Piece) -> Arg {
+        let runs = piece.runs();
         let comb = match piece.node {
             Node::Arg(arg) => return arg,
             Node::Comb(comb) => comb,
@@ -221,6 +227,7 @@ impl<'a> Emitter<'a> {
             comment: Some(self.lines.comment(piece.extent)),
             node,
             origin: self.lines.first_line(head),
+            runs,
         });
         Arg::Def(name)
     }

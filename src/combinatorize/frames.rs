@@ -235,6 +235,7 @@ fn machine(
         comment: Some(comment),
         node: top.node,
         origin: def.span,
+        runs: None,
     });
     Some(all)
 }

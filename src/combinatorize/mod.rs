@@ -148,6 +148,7 @@ fn applier_defs(program: &Program, ids: &[usize]) -> Vec<OutDef> {
             comment: None,
             node: applier_node(program, applier),
             origin: def.span,
+            runs: None,
         }),
         _ => None,
     })

@@ -1,35 +1,129 @@
 //! Where the output came from: the map that lets an error found while the
-//! combinatory form runs point at the user's own line.
+//! combinatory form runs point at the user's own line, where `--symbolic`
+//! points.
 //!
 //! [`super::print`] records, as it writes the output, the byte range of
 //! every definition and of every ACT argument that was a statement of its
-//! own in the source, with the source span it was converted from.
-//! [`Origins::to_source`] moves a diagnostic's labels from the output to
-//! the file as written, so `cnpic run` can draw it against that file.
+//! own in the source, with the source span it was converted from, and the
+//! byte range of every ACT and condition with the source spans of the
+//! values inside it (each read, each sum), in order. Once the output is
+//! compiled, [`Origins::refine`] pairs those values with the compiled
+//! program's, so that an error at a read (E0706) or at a divisor (E0705)
+//! points at the same read as in the source. [`Origins::to_source`] moves
+//! a diagnostic's labels from the output to the file as written, so
+//! `cnpic run` can draw it against that file.
 
+use std::collections::HashMap;
 use std::ops::Range;
 
 use crate::diagnostic::Diagnostic;
+use crate::program::{
+    Act, ActArg, Applier, Body, BoolExpr, Callee, Cell, Operand, PosExpr, PosKind, Program, SymExpr,
+};
 use crate::span::{SourceId, Span};
 
 /// Output byte ranges and the source spans they were converted from.
 #[derive(Clone, Debug, Default)]
-pub struct Origins(Vec<(Range<usize>, Span)>);
+pub struct Origins {
+    ranges: Vec<(Range<usize>, Span)>,
+    /// Each ACT and condition of the output: its byte range, and the
+    /// source spans of its values in the order [`spans`] lists them.
+    values: Vec<(Range<usize>, Vec<Span>)>,
+    /// Output spans of values paired with their source spans.
+    exact: HashMap<(usize, usize), Span>,
+}
+
+/// What an ACT or a condition of the output was printed from.
+pub(super) enum Printed<'a> {
+    Act(&'a Act),
+    Condition(&'a BoolExpr),
+}
 
 impl Origins {
     /// Records that `output` (a byte range of the output text) came from
     /// `source`.
     pub(super) fn record(&mut self, output: Range<usize>, source: Span) {
-        self.0.push((output, source));
+        self.ranges.push((output, source));
     }
 
-    /// The source span of the innermost recorded range holding `span` (a
-    /// span of the output, whose file is the user's).
+    /// Records that `output` is the text of `printed`, a value of the
+    /// source program.
+    pub(super) fn record_values(&mut self, output: Range<usize>, printed: Printed) {
+        let mut found = Vec::new();
+        match printed {
+            Printed::Act(act) => act_spans(act, &mut found),
+            Printed::Condition(condition) => condition_spans(condition, &mut found),
+        }
+        if !found.is_empty() {
+            self.values.push((output, found));
+        }
+    }
+
+    /// Pairs the values recorded by [`Origins::record_values`] with those
+    /// of `compiled`, the output compiled: each ACT and condition of the
+    /// compiled output whose values stand as they were printed (same
+    /// number, inside one recorded range) maps each value's span to its
+    /// source span.
+    pub fn refine(&mut self, compiled: &Program) {
+        for def in &compiled.defs {
+            let Body::Applier(applier) = &def.body else {
+                continue;
+            };
+            let (detector, args) = match applier {
+                Applier::Act(app) => (None, vec![&app.act]),
+                Applier::Combinator { detector, args, .. } => {
+                    let acts = args.iter().filter_map(|arg| match arg {
+                        Callee::Act(app) => Some(&app.act),
+                        Callee::Def(..) => None,
+                    });
+                    (detector.as_ref(), acts.collect())
+                }
+            };
+            if let Some(detector) = detector {
+                let mut found = Vec::new();
+                condition_spans(detector, &mut found);
+                self.pair(&found);
+            }
+            for act in args {
+                let mut found = Vec::new();
+                act_spans(act, &mut found);
+                self.pair(&found);
+            }
+        }
+    }
+
+    /// Pairs the spans of one compiled ACT's or condition's values with
+    /// those recorded for the range that holds them.
+    fn pair(&mut self, output: &[Span]) {
+        let Some(first) = output.first() else {
+            return;
+        };
+        let recorded = (self.values.iter())
+            .find(|(range, _)| range.start <= first.start && first.end <= range.end);
+        let Some((_, source)) = recorded else {
+            return;
+        };
+        if source.len() != output.len() {
+            return;
+        }
+        for (out, source) in output.iter().zip(source) {
+            if source.source == SourceId::USER && source.end > source.start {
+                self.exact.insert((out.start, out.end), *source);
+            }
+        }
+    }
+
+    /// The source span of `span` (a span of the output, whose file is the
+    /// user's): the value's own when it was paired, else that of the
+    /// innermost recorded range holding it.
     pub fn locate(&self, span: Span) -> Option<Span> {
         if span.source != SourceId::USER {
             return None;
         }
-        self.0
+        if let Some(source) = self.exact.get(&(span.start, span.end)) {
+            return Some(*source);
+        }
+        self.ranges
             .iter()
             .filter(|(range, _)| range.start <= span.start && span.end <= range.end)
             .min_by_key(|(range, _)| range.end - range.start)
@@ -53,6 +147,77 @@ impl Origins {
             }
         });
         diagnostic
+    }
+}
+
+/// The spans of the values of `act`, outermost first.
+fn act_spans(act: &Act, found: &mut Vec<Span>) {
+    match act {
+        Act::Nop | Act::Move(..) => {}
+        Act::Set(_, e) => value_spans(e, found),
+        Act::Push(es) | Act::Frame(_, es) => es.iter().for_each(|e| value_spans(e, found)),
+        Act::Env(act) => {
+            for arg in &act.args {
+                match arg {
+                    ActArg::Position(e) => value_spans(e, found),
+                    ActArg::Place(cell) => cell_spans(cell, found),
+                    _ => {}
+                }
+            }
+        }
+    }
+}
+
+fn value_spans(e: &PosExpr, found: &mut Vec<Span>) {
+    found.push(e.span);
+    match &e.kind {
+        PosKind::Observe(_, e) | PosKind::Neg(e) => value_spans(e, found),
+        PosKind::Arith(_, a, b) => {
+            value_spans(a, found);
+            value_spans(b, found);
+        }
+        PosKind::Read(cell) => cell_spans(cell, found),
+        PosKind::Call(call) => {
+            found.push(call.span);
+            call.args.iter().for_each(|e| value_spans(e, found));
+        }
+        PosKind::Int(_) | PosKind::Pointer(_) | PosKind::Last | PosKind::End | PosKind::Resume => {}
+    }
+}
+
+fn cell_spans(cell: &Cell, found: &mut Vec<Span>) {
+    found.push(cell.span);
+    cell.at.iter().for_each(|e| value_spans(e, found));
+}
+
+fn condition_spans(condition: &BoolExpr, found: &mut Vec<Span>) {
+    match condition {
+        BoolExpr::Compare(_, a, b) => {
+            operand_spans(a, found);
+            operand_spans(b, found);
+        }
+        BoolExpr::Test(_, e) => value_spans(e, found),
+        BoolExpr::And(a, b) | BoolExpr::Or(a, b) => {
+            condition_spans(a, found);
+            condition_spans(b, found);
+        }
+        BoolExpr::Not(a) => condition_spans(a, found),
+    }
+}
+
+fn operand_spans(operand: &Operand, found: &mut Vec<Span>) {
+    match operand {
+        Operand::Int(_) | Operand::End => {}
+        Operand::Pos(e) => value_spans(e, found),
+        Operand::Val(v) => {
+            found.push(v.span);
+            value_spans(&v.at, found);
+        }
+        Operand::Sym(SymExpr::Literal(_, span)) => found.push(*span),
+        Operand::Sym(SymExpr::Observe(_, e, span)) => {
+            found.push(*span);
+            value_spans(e, found);
+        }
     }
 }
 

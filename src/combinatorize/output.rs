@@ -41,4 +41,9 @@ pub struct OutDef {
     /// The source it came from: the program's name in its `def` line, or
     /// the first line of the statements a helper holds.
     pub origin: Span,
+    /// When the definition is one `while` loop of the source, the whole
+    /// loop: what an error about the definition as a whole (E0701, a loop
+    /// that starts over with nothing changed) points at, as the reference
+    /// interpreter's does.
+    pub runs: Option<Span>,
 }

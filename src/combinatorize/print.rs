@@ -12,7 +12,7 @@
 use std::fmt::Write as _;
 use std::ops::Range;
 
-use super::origins::Origins;
+use super::origins::{Origins, Printed};
 use super::output::{Arg, Node, OutDef};
 use crate::program::print::{act, condition, data, defined, env_line};
 use crate::program::{CombinatorKind, Pointer, Program};
@@ -56,8 +56,15 @@ pub fn file(program: &Program, source: &str, defs: &[OutDef]) -> (String, Origin
         let at = out.len();
         out.push_str(&body);
         origins.record(start..out.len(), def.origin);
-        for (range, origin) in parts {
+        if let Some(runs) = def.runs {
+            let name = start + "def ".len();
+            origins.record(name..name + def.name.len(), runs);
+        }
+        for (range, origin) in parts.origins {
             origins.record(at + range.start..at + range.end, origin);
+        }
+        for (range, printed) in parts.values {
+            origins.record_values(at + range.start..at + range.end, printed);
         }
         out.push('\n');
     }
@@ -73,23 +80,41 @@ pub fn node(node: &Node, program: &Program) -> String {
     node_parts(node, program).0
 }
 
-/// The applier of a definition, and the byte ranges in it of the
-/// arguments that have an origin, with that origin.
-fn node_parts(node: &Node, program: &Program) -> (String, Vec<(Range<usize>, Span)>) {
+/// What an applier's text holds: the byte ranges of the arguments that
+/// have an origin, with that origin, and those of its ACTs and condition,
+/// with what they were printed from.
+#[derive(Default)]
+struct Parts<'n> {
+    origins: Vec<(Range<usize>, Span)>,
+    values: Vec<(Range<usize>, Printed<'n>)>,
+}
+
+/// The applier of a definition, and what its text holds.
+fn node_parts<'n>(node: &'n Node, program: &Program) -> (String, Parts<'n>) {
     let pointers = &program.pointers;
+    let mut parts = Parts::default();
     let comb = match node {
-        Node::Arg(Arg::Def(name)) => return (format!("seq(; {name}, NOP, NOP)"), Vec::new()),
-        Node::Arg(other) => return (arg(other, pointers), Vec::new()),
+        Node::Arg(Arg::Def(name)) => return (format!("seq(; {name}, NOP, NOP)"), parts),
+        Node::Arg(other) => {
+            let text = arg(other, pointers);
+            if let Arg::Act(a) = other {
+                parts.values.push((0..text.len(), Printed::Act(a)));
+            }
+            return (text, parts);
+        }
         Node::Comb(comb) => comb,
     };
     let name = (program.combinators).name(CombinatorKind::User(comb.combinator));
-    let detector = comb
-        .detector
-        .as_ref()
-        .map(|d| format!("{}?", condition(d, pointers)))
-        .unwrap_or_default();
-    let mut text = format!("{name}({detector}; ");
-    let mut parts = Vec::new();
+    let mut text = format!("{name}(");
+    if let Some(d) = &comb.detector {
+        let start = text.len();
+        text.push_str(&condition(d, pointers));
+        parts
+            .values
+            .push((start..text.len(), Printed::Condition(d)));
+        text.push('?');
+    }
+    text.push_str("; ");
     for (i, (a, origin)) in comb.args.iter().zip(comb.origins).enumerate() {
         if i > 0 {
             text.push_str(", ");
@@ -97,7 +122,10 @@ fn node_parts(node: &Node, program: &Program) -> (String, Vec<(Range<usize>, Spa
         let start = text.len();
         text.push_str(&arg(a, pointers));
         if let Some(origin) = origin {
-            parts.push((start..text.len(), origin));
+            parts.origins.push((start..text.len(), origin));
+        }
+        if let Arg::Act(a) = a {
+            parts.values.push((start..text.len(), Printed::Act(a)));
         }
     }
     text.push(')');

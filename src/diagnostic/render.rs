@@ -90,10 +90,25 @@ impl ariadne::Cache<SourceId> for View<'_> {
 }
 
 /// Draws one diagnostic as text; `color` adds ANSI colours.
+/// A span that does not fit its source (past its end, or cutting a
+/// character) is a bug elsewhere; such a label is left out, and a
+/// diagnostic whose first label does not fit is drawn without its source,
+/// rather than panicking.
 pub fn render(diagnostic: &Diagnostic, sources: &Sources, color: bool) -> String {
+    let fits = |span: Span| match sources.entries.get(&span.source) {
+        Some((_, source)) => {
+            let text = source.text();
+            span.start <= span.end && text.get(span.start..span.end).is_some()
+        }
+        None => false,
+    };
     match diagnostic.span() {
-        Some(primary) if sources.entries.contains_key(&primary.source) => {
-            render_with_source(diagnostic, primary, sources, color)
+        Some(primary) if fits(primary) => {
+            let mut fitting = diagnostic.clone();
+            (fitting.labels).retain(|label| {
+                fits(label.span) || !sources.entries.contains_key(&label.span.source)
+            });
+            render_with_source(&fitting, primary, sources, color)
         }
         _ => render_plain(diagnostic),
     }
@@ -194,6 +209,26 @@ fn render_plain(diagnostic: &Diagnostic) -> String {
 mod tests {
     use super::*;
     use crate::diagnostic::codes;
+
+    /// A span cutting a character (issue 29: a span of another text drawn
+    /// against the user's file) is left out, never a panic.
+    #[test]
+    fn a_span_that_does_not_fit_its_source_is_left_out() {
+        let mut sources = Sources::new();
+        sources.add(SourceId::USER, "u.cnpi", "# é\nenv ram(i = 0)\n");
+        let inside = Span::new(SourceId::USER, 0, 3);
+        let error = Diagnostic::error(codes::E0609, "m").with_label(inside, "cuts the é");
+        assert!(render(&error, &sources, false).starts_with("[E0609] Error: m\n"));
+        let past = Span::new(SourceId::USER, 5, 500);
+        let error = Diagnostic::error(codes::E0609, "m")
+            .with_label(Span::new(SourceId::USER, 5, 8), "env")
+            .with_label(past, "past the end");
+        let drawn = render(&error, &sources, false);
+        assert!(
+            drawn.contains("env") && !drawn.contains("past the end"),
+            "{drawn}"
+        );
+    }
 
     /// A bare CR is no line break to the lexer, so the report names the
     /// same line the parser counted.

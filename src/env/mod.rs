@@ -365,6 +365,7 @@ impl State {
     }
 
     /// The state as conditions see it, with the current pointer values.
+    #[inline]
     pub fn view<'a>(&'a self, pointers: &'a [i64]) -> View<'a> {
         View {
             state: self.inner.as_ref(),
@@ -488,6 +489,7 @@ pub struct View<'a> {
 
 impl View<'_> {
     /// The view with `_resume` reading `resume`.
+    #[inline]
     pub fn with_resume(self, resume: i64) -> Self {
         View { resume, ..self }
     }

@@ -3,11 +3,16 @@
 //! The network and the reference interpreter must end the same way on a
 //! combinatory program: the same final environment and step count, or
 //! errors of the same code. A file of normal programs is also run as
-//! written; its steps count statements, so only its final environment is
-//! compared. A disagreement is E1106, saying what differs.
+//! written, and the conversion is exact, so the network must end as that
+//! run does too; its steps count statements, so only its final environment
+//! (or its error's code) is compared. A disagreement is E1106, naming the
+//! first place where the two differ.
+
+use serde_json::Value;
 
 use super::Outcome;
-use crate::diagnostic::{Diagnostic, codes};
+use crate::diagnostic::{Code, Diagnostic, codes};
+use crate::env::State;
 
 /// A run of one engine: its outcome or the error it stopped with.
 pub type Run = Result<Outcome, Diagnostic>;
@@ -18,81 +23,211 @@ pub fn mismatch(what: String) -> Diagnostic {
         codes::E1106,
         format!("the network and the reference interpreter disagree: {what}"),
     )
-    .with_note("both the core and the detectors are verified, so this is a bug in cnpic")
+    .with_note("both the core and the detectors are verified, and the conversion of normal programs is exact, so this is a bug in cnpic")
     .with_help("please report it with the program and the input")
 }
 
 /// The network's run and the reference interpreter's on the same
 /// combinatory program must end the same way.
 pub fn cross_check(neural: &Run, reference: &Run) -> Result<(), Diagnostic> {
-    let differs = |what: String| Err(mismatch(what));
     match (neural, reference) {
-        (Ok(n), Ok(r)) if n.steps != r.steps => differs(format!(
+        (Ok(n), Ok(r)) if n.steps != r.steps => Err(mismatch(format!(
             "the network took {} steps, the reference {}",
             n.steps, r.steps
-        )),
-        (Ok(n), Ok(r)) if n.state != r.state => differs(format!(
-            "the final environments differ:\nnetwork:   {}reference: {}",
-            n.to_text("neural"),
-            r.to_text("symbolic")
-        )),
-        (Ok(_), Ok(_)) => Ok(()),
+        ))),
+        (Ok(n), Ok(r)) => same_state(&n.state, &r.state, "the reference"),
         (Err(n), Err(r)) if n.code == r.code => Ok(()),
-        (Err(n), Err(r)) => differs(format!(
-            "the network stopped with {} ({}), the reference with {} ({})",
-            n.code, n.message, r.code, r.message
-        )),
-        (Ok(_), Err(r)) => differs(format!(
-            "the network finished, the reference stopped with {} ({})",
-            r.code, r.message
-        )),
-        (Err(n), Ok(_)) => differs(format!(
-            "the reference finished, the network stopped with {} ({})",
-            n.code, n.message
-        )),
+        _ => Err(mismatch(ends(neural, reference, "the reference"))),
     }
 }
 
-/// A finished network run and the normal programs as written must end in
-/// the same environment when their conversion was exact. When it drew
-/// warnings (`converted`: W0801 calls in a loop run in reverse, W0802,
-/// W0803), the combinatory form promises only what those warnings leave,
-/// so a difference is W1106, a warning saying what differs and why, not
-/// the E1106 of a bug.
-pub fn agrees_with_written(
-    neural: &Outcome,
-    written: &Run,
-    converted: &[Diagnostic],
-) -> Result<Option<Diagnostic>, Diagnostic> {
-    let what = match written {
-        Ok(written) if written.state == neural.state => return Ok(None),
-        Ok(written) => format!(
-            "the final environments differ:\nnetwork:   {}as written: {}",
-            neural.to_text("neural"),
-            written.to_text("symbolic")
+/// Errors whose limits the two forms count in different units (core steps
+/// against statements, frames against nested calls): a network run that
+/// stops with one of them may still agree with the programs as written.
+const LIMITS: [Code; 2] = [codes::E0701, codes::E0704];
+
+/// The network's run of the combinatory form and the reference
+/// interpreter's run of the normal programs as written must end in the
+/// same environment, or with errors of the same code: the conversion is
+/// exact. Only a network run stopped by a limit (the step budget, the
+/// nesting depth) is let through, as those are counted differently.
+pub fn agrees_with_written(neural: &Run, written: &Run) -> Result<(), Diagnostic> {
+    let with = "the normal programs as written";
+    let compared = |diagnostic: Diagnostic| {
+        diagnostic.with_note(
+            "compared with the normal programs as written, run by the reference interpreter",
+        )
+    };
+    match (neural, written) {
+        (Ok(n), Ok(w)) => same_state(&n.state, &w.state, with).map_err(compared),
+        (Err(n), _) if LIMITS.contains(&n.code) => Ok(()),
+        (Err(n), Err(w)) if n.code == w.code => Ok(()),
+        _ => Err(compared(mismatch(ends(neural, written, with)))),
+    }
+}
+
+/// How two runs that do not both finish end, in words.
+fn ends(neural: &Run, other: &Run, name: &str) -> String {
+    let end = |run: &Run| match run {
+        Ok(_) => "finished".to_string(),
+        Err(e) => format!("stopped with {} ({})", e.code, e.message),
+    };
+    format!("the network {}, {name} {}", end(neural), end(other))
+}
+
+/// E1106 at the first member or element where `neural` and `other` differ.
+fn same_state(neural: &State, other: &State, name: &str) -> Result<(), Diagnostic> {
+    if neural == other {
+        return Ok(());
+    }
+    let (a, b) = (neural.to_json(0, ""), other.to_json(0, ""));
+    let what = match first_difference(String::new(), &a, &b) {
+        Some((at, x, y)) => format!(
+            "the final environments differ first at `{at}`: the network has {}, {name} {}",
+            shown(&x),
+            shown(&y)
         ),
-        Err(error) => format!(
-            "the network finished, the programs as written stopped with {} ({})",
-            error.code, error.message
+        // Equal as JSON but not as states: show both in full.
+        None => format!(
+            "the final environments differ:\nnetwork: {}{name}: {}",
+            neural.to_text(0, "neural"),
+            other.to_text(0, "symbolic")
         ),
     };
-    let mut warned: Vec<&str> = converted.iter().map(|d| d.code.0).collect();
-    warned.sort_unstable();
-    warned.dedup();
-    if warned.is_empty() {
-        return Err(mismatch(format!(
-            "{what}\n(compared with the normal programs as written)"
-        )));
+    Err(mismatch(what))
+}
+
+/// The path (`d[3]`, `D[1][2]`, `output`) of the first place where `a`
+/// and `b` differ, and the two values there; `None` when they are equal.
+/// Members are taken in `a`'s order, then those only `b` has; arrays of
+/// different lengths differ as a whole.
+pub fn first_difference(at: String, a: &Value, b: &Value) -> Option<(String, Value, Value)> {
+    if a == b {
+        return None;
     }
-    Ok(Some(
-        Diagnostic::warning(
-            codes::W1106,
-            format!("the combinatory form ends differently from the normal programs as written: {what}"),
-        )
-        .with_note(format!(
-            "the network agrees with the reference interpreter on the combinatory form; the conversion changed the program, as {} said",
-            warned.join(" and ")
-        ))
-        .with_help("to get the result as written, remove what the conversion warned about (`cnpic check` shows it), or run with `--symbolic`"),
-    ))
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let only_y = y.keys().filter(|k| !x.contains_key(*k));
+            let mut keys = x.keys().chain(only_y);
+            keys.find_map(|k| {
+                let (u, v) = (x.get(k), y.get(k));
+                let (u, v) = (u.unwrap_or(&Value::Null), v.unwrap_or(&Value::Null));
+                let path = if at.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{at}.{k}")
+                };
+                first_difference(path, u, v)
+            })
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => (x.iter().zip(y))
+            .enumerate()
+            .find_map(|(i, (u, v))| first_difference(format!("{at}[{i}]"), u, v)),
+        _ => Some((at, a.clone(), b.clone())),
+    }
+}
+
+/// A value for a one-line message: cut after 80 characters.
+fn shown(value: &Value) -> String {
+    let text = match value {
+        Value::Null => "nothing".to_string(),
+        other => other.to_string(),
+    };
+    match text.char_indices().nth(80) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::env::{self, Declarations};
+    use crate::program::Program;
+    use serde_json::json;
+
+    #[test]
+    fn the_first_difference_is_named_by_its_path() {
+        let a = json!({"n": 3, "d": [1, 2, 4], "D": [[0, 1], [2, 3]]});
+        let b = json!({"n": 3, "d": [1, 2, 4], "D": [[0, 1], [2, 5]]});
+        assert_eq!(
+            first_difference(String::new(), &a, &b),
+            Some(("D[1][1]".into(), json!(3), json!(5)))
+        );
+        let c = json!({"n": 3, "d": [1, 6, 2], "D": [[0, 1], [2, 3]]});
+        assert_eq!(
+            first_difference(String::new(), &a, &c),
+            Some(("d[1]".into(), json!(2), json!(6)))
+        );
+        let longer = json!({"n": 3, "d": [1, 2, 4, 5], "D": [[0, 1], [2, 3]]});
+        assert_eq!(
+            first_difference(String::new(), &a, &longer),
+            Some(("d".into(), json!([1, 2, 4]), json!([1, 2, 4, 5])))
+        );
+        assert_eq!(first_difference(String::new(), &a, &a), None);
+        let extra = json!({"n": 3, "d": [1, 2, 4], "D": [[0, 1], [2, 3]], "t": 1});
+        assert_eq!(
+            first_difference(String::new(), &a, &extra),
+            Some(("t".into(), Value::Null, json!(1)))
+        );
+    }
+
+    fn ram(text: &str) -> Program {
+        let compiled = crate::compile::compile("t.cnpi", text, None);
+        compiled.program.expect("the test program compiles")
+    }
+
+    fn outcome(program: &Program, input: &str, steps: u64) -> Run {
+        let layout = Declarations {
+            registers: &program.pointers,
+            data: &program.data,
+        };
+        let state = env::read_input(program.env, &layout, input)?;
+        Ok(Outcome { state, steps })
+    }
+
+    const PROGRAM: &str = "env ram(i = 0)\ninput A[n]\n\ndef F():\n  pass\n";
+
+    #[test]
+    fn a_disagreement_is_an_error_naming_the_first_difference() {
+        let program = ram(PROGRAM);
+        let network = outcome(&program, r#"{"A": [1, 2, 3]}"#, 5);
+        let other = outcome(&program, r#"{"A": [1, 7, 3]}"#, 5);
+        for error in [
+            cross_check(&network, &other).unwrap_err(),
+            agrees_with_written(&network, &other).unwrap_err(),
+        ] {
+            assert_eq!(error.code, codes::E1106);
+            assert!(
+                error.message.contains("first at `A[1]`: the network has 2"),
+                "{}",
+                error.message
+            );
+        }
+        assert!(cross_check(&network, &network).is_ok());
+        assert!(agrees_with_written(&network, &network).is_ok());
+        let slower = outcome(&program, r#"{"A": [1, 2, 3]}"#, 6);
+        assert!(cross_check(&network, &slower).is_err());
+        assert!(agrees_with_written(&network, &slower).is_ok());
+    }
+
+    #[test]
+    fn errors_agree_by_code_and_only_limits_are_let_through() {
+        let program = ram(PROGRAM);
+        let finished = outcome(&program, r#"{"A": [1]}"#, 1);
+        let error = |code| Err(Diagnostic::error(code, "x"));
+        let overflow: Run = error(codes::E0703);
+        let budget: Run = error(codes::E0701);
+        assert!(agrees_with_written(&overflow, &error(codes::E0703)).is_ok());
+        let both = agrees_with_written(&overflow, &error(codes::E0705)).unwrap_err();
+        assert!(
+            both.message.contains("stopped with E0703"),
+            "{}",
+            both.message
+        );
+        assert!(agrees_with_written(&overflow, &finished).is_err());
+        assert!(agrees_with_written(&finished, &overflow).is_err());
+        assert!(agrees_with_written(&budget, &finished).is_ok());
+        assert!(cross_check(&budget, &finished).is_err());
+    }
 }

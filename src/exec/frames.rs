@@ -42,6 +42,7 @@ impl FrameStack {
     }
 
     /// `_resume`: the top frame's resume point, 0 without frames.
+    #[inline]
     pub fn resume(&self) -> i64 {
         self.frames.last().map_or(0, |f| f.resume)
     }

@@ -33,6 +33,7 @@ use crate::program::EvalError;
 /// once `a1` has moved a register off the array, repeats the first step's
 /// bit instead of stopping a run whose meaning does not depend on it. At
 /// the first step it is the runtime error it is.
+#[inline]
 pub fn step_bit(
     first: Option<bool>,
     evaluated: Result<bool, EvalError>,

@@ -123,6 +123,7 @@ impl StateStack {
     }
 
     /// True when the top entry is a state: `_mapself`'s detector.
+    #[inline]
     pub fn top_is_state(&self) -> bool {
         self.entries.last().is_some_and(|e| !e.sentinel)
     }

@@ -102,6 +102,7 @@ impl<'o> Store<'o> {
     }
 
     /// The environment and the pointers, as conditions see them.
+    #[inline]
     pub fn view(&self) -> View<'_> {
         (self.state.view(&self.pointers)).with_resume(self.frames.resume())
     }
@@ -138,6 +139,7 @@ impl<'o> Store<'o> {
 
     /// The change counter: equal at two moments exactly when nothing
     /// changed in between.
+    #[inline]
     pub fn version(&self) -> u64 {
         self.version
     }
@@ -149,15 +151,28 @@ impl<'o> Store<'o> {
 
     /// Counts one step of the definition `name` (declared at `at`); E0701
     /// once the budget is spent.
+    #[inline]
     pub fn count_step(&mut self, name: &str, at: Span) -> Result<(), Diagnostic> {
+        self.count_step_of(|| (name, at))
+    }
+
+    /// [`Self::count_step`] for a definition named (and placed) by `who`,
+    /// asked only for the error.
+    #[inline]
+    pub fn count_step_of<'n>(
+        &mut self,
+        who: impl FnOnce() -> (&'n str, Span),
+    ) -> Result<(), Diagnostic> {
         self.steps += 1;
         if self.steps > self.max_steps {
+            let (name, at) = who();
             return Err(errors::out_of_steps(self.max_steps, name, at));
         }
         Ok(())
     }
 
     /// `_mapself`'s condition: the top of the state stack is a state.
+    #[inline]
     pub fn top_is_state(&self) -> bool {
         self.states.top_is_state()
     }
@@ -289,6 +304,7 @@ impl<'o> Store<'o> {
     }
 
     /// True when a trace is being written.
+    #[inline]
     pub fn tracing(&self) -> bool {
         self.trace.is_some()
     }

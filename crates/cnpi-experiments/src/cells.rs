@@ -19,6 +19,7 @@ use serde::Serialize;
 
 use crate::full_set::{Row, Training, train_one};
 use crate::output::Output;
+use crate::plan::{Planned, grid, list};
 use crate::plot::Series;
 use crate::results::Results;
 use crate::runner::Experiment;
@@ -69,6 +70,14 @@ impl Experiment for Cells {
             "max_epochs": self.max_epochs,
             "learning_rate": self.learning_rate,
         })
+    }
+
+    fn planned(config: &serde_json::Value) -> Result<Vec<Planned>, String> {
+        Ok(grid(&[
+            ("variant", list(config, &["variants"])?),
+            ("cells", list(config, &["cells"])?),
+            ("seed", list(config, &["seeds"])?),
+        ]))
     }
 
     fn check(row: &Row) -> Result<(), String> {

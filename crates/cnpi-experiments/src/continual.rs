@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::full_set::fraction;
 use crate::output::Output;
+use crate::plan::{Planned, grid, list};
 use crate::results::Results;
 use crate::runner::Experiment;
 use crate::stats::Spread;
@@ -58,6 +59,15 @@ impl Row {
         }
     }
 }
+
+/// The models' names in the rows.
+const CNPI: &str = "CNPI-4";
+const RNPI: &str = "RNPI-4x2";
+/// CNPI-4 samples half of each set (its even split).
+const CNPI_SAMPLING: u32 = 50;
+/// The RNPI settings, each run with every seed.
+const RNPI_SAMPLING: [u32; 2] = [50, 100];
+const RNPI_TARGETS: [f64; 2] = [0.90, 0.97];
 
 /// Which model a trial trains.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -119,8 +129,8 @@ impl Experiment for Continual {
             .iter()
             .map(|&seed| Trial::Cnpi { seed })
             .collect();
-        for sampling in [50, 100] {
-            for target in [0.90, 0.97] {
+        for sampling in RNPI_SAMPLING {
+            for target in RNPI_TARGETS {
                 for &seed in &self.seeds {
                     trials.push(Trial::Rnpi {
                         sampling,
@@ -137,7 +147,7 @@ impl Experiment for Continual {
         match *trial {
             Trial::Cnpi { seed } => {
                 let measured = cnpi_trial(&self.set, seed, &self.training);
-                Row::new("CNPI-4", 50, 1.0, seed, measured)
+                Row::new(CNPI, CNPI_SAMPLING, 1.0, seed, measured)
             }
             Trial::Rnpi {
                 sampling,
@@ -146,7 +156,7 @@ impl Experiment for Continual {
             } => {
                 let measured =
                     crate::rnpi::trial(&self.set, sampling, target, seed, &self.training);
-                Row::new("RNPI-4x2", sampling, target, seed, measured)
+                Row::new(RNPI, sampling, target, seed, measured)
             }
         }
     }
@@ -158,6 +168,23 @@ impl Experiment for Continual {
             "max_epochs": self.training.max_epochs,
             "learning_rate": self.training.learning_rate,
         })
+    }
+
+    fn planned(config: &serde_json::Value) -> Result<Vec<Planned>, String> {
+        let seeds = list(config, &["seeds"])?;
+        let mut planned = grid(&[
+            ("model", vec![CNPI.into()]),
+            ("sampling", vec![CNPI_SAMPLING.into()]),
+            ("target", vec![1.0.into()]),
+            ("seed", seeds.clone()),
+        ]);
+        planned.extend(grid(&[
+            ("model", vec![RNPI.into()]),
+            ("sampling", RNPI_SAMPLING.map(Into::into).to_vec()),
+            ("target", RNPI_TARGETS.map(Into::into).to_vec()),
+            ("seed", seeds),
+        ]));
+        Ok(planned)
     }
 
     fn check(row: &Row) -> Result<(), String> {

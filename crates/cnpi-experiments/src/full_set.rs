@@ -16,6 +16,7 @@ use cnpi_neural::core::fast::{FastOptions, Variant, train};
 use serde::{Deserialize, Serialize};
 
 use crate::output::Output;
+use crate::plan::{Planned, field, grid, list};
 use crate::results::Results;
 use crate::runner::Experiment;
 use crate::stats::Spread;
@@ -125,6 +126,14 @@ impl Experiment for FullSet {
 
     fn config(&self) -> serde_json::Value {
         serde_json::json!({ "training": self.training, "seeds": self.seeds })
+    }
+
+    fn planned(config: &serde_json::Value) -> Result<Vec<Planned>, String> {
+        Ok(grid(&[
+            ("variant", vec![field(config, &["training", "variant"])?]),
+            ("cells", vec![field(config, &["training", "cells"])?]),
+            ("seed", list(config, &["seeds"])?),
+        ]))
     }
 
     fn check(row: &Row) -> Result<(), String> {

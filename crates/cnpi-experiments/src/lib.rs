@@ -6,6 +6,8 @@
 //!   those of a [`Shard`] on every core with a progress bar on a terminal;
 //! - `shard`: a [`Shard`], one of `n` even parts of a sweep's trials;
 //! - `results`: result files (JSON rows) and [`merge`] of shards;
+//! - `plan`: what each trial's row must say of its parameters, from a
+//!   run's settings (merge holds the rows to it);
 //! - `registry`: the one list of experiments, and merging result files by it;
 //! - `output`: the files of a run (rows, tables, plots), written as one unit;
 //! - `plot`: line charts with spread bars, as PNG and SVG;
@@ -23,6 +25,7 @@ pub mod cells;
 pub mod continual;
 pub mod full_set;
 pub mod output;
+pub mod plan;
 pub mod plot;
 pub mod registry;
 pub mod results;

@@ -12,6 +12,7 @@ use crate::cells::Cells;
 use crate::continual::Continual;
 use crate::full_set::FullSet;
 use crate::output::Saved;
+use crate::plan::contradiction;
 use crate::results::{experiment_of, merge, read_json};
 use crate::rl_core::RlCore;
 use crate::rl_rnpi::RlRnpi;
@@ -75,19 +76,36 @@ fn merge_as<E: Experiment>(files: &[PathBuf], out: &Path) -> Result<Saved, Diagn
         .map(|path| read_json::<E::Row>(path))
         .collect::<Result<Vec<_>, _>>()?;
     for (part, path) in parts.iter().zip(files) {
+        let damaged = |problem: String| {
+            Diagnostic::error(codes::E1302, format!("`{}`: {problem}", path.display()))
+                .with_help("the file was edited or damaged; rerun the shard that wrote it")
+        };
+        let planned = E::planned(&part.config).map_err(&damaged)?;
+        if planned.len() != part.trials {
+            return Err(damaged(format!(
+                "it says the run has {} trials, its settings make {}",
+                part.trials,
+                planned.len()
+            )));
+        }
         for record in &part.records {
             E::check(&record.row).map_err(|problem| {
-                Diagnostic::error(
-                    codes::E1302,
-                    format!(
-                        "`{}`: trial {} is not a row `{}` writes: {problem}",
-                        path.display(),
-                        record.trial,
-                        E::NAME
-                    ),
-                )
-                .with_help("the file was edited or damaged; rerun the shard that wrote it")
+                damaged(format!(
+                    "trial {} is not a row `{}` writes: {problem}",
+                    record.trial,
+                    E::NAME
+                ))
             })?;
+            let row = serde_json::to_value(&record.row).unwrap_or_default();
+            let Some(plan) = planned.get(record.trial) else {
+                continue; // `merge` names the trial no shard runs.
+            };
+            if let Some((name, wanted, found)) = contradiction(&row, plan) {
+                return Err(damaged(format!(
+                    "trial {}'s row has {name} {found}, but the run's settings give it {name} {wanted}",
+                    record.trial
+                )));
+            }
         }
     }
     save::<E>(&merge(parts)?, out)

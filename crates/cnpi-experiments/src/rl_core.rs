@@ -19,6 +19,7 @@ use cnpi_rl::stage1::{Settings, Tasks, trial};
 use serde::{Deserialize, Serialize};
 
 use crate::output::Output;
+use crate::plan::{Planned, field, grid, list, seeds};
 use crate::plot::Series;
 use crate::results::Results;
 use crate::runner::Experiment;
@@ -111,6 +112,19 @@ impl Experiment for RlCore {
             "seed": self.seed,
             "trials": self.trials,
         })
+    }
+
+    fn planned(config: &serde_json::Value) -> Result<Vec<Planned>, String> {
+        let seeds = seeds(config)?;
+        let mut planned = Vec::new();
+        for setting in list(config, &["settings"])? {
+            planned.extend(grid(&[
+                ("sampling", vec![field(&setting, &["sampling"])?]),
+                ("curriculum", vec![field(&setting, &["curriculum"])?]),
+                ("seed", seeds.clone()),
+            ]));
+        }
+        Ok(planned)
     }
 
     fn check(row: &Row) -> Result<(), String> {

@@ -15,6 +15,7 @@ use cnpi::diagnostic::Diagnostic;
 use serde::Serialize;
 
 use crate::output::Output;
+use crate::plan::Planned;
 use crate::results::Results;
 use crate::rl_core::{RlCore, Row, name, summary};
 use crate::runner::Experiment;
@@ -41,6 +42,10 @@ impl Experiment for RlRnpi {
         let mut config = self.core.config();
         config["versions"] = self.core.tasks.versions.into();
         config
+    }
+
+    fn planned(config: &serde_json::Value) -> Result<Vec<Planned>, String> {
+        RlCore::planned(config)
     }
 
     fn check(row: &Row) -> Result<(), String> {

@@ -18,6 +18,7 @@ use cnpi_rl::stage2::{Settings, Trial, trial};
 use serde::Serialize;
 
 use crate::output::Output;
+use crate::plan::{Planned, grid, seeds};
 use crate::results::Results;
 use crate::runner::Experiment;
 
@@ -53,6 +54,10 @@ impl Experiment for RlStage2 {
             "seed": self.seed,
             "trials": self.trials,
         })
+    }
+
+    fn planned(config: &serde_json::Value) -> Result<Vec<Planned>, String> {
+        Ok(grid(&[("seed", seeds(config)?)]))
     }
 
     fn summarize(results: &Results<Trial>, out: &mut Output) -> Result<String, Diagnostic> {

@@ -19,6 +19,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::output::Output;
+use crate::plan::Planned;
 use crate::results::{Record, Results};
 use crate::shard::Shard;
 
@@ -38,6 +39,11 @@ pub trait Experiment: Sync {
     /// The parameters the whole sweep was run with (merge checks that all
     /// shards agree).
     fn config(&self) -> serde_json::Value;
+    /// What each trial's row holds of its own parameters (its seed, its
+    /// setting), in trial order, worked out from the `config` of a run as
+    /// [`Experiment::config`] wrote it; `merge` refuses a row that
+    /// contradicts it, and a file whose trial count is not its length.
+    fn planned(config: &serde_json::Value) -> Result<Vec<Planned>, String>;
     /// Whether `row` is one this experiment could have written (values in
     /// range); `merge` refuses a file with a row that is not.
     fn check(_row: &Self::Row) -> Result<(), String> {
@@ -48,20 +54,27 @@ pub trait Experiment: Sync {
     fn summarize(results: &Results<Self::Row>, out: &mut Output) -> Result<String, Diagnostic>;
 }
 
+/// A bar on stderr counting `len` `units` of work named `name`, with the
+/// time left; indicatif draws it only when stderr is a terminal.
+pub fn progress(len: u64, units: &str, name: &str) -> ProgressBar {
+    let template = format!(
+        "{{bar:30}} {{human_pos}}/{{human_len}} {units}  {{elapsed}} (eta {{eta}})  {{msg}}"
+    );
+    ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr())
+        .with_style(
+            ProgressStyle::with_template(&template)
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        )
+        .with_message(name.to_string())
+}
+
 /// Runs the trials `shard` owns on `threads` threads (0: one per core;
 /// [`cnpi::threads::usable`] caps them. Rayon's own choice for 0 was
 /// measured to be a single thread on these machines).
 pub fn run<E: Experiment>(experiment: &E, shard: Shard, threads: usize) -> Results<E::Row> {
     let trials = experiment.trials();
     let owned: Vec<usize> = (0..trials.len()).filter(|&i| shard.owns(i)).collect();
-    let bar = ProgressBar::with_draw_target(Some(owned.len() as u64), ProgressDrawTarget::stderr())
-        .with_style(
-            ProgressStyle::with_template(
-                "{bar:30} {pos}/{len} trials  {elapsed} (eta {eta})  {msg}",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        )
-        .with_message(E::NAME);
+    let bar = progress(owned.len() as u64, "trials", E::NAME);
     let run_all = || -> Vec<Record<E::Row>> {
         owned
             .par_iter()

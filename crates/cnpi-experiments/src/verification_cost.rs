@@ -29,7 +29,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use cnpi::diagnostic::{Diagnostic, codes};
-use cnpi::env::parse_input;
+use cnpi::env::{Declarations, read_value};
 use cnpi::exec::Options;
 use cnpi::program::{
     Applier, Body, BoolExpr, Combinator, CombinatorKind, DefId, EnvKind, Operand, Program, ValExpr,
@@ -109,9 +109,18 @@ pub fn inputs(settings: &Settings) -> u128 {
     total
 }
 
+/// Which arrays `settings` run, in words, in parentheses.
+pub fn workload(settings: &Settings) -> String {
+    format!(
+        "(every array of length up to {} with values 0..{}, then {} random ones)",
+        settings.max_length, settings.values, settings.samples
+    )
+}
+
 /// Counts both verifications' inputs for `program`, an array program;
 /// refuses (E1305), before running any, settings that would run more
-/// than [`MAX_INPUTS`] arrays.
+/// than [`MAX_INPUTS`] arrays. A progress bar counts the arrays run (on a
+/// terminal).
 pub fn measure(program: &Program, settings: &Settings) -> Result<Cost, Diagnostic> {
     if EnvKind::from_name("array") != Some(program.env) {
         return Err(cannot(
@@ -124,16 +133,15 @@ pub fn measure(program: &Program, settings: &Settings) -> Result<Cost, Diagnosti
         return Err(Diagnostic::error(
             codes::E1305,
             format!(
-                "these settings would run {} arrays (every array of length up to {} with values 0..{}, then {} random ones); the most is {MAX_INPUTS}",
+                "these settings would run {} arrays {}; the most is {MAX_INPUTS}",
                 scientific(planned),
-                settings.max_length,
-                settings.values,
-                settings.samples
+                workload(settings)
             ),
         )
         .with_help("lower --max-length, --values or --samples"));
     }
     let observer = Observation::of(program, settings)?;
+    let bar = crate::runner::progress(planned as u64, "arrays", "verification-cost");
     let mut core = Vec::new();
     let kinds = used_combinators(program);
     for &kind in &kinds {
@@ -153,6 +161,7 @@ pub fn measure(program: &Program, settings: &Settings) -> Result<Cost, Diagnosti
         for array in arrays(length, settings.values) {
             observer.run(program, &array, &mut seen)?;
             inputs_run += 1;
+            bar.inc(1);
         }
         rnpi_by_length.push(seen.len());
     }
@@ -175,7 +184,9 @@ pub fn measure(program: &Program, settings: &Settings) -> Result<Cost, Diagnosti
             .collect();
         observer.run(program, &array, &mut seen)?;
         inputs_run += 1;
+        bar.inc(1);
     }
+    bar.finish_and_clear();
     Ok(Cost {
         core,
         detectors,
@@ -338,8 +349,11 @@ impl Observation {
         array: &[i64],
         seen: &mut HashSet<(DefId, Vec<Vec<usize>>)>,
     ) -> Result<(), Diagnostic> {
-        let json = serde_json::to_string(array).unwrap_or_default();
-        let state = parse_input(program.env, &json)?;
+        let state = read_value(
+            program.env,
+            &Declarations::default(),
+            serde_json::json!(array),
+        )?;
         let mut open: Vec<(DefId, Vec<Vec<usize>>)> = Vec::new();
         let mut failure = None;
         let mut observe = |event: Event<'_>| match event {

@@ -1,6 +1,6 @@
 //! The small maths every network of the crate is made of, written once:
-//! the logistic function, dot products, `y += a·x`, the first-best index,
-//! and the LSTM cell.
+//! the logistic function, dot products, the softmax, `y += a·x`, the
+//! first-best index, and the LSTM cell.
 //!
 //! The inference network ([`Network`](crate::core::Network)), the fast
 //! trainer ([`Lstm`](crate::core::fast::lstm::Lstm) and its model), the
@@ -19,6 +19,54 @@ pub fn sigmoid(x: f32) -> f32 {
 /// `Σ a_i · b_i`, summed in index order (over the shorter of the two).
 pub fn dot(a: &[f32], b: &[f32]) -> f32 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// The dot product of `x` with each row of `rows` (rows of `x.len()`
+/// values, in order), each summed in index order exactly as [`dot`] sums
+/// it; four rows at a time, so that their sums proceed side by side.
+pub fn row_dots<'a>(rows: &'a [f32], x: &'a [f32]) -> impl Iterator<Item = f32> + 'a {
+    let n = x.len().max(1);
+    let blocks = rows.chunks_exact(4 * n);
+    let rest = blocks
+        .remainder()
+        .chunks_exact(n)
+        .map(move |row| dot(row, x));
+    blocks
+        .flat_map(move |block| four_dots(block, x))
+        .chain(rest)
+}
+
+/// [`dot`] of `x` with the four rows of `block`.
+fn four_dots(block: &[f32], x: &[f32]) -> [f32; 4] {
+    let n = x.len();
+    let mut sums = [-0.0f32; 4];
+    for (j, &xj) in x.iter().enumerate() {
+        for (r, sum) in sums.iter_mut().enumerate() {
+            *sum += block[r * n + j] * xj;
+        }
+    }
+    sums
+}
+
+/// A softmax, computed stably: shifted by the largest score `top`, with
+/// `sum = Σ exp(s − top)`, so `−ln p_k = ln sum − (s_k − top)`.
+pub struct Softmax {
+    pub probs: Vec<f32>,
+    pub top: f32,
+    pub sum: f32,
+}
+
+/// The softmax of `scores` (the fast trainer's cross-entropy and the
+/// reinforcement learner's policies).
+pub fn softmax(scores: &[f32]) -> Softmax {
+    let top = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let exps: Vec<f32> = scores.iter().map(|s| (s - top).exp()).collect();
+    let sum: f32 = exps.iter().sum();
+    Softmax {
+        probs: exps.iter().map(|e| e / sum).collect(),
+        top,
+        sum,
+    }
 }
 
 /// `y += a · x`, element by element.
@@ -79,6 +127,17 @@ mod tests {
         assert_eq!(argmax([f32::NEG_INFINITY; 2]), Some(0));
         assert_eq!(argmax([f32::NAN, 0.5]), Some(1));
         assert_eq!(argmax([]), None);
+    }
+
+    #[test]
+    fn row_dots_are_the_dots_bit_for_bit() {
+        let x: Vec<f32> = (0..7).map(|i| (i as f32 * 0.37).sin()).collect();
+        for rows in [0, 1, 4, 9] {
+            let m: Vec<f32> = (0..rows * 7).map(|i| (i as f32 * 1.13).cos()).collect();
+            let fast: Vec<u32> = row_dots(&m, &x).map(f32::to_bits).collect();
+            let plain: Vec<u32> = m.chunks_exact(7).map(|r| dot(r, &x).to_bits()).collect();
+            assert_eq!(fast, plain);
+        }
     }
 
     #[test]

@@ -199,7 +199,7 @@ fn run_one(
         trace: None,
         record,
     };
-    loaded.run(state, options).0
+    loaded.run(state, options)
 }
 
 /// What one input of `run_many` gave: the result's JSON, the run's

@@ -11,8 +11,9 @@
 
 use rand::{Rng, RngExt};
 
-use crate::policy::{argmax, sample, softmax};
+use crate::policy::{argmax, sample};
 use cnpi_neural::maths::dot;
+use cnpi_neural::maths::softmax;
 
 /// The five fields of an applier's embedding, in order.
 pub const FIELDS: usize = 5;
@@ -43,7 +44,7 @@ impl Candidates {
 
     fn distribution(&self, field: usize, key: &[f32]) -> Vec<f32> {
         let scores: Vec<f32> = self.keys[field].iter().map(|k| dot(k, key)).collect();
-        softmax(&scores)
+        softmax(&scores).probs
     }
 }
 

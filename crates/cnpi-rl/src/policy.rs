@@ -18,6 +18,7 @@
 use cnpi_neural::core::Weights;
 use cnpi_neural::core::fast::lstm::{Lstm, Step};
 use cnpi_neural::core::fast::{Group, Model};
+use cnpi_neural::maths::softmax;
 use cnpi_neural::maths::{axpy, dot, sigmoid};
 use rand::{Rng, RngExt};
 use rand_chacha::ChaCha8Rng;
@@ -143,7 +144,7 @@ impl Policy {
         activation.c.clone_from(&step.c);
         activation.lstm.push(step);
         activation.steps.push(Head {
-            probs: softmax(&scores),
+            probs: softmax(&scores).probs,
             ret,
             choice: 0,
             ret_target: false,
@@ -221,13 +222,6 @@ pub fn sample(probs: &[f32], rng: &mut impl Rng) -> usize {
 /// path chooses.
 pub fn argmax(values: &[f32]) -> usize {
     cnpi_neural::maths::argmax(values.iter().copied()).unwrap_or(0)
-}
-
-pub fn softmax(scores: &[f32]) -> Vec<f32> {
-    let max = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-    let exps: Vec<f32> = scores.iter().map(|s| (s - max).exp()).collect();
-    let total: f32 = exps.iter().sum();
-    exps.iter().map(|e| e / total).collect()
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ use std::collections::VecDeque;
 use rand::{Rng, RngExt};
 use serde::{Deserialize, Serialize};
 
-use crate::policy::softmax;
+use cnpi_neural::maths::softmax;
 
 /// How tasks are drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -85,7 +85,7 @@ pub fn draw(sampling: Sampling, active: &[usize], errors: &Errors, rng: &mut imp
                 .iter()
                 .map(|&task| errors.average(task) / TEMPERATURE)
                 .collect();
-            active[crate::policy::sample(&softmax(&scores), rng)]
+            active[crate::policy::sample(&softmax(&scores).probs, rng)]
         }
     }
 }

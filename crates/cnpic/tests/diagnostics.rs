@@ -64,8 +64,9 @@ fn every_fixture_reports_its_code() {
 /// program-memory files and entries, a normal program handed to program
 /// memory without combinatorizing (the command line always does), or a
 /// cross-check mismatch between two verified engines (`tests/neural/`
-/// covers those) or, W1106, with the program as written after a conversion
-/// that warned, nor the E0801-E0806 and W0801-W0803 of Algorithm 3, which
+/// covers those, and `exec::compare`'s unit tests the first difference),
+/// nor W1106, no longer reported (a run that ends differently from the
+/// program as written is E1106), nor the E0801-E0806 and W0801-W0803 of Algorithm 3, which
 /// only decide that the programs run on frames and are never reported
 /// (`tests/combinatorize/frames_*.cnpi` are the programs that drew them),
 /// nor E1109, a combinator the program defines that the

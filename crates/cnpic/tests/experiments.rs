@@ -110,7 +110,13 @@ fn merge_refuses_rows_no_run_writes() {
     let out = dir.path().join("merged");
     let merged = merge(&[&first, &second], &out);
     assert_eq!(merged.status.code(), Some(0), "{}", stderr(&merged));
-    let edits: [(&str, Edit); 4] = [
+    let edits: [(&str, Edit); 8] = [
+        ("seed 999", |v| v["records"][0]["row"]["seed"] = 999.into()),
+        ("0 cells", |v| v["records"][0]["row"]["cells"] = 0.into()),
+        ("variant input", |v| {
+            v["records"][0]["row"]["variant"] = "input".into()
+        }),
+        ("5 trials of 4 seeds", |v| v["trials"] = 5.into()),
         ("accuracy 500 %", |v| {
             v["records"][0]["row"]["accuracy"] = 5.0.into()
         }),
@@ -318,6 +324,27 @@ fn verification_cost_refuses_what_it_could_never_finish() {
         "{}",
         stderr(&output)
     );
+}
+
+#[test]
+fn verification_cost_says_up_front_how_many_arrays_it_runs() {
+    let output = cnpic_within_seconds(&[
+        "experiment",
+        "verification-cost",
+        "examples/bubblesort.cnpi",
+        "--max-length",
+        "2",
+        "--values",
+        "2",
+        "--samples",
+        "10",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    // 1 + 2 + 4 arrays of length 0 to 2, then 10 random ones.
+    let estimate =
+        "running 17 arrays (every array of length up to 2 with values 0..2, then 10 random ones)";
+    assert!(stderr(&output).starts_with(estimate), "{}", stderr(&output));
+    assert!(String::from_utf8_lossy(&output.stdout).contains("(17 inputs run)"));
 }
 
 #[test]

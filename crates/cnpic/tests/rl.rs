@@ -505,6 +505,7 @@ fn normal_sketches_pass_their_oracles_on_fresh_inputs() {
         ("reverse_partner", reversing),
         ("count_statement", counting),
         ("binary_two", searching),
+        ("insertion_two_blanks", sorting),
     ];
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(30);
     for (sketch, (make, oracle)) in sketches {

@@ -674,3 +674,52 @@ fn the_page_of_a_large_run_stays_bounded() {
         meta["left"]
     );
 }
+
+/// The deepest the call frames of any recorded frame of the page go, by
+/// replaying the world's changes as the page does.
+fn deepest_frames(meta: &Value) -> usize {
+    let parse = |text: &Value| -> Value {
+        serde_json::from_str(text.as_str().expect("JSON text")).expect("JSON")
+    };
+    let mut deepest = 0;
+    for chunk in meta["world"].as_array().expect("chunks") {
+        let mut depth = parse(&chunk[0])["f"].as_array().expect("frames").len();
+        deepest = deepest.max(depth);
+        for frame in parse(&chunk[1]).as_array().expect("changes") {
+            let ops = frame.as_array().expect("operations");
+            let mut i = 1;
+            while i < ops.len() {
+                i += match ops[i].as_u64().expect("an operation") {
+                    0 | 2 | 5 => 3,
+                    1 => 4,
+                    3 | 4 => 2,
+                    6 => {
+                        depth = ops[i + 1].as_u64().expect("a count") as usize;
+                        2
+                    }
+                    7 => {
+                        depth += 1;
+                        3
+                    }
+                    other => panic!("unknown operation {other}"),
+                };
+                deepest = deepest.max(depth);
+            }
+        }
+    }
+    deepest
+}
+
+/// A normal program on explicit frames (DFS as CLRS writes it): the page
+/// holds its call frames, DFS's own and one per DFS-VISIT on the path
+/// 0 → 2 → 1, and none at the end.
+#[test]
+fn the_page_shows_the_call_frames() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dfs = Path::new(ROOT).join("examples/ram/dfs.cnpi");
+    let input = r#"{"A": [[0, 0, 1], [0, 0, 0], [0, 1, 0]]}"#;
+    let (_, meta) = page_of(&dfs, input, dir.path());
+    assert!(deepest_frames(&meta) >= 4, "{}", deepest_frames(&meta));
+    let html = std::fs::read_to_string(dir.path().join("page.html")).expect("the page");
+    assert!(html.contains("Call frames"));
+}

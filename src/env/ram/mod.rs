@@ -356,11 +356,13 @@ fn read_member(
     value: Value,
 ) -> Result<(Region, Vec<usize>), Diagnostic> {
     let name = &data.name;
-    let int =
-        |what: String, item: &Value| integer(item).map_err(|why| not_i64(kind, &what, item, why));
+    // The member's name is written out only for an error.
+    let int = |what: &dyn Fn() -> String, item: &Value| {
+        integer(item).map_err(|why| not_i64(kind, &what(), item, why))
+    };
     match data.dims.len() {
         0 => Ok((
-            Region::Scalar(int(format!("`{name}`"), &value)?),
+            Region::Scalar(int(&|| format!("`{name}`"), &value)?),
             Vec::new(),
         )),
         1 => {
@@ -370,7 +372,7 @@ fn read_member(
             let values = items
                 .iter()
                 .enumerate()
-                .map(|(i, item)| int(format!("`{name}[{i}]`"), item))
+                .map(|(i, item)| int(&|| format!("`{name}[{i}]`"), item))
                 .collect::<Result<Vec<_>, _>>()?;
             let n = values.len();
             Ok((Region::Array(values), vec![n]))
@@ -404,7 +406,7 @@ fn read_member(
                     Some(_) => {}
                 }
                 for (j, item) in items.iter().enumerate() {
-                    values.push(int(format!("`{name}[{i}][{j}]`"), item)?);
+                    values.push(int(&|| format!("`{name}[{i}][{j}]`"), item)?);
                 }
             }
             let (rows, cols) = (rows.len(), cols.unwrap_or(0));

@@ -37,16 +37,13 @@ pub struct DecisionTable {
     rows: Vec<Vec<Decision>>,
 }
 
-/// The index of a prefix in a row, if it is within `depth`.
-fn position(bits: &[bool], depth: usize) -> Option<usize> {
-    if bits.is_empty() || bits.len() > depth {
+/// The index in a row of the prefix of `len` bits coded in `code` (bit
+/// `i` is the `i`-th), if it is within `depth`.
+fn position(code: usize, len: usize, depth: usize) -> Option<usize> {
+    if len == 0 || len > depth {
         return None;
     }
-    let code = bits
-        .iter()
-        .enumerate()
-        .fold(0usize, |code, (i, &bit)| code | usize::from(bit) << i);
-    Some((1 << bits.len()) - 2 + code)
+    Some((1 << len) - 2 + (code & ((1 << len) - 1)))
 }
 
 impl DecisionTable {
@@ -75,8 +72,17 @@ impl DecisionTable {
     /// The decision of combinator `index` after `bits`; `None` when `bits`
     /// is empty or longer than the combinator's depth.
     pub fn decision_at(&self, index: usize, bits: &[bool]) -> Option<Decision> {
+        let code =
+            (bits.iter().enumerate()).fold(0, |code, (i, &bit)| code | usize::from(bit) << i);
+        self.decision_coded(index, code, bits.len())
+    }
+
+    /// [`DecisionTable::decision_at`] for the `len` bits coded in `code`
+    /// (bit `i` is the `i`-th): one lookup, what the runtime's step loop
+    /// asks.
+    pub fn decision_coded(&self, index: usize, code: usize, len: usize) -> Option<Decision> {
         let row = self.rows.get(index)?;
-        row.get(position(bits, depth_of(row))?).copied()
+        row.get(position(code, len, depth_of(row))?).copied()
     }
 
     /// The number of bits the table covers for combinator `index`.

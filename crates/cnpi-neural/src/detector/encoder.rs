@@ -37,7 +37,8 @@ pub enum Condition {
 /// One input of a detector.
 #[derive(Clone, Debug)]
 enum Feature {
-    Relation(Operand, Operand),
+    /// Two sides, and whether both may be numbers (all five relations).
+    Relation(Operand, Operand, bool),
     /// A test observation (`has_child(v)`).
     Test(&'static Observation, PosExpr),
     StackTop,
@@ -63,10 +64,15 @@ impl Feature {
         }
     }
 
+    fn relation(lhs: &Operand, rhs: &Operand) -> Feature {
+        let numbers = lhs.may_be_number() && rhs.may_be_number();
+        Feature::Relation(lhs.clone(), rhs.clone(), numbers)
+    }
+
     /// The number of values the feature takes.
     fn states(&self) -> usize {
         match self {
-            Feature::Relation(lhs, rhs) => Feature::relations(lhs, rhs).len(),
+            Feature::Relation(lhs, rhs, _) => Feature::relations(lhs, rhs).len(),
             Feature::Test(..) | Feature::StackTop => 2,
         }
     }
@@ -74,15 +80,18 @@ impl Feature {
     /// The feature's value in `world`.
     fn state(&self, world: &dyn World, stack_top: bool) -> Result<usize, EvalError> {
         Ok(match self {
-            Feature::Relation(lhs, rhs) => {
+            Feature::Relation(lhs, rhs, numbers) => {
                 let found = relation(lhs, rhs, world)?;
-                // Two sides that cannot both be numbers never relate by
-                // order (`relate` only orders number pairs), so `found` is
-                // always listed; `Different` is the unreachable fallback.
-                Feature::relations(lhs, rhs)
-                    .iter()
-                    .position(|&r| r == found)
-                    .unwrap_or(1)
+                // The index of `found` in `Feature::relations`: `NUMBERS`
+                // lists every relation in declaration order; two sides that
+                // cannot both be numbers never relate by order (`relate`
+                // only orders number pairs), so they are `Same` (0) or
+                // `Different` (1).
+                if *numbers {
+                    found as usize
+                } else {
+                    usize::from(found != Relation::Same)
+                }
             }
             Feature::Test(o, at) => usize::from(world.test(o, at.eval(world)?)),
             Feature::StackTop => usize::from(stack_top),
@@ -116,10 +125,9 @@ fn collect(expr: &BoolExpr, features: &mut Vec<Feature>, keys: &mut Vec<Vec<f32>
             return collect(b, features, keys);
         }
         BoolExpr::Not(a) => return collect(a, features, keys),
-        BoolExpr::Compare(op, lhs, rhs) => (
-            Leaf::Compare(*op, lhs, rhs),
-            Feature::Relation(lhs.clone(), rhs.clone()),
-        ),
+        BoolExpr::Compare(op, lhs, rhs) => {
+            (Leaf::Compare(*op, lhs, rhs), Feature::relation(lhs, rhs))
+        }
         BoolExpr::Test(o, at) => (Leaf::Test(o, at), Feature::Test(o, at.clone())),
     };
     let key = leaf_key(leaf);
@@ -300,6 +308,14 @@ pub(crate) mod tests {
         );
         let top = Encoder::new(Condition::StackTop).expect("small");
         assert_eq!(labels(&top), [false, true]);
+    }
+
+    #[test]
+    fn a_relation_is_its_own_index_among_the_numbers() {
+        for (i, relation) in NUMBERS.iter().enumerate() {
+            assert_eq!(*relation as usize, i);
+        }
+        assert_eq!(OTHERS, [Relation::Same, Relation::Different]);
     }
 
     #[test]

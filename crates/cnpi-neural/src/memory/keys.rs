@@ -22,7 +22,7 @@ use std::collections::HashMap;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::maths::{self, dot};
+use crate::maths;
 
 /// The length of a key.
 pub const KEY_DIM: usize = 32;
@@ -130,7 +130,8 @@ pub fn draw(keys: &mut Vec<f32>, count: usize, seed: u64, table: Table) -> Resul
 /// The row of `keys` with the largest dot product with `key` (the first on
 /// ties); `None` for an empty table.
 pub fn argmax(keys: &[f32], key: &[f32]) -> Option<usize> {
-    maths::argmax(keys.chunks_exact(KEY_DIM).map(|row| dot(row, key)))
+    debug_assert_eq!(key.len(), KEY_DIM);
+    maths::argmax(maths::row_dots(keys, key))
 }
 
 /// Checks that `keys` are exactly the keys `seed` draws for `table`, bit
@@ -188,6 +189,7 @@ fn bits(key: &[f32]) -> [u32; KEY_DIM] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::maths::dot;
 
     /// The largest |cosine| between two keys of one table: 1 − 2·6/32.
     const MAX_COSINE: f32 = 0.625;

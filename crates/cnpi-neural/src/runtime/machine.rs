@@ -11,10 +11,11 @@
 //! interpreter. Steps, depths, the change counter behind "never
 //! finishes" and every error follow the reference interpreter exactly.
 
-use std::rc::Rc;
+use std::borrow::Cow;
+use std::sync::OnceLock;
 
 use crate::core::embedding::Extended;
-use crate::core::{CoreState, Decision};
+use crate::core::{CoreState, Decision, index};
 use crate::memory::{
     ActKind, Builtin, DetectorId, KeyIndex, Memory, Parsed, RowId, RowKind, STACK_TOP, Unit,
 };
@@ -55,45 +56,66 @@ struct Activation {
     version: u64,
 }
 
+/// The cached fixed parser of a memory: the key tables indexed by their
+/// bits, and the parse of every applier row a run has reached (the parse
+/// depends only on the row), kept for every later run on any thread.
+pub(super) struct Parses {
+    index: KeyIndex,
+    rows: Vec<OnceLock<Result<Parsed, String>>>,
+}
+
+impl Parses {
+    pub(super) fn new(memory: &Memory) -> Parses {
+        Parses {
+            index: memory.key_index(),
+            rows: (0..memory.rows.len()).map(|_| OnceLock::new()).collect(),
+        }
+    }
+
+    fn get<'p>(&'p self, memory: &Memory, row: RowId) -> Result<&'p Parsed, String> {
+        let parse = || memory.parse_indexed(row, &self.index);
+        match self.rows.get(row) {
+            Some(cell) => cell.get_or_init(parse).as_ref().map_err(Clone::clone),
+            None => parse().and_then(|_| Err(format!("no row {row}"))),
+        }
+    }
+}
+
 pub(super) struct Machine<'m, 'o, 'r> {
     /// The core, with the memory's own combinators appended, verified.
     core: &'m Extended,
     memory: &'m Memory,
     unit: &'m Unit,
-    /// In the cached mode: the key tables by bits, and the parse of every
-    /// applier row reached so far (the parse depends only on the row).
-    index: Option<KeyIndex>,
-    parses: Vec<Option<Rc<Parsed>>>,
+    /// In the cached mode: the parses of the applier rows, kept across runs.
+    parses: Option<&'m Parses>,
     store: Store<'o>,
     tasks: Vec<Activation>,
+    /// The combinators (by [`index`], below 32) the core was found to
+    /// have: [`Extended::require`] asked once per combinator, not per start.
+    required: u32,
     /// Where each step is recorded for the trace viewer, if anywhere.
     recorder: Option<&'r mut Recorder>,
 }
 
 impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
-    /// A machine for program `unit` (an index of `memory.units`) with the
-    /// parse cache `parses` (empty to parse every time).
+    /// A machine for program `unit` of `memory`; with `parses`, on the exact
+    /// caches of the networks (else the plain networks).
     pub(super) fn new(
         core: &'m Extended,
         memory: &'m Memory,
         unit: &'m Unit,
         store: Store<'o>,
-        cached: bool,
+        parses: Option<&'m Parses>,
         recorder: Option<&'r mut Recorder>,
     ) -> Machine<'m, 'o, 'r> {
-        let (index, parses) = if cached {
-            (Some(memory.key_index()), vec![None; memory.rows.len()])
-        } else {
-            (None, Vec::new())
-        };
         Machine {
             core,
             memory,
             unit,
-            index,
             parses,
             store,
             tasks: Vec::new(),
+            required: 0,
             recorder,
         }
     }
@@ -116,7 +138,7 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
     }
 
     fn name(&self, row: RowId) -> &'m str {
-        self.memory.rows.get(row).map_or("?", |r| r.name.as_str())
+        row_name(self.memory, row)
     }
 
     fn kind_name(&self, kind: CombinatorKind) -> &'m str {
@@ -124,17 +146,14 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
     }
 
     fn span(&self, row: RowId) -> Span {
-        self.memory
-            .rows
-            .get(row)
-            .map_or(Span::default(), |r| r.span)
+        row_span(self.memory, row)
     }
 
     /// Runs applier `row`: parse, then start its combinator with a new
     /// frame, or apply its ACT.
     fn call_applier(&mut self, row: RowId, depth: u32) -> Result<(), Diagnostic> {
         let parsed = self.parse(row)?;
-        match parsed.as_ref() {
+        match &*parsed {
             Parsed::Combinator {
                 kind,
                 combinator,
@@ -154,24 +173,17 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
     /// the cached mode, else by `argmax` over the keys. A row that does not
     /// parse is a damaged memory (files are checked when loaded, so this is
     /// a bug).
-    fn parse(&mut self, row: RowId) -> Result<Rc<Parsed>, Diagnostic> {
-        if let Some(Some(parsed)) = self.parses.get(row) {
-            return Ok(Rc::clone(parsed));
-        }
-        let parsed = match &self.index {
-            Some(index) => self.memory.parse_indexed(row, index),
-            None => self.memory.parse(row),
+    fn parse(&self, row: RowId) -> Result<Cow<'m, Parsed>, Diagnostic> {
+        let parsed = match self.parses {
+            Some(parses) => parses.get(self.memory, row).map(Cow::Borrowed),
+            None => self.memory.parse(row).map(Cow::Owned),
         };
-        let parsed = Rc::new(parsed.map_err(|why| {
+        parsed.map_err(|why| {
             internal(format!(
                 "applier `{}` does not parse: {why}",
                 self.name(row)
             ))
-        })?);
-        if let Some(slot) = self.parses.get_mut(row) {
-            *slot = Some(Rc::clone(&parsed));
-        }
-        Ok(parsed)
+        })
     }
 
     fn start(
@@ -185,8 +197,8 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
         if self.tasks.len() >= MAX_TASKS {
             return Err(too_deep(MAX_TASKS, self.name(owner), self.span(owner)));
         }
-        self.core.require(kind)?;
-        let network = (self.index.is_none()).then(|| Box::new(self.core.start(kind)));
+        self.require(kind)?;
+        let network = (self.parses.is_none()).then(|| Box::new(self.core.start(kind)));
         self.tasks.push(Activation {
             kind,
             detector,
@@ -201,6 +213,16 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
         Ok(())
     }
 
+    /// [`Extended::require`], remembered for the run.
+    fn require(&mut self, kind: CombinatorKind) -> Result<(), Diagnostic> {
+        let bit = 1u32.checked_shl(index(kind) as u32).unwrap_or(0);
+        if self.required & bit == 0 {
+            self.core.require(kind)?;
+            self.required |= bit;
+        }
+        Ok(())
+    }
+
     /// One core step of an activation.
     fn step(&mut self, mut a: Activation) -> Result<(), Diagnostic> {
         let detector = match a.kind {
@@ -210,8 +232,8 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
         let first = (a.len > 0).then_some(a.bits & 1 == 1);
         let c = self.detect(detector, first)?;
         let decision = self.decide(&mut a, c)?;
-        let (name, span) = (self.name(a.owner), self.span(a.owner));
-        self.store.count_step(name, span)?;
+        let (memory, owner) = (self.memory, a.owner);
+        (self.store).count_step_of(|| (row_name(memory, owner), row_span(memory, owner)))?;
         let target = match decision.slot {
             Slot::SelfSlot => a.frame.slots[0],
             Slot::A1 => a.frame.slots[1],
@@ -279,7 +301,7 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
         let detected = row.detector.detect(
             &self.store.view(),
             self.store.top_is_state(),
-            self.index.is_some(),
+            self.parses.is_some(),
         );
         step_bit(first, detected)
     }
@@ -294,11 +316,7 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
         let decision = match &mut a.network {
             Some(state) => Some(self.core.step(state, c)),
             None if n < MAX_BITS => {
-                let mut seen = [false; MAX_BITS];
-                for (i, bit) in seen.iter_mut().enumerate().take(n + 1) {
-                    *bit = a.bits >> i & 1 == 1;
-                }
-                self.core.table().decision(a.kind, &seen[..=n])
+                (self.core.table()).decision_coded(index(a.kind), usize::from(a.bits), n + 1)
             }
             None => None,
         };
@@ -370,6 +388,16 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
         );
         self.store.trace(a.depth, &line);
     }
+}
+
+/// The name of `row` of `memory` (`?` for none).
+fn row_name(memory: &Memory, row: RowId) -> &str {
+    memory.rows.get(row).map_or("?", |r| r.name.as_str())
+}
+
+/// Where `row` of `memory` is written.
+fn row_span(memory: &Memory, row: RowId) -> Span {
+    memory.rows.get(row).map_or(Span::default(), |r| r.span)
 }
 
 /// A combinator's name: a stdlib one's, or its row's for one a program of

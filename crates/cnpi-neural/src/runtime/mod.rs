@@ -27,6 +27,7 @@ use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::env::{State, internal};
 use cnpi::exec::compare::Run;
 use cnpi::exec::{Options, Outcome, Store};
+use machine::Parses;
 
 /// Where a run starts: program `unit` of a memory (an index of its
 /// `units`) and the applier `row` it starts from.
@@ -44,8 +45,9 @@ pub struct OnTheNetwork {
     core: Extended,
     memory: Memory,
     entry: Entry,
-    /// Run the exact caches of the networks (else the plain networks).
-    cached: bool,
+    /// With the exact caches of the networks: the applier rows' parses
+    /// (else the plain networks run).
+    parses: Option<Parses>,
     /// For a memory read from a file: the name it was given, under which a
     /// disagreement of the engines checks the memory's stored source.
     file: Option<String>,
@@ -68,9 +70,9 @@ impl OnTheNetwork {
         }
         Ok(OnTheNetwork {
             core: extend(core, &memory)?,
+            parses: cached.then(|| Parses::new(&memory)),
             memory,
             entry,
-            cached,
             file: None,
         })
     }
@@ -93,7 +95,7 @@ impl OnTheNetwork {
 
     /// Whether the exact caches run (else the plain networks).
     pub fn cached(&self) -> bool {
-        self.cached
+        self.parses.is_some()
     }
 }
 
@@ -105,7 +107,7 @@ impl cnpi::plan::Network for OnTheNetwork {
             core: &self.core,
             memory: &self.memory,
             entry: self.entry,
-            cached: self.cached,
+            parses: self.parses.as_ref(),
         };
         run.go(state, options, record)
     }
@@ -134,11 +136,12 @@ pub fn run(
     if memory.units.get(unit).is_none() {
         return Err(internal(format!("the memory has no program {unit}")));
     }
+    let parses = cached.then(|| Parses::new(memory));
     let run = OneRun {
         core: &extend(core, memory)?,
         memory,
         entry: Entry { unit, row: entry },
-        cached,
+        parses: parses.as_ref(),
     };
     run.go(state, options, None)
 }
@@ -148,7 +151,7 @@ struct OneRun<'m> {
     core: &'m Extended,
     memory: &'m Memory,
     entry: Entry,
-    cached: bool,
+    parses: Option<&'m Parses>,
 }
 
 impl OneRun<'_> {
@@ -159,7 +162,7 @@ impl OneRun<'_> {
         let store =
             Store::new(info.env, &info.pointers, state, options)?.with_state(info.state.as_deref());
         let mut machine =
-            machine::Machine::new(self.core, self.memory, info, store, self.cached, recorder);
+            machine::Machine::new(self.core, self.memory, info, store, self.parses, recorder);
         let ran = machine.run(self.entry.row);
         let outcome = machine.finish(ran.as_ref().err());
         ran.map(|()| outcome)

@@ -4,7 +4,10 @@
 //! A frame is the world as the core sees it at one recorded step (before
 //! the program bound to the chosen slot runs); one more frame, the end,
 //! is the world after the last recorded step. The world is the pointers,
-//! the environment's [`Picture`] and the `treerec` state stack. A frame
+//! the environment's [`Picture`], the `treerec` state stack and the call
+//! frames of normal programs run on explicit frames (each frame's resume
+//! point and the pointers a state call saved, which its return puts
+//! back). A frame
 //! whose store did not change (its change counter says so) costs nothing;
 //! otherwise its changes are a flat list of operations, read by the page:
 //!
@@ -16,6 +19,8 @@
 //! | 3 | `n` | there are `n` panels |
 //! | 4 | `n` | the state stack keeps its first `n` entries |
 //! | 5 | `sentinel values` | an entry is pushed on the state stack |
+//! | 6 | `n` | the call frames keep their first `n` |
+//! | 7 | `resume saved` | a call frame is pushed |
 //!
 //! Each chunk's snapshot and changes are JSON texts, parsed by the page
 //! only when a frame of that chunk is shown, so a run of a million steps
@@ -50,6 +55,8 @@ struct World {
     state: Option<State>,
     panels: Picture,
     stack: Vec<(bool, Vec<i64>)>,
+    /// The call frames, bottom first: resume point and saved pointers.
+    frames: Vec<(i64, Vec<i64>)>,
 }
 
 impl World {
@@ -65,6 +72,9 @@ impl World {
             stack: (store.states().entries())
                 .map(|(sentinel, values)| (sentinel, values.to_vec()))
                 .collect(),
+            frames: (store.frames().frames())
+                .map(|(resume, saved)| (resume, saved.to_vec()))
+                .collect(),
         }
     }
 
@@ -73,6 +83,7 @@ impl World {
             "p": self.pointers.iter().map(|&v| int(v)).collect::<Vec<_>>(),
             "panels": self.panels.iter().map(panel).collect::<Vec<_>>(),
             "s": self.stack.iter().map(|(s, v)| entry(*s, v)).collect::<Vec<_>>(),
+            "f": self.frames.iter().map(|(r, v)| json!([int(*r), ints(v)])).collect::<Vec<_>>(),
         })
     }
 
@@ -92,17 +103,10 @@ impl World {
             self.changes(&panels, ops);
             self.panels = panels;
         }
-        let kept = (self.stack.iter().zip(store.states().entries()))
-            .take_while(|((a, x), (b, y))| a == b && x.as_slice() == *y)
-            .count();
-        if kept < self.stack.len() {
-            ops.extend([4.into(), kept.into()]);
-            self.stack.truncate(kept);
-        }
-        for (sentinel, values) in store.states().entries().skip(kept) {
-            ops.extend([5.into(), u8::from(sentinel).into(), ints(values)]);
-            self.stack.push((sentinel, values.to_vec()));
-        }
+        let stack: Vec<_> = store.states().entries().collect();
+        follow(&mut self.stack, &stack, [4, 5], |s| u8::from(s).into(), ops);
+        let frames: Vec<_> = store.frames().frames().collect();
+        follow(&mut self.frames, &frames, [6, 7], int, ops);
     }
 
     /// The operations that turn the panels into `next`.
@@ -122,6 +126,29 @@ impl World {
                 _ => ops.extend([2.into(), p.into(), panel(new)]),
             }
         }
+    }
+}
+
+/// Makes `kept`, a stack of entries (a head and values), equal to `now`,
+/// writing the operations `keep` (the first `n` entries stay) and `push`
+/// (an entry is pushed, its head drawn by `head`).
+fn follow<H: Copy + PartialEq>(
+    kept: &mut Vec<(H, Vec<i64>)>,
+    now: &[(H, &[i64])],
+    [keep, push]: [u8; 2],
+    head: fn(H) -> Value,
+    ops: &mut Vec<Value>,
+) {
+    let same = (kept.iter().zip(now))
+        .take_while(|((a, x), (b, y))| a == b && x.as_slice() == *y)
+        .count();
+    if same < kept.len() {
+        ops.extend([keep.into(), same.into()]);
+        kept.truncate(same);
+    }
+    for &(h, values) in &now[same..] {
+        ops.extend([push.into(), head(h), ints(values)]);
+        kept.push((h, values.to_vec()));
     }
 }
 

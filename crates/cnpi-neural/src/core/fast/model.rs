@@ -24,7 +24,7 @@ use super::lstm::{Lstm, Step};
 use crate::core::network::{ALPHA, Decision, SLOTS, Weights};
 use crate::core::table::Decider;
 use crate::core::traces::Trace;
-use crate::maths::{argmax, axpy, dot, sigmoid};
+use crate::maths::{argmax, axpy, dot, sigmoid, softmax};
 use cnpi::program::{Behaviour, Slot};
 
 /// How the combinator reaches the core.
@@ -411,17 +411,15 @@ impl Model {
         let signed = if target.ret { logit } else { -logit };
         let mut loss = (-signed).max(0.0) + (-signed.abs()).exp().ln_1p();
         let scores = self.scores(h);
-        let top = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-        let exps: Vec<f32> = scores.iter().map(|s| (s - top).exp()).collect();
-        let sum: f32 = exps.iter().sum();
+        let soft = softmax(&scores);
         let class = target.slot as usize;
-        loss += sum.ln() - (scores[class] - top);
+        loss += soft.sum.ln() - (scores[class] - soft.top);
         let mut dh: Vec<f32> = self.w_end.iter().map(|w| d_end * w).collect();
         axpy(&mut grad.w_end, d_end, h);
         grad.b_end[0] += d_end;
         let cells = self.cells();
-        for (k, e) in exps.iter().enumerate() {
-            let d = weight * (e / sum - f32::from(u8::from(k == class)));
+        for (k, p) in soft.probs.iter().enumerate() {
+            let d = weight * (p - f32::from(u8::from(k == class)));
             axpy(&mut grad.w_prog[k * cells..(k + 1) * cells], d, h);
             grad.b_prog[k] += d;
             axpy(&mut dh, d, &self.w_prog[k * cells..(k + 1) * cells]);

@@ -33,6 +33,7 @@ use cnpi::program::{
     print,
 };
 
+use super::fill::{Candidate, Piece};
 use super::probe::{Probes, nowhere};
 
 /// The most expressions kept at one size (the rest are not tried).
@@ -93,19 +94,26 @@ impl<'p> Grower<'p> {
         grower
     }
 
-    /// The candidates of size `size` for a hole of kind `kind`, as source.
-    pub fn candidates(&mut self, kind: BlankKind, size: usize) -> Vec<String> {
+    /// The candidates of size `size` for a hole of kind `kind`: each as
+    /// source, conditions and expressions also checked (a statement's
+    /// piece depends on where it stands: [`super::fill::statement`]).
+    pub fn candidates(&mut self, kind: BlankKind, size: usize) -> Vec<Candidate> {
         let pointers = &self.program.pointers;
         match kind {
             BlankKind::Expression => (self.exprs_of(size).iter())
-                .map(|v| print::position(&v.expr, pointers))
+                .map(|v| {
+                    let text = print::position(&v.expr, pointers);
+                    Candidate::checked(text, Piece::Expression(v.expr.clone()))
+                })
                 .collect(),
             BlankKind::Condition => self
                 .conditions_of(size)
                 .into_iter()
-                .map(|c| print::condition(&c, pointers))
+                .map(|c| Candidate::checked(print::condition(&c, pointers), Piece::Condition(c)))
                 .collect(),
-            BlankKind::Statement => self.statements_of(size),
+            BlankKind::Statement => (self.statements_of(size).into_iter())
+                .map(Candidate::unchecked)
+                .collect(),
         }
     }
 

@@ -7,12 +7,13 @@
 //! order (the first hole's share smallest first), the last hole's
 //! candidates fastest. Which engine decides what:
 //!
-//! - the **reference interpreter** filters: each filling is written into
-//!   the sketch's text, compiled through the normal front end, and run
-//!   with `--symbolic` semantics on every example (a step budget; an error
-//!   fails the example), in batches on threads; the first filling (in the
-//!   order above) that gives every example's output is the candidate
-//!   answer;
+//! - the **reference interpreter** filters: each filling is put into the
+//!   checked sketch ([`fill`]: every candidate is checked once, not every
+//!   filling) and run with `--symbolic` semantics on every example (a step
+//!   budget; an error fails the example), in batches on threads; a filling
+//!   that passes is written into the sketch's text, compiled through the
+//!   normal front end and run again, and the first filling (in the order
+//!   above) that passes both ways is the candidate answer;
 //! - the **network** decides: the candidate answer is compiled for the
 //!   network as `cnpic run` compiles it (combinatorized, detectors trained
 //!   or read from the cache, on the shipped core) and run on every
@@ -24,10 +25,12 @@
 //! two end differently, the examples do not pin the answer down, and the
 //! report says so with that input.
 
+pub mod fill;
 pub mod grow;
 pub mod probe;
 
 use std::collections::HashMap;
+use std::ops::Range;
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -43,6 +46,7 @@ use cnpi_neural::core::Core;
 use cnpi_neural::load::build_memory;
 use cnpi_neural::memory::DEFAULT_SEED;
 use cnpi_neural::runtime;
+use fill::Candidate;
 
 use super::Example;
 use grow::{Grower, MAX_SIZE};
@@ -217,8 +221,9 @@ impl BlankSketch {
     pub fn search(&self, budget: usize, seed: u64) -> Search {
         let probes = Probes::new(&self.program, &self.examples, seed);
         let mut grower = Grower::new(&self.program, &probes);
-        let kinds: Vec<BlankKind> = self.program.blanks.iter().map(|b| b.kind).collect();
-        let mut lists: HashMap<(BlankKind, usize), Vec<String>> = HashMap::new();
+        let holes = self.program.blanks.len();
+        // The candidates of each hole at each size, checked once.
+        let mut lists: HashMap<(usize, usize), Vec<Candidate>> = HashMap::new();
         let mut search = Search {
             exhausted: true,
             ..Search::default()
@@ -226,16 +231,15 @@ impl BlankSketch {
         // The best failure so far: how many examples it passed first.
         let mut best: Option<(usize, Filling)> = None;
         let mut after_answer = 0;
-        let holes = kinds.len();
         'sizes: for total in holes..=holes * MAX_SIZE {
             for split in splits(total, holes) {
-                for (kind, size) in kinds.iter().zip(&split) {
+                for (hole, size) in split.iter().enumerate() {
                     lists
-                        .entry((*kind, *size))
-                        .or_insert_with(|| grower.candidates(*kind, *size));
+                        .entry((hole, *size))
+                        .or_insert_with(|| grower.candidates(self.kind(hole), *size));
                 }
-                let chosen: Vec<&Vec<String>> = (kinds.iter().zip(&split))
-                    .map(|(kind, size)| &lists[&(*kind, *size)])
+                let chosen: Vec<&[Candidate]> = (split.iter().enumerate())
+                    .map(|(hole, size)| lists[&(hole, *size)].as_slice())
                     .collect();
                 let count: usize = chosen.iter().map(|l| l.len()).product();
                 let mut start = 0;
@@ -249,16 +253,16 @@ impl BlankSketch {
                         break 'sizes;
                     }
                     let end = count.min(start + BATCH.min(limit));
-                    let batch: Vec<Filling> = (start..end).map(|n| nth(&chosen, n)).collect();
-                    start = end;
-                    let results = self.run_batch(&batch);
-                    for (filling, fails) in batch.into_iter().zip(results) {
+                    let results = self.run_batch(&chosen, start..end);
+                    for (n, fails) in (start..end).zip(results) {
                         search.candidates += 1;
                         if search.found.is_some() {
                             after_answer += 1;
                         }
-                        match fails.first() {
+                        let filling = || texts(&chosen, n);
+                        match fails {
                             None => {
+                                let filling = filling();
                                 if let Some(answer) = &search.found {
                                     if let Some(input) = self.tell_apart(answer, &filling, seed) {
                                         search.ambiguous = Some((filling, input));
@@ -278,13 +282,14 @@ impl BlankSketch {
                                     }
                                 }
                             }
-                            Some(&first) => {
+                            Some(first) => {
                                 if best.as_ref().is_none_or(|(passed, _)| first > *passed) {
-                                    best = Some((first, filling));
+                                    best = Some((first, filling()));
                                 }
                             }
                         }
                     }
+                    start = end;
                 }
             }
         }
@@ -297,18 +302,27 @@ impl BlankSketch {
         search
     }
 
-    /// The first failing example of each filling (empty: it passes), run
-    /// on the threads.
-    fn run_batch(&self, batch: &[Filling]) -> Vec<Vec<usize>> {
-        let threads = self.threads.max(1).min(batch.len().max(1));
-        let chunk = batch.len().div_ceil(threads).max(1);
+    fn kind(&self, hole: usize) -> BlankKind {
+        self.program.blanks[hole].kind
+    }
+
+    /// For each filling `n` of `range` (taking one candidate of each of
+    /// `lists`, as [`nth`] numbers them), the first example it fails with
+    /// the reference interpreter (`None`: it passes every example, and so
+    /// does the filling written into the text and compiled), run on the
+    /// threads.
+    fn run_batch(&self, lists: &[&[Candidate]], range: Range<usize>) -> Vec<Option<usize>> {
+        let fillings: Vec<usize> = range.collect();
+        let threads = self.threads.max(1).min(fillings.len().max(1));
+        let chunk = fillings.len().div_ceil(threads).max(1);
         std::thread::scope(|scope| {
-            let handles: Vec<_> = batch
+            let handles: Vec<_> = fillings
                 .chunks(chunk)
                 .map(|part| {
                     scope.spawn(move || {
+                        let mut work = self.program.clone();
                         part.iter()
-                            .map(|filling| self.fails(filling, true))
+                            .map(|n| self.first_fail(&mut work, &nth(lists, *n)))
                             .collect::<Vec<_>>()
                     })
                 })
@@ -318,6 +332,35 @@ impl BlankSketch {
                 .flat_map(|h| h.join().unwrap_or_default())
                 .collect()
         })
+    }
+
+    /// The first example the filling `chosen` fails with the reference
+    /// interpreter, its pieces put into `work` (a copy of the sketch);
+    /// `None` when it passes them all, written into the text and compiled
+    /// too.
+    fn first_fail(&self, work: &mut Program, chosen: &[&Candidate]) -> Option<usize> {
+        for blank in &self.program.blanks {
+            work.defs[blank.def].body = self.program.defs[blank.def].body.clone();
+        }
+        let put = (self.program.blanks.iter().zip(chosen)).all(|(blank, candidate)| {
+            let piece = candidate
+                .piece
+                .get_or_init(|| fill::statement(&self.text, &self.entry, blank, &candidate.text));
+            piece
+                .as_ref()
+                .is_some_and(|piece| fill::put(work, blank, piece))
+        });
+        let texts = || chosen.iter().map(|c| c.text.clone()).collect::<Filling>();
+        if !put {
+            return self.fails(&texts(), true).first().copied();
+        }
+        for (i, example) in self.examples.iter().enumerate() {
+            let run = symbolic::run(work, example.input.clone(), self.options());
+            if !run.is_ok_and(|outcome| example.matches(&outcome)) {
+                return Some(i);
+            }
+        }
+        self.fails(&texts(), true).first().copied()
     }
 
     /// The members some example asks for, in order of first mention.
@@ -428,13 +471,19 @@ fn random_input(program: &Program, sorted: &[&str], rng: &mut ChaCha8Rng) -> Val
 
 /// The `n`-th filling taking one candidate from each list, the last list
 /// fastest.
-fn nth(lists: &[&Vec<String>], mut n: usize) -> Filling {
-    let mut filling = vec![String::new(); lists.len()];
-    for (slot, list) in filling.iter_mut().zip(lists).rev() {
-        *slot = list[n % list.len()].clone();
+fn nth<'c>(lists: &[&'c [Candidate]], mut n: usize) -> Vec<&'c Candidate> {
+    let mut filling = Vec::with_capacity(lists.len());
+    for list in lists.iter().rev() {
+        filling.push(&list[n % list.len()]);
         n /= list.len();
     }
+    filling.reverse();
     filling
+}
+
+/// The `n`-th filling's source texts.
+fn texts(lists: &[&[Candidate]], n: usize) -> Filling {
+    nth(lists, n).into_iter().map(|c| c.text.clone()).collect()
 }
 
 /// The ways to write `total` as `holes` sizes of 1 to [`MAX_SIZE`], the
@@ -469,5 +518,74 @@ mod tests {
         assert_eq!(splits(3, 2), vec![vec![1, 2], vec![2, 1]]);
         assert!(splits(1, 2).is_empty());
         assert_eq!(splits(2 * MAX_SIZE, 2), vec![vec![MAX_SIZE, MAX_SIZE]]);
+    }
+
+    /// Whether each example passes, the filling's pieces put into the
+    /// checked sketch (`None`: a piece does not check or has no place).
+    fn passes_put(sketch: &BlankSketch, chosen: &[&Candidate]) -> Option<Vec<bool>> {
+        let mut work = sketch.program.clone();
+        for (blank, candidate) in sketch.program.blanks.iter().zip(chosen) {
+            let piece = candidate.piece.get_or_init(|| {
+                fill::statement(&sketch.text, &sketch.entry, blank, &candidate.text)
+            });
+            if !fill::put(&mut work, blank, piece.as_ref()?) {
+                return None;
+            }
+        }
+        let passes = (sketch.examples.iter())
+            .map(|e| {
+                symbolic::run(&work, e.input.clone(), sketch.options())
+                    .is_ok_and(|outcome| e.matches(&outcome))
+            })
+            .collect();
+        Some(passes)
+    }
+
+    #[test]
+    fn a_filling_put_into_the_checked_sketch_runs_as_its_text_compiled() {
+        let text = "env ram(i = 0)\ninput A[n]\nvar count = 0\n\ndef COUNT():\n  \
+                    while ?:\n    if A[i] > ?:\n      ?\n    i = i + 1\n";
+        let program = compile("count.cnpi", text, None).program.expect("checks");
+        let layout = Declarations::of(&program);
+        let examples = r#"[
+            {"input": {"A": [3, -1, 2]}, "output": {"count": 2}},
+            {"input": {"A": [0, 5]}, "output": {"count": 1}},
+            {"input": {"A": []}, "output": {"count": 0}}
+        ]"#;
+        let examples = crate::sketch::examples::read("ex.json", examples, program.env, &layout)
+            .expect("reads");
+        let sketch = BlankSketch {
+            entry: "COUNT".into(),
+            name: "count.cnpi".into(),
+            text: text.into(),
+            program,
+            examples,
+            max_steps: 2_000,
+            threads: 1,
+        };
+        let probes = Probes::new(&sketch.program, &sketch.examples, 1);
+        let mut grower = Grower::new(&sketch.program, &probes);
+        let (mut compared, mut passed) = (0, 0);
+        for sizes in [[1, 1, 1], [2, 1, 1], [1, 2, 2]] {
+            let lists: Vec<Vec<Candidate>> = (sizes.iter().enumerate())
+                .map(|(hole, size)| grower.candidates(sketch.kind(hole), *size))
+                .collect();
+            let lists: Vec<&[Candidate]> = lists.iter().map(Vec::as_slice).collect();
+            let count: usize = lists.iter().map(|l| l.len()).product();
+            // About 100 fillings, spread over the product.
+            for n in (0..count).step_by((count / 100).max(1)) {
+                let chosen = nth(&lists, n);
+                let put = passes_put(&sketch, &chosen).expect("every piece has its place");
+                let fails = sketch.fails(&texts(&lists, n), false);
+                let written: Vec<bool> = (0..sketch.examples.len())
+                    .map(|i| !fails.contains(&i))
+                    .collect();
+                assert_eq!(put, written, "filling {:?}", texts(&lists, n));
+                compared += 1;
+                passed += put.iter().filter(|p| **p).count();
+            }
+        }
+        assert!(compared >= 300, "{compared} fillings compared");
+        assert!(passed > 0, "some examples pass");
     }
 }

@@ -6,7 +6,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
-use cnpi_experiments::verification_cost::{Cost, Observe, Settings, measure};
+use cnpi_experiments::verification_cost::{
+    Cost, MAX_INPUTS, Observe, Settings, inputs, measure, workload,
+};
 
 use super::full_set::Format;
 use super::sweep::finish;
@@ -69,6 +71,12 @@ pub fn verification_cost(args: &VerificationCostArgs) -> ExitCode {
         sample_length: args.sample_length as usize,
         seed: args.seed,
     };
+    // The estimate up front (a progress bar follows on a terminal); what
+    // is over the limit is refused by `measure` instead.
+    let planned = inputs(&settings);
+    if planned <= MAX_INPUTS {
+        eprintln!("running {planned} arrays {}", workload(&settings));
+    }
     let cost = match measure(&ready.combinatory.program, &settings) {
         Ok(cost) => cost,
         Err(diagnostic) => return finish(Err(diagnostic)),

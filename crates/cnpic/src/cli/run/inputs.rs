@@ -19,7 +19,7 @@ use cnpi_neural::load::Plan;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::super::output::out;
-use super::super::report::{exit_code, fail, print_diagnostics};
+use super::super::report::{exit_code, fail};
 
 /// Inputs run between two writes of the output: bounds what is held.
 const CHUNK: usize = 4096;
@@ -54,10 +54,7 @@ pub fn run(plan: &Plan, many: &Many) -> ExitCode {
     for chunk in lines.chunks(CHUNK) {
         let ran = plan.run_many(chunk, many.max_steps, many.jobs, &|| bar.inc(1));
         let mut printed = String::new();
-        for (run, warning) in ran {
-            if let Some(warning) = warning {
-                print_diagnostics(&[warning], plan.sources());
-            }
+        for run in ran {
             failed |= run.is_err();
             printed.push_str(&line(&run, plan.engine_name()));
             printed.push('\n');

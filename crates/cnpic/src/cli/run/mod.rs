@@ -167,14 +167,11 @@ pub fn run(args: &RunArgs) -> ExitCode {
         trace: args.trace.then_some(&mut trace as &mut dyn std::io::Write),
         record: recorder.as_mut(),
     };
-    let (result, warning) = match plan.read_input_arg(args.input.as_deref()) {
+    let result = match plan.read_input_arg(args.input.as_deref()) {
         Ok(state) => plan.run(state, options),
-        Err(diagnostic) => (Err(diagnostic), None),
+        Err(diagnostic) => Err(diagnostic),
     };
     drop(trace);
-    if let Some(warning) = warning {
-        print_diagnostics(&[warning], plan.sources());
-    }
     if let (Some(path), Some(recorder)) = (&args.html, &recorder)
         && let Err(diagnostic) = write_page(path, args, &plan, recorder, &result)
     {

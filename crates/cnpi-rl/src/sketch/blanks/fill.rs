@@ -1,0 +1,203 @@
+//! A filling put into the checked sketch without the front end: the
+//! sketch is checked once, with a placeholder where each hole stands
+//! (`0 == 0`, the integer 0, `pass`, all at the `?`'s span), and each
+//! candidate is checked once ([`Piece`]: conditions and expressions are
+//! grown checked, a statement is compiled once in the sketch's text with
+//! only its hole filled). A filling is then the sketch's checked bodies
+//! with each placeholder replaced by its piece, ready for the reference
+//! interpreter: no text is written, parsed or checked per filling.
+
+use std::sync::OnceLock;
+
+use cnpi::check;
+use cnpi::diagnostic::has_errors;
+use cnpi::operators::CompareOp;
+use cnpi::program::{
+    Act, ActArg, Blank, BoolExpr, Operand, PosExpr, PosKind, Program, Stmt, SymExpr,
+};
+use cnpi::span::{SourceId, Span};
+use cnpi::syntax;
+
+/// A candidate for one hole, checked.
+#[derive(Clone, Debug)]
+pub enum Piece {
+    Condition(BoolExpr),
+    Expression(PosExpr),
+    Statement(Stmt),
+}
+
+/// A candidate for one hole: its source text (what the answer prints),
+/// and the checked piece, set when first asked for (`None`: it does not
+/// check there, and a filling with it is compiled from its text).
+#[derive(Debug)]
+pub struct Candidate {
+    pub text: String,
+    pub piece: OnceLock<Option<Piece>>,
+}
+
+impl Candidate {
+    /// A candidate whose piece is known.
+    pub fn checked(text: String, piece: Piece) -> Candidate {
+        Candidate {
+            text,
+            piece: OnceLock::from(Some(piece)),
+        }
+    }
+
+    /// A candidate whose piece is checked when first asked for.
+    pub fn unchecked(text: String) -> Candidate {
+        Candidate {
+            text,
+            piece: OnceLock::new(),
+        }
+    }
+}
+
+/// The statement `text` checked where the statement hole `blank` stands in
+/// `sketch` (the sketch's text, entry `entry`), the other holes left as
+/// they are; `None` when it does not check there.
+pub fn statement(sketch: &str, entry: &str, blank: &Blank, text: &str) -> Option<Piece> {
+    let mut filled = sketch.to_string();
+    filled.replace_range(blank.span.range(), text);
+    // The front end without `compile`'s sources (which only draw
+    // diagnostics, and cost most of the time).
+    let (tree, diagnostics) = syntax::parse(&filled, SourceId::USER);
+    if has_errors(&diagnostics) {
+        return None;
+    }
+    let program = check::check(&tree, Some(entry)).0?;
+    let Some(cnpi::program::Body::Normal(body)) = program.defs.get(blank.def).map(|d| &d.body)
+    else {
+        return None;
+    };
+    starting_at(body, blank.span.start).map(|stmt| Piece::Statement(stmt.clone()))
+}
+
+/// The first statement of `block` (at any depth) that starts at byte `at`.
+fn starting_at(block: &[Stmt], at: usize) -> Option<&Stmt> {
+    block.iter().find_map(|stmt| {
+        if stmt.span().start == at {
+            return Some(stmt);
+        }
+        match stmt {
+            Stmt::If {
+                then, otherwise, ..
+            } => starting_at(then, at).or_else(|| starting_at(otherwise, at)),
+            Stmt::While { body, .. } => starting_at(body, at),
+            _ => None,
+        }
+    })
+}
+
+/// Puts `piece` where the placeholder of the hole `blank` stands in
+/// `program` (which must hold it, as the checked sketch does); whether it
+/// was found.
+pub fn put(program: &mut Program, blank: &Blank, piece: &Piece) -> bool {
+    let Some(cnpi::program::Body::Normal(body)) =
+        program.defs.get_mut(blank.def).map(|d| &mut d.body)
+    else {
+        return false;
+    };
+    let at = Place {
+        span: blank.span,
+        piece,
+    };
+    at.block(body)
+}
+
+/// Where a piece goes: the placeholder at `span`.
+struct Place<'a> {
+    span: Span,
+    piece: &'a Piece,
+}
+
+impl Place<'_> {
+    fn block(&self, block: &mut [Stmt]) -> bool {
+        block.iter_mut().any(|stmt| self.stmt(stmt))
+    }
+
+    fn stmt(&self, stmt: &mut Stmt) -> bool {
+        if let (Stmt::Pass(span), Piece::Statement(new)) = (&*stmt, self.piece)
+            && *span == self.span
+        {
+            *stmt = new.clone();
+            return true;
+        }
+        match stmt {
+            Stmt::Act(app) => self.act(&mut app.act),
+            Stmt::Call(..) | Stmt::Pass(_) => false,
+            Stmt::StateCall(_, args, _) => args.iter_mut().any(|e| self.pos(e)),
+            Stmt::ParamCall(call) => call.args.iter_mut().any(|e| self.pos(e)),
+            Stmt::If {
+                condition,
+                then,
+                otherwise,
+                ..
+            } => self.condition(condition) || self.block(then) || self.block(otherwise),
+            Stmt::While {
+                condition, body, ..
+            } => self.condition(condition) || self.block(body),
+            Stmt::Return { value, .. } => value.as_mut().is_some_and(|e| self.pos(e)),
+        }
+    }
+
+    fn act(&self, act: &mut Act) -> bool {
+        match act {
+            Act::Nop | Act::Move(..) => false,
+            Act::Set(_, e) => self.pos(e),
+            Act::Push(args) | Act::Frame(_, args) => args.iter_mut().any(|e| self.pos(e)),
+            Act::Env(env) => env.args.iter_mut().any(|arg| match arg {
+                ActArg::Position(e) => self.pos(e),
+                ActArg::Place(cell) => cell.at.iter_mut().any(|e| self.pos(e)),
+                ActArg::Pointer(_) | ActArg::Direction(_) | ActArg::Color(_) | ActArg::Ok => false,
+            }),
+        }
+    }
+
+    fn condition(&self, condition: &mut BoolExpr) -> bool {
+        if let Piece::Condition(new) = self.piece
+            && let BoolExpr::Compare(CompareOp::Eq, Operand::Pos(zero), Operand::Int(0)) =
+                &*condition
+            && zero.span == self.span
+        {
+            *condition = new.clone();
+            return true;
+        }
+        match condition {
+            BoolExpr::Compare(_, a, b) => self.operand(a) || self.operand(b),
+            BoolExpr::Test(_, e) => self.pos(e),
+            BoolExpr::And(a, b) | BoolExpr::Or(a, b) => self.condition(a) || self.condition(b),
+            BoolExpr::Not(a) => self.condition(a),
+        }
+    }
+
+    fn operand(&self, operand: &mut Operand) -> bool {
+        match operand {
+            Operand::Pos(e) => self.pos(e),
+            Operand::Val(v) => self.pos(&mut v.at),
+            Operand::Sym(SymExpr::Observe(_, e, _)) => self.pos(e),
+            Operand::Int(_) | Operand::End | Operand::Sym(SymExpr::Literal(..)) => false,
+        }
+    }
+
+    fn pos(&self, e: &mut PosExpr) -> bool {
+        if let Piece::Expression(new) = self.piece
+            && e.span == self.span
+            && e.kind == PosKind::Int(0)
+        {
+            *e = new.clone();
+            return true;
+        }
+        match &mut e.kind {
+            PosKind::Int(_)
+            | PosKind::Pointer(_)
+            | PosKind::Last
+            | PosKind::End
+            | PosKind::Resume => false,
+            PosKind::Observe(_, a) | PosKind::Neg(a) => self.pos(a),
+            PosKind::Arith(_, a, b) => self.pos(a) || self.pos(b),
+            PosKind::Read(cell) => cell.at.iter_mut().any(|e| self.pos(e)),
+            PosKind::Call(call) => call.args.iter_mut().any(|e| self.pos(e)),
+        }
+    }
+}
