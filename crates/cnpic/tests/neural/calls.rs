@@ -2,10 +2,10 @@
 //! the network with its caches, the plain networks (`--no-cache`), the
 //! combinatory form interpreted and the programs as written
 //! (`--symbolic`) end alike (`random_ram::check`) on seeded random inputs,
-//! for values returned through expressions, calls nested in arguments and
-//! in conditions (with `and`/`or` that short-circuit them), recursion that
-//! returns values, mutual recursion, a bare `return` inside a loop and
-//! memory changed by the calls whose values are used.
+//! for calls nested in arguments and in conditions (with `and`/`or` that
+//! short-circuit them), recursion that returns values, mutual recursion, a
+//! bare `return` inside a loop and memory changed by the calls whose values
+//! are used.
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -47,106 +47,67 @@ fn agrees(text: &str, inputs: &[String]) -> Tally {
     tally
 }
 
-#[test]
-fn recursion_returns_values_through_expressions() {
-    let fib = "
-env ram()
-input k
-var fib = 0
-
-def MAIN():
-  fib = FIB(k)
-
-def FIB(m):
-  if m < 2:
-    return m
-  return FIB(m - 1) + FIB(m - 2)
-";
-    let tally = agrees(fib, &inputs(1, &["k#"], 12));
-    assert!(tally.errors.is_empty(), "{tally:?}");
-}
-
+/// Recursion returning values, calls nested in arguments and an `else`
+/// around them: powers by repeated squaring. (FIB, quicksort with
+/// PARTITION and union-find are `examples/ram`, tested against oracles.)
 #[test]
 fn calls_nest_in_arguments() {
-    let ackermann = "
+    let power = "
 env ram()
 input a
 input b
 var result = 0
 
 def MAIN():
-  result = ACK(a % 3, b)
+  result = POWER(a % 4, MAX(b, POWER(1, b) - 1))
 
-def ACK(m, k):
-  if m == 0:
-    return k + 1
-  if k == 0:
-    return ACK(m - 1, 1)
-  return ACK(m - 1, ACK(m, k - 1))
+def POWER(x, e):
+  if e == 0:
+    return 1
+  if e % 2 == 0:
+    return SQUARE(POWER(x, e / 2))
+  else:
+    return x * POWER(x, e - 1)
+
+def SQUARE(y):
+  return y * y
+
+def MAX(x, y):
+  if x > y:
+    return x
+  return y
 ";
-    let tally = agrees(ackermann, &inputs(2, &["a#", "b#"], 4));
+    let tally = agrees(power, &inputs(2, &["a#", "b#"], 12));
     assert!(tally.errors.is_empty(), "{tally:?}");
 }
 
-#[test]
-fn quicksort_uses_the_pivot_partition_returns() {
-    let quicksort = "
-env ram(q = 0, x = 0, i = 0, j = 0)
-input A[n]
-
-def MAIN():
-  QUICKSORT(0, n - 1)
-
-def QUICKSORT(p, r):
-  if p < r:
-    q = PARTITION(p, r)
-    QUICKSORT(p, q - 1)
-    QUICKSORT(q + 1, r)
-
-def PARTITION(p, r):
-  x = A[r]
-  i = p - 1
-  j = p
-  while j < r:
-    if A[j] <= x:
-      i = i + 1
-      SWAP(A[i], A[j])
-    j = j + 1
-  SWAP(A[i + 1], A[r])
-  return i + 1
-";
-    agrees(quicksort, &inputs(3, &["A"], 12));
-}
-
+/// Calls in a `while` test and in a condition, changing the memory the
+/// loop and the rest of the condition read.
 #[test]
 fn calls_in_conditions_and_memory_they_change() {
-    let union_find = "
-env ram(k = 0)
-input U[m]
-input V[m]
-var parent[10] = 0
-var joins = 0
+    let take = "
+env ram(i = 0)
+input A[n]
+var used = 0
+var sum = 0
 
 def MAIN():
-  k = 0
-  while k < 10:
-    parent[k] = k
-    k = k + 1
-  k = 0
-  while k < m and k < n:
-    if FIND_SET(U[k] % 10) != FIND_SET(V[k] % 10):
-      parent[FIND_SET(U[k] % 10)] = FIND_SET(V[k] % 10)
-      joins = joins + 1
-    k = k + 1
+  while i < n and TAKE(i) > 0:
+    sum = sum + A[i]
+    i = i + 1
+  if TAKE(0) + TAKE(n - 1) != used:
+    OUT(used)
+  OUT(sum)
 
-def FIND_SET(x):
-  if parent[x] != x:
-    parent[x] = FIND_SET(parent[x])
-  return parent[x]
+def TAKE(k):
+  if k < 0 or k >= n:
+    return 0
+  used = used + 1
+  A[k] = A[k] - 1
+  return A[k] + 1
 ";
-    let text = union_find.replace("input V[m]", "input V[n]");
-    let tally = agrees(&text, &inputs(4, &["U", "V"], 9));
-    assert!(tally.errors.len() <= 1, "{tally:?}");
+    let tally = agrees(take, &inputs(4, &["A"], 9));
+    assert!(tally.errors.is_empty(), "{tally:?}");
 }
 
 #[test]
@@ -156,18 +117,18 @@ env ram(i = 0, t = 0)
 input A[n]
 var s = 0
 var c = 0
-var firstneg = -1
+var last = -1
 
 def MAIN():
   s = SUM(0) * 2 - SUM(1)
-  if n > 0 and EVEN(A[0] * A[0]) == 1:
+  if n > 0 and FEMALE(A[0] * A[0] % 9) > 3:
     c = c + 1
-  if n == 0 or ODD(A[n - 1] + 5) == 1:
+  if n == 0 or MALE((A[n - 1] + 5) % 9) < 3:
     c = c + 10
   i = 0
   while i < n and POSITIVE(A[i]) == 1:
     i = i + 1
-  firstneg = FIRSTNEG()
+  last = LAST_OF(A[0])
   SCAN(0)
   t = A[0] + SUM(0)
   OUT(SUM(n - 1) - A[n - 1])
@@ -177,28 +138,28 @@ def SUM(from):
     return 0
   return A[from] + SUM(from + 1)
 
-def EVEN(v):
+def FEMALE(v):
   if v == 0:
     return 1
-  return ODD(v - 1)
+  return v - MALE(FEMALE(v - 1))
 
-def ODD(v):
+def MALE(v):
   if v == 0:
     return 0
-  return EVEN(v - 1)
+  return v - FEMALE(MALE(v - 1))
 
 def POSITIVE(v):
   if v > 0:
     return 1
   return 0
 
-def FIRSTNEG():
-  i = 0
-  while i < n:
-    if A[i] < 0:
+def LAST_OF(v):
+  i = n - 1
+  while i > 0:
+    if A[i] == v:
       return i
-    i = i + 1
-  return -1
+    i = i - 1
+  return 0
 
 def SCAN(from):
   i = from
