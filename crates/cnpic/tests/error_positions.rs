@@ -129,6 +129,22 @@ fn a_loop_that_changes_nothing_is_labelled_at_the_loop() {
     points_as_written(inner, r#"{"A": [1, 2]}"#, "E0701", 8);
 }
 
+/// A program on explicit frames (a recursive call inside a loop): its
+/// blocks are helpers of the dispatch, and their errors point at the
+/// user's lines too.
+#[test]
+fn errors_on_frames_point_where_symbolic_does() {
+    let dfs = "env ram(s = 0, u = 0, v = 0)\nstate(u)\ninput A[n][n]\nvar color[n] = 0\n\
+               var x = 0\n\ndef DFS():\n  while s < n:\n    if color[s] == 0:\n      VISIT(s)\n    \
+               s = s + 1\n\ndef VISIT():\n  color[u] = 1\n  v = 0\n  while v < n:\n    \
+               if A[u][v] != 0 and color[v] == 0:\n      VISIT(v)\n    v = v + 1\n  \
+               x = 10 / (u - 1)\n  x = A[u][v] + 1\n";
+    let graph = r#"{"A": [[0, 1, 1], [0, 0, 0], [0, 1, 0]]}"#;
+    points_as_written(dfs, graph, "E0705", 21);
+    let read = dfs.replace("10 / (u - 1)", "10 / (u + 1)");
+    points_as_written(&read, graph, "E0706", 22);
+}
+
 /// The ASCII case of the issue: the label was on a comment.
 #[test]
 fn an_example_labels_its_declaration() {

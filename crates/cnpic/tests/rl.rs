@@ -408,6 +408,18 @@ fn learn_refuses_what_it_cannot_learn_with_codes() {
     code(&["learn", &sketch, "--examples", &bad], "E1401");
     code(&["learn", &sketch, "--examples", "missing.json"], "E1401");
     code(&["learn", &no_hole, "--examples", &good], "E1402");
+    // An applier hole beside holes in a normal program: one kind at a time.
+    let mixed = write(
+        "m.cnpi",
+        "env ram(i = 0)\ninput A[n]\nvar count = 0\n\ndef BUMP: ?\n\ndef COUNT():\n  \
+         while i < n:\n    if A[i] == ?:\n      BUMP()\n    i = i + 1\n",
+    );
+    let counts = write(
+        "c.json",
+        r#"[{"input": {"A": [1]}, "output": {"count": 1}}]"#,
+    );
+    let stderr = code(&["learn", &mixed, "--examples", &counts], "E1402");
+    assert!(stderr.contains("a file of appliers only"), "{stderr}");
     // A `ram` sketch's examples are read against its declarations: its
     // registers may be asked for, an undeclared name may not.
     let ram = "examples/learn/insertion_inner.cnpi";
@@ -438,8 +450,8 @@ fn learn_refuses_what_it_cannot_learn_with_codes() {
     }
 }
 
-/// Runs the program at `path` on the network on the `ram` input `input`.
-fn run_ram(path: &std::path::Path, input: &serde_json::Value) -> serde_json::Value {
+/// Runs the program at `path` on the network on the input `input`.
+fn run_json(path: &std::path::Path, input: &serde_json::Value) -> serde_json::Value {
     let path = path.to_str().expect("a UTF-8 path");
     let input = input.to_string();
     json(&cnpic(&[
@@ -448,8 +460,9 @@ fn run_ram(path: &std::path::Path, input: &serde_json::Value) -> serde_json::Val
 }
 
 /// Issue 30: holes inside normal programs, learned from the examples of
-/// `examples/learn/`, give programs that pass an oracle on fresh random
-/// inputs, on the network; the summary says how many candidates ran.
+/// `examples/learn/` (in `ram` and in every other environment), give
+/// programs that pass an oracle on fresh random inputs, on the network;
+/// the summary says how many candidates ran.
 #[test]
 fn normal_sketches_pass_their_oracles_on_fresh_inputs() {
     use rand::{RngExt, SeedableRng};
@@ -499,6 +512,53 @@ fn normal_sketches_pass_their_oracles_on_fresh_inputs() {
             j!({ "count": numbers(v, "A").iter().filter(|&&y| Some(y) == x).count() })
         },
     );
+    // The other environments: an `array`, two numbers' digits, a graph.
+    let sorting_array: (Make, Oracle) = (
+        |rng| j!(array(rng, 20)),
+        |v| {
+            let mut a: Vec<i64> = (v.as_array().expect("an array").iter())
+                .map(|x| x.as_i64().expect("an integer"))
+                .collect();
+            a.sort();
+            j!({ "A": a })
+        },
+    );
+    let adding: (Make, Oracle) = (
+        |rng| {
+            let (a, b) = (rng.random_range(0..100_000), rng.random_range(0..100_000));
+            j!({ "a": a.to_string(), "b": b.to_string() })
+        },
+        |v| {
+            let number = |k: &str| v[k].as_str().and_then(|s| s.parse::<u64>().ok());
+            let sum = number("a").zip(number("b")).map(|(a, b)| a + b);
+            j!({ "sum": sum.expect("two numbers").to_string() })
+        },
+    );
+    let searching_depth_first: (Make, Oracle) = (
+        |rng| {
+            let n = rng.random_range(1..7);
+            let graph: Vec<Vec<usize>> = (0..n)
+                .map(|_| {
+                    (0..rng.random_range(0..4))
+                        .map(|_| rng.random_range(0..n))
+                        .collect()
+                })
+                .collect();
+            j!({ "graph": graph })
+        },
+        |v| {
+            let graph: Vec<Vec<usize>> = serde_json::from_value(v["graph"].clone()).expect("lists");
+            fn visit(graph: &[Vec<usize>], u: usize, seen: &mut Vec<usize>) {
+                if !seen.contains(&u) {
+                    seen.push(u);
+                    graph[u].iter().for_each(|&w| visit(graph, w, seen));
+                }
+            }
+            let mut seen = Vec::new();
+            visit(&graph, 0, &mut seen);
+            j!({ "output": seen })
+        },
+    );
     let sketches = [
         ("insertion_condition", sorting),
         ("binary_branch", searching),
@@ -506,6 +566,9 @@ fn normal_sketches_pass_their_oracles_on_fresh_inputs() {
         ("count_statement", counting),
         ("binary_two", searching),
         ("insertion_two_blanks", sorting),
+        ("bubble_condition", sorting_array),
+        ("addition_carry", adding),
+        ("dfs_condition", searching_depth_first),
     ];
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(30);
     for (sketch, (make, oracle)) in sketches {
@@ -519,8 +582,8 @@ fn normal_sketches_pass_their_oracles_on_fresh_inputs() {
         assert_eq!(summary["ambiguous"], Value::Null, "{sketch}: {summary}");
         for _ in 0..8 {
             let input = make(&mut rng);
-            let run = run_ram(&program, &input);
-            assert_eq!(run["engine"], "neural");
+            let run = run_json(&program, &input);
+            assert_eq!(run["engine"], "neural", "{sketch} on {input}: {run}");
             let expected = oracle(&input);
             for (member, value) in expected.as_object().expect("an object") {
                 assert_eq!(&run[member], value, "{sketch} on {input}\n{text}");

@@ -6,7 +6,7 @@
 //! condition is tried once, not once per detector.
 
 use super::space::{Choice, Fill, HoleSpace};
-use super::{Found, Sketch};
+use super::{Found, Sketch, splits};
 
 /// What the enumeration did.
 #[derive(Clone, Debug, PartialEq)]
@@ -54,7 +54,7 @@ pub fn enumerate(sketch: &Sketch, budget: usize) -> Enumeration {
     let mut exhausted = true;
     let holes = sketch.spaces.len();
     'levels: for level in 0..=3 * holes {
-        for split in splits(level, holes) {
+        for split in splits(level, holes, 0..=3) {
             for fill in product(&sketch.spaces, &split) {
                 if candidates >= budget {
                     exhausted = false;
@@ -88,26 +88,6 @@ pub fn enumerate(sketch: &Sketch, budget: usize) -> Enumeration {
     }
 }
 
-/// The ways to write `total` as `holes` counts of 0 to 3, in order.
-fn splits(total: usize, holes: usize) -> Vec<Vec<usize>> {
-    match holes {
-        0 => vec![Vec::new()]
-            .into_iter()
-            .filter(|_| total == 0)
-            .collect(),
-        _ => (0..=total.min(3))
-            .flat_map(|first| {
-                splits(total - first, holes - 1)
-                    .into_iter()
-                    .map(move |mut rest| {
-                        rest.insert(0, first);
-                        rest
-                    })
-            })
-            .collect(),
-    }
-}
-
 /// Every fill taking, for each hole, one choice of its group of
 /// `split[hole]` distinct definitions, the last hole fastest.
 fn product<'a>(spaces: &'a [HoleSpace], split: &'a [usize]) -> Box<dyn Iterator<Item = Fill> + 'a> {
@@ -130,9 +110,12 @@ mod tests {
 
     #[test]
     fn splits_cover_each_level_once() {
-        assert_eq!(splits(0, 1), vec![vec![0]]);
-        assert_eq!(splits(2, 2), vec![vec![0, 2], vec![1, 1], vec![2, 0]]);
-        assert_eq!(splits(6, 2), vec![vec![3, 3]]);
-        assert!(splits(4, 1).is_empty());
+        assert_eq!(splits(0, 1, 0..=3), vec![vec![0]]);
+        assert_eq!(
+            splits(2, 2, 0..=3),
+            vec![vec![0, 2], vec![1, 1], vec![2, 0]]
+        );
+        assert_eq!(splits(6, 2, 0..=3), vec![vec![3, 3]]);
+        assert!(splits(4, 1, 0..=3).is_empty());
     }
 }

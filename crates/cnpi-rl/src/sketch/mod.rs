@@ -27,6 +27,8 @@ pub mod gradient;
 pub mod learn;
 pub mod space;
 
+use std::ops::RangeInclusive;
+
 use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::exec::Options;
 use cnpi::program::{Body, Program};
@@ -40,6 +42,29 @@ pub use space::{Choice, Fill, HoleSpace};
 
 /// The most holes learned together.
 pub const MAX_HOLES: usize = 2;
+
+/// The ways to write `total` as `holes` shares, each in `shares`, the
+/// first hole's share smallest first (the order both enumerations walk
+/// the sizes or counts of several holes in).
+pub(crate) fn splits(total: usize, holes: usize, shares: RangeInclusive<usize>) -> Vec<Vec<usize>> {
+    if holes == 0 {
+        return if total == 0 {
+            vec![Vec::new()]
+        } else {
+            Vec::new()
+        };
+    }
+    (*shares.start()..=total.min(*shares.end()))
+        .flat_map(|first| {
+            splits(total - first, holes - 1, shares.clone())
+                .into_iter()
+                .map(move |mut rest| {
+                    rest.insert(0, first);
+                    rest
+                })
+        })
+        .collect()
+}
 
 /// A sketch ready to be completed.
 pub struct Sketch {

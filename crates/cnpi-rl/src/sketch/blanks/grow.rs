@@ -20,6 +20,9 @@
 //!   size s; then at size 1: `SWAP(X[t], X[u])`, then `OUT(e)`, then a call
 //!   `F()` of each normal program of the file.
 //!
+//! In an environment without declared memory, [`super::observed`] adds
+//! its observations to the terms and comparisons and gives the statements.
+//!
 //! Expressions and conditions are pruned by observational equivalence on
 //! the probe states ([`super::probe`]): one whose values (an error counts
 //! as a value) equal an earlier one's on every probe state is dropped.
@@ -34,6 +37,7 @@ use cnpi::program::{
 };
 
 use super::fill::{Candidate, Piece};
+use super::observed;
 use super::probe::{Probes, nowhere};
 
 /// The most expressions kept at one size (the rest are not tried).
@@ -167,6 +171,9 @@ impl<'p> Grower<'p> {
                 _ => {}
             }
         }
+        if observed::applies(program) {
+            terms.extend(observed::terms(program));
+        }
         terms.extend([0, 1, 2, -1].map(|k| pos(PosKind::Int(k))));
         terms
     }
@@ -273,7 +280,7 @@ impl<'p> Grower<'p> {
                                     None => errs |= 1 << i,
                                 }
                             }
-                            if errs == u64::MAX >> (64 - a.values.len().clamp(1, 64)) {
+                            if errs == all_bits(a.values.len()) {
                                 continue;
                             }
                             if self.seen_truths.insert((holds, errs)) {
@@ -288,11 +295,37 @@ impl<'p> Grower<'p> {
                     }
                 }
             }
+            if next == 1 && observed::applies(self.program) {
+                for expr in observed::comparisons(self.program) {
+                    if kept.len() >= MAX_PER_SIZE {
+                        break;
+                    }
+                    let (holds, errs) = self.truth(&expr);
+                    if errs != all_bits(self.probes.len()) && self.seen_truths.insert((holds, errs))
+                    {
+                        kept.push(Truth { expr, holds, errs });
+                    }
+                }
+            }
             self.comparisons.push(kept);
         }
         self.comparisons
             .get(size.wrapping_sub(1))
             .map_or(&[], |v| v.as_slice())
+    }
+
+    /// A condition's bits on the probe states (holds, errs), as the
+    /// interpreter evaluates it.
+    fn truth(&self, expr: &BoolExpr) -> (u64, u64) {
+        let (mut holds, mut errs) = (0u64, 0u64);
+        for (i, view) in self.probes.views().enumerate() {
+            match expr.eval(&view) {
+                Ok(true) => holds |= 1 << i,
+                Ok(false) => {}
+                Err(_) => errs |= 1 << i,
+            }
+        }
+        (holds, errs)
     }
 
     /// The conditions of size `size`: comparisons, then `and`, then `or`
@@ -353,6 +386,13 @@ impl<'p> Grower<'p> {
         let exprs: Vec<String> = (self.exprs_of(size).iter())
             .map(|v| print::position(&v.expr, pointers))
             .collect();
+        if observed::applies(program) {
+            let mut out = observed::statements(program, &exprs, size);
+            if size == 1 {
+                out.extend(calls(program));
+            }
+            return out;
+        }
         let mut targets: Vec<String> = pointers.iter().map(|p| p.name.clone()).collect();
         let mut index_terms: Vec<String> = targets.clone();
         for data in &program.data {
@@ -385,17 +425,26 @@ impl<'p> Grower<'p> {
                 }
             }
             out.extend(exprs.iter().map(|e| format!("OUT({e})")));
-            for def in &program.defs {
-                if matches!(def.body, Body::Normal(_)) {
-                    out.push(format!("{}()", def.name));
-                }
-            }
+            out.extend(calls(program));
         }
         out
     }
 }
 
-const COMPARE_OPS: [CompareOp; 6] = [
+/// A call `F()` of each normal program of `program`.
+fn calls(program: &Program) -> impl Iterator<Item = String> {
+    (program.defs.iter())
+        .filter(|def| matches!(def.body, Body::Normal(_)))
+        .map(|def| format!("{}()", def.name))
+}
+
+/// The bits of `probes` probe states (at most 64).
+fn all_bits(probes: usize) -> u64 {
+    u64::MAX >> (64 - probes.clamp(1, 64))
+}
+
+/// The comparison operators, in the order candidates take them.
+pub(super) const COMPARE_OPS: [CompareOp; 6] = [
     CompareOp::Eq,
     CompareOp::Ne,
     CompareOp::Lt,

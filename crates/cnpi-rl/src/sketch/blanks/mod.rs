@@ -27,6 +27,7 @@
 
 pub mod fill;
 pub mod grow;
+pub mod observed;
 pub mod probe;
 
 use std::collections::HashMap;
@@ -48,7 +49,7 @@ use cnpi_neural::memory::DEFAULT_SEED;
 use cnpi_neural::runtime;
 use fill::Candidate;
 
-use super::Example;
+use super::{Example, splits};
 use grow::{Grower, MAX_SIZE};
 use probe::Probes;
 
@@ -105,22 +106,18 @@ pub struct Search {
 
 impl BlankSketch {
     /// E1402 unless `program` has between one and [`MAX_BLANKS`] holes in
-    /// normal programs of a `ram` file.
+    /// normal programs.
     pub fn check(program: &Program) -> Result<(), Diagnostic> {
         let count = program.blanks.len();
-        let message = if program.env.name() != "ram" {
-            format!(
-                "holes inside normal programs are learned in `ram` programs; this one is `{}`",
-                program.env.name()
-            )
-        } else if count > MAX_BLANKS {
-            format!("the file has {count} holes; `cnpic learn` fills at most {MAX_BLANKS} together")
-        } else {
+        if count <= MAX_BLANKS {
             return Ok(());
-        };
+        }
+        let message = format!(
+            "the file has {count} holes; `cnpic learn` fills at most {MAX_BLANKS} together"
+        );
         let mut diagnostic = Diagnostic::error(codes::E1402, message)
             .with_help("write the rest yourself, or learn the holes in turns");
-        if let Some(blank) = program.blanks.get(MAX_BLANKS.min(count.saturating_sub(1))) {
+        if let Some(blank) = program.blanks.get(MAX_BLANKS) {
             diagnostic = diagnostic.with_label(blank.span, "here");
         }
         Err(diagnostic)
@@ -232,7 +229,7 @@ impl BlankSketch {
         let mut best: Option<(usize, Filling)> = None;
         let mut after_answer = 0;
         'sizes: for total in holes..=holes * MAX_SIZE {
-            for split in splits(total, holes) {
+            for split in splits(total, holes, 1..=MAX_SIZE) {
                 for (hole, size) in split.iter().enumerate() {
                     lists
                         .entry((hole, *size))
@@ -395,7 +392,12 @@ impl BlankSketch {
             })
             .collect();
         for _ in 0..TELL_APART {
-            let json = random_input(&self.program, &sorted, &mut rng);
+            let json = if observed::applies(&self.program) {
+                let example = &self.examples[rng.random_range(0..self.examples.len())];
+                varied(&example.json, &mut rng)
+            } else {
+                random_input(&self.program, &sorted, &mut rng)
+            };
             let Ok(state) = env::read_value(self.program.env, &layout, json.clone()) else {
                 continue;
             };
@@ -469,6 +471,48 @@ fn random_input(program: &Program, sorted: &[&str], rng: &mut ChaCha8Rng) -> Val
     Value::Object(object)
 }
 
+/// `input` (an environment's JSON input) with each integer drawn again
+/// between the input's smallest and largest (0 and 1 at least: a graph's
+/// vertices stay vertices) and each digit of a string drawn again: the
+/// same shape, other values (an input the environment refuses is skipped).
+fn varied(input: &Value, rng: &mut ChaCha8Rng) -> Value {
+    fn numbers(v: &Value, out: &mut Vec<i64>) {
+        match v {
+            Value::Number(k) => out.extend(k.as_i64()),
+            Value::Array(items) => items.iter().for_each(|v| numbers(v, out)),
+            Value::Object(members) => members.values().for_each(|v| numbers(v, out)),
+            _ => {}
+        }
+    }
+    fn draw(v: &Value, range: (i64, i64), rng: &mut ChaCha8Rng) -> Value {
+        match v {
+            Value::Number(_) => Value::from(rng.random_range(range.0..=range.1)),
+            Value::String(text) => Value::from(
+                (text.chars())
+                    .map(|c| match c.is_ascii_digit() {
+                        true => char::from(b'0' + rng.random_range(0..=9u8)),
+                        false => c,
+                    })
+                    .collect::<String>(),
+            ),
+            Value::Array(items) => {
+                Value::Array(items.iter().map(|v| draw(v, range, rng)).collect())
+            }
+            Value::Object(members) => Value::Object(
+                (members.iter())
+                    .map(|(k, v)| (k.clone(), draw(v, range, rng)))
+                    .collect(),
+            ),
+            other => other.clone(),
+        }
+    }
+    let mut all = Vec::new();
+    numbers(input, &mut all);
+    let low = all.iter().copied().min().unwrap_or(0).min(0);
+    let high = all.iter().copied().max().unwrap_or(1).max(1);
+    draw(input, (low, high), rng)
+}
+
 /// The `n`-th filling taking one candidate from each list, the last list
 /// fastest.
 fn nth<'c>(lists: &[&'c [Candidate]], mut n: usize) -> Vec<&'c Candidate> {
@@ -486,38 +530,19 @@ fn texts(lists: &[&[Candidate]], n: usize) -> Filling {
     nth(lists, n).into_iter().map(|c| c.text.clone()).collect()
 }
 
-/// The ways to write `total` as `holes` sizes of 1 to [`MAX_SIZE`], the
-/// first hole's smallest first.
-fn splits(total: usize, holes: usize) -> Vec<Vec<usize>> {
-    if holes == 0 {
-        return if total == 0 {
-            vec![Vec::new()]
-        } else {
-            Vec::new()
-        };
-    }
-    (1..=MAX_SIZE.min(total))
-        .flat_map(|first| {
-            splits(total - first, holes - 1)
-                .into_iter()
-                .map(move |mut rest| {
-                    rest.insert(0, first);
-                    rest
-                })
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn splits_give_every_hole_one_to_max_size() {
-        assert_eq!(splits(1, 1), vec![vec![1]]);
-        assert_eq!(splits(3, 2), vec![vec![1, 2], vec![2, 1]]);
-        assert!(splits(1, 2).is_empty());
-        assert_eq!(splits(2 * MAX_SIZE, 2), vec![vec![MAX_SIZE, MAX_SIZE]]);
+        assert_eq!(splits(1, 1, 1..=MAX_SIZE), vec![vec![1]]);
+        assert_eq!(splits(3, 2, 1..=MAX_SIZE), vec![vec![1, 2], vec![2, 1]]);
+        assert!(splits(1, 2, 1..=MAX_SIZE).is_empty());
+        assert_eq!(
+            splits(2 * MAX_SIZE, 2, 1..=MAX_SIZE),
+            vec![vec![MAX_SIZE, MAX_SIZE]]
+        );
     }
 
     /// Whether each example passes, the filling's pieces put into the
@@ -541,22 +566,17 @@ mod tests {
         Some(passes)
     }
 
-    #[test]
-    fn a_filling_put_into_the_checked_sketch_runs_as_its_text_compiled() {
-        let text = "env ram(i = 0)\ninput A[n]\nvar count = 0\n\ndef COUNT():\n  \
-                    while ?:\n    if A[i] > ?:\n      ?\n    i = i + 1\n";
-        let program = compile("count.cnpi", text, None).program.expect("checks");
+    /// For about 100 fillings spread over each product of candidate lists
+    /// of `sizes`, whether each example passes is the same with the
+    /// filling put into the checked sketch and written into its text.
+    fn put_agrees_with_written(text: &str, examples: &str, sizes: &[&[usize]]) {
+        let program = compile("s.cnpi", text, None).program.expect("checks");
         let layout = Declarations::of(&program);
-        let examples = r#"[
-            {"input": {"A": [3, -1, 2]}, "output": {"count": 2}},
-            {"input": {"A": [0, 5]}, "output": {"count": 1}},
-            {"input": {"A": []}, "output": {"count": 0}}
-        ]"#;
         let examples = crate::sketch::examples::read("ex.json", examples, program.env, &layout)
             .expect("reads");
         let sketch = BlankSketch {
-            entry: "COUNT".into(),
-            name: "count.cnpi".into(),
+            entry: program.defs[program.entry].name.clone(),
+            name: "s.cnpi".into(),
             text: text.into(),
             program,
             examples,
@@ -566,13 +586,12 @@ mod tests {
         let probes = Probes::new(&sketch.program, &sketch.examples, 1);
         let mut grower = Grower::new(&sketch.program, &probes);
         let (mut compared, mut passed) = (0, 0);
-        for sizes in [[1, 1, 1], [2, 1, 1], [1, 2, 2]] {
+        for sizes in sizes {
             let lists: Vec<Vec<Candidate>> = (sizes.iter().enumerate())
                 .map(|(hole, size)| grower.candidates(sketch.kind(hole), *size))
                 .collect();
             let lists: Vec<&[Candidate]> = lists.iter().map(Vec::as_slice).collect();
             let count: usize = lists.iter().map(|l| l.len()).product();
-            // About 100 fillings, spread over the product.
             for n in (0..count).step_by((count / 100).max(1)) {
                 let chosen = nth(&lists, n);
                 let put = passes_put(&sketch, &chosen).expect("every piece has its place");
@@ -585,7 +604,45 @@ mod tests {
                 passed += put.iter().filter(|p| **p).count();
             }
         }
-        assert!(compared >= 300, "{compared} fillings compared");
+        assert!(
+            compared >= 100 * sizes.len(),
+            "{compared} fillings compared"
+        );
         assert!(passed > 0, "some examples pass");
+    }
+
+    #[test]
+    fn a_filling_put_into_the_checked_sketch_runs_as_its_text_compiled() {
+        let ram = "env ram(i = 0)\ninput A[n]\nvar count = 0\n\ndef COUNT():\n  \
+                   while ?:\n    if A[i] > ?:\n      ?\n    i = i + 1\n";
+        let counts = r#"[
+            {"input": {"A": [3, -1, 2]}, "output": {"count": 2}},
+            {"input": {"A": [0, 5]}, "output": {"count": 1}},
+            {"input": {"A": []}, "output": {"count": 0}}
+        ]"#;
+        put_agrees_with_written(ram, counts, &[&[1, 1, 1], &[2, 1, 1], &[1, 2, 2]]);
+        let array = "env array(P1 = 0, P2 = 1)\n\ndef STEP():\n  while ?:\n    \
+                     if ?:\n      ?\n    MOVE(P1, RIGHT)\n    MOVE(P2, RIGHT)\n";
+        let steps = r#"[
+            {"input": [2, 1, 3], "output": {"A": [1, 2, 3]}},
+            {"input": [1, 2], "output": {"A": [1, 2]}},
+            {"input": [], "output": {"A": []}}
+        ]"#;
+        put_agrees_with_written(array, steps, &[&[1, 1, 1], &[1, 2, 1]]);
+        let graph = "env graph(v = 0)\nstate(v)\n\ndef DFS():\n  if ?:\n    \
+                     COLOR(v, GREY)\n    ?\n    while has_child(v):\n      \
+                     DFS(child(v))\n      NEXT_CHILD(v)\n";
+        let visits = r#"[
+            {"input": {"graph": [[1, 2], [2], [0]]}, "output": {"output": [0, 1, 2]}},
+            {"input": {"graph": [[]]}, "output": {"output": [0]}}
+        ]"#;
+        put_agrees_with_written(graph, visits, &[&[1, 1], &[2, 1]]);
+        let addition = "env addition(i = LAST)\n\ndef ADD():\n  while i != END:\n    \
+                        WRITE_SUM(i)\n    if ?:\n      CARRY(i)\n    MOVE(i, LEFT)\n";
+        let sums = r#"[
+            {"input": {"a": "5", "b": "7"}, "output": {"sum": "12"}},
+            {"input": {"a": "12", "b": "34"}, "output": {"sum": "46"}}
+        ]"#;
+        put_agrees_with_written(addition, sums, &[&[1], &[2]]);
     }
 }

@@ -12,7 +12,10 @@ use rand_chacha::ChaCha8Rng;
 
 use cnpi::env::{self, View};
 use cnpi::exec::{Options, Store};
-use cnpi::program::{ActApp, ActArg, Cell, DataKind, PosExpr, PosKind, Program};
+use cnpi::program::{
+    Act, ActApp, ActArg, ActDecl, Cell, Color, DataKind, Direction, ParamType, PosExpr, PosKind,
+    Program,
+};
 use cnpi::span::{SourceId, Span};
 
 use crate::sketch::Example;
@@ -56,6 +59,7 @@ impl Probes {
                     continue;
                 };
                 if k > 0 {
+                    scramble_world(program, &mut store, &mut rng, high);
                     for p in store.pointers_mut() {
                         *p = rng.random_range(-2..=high);
                     }
@@ -78,6 +82,56 @@ impl Probes {
     /// The probe states, as expressions read them.
     pub fn views(&self) -> impl Iterator<Item = View<'_>> {
         self.stores.iter().map(|s| s.view())
+    }
+}
+
+/// In an environment without declared memory, applies `2 * high` of its
+/// ACTs that change the world (not `NOP`, `MOVE`, `SET`), each with random
+/// arguments, its pointer arguments first set at random between 0 and
+/// `high` (a colour, a sum, the order of the array: a condition that
+/// reads them is not taken for one that does not).
+fn scramble_world(program: &Program, store: &mut Store, rng: &mut ChaCha8Rng, high: i64) {
+    if !super::observed::applies(program) || program.pointers.is_empty() {
+        return;
+    }
+    let acts: Vec<&'static ActDecl> = (env::environment(program.env).acts.iter())
+        .filter(|decl| !["NOP", "MOVE", "SET"].contains(&decl.name))
+        .collect();
+    if acts.is_empty() {
+        return;
+    }
+    for _ in 0..2 * high {
+        let decl = acts[rng.random_range(0..acts.len())];
+        let mut args = Vec::new();
+        for param in decl.params {
+            args.push(match param {
+                ParamType::Pointer => {
+                    let p = rng.random_range(0..program.pointers.len());
+                    store.pointers_mut()[p] = rng.random_range(0..=high);
+                    ActArg::Pointer(p)
+                }
+                ParamType::Position => ActArg::Position(PosExpr {
+                    kind: PosKind::Int(rng.random_range(0..=high)),
+                    span: nowhere(),
+                }),
+                ParamType::Direction => {
+                    ActArg::Direction([Direction::Left, Direction::Right][rng.random_range(0..2)])
+                }
+                ParamType::Color => {
+                    ActArg::Color([Color::White, Color::Grey, Color::Black][rng.random_range(0..3)])
+                }
+                ParamType::Ok => ActArg::Ok,
+                ParamType::Place => return,
+            });
+        }
+        if let Some(act) = Act::build(decl, args) {
+            let app = ActApp {
+                act,
+                span: nowhere(),
+            };
+            // An ACT the world refuses (off its end) changes nothing.
+            let _ = store.apply(&app, &program.pointers);
+        }
     }
 }
 

@@ -26,7 +26,10 @@ pub fn learn(args: &LearnArgs, compiled: Compiled, examples: Vec<Example>) -> Ex
             ),
         )
         .with_label(hole.span, "an applier hole")
-        .with_help("learn one kind at a time: write this applier, or fill the other holes first");
+        .with_help(
+            "an applier hole is learned in a file of appliers only: write this applier, then \
+             learn the holes in the normal programs",
+        );
         print_diagnostics(&[diagnostic], &compiled.sources);
         return exit_code(false);
     }
