@@ -460,7 +460,8 @@ fn run_json(path: &std::path::Path, input: &serde_json::Value) -> serde_json::Va
 }
 
 /// Issue 30: holes inside normal programs, learned from the examples of
-/// `examples/learn/` (in `ram` and in every other environment), give
+/// `examples/learn/` (in `ram` and in every other environment, a recursive
+/// call's argument among them), give
 /// programs that pass an oracle on fresh random inputs, on the network;
 /// the summary says how many candidates ran.
 #[test]
@@ -559,6 +560,16 @@ fn normal_sketches_pass_their_oracles_on_fresh_inputs() {
             j!({ "output": seen })
         },
     );
+    let euclid: (Make, Oracle) = (
+        |rng| j!({ "x": rng.random_range(0..100), "y": rng.random_range(0..100) }),
+        |v| {
+            let (mut a, mut b) = (v["x"].as_i64().expect("x"), v["y"].as_i64().expect("y"));
+            while b != 0 {
+                (a, b) = (b, a % b);
+            }
+            j!({ "gcd": a })
+        },
+    );
     let sketches = [
         ("insertion_condition", sorting),
         ("binary_branch", searching),
@@ -569,6 +580,7 @@ fn normal_sketches_pass_their_oracles_on_fresh_inputs() {
         ("bubble_condition", sorting_array),
         ("addition_carry", adding),
         ("dfs_condition", searching_depth_first),
+        ("euclid_argument", euclid),
     ];
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(30);
     for (sketch, (make, oracle)) in sketches {

@@ -20,7 +20,8 @@
 //!   example; only a filling that passes there is the answer (one that
 //!   does not is counted and the search goes on).
 //!
-//! Then the search goes on for a second passing filling; when one exists
+//! Then the search goes on for a second passing filling (each example with
+//! a step budget of ten times the answer's); when one exists
 //! and some random input (of the shapes the program declares) makes the
 //! two end differently, the examples do not pin the answer down, and the
 //! report says so with that input.
@@ -57,6 +58,11 @@ use probe::Probes;
 pub const MAX_BLANKS: usize = 3;
 /// Fillings tried after the answer, looking for a second one.
 const SECOND_BUDGET: usize = 2_000;
+/// After the answer, a filling may take this many times the steps the
+/// answer took on an example (and [`SECOND_STEPS`] more) before it fails
+/// it: one that never ends stops there, not at `--max-steps`.
+const SECOND_FACTOR: u64 = 10;
+const SECOND_STEPS: u64 = 1_000;
 /// Random inputs tried to tell two fillings apart.
 const TELL_APART: usize = 500;
 /// Fillings run together on the threads.
@@ -177,6 +183,20 @@ impl BlankSketch {
         fails
     }
 
+    /// The step budget of each example after the answer `answer`: as
+    /// [`SECOND_FACTOR`] says, at most `--max-steps`.
+    fn second_budgets(&self, answer: &[String]) -> Vec<u64> {
+        let program = self.compiled(answer);
+        (self.examples.iter())
+            .map(|example| {
+                let run = (program.as_ref())
+                    .and_then(|p| symbolic::run(p, example.input.clone(), self.options()).ok());
+                let steps = run.map_or(self.max_steps, |outcome| outcome.steps);
+                (steps.saturating_mul(SECOND_FACTOR) + SECOND_STEPS).min(self.max_steps)
+            })
+            .collect()
+    }
+
     fn options(&self) -> Options<'static> {
         Options {
             max_steps: self.max_steps,
@@ -228,6 +248,8 @@ impl BlankSketch {
         // The best failure so far: how many examples it passed first.
         let mut best: Option<(usize, Filling)> = None;
         let mut after_answer = 0;
+        // The step budget of each example after the answer.
+        let mut budgets: Option<Vec<u64>> = None;
         'sizes: for total in holes..=holes * MAX_SIZE {
             for split in splits(total, holes, 1..=MAX_SIZE) {
                 for (hole, size) in split.iter().enumerate() {
@@ -250,7 +272,7 @@ impl BlankSketch {
                         break 'sizes;
                     }
                     let end = count.min(start + BATCH.min(limit));
-                    let results = self.run_batch(&chosen, start..end);
+                    let results = self.run_batch(&chosen, start..end, budgets.as_deref());
                     for (n, fails) in (start..end).zip(results) {
                         search.candidates += 1;
                         if search.found.is_some() {
@@ -268,6 +290,7 @@ impl BlankSketch {
                                 } else {
                                     match self.on_network(&filling) {
                                         Ok(true) => {
+                                            budgets = Some(self.second_budgets(&filling));
                                             search.found = Some(filling);
                                             search.to_answer = search.candidates;
                                         }
@@ -308,7 +331,12 @@ impl BlankSketch {
     /// the reference interpreter (`None`: it passes every example, and so
     /// does the filling written into the text and compiled), run on the
     /// threads.
-    fn run_batch(&self, lists: &[&[Candidate]], range: Range<usize>) -> Vec<Option<usize>> {
+    fn run_batch(
+        &self,
+        lists: &[&[Candidate]],
+        range: Range<usize>,
+        budgets: Option<&[u64]>,
+    ) -> Vec<Option<usize>> {
         let fillings: Vec<usize> = range.collect();
         let threads = self.threads.max(1).min(fillings.len().max(1));
         let chunk = fillings.len().div_ceil(threads).max(1);
@@ -319,7 +347,7 @@ impl BlankSketch {
                     scope.spawn(move || {
                         let mut work = self.program.clone();
                         part.iter()
-                            .map(|n| self.first_fail(&mut work, &nth(lists, *n)))
+                            .map(|n| self.first_fail(&mut work, &nth(lists, *n), budgets))
                             .collect::<Vec<_>>()
                     })
                 })
@@ -335,7 +363,12 @@ impl BlankSketch {
     /// interpreter, its pieces put into `work` (a copy of the sketch);
     /// `None` when it passes them all, written into the text and compiled
     /// too.
-    fn first_fail(&self, work: &mut Program, chosen: &[&Candidate]) -> Option<usize> {
+    fn first_fail(
+        &self,
+        work: &mut Program,
+        chosen: &[&Candidate],
+        budgets: Option<&[u64]>,
+    ) -> Option<usize> {
         for blank in &self.program.blanks {
             work.defs[blank.def].body = self.program.defs[blank.def].body.clone();
         }
@@ -352,7 +385,11 @@ impl BlankSketch {
             return self.fails(&texts(), true).first().copied();
         }
         for (i, example) in self.examples.iter().enumerate() {
-            let run = symbolic::run(work, example.input.clone(), self.options());
+            let options = Options {
+                max_steps: budgets.map_or(self.max_steps, |b| b[i]),
+                trace: None,
+            };
+            let run = symbolic::run(work, example.input.clone(), options);
             if !run.is_ok_and(|outcome| example.matches(&outcome)) {
                 return Some(i);
             }
