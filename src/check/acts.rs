@@ -71,7 +71,9 @@ impl<'a> Checker<'a> {
             return None;
         }
         let mut positions = vec![point];
-        if op == FrameAct::Call {
+        // `_call(k)` alone saves the pointers and sets none (a call with
+        // arguments, whose parameters are set after it).
+        if op == FrameAct::Call && !rest.is_empty() {
             positions.extend(self.state_values(call, rest, "`_call`")?);
         }
         Some(Act::Frame(op, positions))

@@ -146,7 +146,9 @@ impl<'a> Checker<'a> {
             self.report(redefined(code, what, name, span, first, label));
             return false;
         }
-        if name.starts_with('_') {
+        let hidden = matches!(meaning, Meaning::Pointer(_) | Meaning::Data(_))
+            && crate::program::calls::hidden(name);
+        if name.starts_with('_') && !hidden {
             self.report(reserved(name, span));
         } else if let Some(builtin) = self.names.get(name) {
             let owner = match builtin {

@@ -23,7 +23,7 @@ use std::collections::HashMap;
 use super::convert::{Context, Converter, extent};
 use super::emit::{Emitter, Extent, Lines, Names, Piece};
 use super::output::{Arg, OutDef};
-use super::walk::calls;
+use super::walk::{calls, returns};
 use crate::diagnostic::Diagnostic;
 use crate::operators::CompareOp;
 use crate::program::{
@@ -125,6 +125,7 @@ fn members(program: &Program, root: DefId) -> Vec<DefId> {
 fn target(stmt: &Stmt) -> Option<DefId> {
     match stmt {
         Stmt::Call(id, _) | Stmt::StateCall(id, _, _) => Some(*id),
+        Stmt::ParamCall(call) => Some(call.def),
         _ => None,
     }
 }
@@ -295,12 +296,13 @@ struct Cutter<'c, 'e> {
 }
 
 impl Cutter<'_, '_> {
-    /// Whether a statement calls a program that runs on frames.
-    fn calls_member(&self, stmt: &Stmt) -> bool {
-        calls(std::slice::from_ref(stmt))
+    /// Whether a statement calls a program that runs on frames, or
+    /// returns: code that ends its block.
+    fn cuts(&self, stmt: &Stmt) -> bool {
+        let mut callees = calls(std::slice::from_ref(stmt))
             .into_iter()
-            .filter_map(target)
-            .any(|id| self.entries.contains_key(&id))
+            .filter_map(target);
+        returns(stmt) || callees.any(|id| self.entries.contains_key(&id))
     }
 
     /// The ACT that ends code going to `next`.
@@ -350,7 +352,7 @@ impl Cutter<'_, '_> {
     /// The code of the current block that runs `stmts` and then goes to
     /// `next`; code after a call goes to blocks of its own.
     fn code(&mut self, stmts: &[Stmt], next: Next) -> Option<Vec<Piece>> {
-        let Some(at) = stmts.iter().position(|s| self.calls_member(s)) else {
+        let Some(at) = stmts.iter().position(|s| self.cuts(s)) else {
             let mut pieces = self.conv.block(stmts)?;
             let last = stmts.last().map(extent).unwrap_or_default();
             pieces.push(Self::end(next, last));
@@ -409,7 +411,25 @@ impl Cutter<'_, '_> {
                     (self.conv.emit).comb(Combinator::Cond, detector, [a1, nop, a3], here, "LOOP");
                 self.keep(head, comb);
             }
-            Stmt::Act(_) | Stmt::Pass(_) | Stmt::ParamCall(_) | Stmt::Return { .. } => return None,
+            // A call with arguments saves the registers (`_call` with no
+            // state to set), then sets the parameters in the new frame:
+            // the arguments read what the caller's registers hold, as
+            // `lower` made sure.
+            Stmt::ParamCall(call) => {
+                let after = self.resume_after(rest, next)?;
+                pieces.push(Self::end(Next::Goto(after), here));
+                let callee = *self.entries.get(&call.def)?;
+                let act = Act::Frame(FrameAct::Call, vec![int(callee)]);
+                pieces.push(Piece::arg(Arg::Act(act), here));
+                let params = &self.conv.ctx.program.defs.get(call.def)?.params;
+                for (&param, arg) in params.iter().zip(&call.args) {
+                    let act = Act::Set(param, arg.clone());
+                    pieces.push(Piece::arg(Arg::Act(act), here));
+                }
+            }
+            // `lower` left only bare returns; what follows is never run.
+            Stmt::Return { .. } => pieces.push(Self::end(Next::Return, here)),
+            Stmt::Act(_) | Stmt::Pass(_) => return None,
         }
         Some(pieces)
     }

@@ -17,6 +17,7 @@ mod emit;
 mod errors;
 mod flow;
 mod frames;
+mod lower;
 mod origins;
 mod output;
 mod print;
@@ -58,9 +59,16 @@ pub fn combinatorize(
     source: &str,
     name: &str,
 ) -> Result<Combinatorized, Vec<Diagnostic>> {
-    if let Some(refusal) = crate::program::calls::unconverted(program) {
-        return Err(vec![refusal]);
-    }
+    // Calls with parameters and results run on frames only, lowered first.
+    let lowered;
+    let with_calls = crate::program::calls::first_use(program).is_some();
+    let program = match with_calls {
+        true => {
+            lowered = lower::lower(program).map_err(|refusal| vec![refusal])?;
+            &lowered
+        }
+        false => program,
+    };
     let mut diagnostics = Vec::new();
     let work = work::plan(program, &mut diagnostics);
     let effects = Effects::new(program, &work);
@@ -70,10 +78,10 @@ pub fn combinatorize(
     };
     let lines = Lines::new(source);
     let mut out = Vec::new();
-    if !has_errors(&diagnostics) {
+    if !has_errors(&diagnostics) && !with_calls {
         out = algorithm3(&ctx, &work, &lines, &mut diagnostics);
     }
-    if diagnostics.iter().any(|d| inexact(d.code)) {
+    if with_calls || diagnostics.iter().any(|d| inexact(d.code)) {
         if diagnostics.iter().any(|d| d.is_error() && !inexact(d.code)) {
             return Err(diagnostics);
         }

@@ -10,7 +10,7 @@ pub fn calls(stmts: &[Stmt]) -> Vec<&Stmt> {
     while let Some(block) = todo.pop() {
         for stmt in block {
             match stmt {
-                Stmt::Call(..) | Stmt::StateCall(..) => found.push(stmt),
+                Stmt::Call(..) | Stmt::StateCall(..) | Stmt::ParamCall(_) => found.push(stmt),
                 Stmt::If {
                     then, otherwise, ..
                 } => {
@@ -18,9 +18,21 @@ pub fn calls(stmts: &[Stmt]) -> Vec<&Stmt> {
                     todo.push(otherwise);
                 }
                 Stmt::While { body, .. } => todo.push(body),
-                Stmt::Act(_) | Stmt::Pass(_) | Stmt::ParamCall(_) | Stmt::Return { .. } => {}
+                Stmt::Act(_) | Stmt::Pass(_) | Stmt::Return { .. } => {}
             }
         }
     }
     found
+}
+
+/// Whether a statement is or holds a `return`.
+pub fn returns(stmt: &Stmt) -> bool {
+    match stmt {
+        Stmt::Return { .. } => true,
+        Stmt::If {
+            then, otherwise, ..
+        } => then.iter().chain(otherwise).any(returns),
+        Stmt::While { body, .. } => body.iter().any(returns),
+        _ => false,
+    }
 }

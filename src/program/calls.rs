@@ -6,12 +6,21 @@
 //! ([`PosKind::Call`]) are the constructs of §5.1. [`calls_in_position`] and
 //! its neighbours list the calls an expression or a statement makes, in
 //! the order they are evaluated; [`first_use`] finds the first use of any
-//! of these constructs, and [`unconverted`] refuses them for the
-//! conversion to combinatory form, which does not run them yet.
+//! of these constructs (the conversion to combinatory form lowers such
+//! programs before it puts them on frames), and [`hidden`] tells the names
+//! of the registers and memory that lowering adds.
 
 use super::{Act, ActArg, BoolExpr, CallExpr, Operand, PosExpr, PosKind, Program, Stmt, SymExpr};
-use crate::diagnostic::{Diagnostic, codes};
 use crate::span::Span;
+
+/// Whether `name` is one the conversion gives the registers and memory it
+/// adds to run calls with results on the network (`_` and digits: `_1`,
+/// `_0`): the only names beginning with `_` a file may declare, and ones a
+/// run does not report.
+pub fn hidden(name: &str) -> bool {
+    name.strip_prefix('_')
+        .is_some_and(|digits| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+}
 
 /// Every call inside `expr`, outermost last (an argument's calls run before
 /// the call it is an argument of), left to right.
@@ -84,6 +93,32 @@ pub fn act_positions(act: &Act) -> Vec<&PosExpr> {
     }
 }
 
+/// `act` with each position it evaluates replaced by `f` of it, in the
+/// order of [`act_positions`].
+pub fn map_positions(act: &Act, f: &mut impl FnMut(&PosExpr) -> PosExpr) -> Act {
+    match act {
+        Act::Nop | Act::Move(..) => act.clone(),
+        Act::Set(p, e) => Act::Set(*p, f(e)),
+        Act::Push(exprs) => Act::Push(exprs.iter().map(f).collect()),
+        Act::Frame(op, exprs) => Act::Frame(*op, exprs.iter().map(f).collect()),
+        Act::Env(env) => {
+            let mut env = env.clone();
+            for arg in &mut env.args {
+                match arg {
+                    ActArg::Position(e) => *e = f(e),
+                    ActArg::Place(cell) => {
+                        for index in &mut cell.at {
+                            *index = f(index);
+                        }
+                    }
+                    ActArg::Pointer(_) | ActArg::Direction(_) | ActArg::Color(_) | ActArg::Ok => {}
+                }
+            }
+            Act::Env(env)
+        }
+    }
+}
+
 /// The calls inside the expressions of `stmt` itself (not of the blocks
 /// it holds), in evaluation order; with `certain`, only those made
 /// whenever the statement runs. A call statement's own call is not
@@ -139,18 +174,4 @@ fn first_in_block(block: &[Stmt]) -> Option<(Span, &'static str)> {
             _ => None,
         }
     })
-}
-
-/// E0807 at the first use of a construct of §5.1, for the conversion to
-/// combinatory form, which does not handle them yet.
-pub fn unconverted(program: &Program) -> Option<Diagnostic> {
-    let (span, what) = first_use(program)?;
-    Some(
-        Diagnostic::error(
-            codes::E0807,
-            format!("{what} cannot be converted to combinatory form yet"),
-        )
-        .with_label(span, "not run on the network yet")
-        .with_help("run it with `--symbolic`, the exact reference interpreter"),
-    )
 }

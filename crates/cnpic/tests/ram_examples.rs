@@ -25,13 +25,14 @@ use harness::{
 };
 
 /// The programs this file checks, one test each.
-const PROGRAMS: [&str; 15] = [
+const PROGRAMS: [&str; 18] = [
     "bfs",
     "binary_search",
     "connected_components",
     "count",
     "dfs",
     "dijkstra",
+    "fib_recursive",
     "fibonacci",
     "gcd",
     "hanoi",
@@ -40,7 +41,9 @@ const PROGRAMS: [&str; 15] = [
     "merge_sort",
     "n_queens",
     "prefix_sums",
+    "quicksort",
     "reverse",
+    "union_find",
 ];
 
 #[test]
@@ -189,6 +192,63 @@ fn fibonacci() {
             (a, b) = (b, a + b);
         }
         assert_eq!(int(out, "fib"), a, "{x}");
+    });
+}
+
+#[test]
+fn fib_recursive() {
+    // k up to 12: the recursion makes about 2 F(k + 1) calls.
+    let input = |rng: &mut ChaCha8Rng, n: usize| json!({ "k": rng.random_range(0..=n.min(12)) });
+    sweep("fib_recursive", 1810, SMALL, input, |x, out| {
+        let k = int(x, "k");
+        let (mut a, mut b) = (0i64, 1i64);
+        for _ in 0..k {
+            (a, b) = (b, a + b);
+        }
+        assert_eq!(int(out, "fib"), a, "{x}");
+        // Every call put the registers back: the parameter is as it began.
+        assert_eq!(int(out, "m"), 0, "{x}");
+    });
+}
+
+#[test]
+fn quicksort() {
+    // Few distinct values, so that equal keys meet the pivot.
+    let input = |rng: &mut ChaCha8Rng, n: usize| json!({ "A": ints_in(rng, n, -5, 9) });
+    sweep("quicksort", 1811, SMALL, input, |x, out| {
+        assert_eq!(ints(out, "A"), sorted(&ints(x, "A")), "{x}");
+        assert_eq!(
+            (int(out, "p"), int(out, "r"), int(out, "q")),
+            (0, 0, 0),
+            "{x}"
+        );
+    });
+}
+
+#[test]
+fn union_find() {
+    // About n random edges among n vertices, loops and repeats included.
+    let input = |rng: &mut ChaCha8Rng, n: usize| {
+        let top = n as i64 - 1;
+        json!({ "n": n, "U": ints_in(rng, n, 0, top), "V": ints_in(rng, n, 0, top) })
+    };
+    sweep("union_find", 1812, SMALL, input, |x, out| {
+        let n = int(x, "n") as usize;
+        let (u, v) = (ints(x, "U"), ints(x, "V"));
+        let mut parent: Vec<usize> = (0..n).collect();
+        let mut joins = 0;
+        for (&a, &b) in u.iter().zip(&v) {
+            let (ra, rb) = (root(&parent, a as usize), root(&parent, b as usize));
+            if ra != rb {
+                parent[ra] = rb;
+                joins += 1;
+            }
+        }
+        assert_eq!(int(out, "joins"), joins, "{x}");
+        let roots: Vec<i64> = (0..n).map(|w| root(&parent, w) as i64).collect();
+        assert_eq!(ints(out, "root"), roots, "{x}");
+        // Path compression: every vertex points at its root in the end.
+        assert_eq!(ints(out, "parent"), roots, "{x}");
     });
 }
 

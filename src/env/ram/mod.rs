@@ -20,6 +20,7 @@ use super::{
     Ability, ActContext, Declarations, EnvState, Environment, InputForm, View, index, list, row,
 };
 use crate::diagnostic::{Diagnostic, codes};
+use crate::program::calls::hidden;
 use crate::program::declared::{MOVE, NOP, SET};
 use crate::program::{ActArg, ActDecl, Cell, Data, DataKind, EnvAct, EnvKind, ParamType, PosKind};
 
@@ -132,7 +133,7 @@ impl Region {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct RamState {
     names: Arc<Names>,
     memory: Vec<Region>,
@@ -141,7 +142,34 @@ pub struct RamState {
     output: Vec<i64>,
 }
 
+/// Two runs end alike when what they report is the same: the registers
+/// and memory the conversion adds for calls with results (hidden names,
+/// [`hidden`]) are its own business.
+impl PartialEq for RamState {
+    fn eq(&self, other: &Self) -> bool {
+        self.names == other.names
+            && self.registers == other.registers
+            && self.output == other.output
+            && self.memory().eq(other.memory())
+    }
+}
+
+impl Eq for RamState {}
+
 impl RamState {
+    /// The registers' final values a run reports, by name (hidden ones
+    /// are not recorded).
+    fn registers(&self) -> impl Iterator<Item = (&String, &i64)> {
+        let visible = self.names.registers.iter().filter(|name| !hidden(name));
+        visible.zip(&self.registers)
+    }
+
+    /// The declared memory a run reports, by name.
+    fn memory(&self) -> impl Iterator<Item = (&String, &Region)> {
+        let all = self.names.data.iter().zip(&self.memory);
+        all.filter(|(name, _)| !hidden(name))
+    }
+
     fn read(kind: EnvKind, layout: &Declarations, input: Value) -> Result<RamState, Diagnostic> {
         let mut members = match input {
             Value::Object(map) => map,
@@ -287,19 +315,19 @@ impl EnvState for RamState {
     }
 
     fn finish(&mut self, pointers: &[i64]) {
-        self.registers = pointers
-            .iter()
-            .take(self.names.registers.len())
-            .copied()
+        let registers = self.names.registers.iter().zip(pointers);
+        self.registers = registers
+            .filter(|(name, _)| !hidden(name))
+            .map(|(_, &value)| value)
             .collect();
     }
 
     fn to_json(&self) -> Map<String, Value> {
         let mut object = Map::new();
-        for (name, value) in self.names.registers.iter().zip(&self.registers) {
+        for (name, value) in self.registers() {
             object.insert(name.clone(), Value::from(*value));
         }
-        for (name, memory) in self.names.data.iter().zip(&self.memory) {
+        for (name, memory) in self.memory() {
             object.insert(name.clone(), memory.to_json());
         }
         object.insert("output".into(), Value::from(self.output.clone()));
@@ -308,10 +336,10 @@ impl EnvState for RamState {
 
     fn to_text(&self) -> String {
         let mut text = String::new();
-        for (name, value) in self.names.registers.iter().zip(&self.registers) {
+        for (name, value) in self.registers() {
             text.push_str(&row(name, value));
         }
-        for (name, memory) in self.names.data.iter().zip(&self.memory) {
+        for (name, memory) in self.memory() {
             text.push_str(&row(name, memory.to_text()));
         }
         if !self.output.is_empty() {

@@ -19,10 +19,10 @@ use super::{Block, Loop, Machine, Task};
 use crate::diagnostic::Diagnostic;
 use crate::env::{View, eval_error, internal};
 use crate::exec;
-use crate::program::calls::act_positions;
+use crate::program::calls::{act_positions, map_positions};
 use crate::program::{
-    Act, ActApp, ActArg, CallExpr, DataId, DefId, EvalError, Observation, PointerId, PosExpr,
-    PosKind, Stmt, World,
+    Act, ActApp, CallExpr, DataId, DefId, EvalError, Observation, PointerId, PosExpr, PosKind,
+    Stmt, World,
 };
 use crate::span::Span;
 
@@ -327,25 +327,5 @@ fn resolved(act: &Act, values: &[i64]) -> Act {
         kind: PosKind::Int(values.next().unwrap_or_default()),
         span: e.span,
     };
-    match act {
-        Act::Nop | Act::Move(..) => act.clone(),
-        Act::Set(p, e) => Act::Set(*p, literal(e)),
-        Act::Push(exprs) => Act::Push(exprs.iter().map(literal).collect()),
-        Act::Frame(op, exprs) => Act::Frame(*op, exprs.iter().map(literal).collect()),
-        Act::Env(env) => {
-            let mut env = env.clone();
-            for arg in &mut env.args {
-                match arg {
-                    ActArg::Position(e) => *e = literal(e),
-                    ActArg::Place(cell) => {
-                        for index in &mut cell.at {
-                            *index = literal(index);
-                        }
-                    }
-                    ActArg::Pointer(_) | ActArg::Direction(_) | ActArg::Color(_) | ActArg::Ok => {}
-                }
-            }
-            Act::Env(env)
-        }
-    }
+    map_positions(act, &mut literal)
 }

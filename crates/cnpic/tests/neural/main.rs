@@ -8,6 +8,7 @@
 const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
 
 mod agreement;
+mod calls;
 mod cli;
 mod detectors;
 mod files;

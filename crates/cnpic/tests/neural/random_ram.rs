@@ -8,7 +8,12 @@
 //! by a counter register of their own, writes, `SWAP`, `MOVE`, `OUT`, plain
 //! calls between definitions and state calls to a recursive definition
 //! whose depth is bounded, made in loops, between statements and in
-//! `if`/`else` branches. Each program is combinatorized as `cnpic run`
+//! `if`/`else` branches; and, in most programs, two mutually recursive
+//! definitions with parameters, `F(a, b)` and `G(a, b)`, whose values are
+//! used inside expressions anywhere (assignments, writes, indices,
+//! conditions with `and`/`or`, `while` tests, arguments of calls,
+//! `return`), bounded by their first parameter, bare `return`s in plain
+//! definitions, and an input matrix `W`. Each program is combinatorized as `cnpic run`
 //! does and run on random inputs. The two network runs, the reference
 //! interpreter on the combinatory form and the program as written must
 //! always print the same JSON (every name and the tape; `steps` aside for
@@ -38,7 +43,11 @@ const INPUTS: usize = 4;
 const MAIN: usize = 0;
 const LEAF: usize = 3;
 const REC: usize = 4;
-const NAMES: [&str; 5] = ["MAIN", "H1", "H2", "LEAF", "REC"];
+/// The definitions with parameters `(a, b)` that return values; `a`
+/// bounds their recursion.
+const F: usize = 5;
+const G: usize = 6;
+const NAMES: [&str; 7] = ["MAIN", "H1", "H2", "LEAF", "REC", "F", "G"];
 
 /// Registers every definition but `REC` and `LEAF` reads and writes; the
 /// state registers `d` (the recursion's depth, which only state calls set)
@@ -59,10 +68,10 @@ struct Scope {
 
 impl Scope {
     fn of(def: usize) -> Scope {
-        let registers = if def == REC || def == LEAF {
-            vec!["x"]
-        } else {
-            GENERAL.iter().copied().chain(["d", "x"]).collect()
+        let registers = match def {
+            REC | LEAF => vec!["x"],
+            F | G => vec!["b", "y"],
+            _ => GENERAL.iter().copied().chain(["d", "x"]).collect(),
         };
         Scope {
             def,
@@ -76,8 +85,10 @@ impl Scope {
     /// recursion, and the loop counters.
     fn readable(&self) -> Vec<String> {
         let mut all: Vec<String> = self.registers.iter().map(|r| r.to_string()).collect();
-        if self.def == REC || self.def == LEAF {
-            all.push("d".to_string());
+        match self.def {
+            REC | LEAF => all.push("d".to_string()),
+            F | G => all.push("a".to_string()),
+            _ => {}
         }
         all.extend(self.counters.iter().cloned());
         all
@@ -96,6 +107,9 @@ impl Scope {
 
 struct Generator {
     rng: ChaCha8Rng,
+    /// Whether the program being written has `F` and `G`, and calls them
+    /// for values.
+    values: bool,
 }
 
 impl Generator {
@@ -129,6 +143,10 @@ impl Generator {
 
     /// A cell or variable: `t`, `s`, `A[e]`, `B[e]`, `M[row][e]`.
     fn place(&mut self, scope: &Scope) -> String {
+        if self.chance(12) {
+            let (r, c) = (self.register(scope), self.register(scope));
+            return format!("W[({r} % p + p) % p][({c} % q + q) % q]");
+        }
         match self.rng.random_range(0..16) {
             0..=3 => self.pick(&["t", "s"]).to_string(),
             4 => format!("A[{}]", self.index(scope, true)),
@@ -145,6 +163,9 @@ impl Generator {
     /// arrays), not only registers and constants.
     fn expr(&mut self, scope: &Scope, env: bool, depth: usize) -> String {
         if depth == 0 || self.chance(40) {
+            if env && self.values && scope.def != REC && scope.def != LEAF && self.chance(8) {
+                return self.value_call(scope);
+            }
             return match self.rng.random_range(0..8) {
                 0 | 1 => self.rng.random_range(-3..10).to_string(),
                 2..=4 => self.register(scope),
@@ -172,6 +193,18 @@ impl Generator {
         }
     }
 
+    /// A call of `F` or `G` for its value: one level down inside them,
+    /// at most one level from `MAIN`, `H1` and `H2` (not from `REC` and
+    /// `LEAF`, whose calls multiply).
+    fn value_call(&mut self, scope: &Scope) -> String {
+        let callee = NAMES[self.pick(&[F, G])];
+        let arg = self.expr(scope, true, 1);
+        match scope.def {
+            F | G => format!("{callee}(a - 1, {arg})"),
+            _ => format!("{callee}({}, {arg})", self.rng.random_range(0..2)),
+        }
+    }
+
     fn comparison(&mut self, scope: &Scope, env: bool) -> String {
         if env && self.chance(15) {
             let read = format!("A[{}]", self.index(scope, false));
@@ -180,6 +213,12 @@ impl Generator {
         }
         let op = self.pick(&["==", "!=", "<", "<=", ">", ">="]);
         let (a, b) = (self.expr(scope, env, 1), self.expr(scope, env, 1));
+        if b.contains("F(") || b.contains("G(") {
+            // A side that reads memory before a call that may write it is
+            // E0807 on the network: compare a number (which may fail as
+            // arithmetic on END, as written) instead.
+            return format!("({a} + 0) {op} {b}");
+        }
         format!("{a} {op} {b}")
     }
 
@@ -229,7 +268,29 @@ impl Generator {
                 statements.insert(at, vec![call]);
             }
         }
+        if (def == 1 || def == 2) && self.chance(30) {
+            let at = self.rng.random_range(0..=statements.len());
+            let condition = self.condition(&scope, true, 1);
+            statements.insert(at, vec![format!("  if {condition}:"), "    return".into()]);
+        }
         statements.concat()
+    }
+
+    /// `F` or `G`: a value at `a <= 0`, else work that may call both one
+    /// level down, and a value that may too.
+    fn valued(&mut self, def: usize) -> Vec<String> {
+        let mut scope = Scope::of(def);
+        // The base case calls nothing.
+        self.values = false;
+        let base = self.expr(&scope, true, 1);
+        self.values = true;
+        let mut lines = vec!["  if a <= 0:".to_string(), format!("    return {base}")];
+        scope.depth = 1;
+        if self.chance(70) {
+            lines.extend(self.block(&mut scope, 1, 2));
+        }
+        lines.push(format!("  return {}", self.expr(&scope, true, 2)));
+        lines
     }
 
     fn stmt(&mut self, scope: &mut Scope, indent: usize) -> Vec<String> {
@@ -251,7 +312,8 @@ impl Generator {
                 let callee = self.pick(scope.plain_callees());
                 format!("{}()", NAMES[callee])
             }
-            12 | 13 if scope.def != REC && scope.def != LEAF => {
+            // Not from `F` and `G`, which `REC` may call.
+            12 | 13 if scope.def < LEAF => {
                 let depth = self.rng.random_range(0..4);
                 format!("REC({depth}, {})", self.expr(scope, true, 1))
             }
@@ -357,6 +419,7 @@ impl Generator {
     }
 
     fn program(&mut self) -> String {
+        self.values = self.chance(60);
         let mut counters = Vec::new();
         for def in 0..NAMES.len() {
             for depth in 0..3 {
@@ -364,17 +427,19 @@ impl Generator {
             }
         }
         let mut text = format!(
-            "env ram(i = 0, j = 1, k = 0, d = 0, x = 0, {})\nstate(d, x)\n\
-             input A[n]\ninput v\nvar t = 0\nvar s = v\nvar B[n + 1] = 1\nvar M[3][n + 1] = 0\n",
+            "env ram(i = 0, j = 1, k = 0, d = 0, x = 0, y = 0, {})\nstate(d, x)\n\
+             input A[n]\ninput v\ninput W[p][q]\nvar t = 0\nvar s = v\nvar B[n + 1] = 1\n\
+             var M[3][n + 1] = 0\n",
             counters.join(", ")
         );
         for (def, name) in NAMES.iter().enumerate() {
-            let body = if def == REC {
-                self.recursive()
-            } else {
-                self.body(def)
+            let (params, body) = match def {
+                F | G if !self.values => continue,
+                F | G => ("a, b", self.valued(def)),
+                REC => ("", self.recursive()),
+                _ => ("", self.body(def)),
             };
-            text.push_str(&format!("\ndef {name}():\n{}\n", body.join("\n")));
+            text.push_str(&format!("\ndef {name}({params}):\n{}\n", body.join("\n")));
         }
         text
     }
@@ -386,7 +451,11 @@ impl Generator {
             self.rng.random_range(1..7)
         };
         let a: Vec<i64> = (0..n).map(|_| self.rng.random_range(-5..10)).collect();
-        json!({ "A": a, "v": self.rng.random_range(-3..6) }).to_string()
+        let (p, q) = (self.rng.random_range(1..4), self.rng.random_range(1..4));
+        let w: Vec<Vec<i64>> = (0..p)
+            .map(|_| (0..q).map(|_| self.rng.random_range(-5..10)).collect())
+            .collect();
+        json!({ "A": a, "v": self.rng.random_range(-3..6), "W": w }).to_string()
     }
 }
 
@@ -441,20 +510,22 @@ fn network(memory: &Memory, input: &str, cached: bool, steps: bool) -> Value {
 
 /// What one program did: converted (exactly), on frames or not, or refused.
 #[derive(Default, Debug)]
-struct Tally {
-    exact: usize,
+pub(super) struct Tally {
+    pub(super) exact: usize,
     /// Of those, the programs that run on explicit frames.
-    on_frames: usize,
+    pub(super) on_frames: usize,
+    /// Of those, the programs with parameters and values returned.
+    pub(super) with_values: usize,
     /// Programs the combinatorizer refused, by code.
     refused: std::collections::BTreeMap<String, usize>,
-    runs: usize,
+    pub(super) runs: usize,
     /// Runs that stopped with an error, by code.
-    errors: std::collections::BTreeMap<String, usize>,
+    pub(super) errors: std::collections::BTreeMap<String, usize>,
 }
 
 /// Checks one program on `inputs`; a disagreement panics with the
 /// program and the input, to be kept as a regression case.
-fn check(text: &str, inputs: &[String], tally: &mut Tally) {
+pub(super) fn check(text: &str, inputs: &[String], tally: &mut Tally) {
     let name = "random_ram.cnpi";
     let compilation = cnpi::compile::compile(name, text, Some("MAIN"));
     assert!(
@@ -489,6 +560,9 @@ fn check(text: &str, inputs: &[String], tally: &mut Tally) {
     tally.exact += 1;
     if combinatory_text.contains("_resume") {
         tally.on_frames += 1;
+    }
+    if text.contains("def F(") {
+        tally.with_values += 1;
     }
     for input in inputs {
         let cached = network(&memory, input, true, true);
@@ -534,6 +608,7 @@ fn a_condition_is_decided_at_its_first_step() {
 fn random_ram_programs_agree_on_every_engine() {
     let mut generator = Generator {
         rng: ChaCha8Rng::seed_from_u64(2018),
+        values: false,
     };
     let mut tally = Tally::default();
     for _ in 0..PROGRAMS {
@@ -546,6 +621,7 @@ fn random_ram_programs_agree_on_every_engine() {
     // frames; runs end normally as well as with an error.
     assert!(tally.exact * 10 >= PROGRAMS * 9, "{tally:?}");
     assert!(tally.on_frames * 5 >= PROGRAMS, "{tally:?}");
+    assert!(tally.with_values * 5 >= PROGRAMS * 2, "{tally:?}");
     let errors: usize = tally.errors.values().sum();
     assert!(errors * 10 <= tally.runs * 6, "{tally:?}");
     assert!(errors * 10 >= tally.runs, "{tally:?}");
@@ -564,6 +640,7 @@ fn random_ram_sweep() {
         .unwrap_or(10_000);
     let mut generator = Generator {
         rng: ChaCha8Rng::seed_from_u64(27),
+        values: false,
     };
     let mut tally = Tally::default();
     for _ in 0..programs {
