@@ -117,17 +117,38 @@ pub struct Cell {
 
 impl Cell {
     /// The value in the cell; `None` (END) for an index outside its array.
-    pub fn read(&self, world: &dyn World) -> Result<Option<i64>, EvalError> {
-        let mut at = [0; 2];
-        for (slot, e) in at.iter_mut().zip(&self.at) {
-            *slot = e.eval(world)?;
-        }
-        Ok(world.cell(self.data, &at[..self.at.len().min(2)]))
+    #[inline]
+    pub fn read<W: World + ?Sized>(&self, world: &W) -> Result<Option<i64>, EvalError> {
+        Ok(world.cell(self.data, &self.indices(world)?))
     }
 
-    /// The indices, evaluated.
-    pub fn indices(&self, world: &dyn World) -> Result<Vec<i64>, EvalError> {
-        self.at.iter().map(|e| e.eval(world)).collect()
+    /// The indices, evaluated, without allocating (data has at most two
+    /// dimensions: the checker refuses more, and any further index is not
+    /// evaluated).
+    #[inline]
+    pub fn indices<W: World + ?Sized>(&self, world: &W) -> Result<Indices, EvalError> {
+        let mut at = Indices {
+            values: [0; 2],
+            len: self.at.len().min(2),
+        };
+        for (slot, e) in at.values.iter_mut().zip(&self.at) {
+            *slot = e.eval(world)?;
+        }
+        Ok(at)
+    }
+}
+
+/// The evaluated indices of a [`Cell`]: a slice of at most two.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Indices {
+    values: [i64; 2],
+    len: usize,
+}
+
+impl std::ops::Deref for Indices {
+    type Target = [i64];
+    fn deref(&self) -> &[i64] {
+        &self.values[..self.len]
     }
 }
 
@@ -168,7 +189,7 @@ pub enum BoolExpr {
 }
 
 impl PosExpr {
-    pub fn eval(&self, world: &dyn World) -> Result<i64, EvalError> {
+    pub fn eval<W: World + ?Sized>(&self, world: &W) -> Result<i64, EvalError> {
         let overflow = EvalError::Overflow(self.span);
         Ok(match &self.kind {
             PosKind::Int(k) => *k,
@@ -220,7 +241,8 @@ enum Evaluated {
 }
 
 impl Operand {
-    fn eval(&self, world: &dyn World) -> Result<Evaluated, EvalError> {
+    #[inline]
+    fn eval<W: World + ?Sized>(&self, world: &W) -> Result<Evaluated, EvalError> {
         Ok(match self {
             Operand::Int(k) => Evaluated::Position(*k),
             Operand::End => Evaluated::End,
@@ -308,7 +330,12 @@ impl Operand {
 }
 
 /// How `lhs` and `rhs` relate in `world`.
-pub fn relation(lhs: &Operand, rhs: &Operand, world: &dyn World) -> Result<Relation, EvalError> {
+#[inline]
+pub fn relation<W: World + ?Sized>(
+    lhs: &Operand,
+    rhs: &Operand,
+    world: &W,
+) -> Result<Relation, EvalError> {
     Ok(relate(lhs.eval(world)?, rhs.eval(world)?, world.len()))
 }
 
@@ -320,7 +347,7 @@ pub enum Leaf<'a> {
 }
 
 impl BoolExpr {
-    pub fn eval(&self, world: &dyn World) -> Result<bool, EvalError> {
+    pub fn eval<W: World + ?Sized>(&self, world: &W) -> Result<bool, EvalError> {
         self.eval_with(&mut |leaf| match leaf {
             Leaf::Compare(op, lhs, rhs) => Ok(relation(lhs, rhs, world)?.holds(op)),
             Leaf::Test(o, at) => Ok(world.test(o, at.eval(world)?)),

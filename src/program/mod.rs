@@ -15,8 +15,8 @@ pub mod print;
 pub use data::{Data, DataKind};
 pub use declared::{ActArg, ActDecl, EnvAct, EnvKind, Observation, ObservationKind, ParamType};
 pub use expr::{
-    BoolExpr, CallExpr, Cell, EvalError, Leaf, Operand, PosExpr, PosKind, Relation, SymExpr,
-    ValExpr, World, relation,
+    BoolExpr, CallExpr, Cell, EvalError, Indices, Leaf, Operand, PosExpr, PosKind, Relation,
+    SymExpr, ValExpr, World, relation,
 };
 
 use crate::span::Span;

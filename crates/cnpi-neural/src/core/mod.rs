@@ -74,6 +74,15 @@ pub fn index(kind: CombinatorKind) -> usize {
     }
 }
 
+/// The combinator at row `index` of a decision table: the inverse of
+/// [`index`].
+pub fn kind_at(index: usize) -> CombinatorKind {
+    match COMBINATORS.get(index) {
+        Some(&(kind, _)) => kind,
+        None => CombinatorKind::User(Combinator::Defined(index - COMBINATORS.len())),
+    }
+}
+
 /// The five behaviours with their names, in embedding order.
 pub fn named(combinators: &Combinators) -> Vec<(&'static str, &Behaviour)> {
     COMBINATORS
@@ -295,6 +304,18 @@ mod tests {
         match Core::shipped() {
             Ok(core) => core,
             Err(diagnostic) => panic!("the shipped core is refused: {diagnostic:?}"),
+        }
+    }
+
+    #[test]
+    fn kind_at_inverts_index() {
+        let defined = CombinatorKind::User(Combinator::Defined(3));
+        for kind in COMBINATORS
+            .map(|(kind, _)| kind)
+            .into_iter()
+            .chain([defined])
+        {
+            assert_eq!(kind_at(index(kind)), kind);
         }
     }
 

@@ -85,6 +85,15 @@ impl DecisionTable {
         row.get(position(code, len, depth_of(row))?).copied()
     }
 
+    /// The decisions of combinator `index` (none for an index the table
+    /// does not have): the prefix of `len` bits coded in `code` is at
+    /// `(1 << len) - 2 + code`, and every prefix longer than the
+    /// combinator's depth falls past the end.
+    #[inline]
+    pub fn row(&self, index: usize) -> &[Decision] {
+        self.rows.get(index).map_or(&[], Vec::as_slice)
+    }
+
     /// The number of bits the table covers for combinator `index`.
     pub fn depth_at(&self, index: usize) -> usize {
         self.rows.get(index).map_or(0, |row| depth_of(row))
@@ -159,6 +168,8 @@ mod tests {
                         last = Some(network.step(&mut state, bit));
                     }
                     assert_eq!(table.decision_at(index, &bits), last, "{bits:?}");
+                    let at = (1 << length) - 2 + code as usize;
+                    assert_eq!(table.row(index).get(at).copied(), last, "{bits:?}");
                 }
             }
         }
@@ -170,5 +181,8 @@ mod tests {
         assert_eq!(table.decision_at(0, &[]), None);
         assert_eq!(table.decision_at(0, &[true, true, true]), None);
         assert_eq!(table.decision_at(1, &[true]), None);
+        // Every prefix of 3 bits lies past the end of a 2-bit row.
+        assert_eq!(table.row(0).len(), (1 << 3) - 2);
+        assert!(table.row(1).is_empty());
     }
 }

@@ -78,7 +78,8 @@ impl Feature {
     }
 
     /// The feature's value in `world`.
-    fn state(&self, world: &dyn World, stack_top: bool) -> Result<usize, EvalError> {
+    #[inline]
+    fn state<W: World + ?Sized>(&self, world: &W, stack_top: bool) -> Result<usize, EvalError> {
         Ok(match self {
             Feature::Relation(lhs, rhs, numbers) => {
                 let found = relation(lhs, rhs, world)?;
@@ -198,7 +199,12 @@ impl Encoder {
     /// be computed (a zero divisor, an overflow) is an error only where the
     /// reference evaluation reaches it; elsewhere the condition's value does
     /// not depend on it, and it reads as its first state.
-    pub fn encode(&self, world: &dyn World, stack_top: bool) -> Result<usize, EvalError> {
+    #[inline]
+    pub fn encode<W: World + ?Sized>(
+        &self,
+        world: &W,
+        stack_top: bool,
+    ) -> Result<usize, EvalError> {
         let mut point = 0;
         for (feature, &radix) in self.features.iter().zip(&self.radices) {
             let state = match feature.state(world, stack_top) {

@@ -88,9 +88,10 @@ impl Detector {
 
     /// The condition bit in `world` (with `stack_top` for `_mapself`): the
     /// classifier's output, from the verified table when `cached`.
-    pub fn detect(
+    #[inline]
+    pub fn detect<W: World + ?Sized>(
         &self,
-        world: &dyn World,
+        world: &W,
         stack_top: bool,
         cached: bool,
     ) -> Result<bool, EvalError> {

@@ -11,14 +11,9 @@
 //! interpreter. Steps, depths, the change counter behind "never
 //! finishes" and every error follow the reference interpreter exactly.
 
-use std::borrow::Cow;
-use std::sync::OnceLock;
-
 use crate::core::embedding::Extended;
-use crate::core::{CoreState, Decision, index};
-use crate::memory::{
-    ActKind, Builtin, DetectorId, KeyIndex, Memory, Parsed, RowId, RowKind, STACK_TOP, Unit,
-};
+use crate::core::{CoreState, Decision, kind_at};
+use crate::memory::{Builtin, DetectorId, Memory, RowId, STACK_TOP, Unit};
 use crate::viewer::{Recorder, Step};
 use cnpi::diagnostic::Diagnostic;
 use cnpi::env::internal;
@@ -27,58 +22,37 @@ use cnpi::program::print::combinator_name;
 use cnpi::program::{ActApp, Combinator, CombinatorKind, Slot};
 use cnpi::span::Span;
 
+use super::plan::{Op, Plan, parsed};
+
 /// The most condition bits an activation may see (the decision table's
 /// depth is far below).
 const MAX_BITS: usize = 16;
 
+/// `_mapself`'s row in the decision table.
+const MAPSELF: u32 = 4;
+
 /// A frame: the rows bound to `self, a1, a2, a3`. The built-in slots are
 /// bound to the fixed rows of [`Memory::builtin_slot`].
-#[derive(Clone, Copy)]
-struct Frame {
-    slots: [u32; 4],
-}
+type Frame = [u32; 4];
 
+/// One activation on the heap stack, kept small: it is moved at every step.
 struct Activation {
-    kind: CombinatorKind,
+    /// The combinator's row in the decision table ([`crate::core::index`]).
+    combinator: u32,
     /// The frame's detector (`_mapself` uses its own, and passes this on).
-    detector: DetectorId,
+    detector: u32,
     frame: Frame,
     /// The applier whose parse made the frame: names and spans.
-    owner: RowId,
+    owner: u32,
+    depth: u32,
     /// The bits seen so far (bit `i` is the `i`-th), what the decision
     /// table reads, and how many (past [`MAX_BITS`], only counted).
     bits: u16,
     len: u8,
-    /// The LSTM state, when the network runs rather than its table.
-    network: Option<Box<CoreState>>,
-    depth: u32,
     /// The change counter when the activation started.
     version: u64,
-}
-
-/// The cached fixed parser of a memory: the key tables indexed by their
-/// bits, and the parse of every applier row a run has reached (the parse
-/// depends only on the row), kept for every later run on any thread.
-pub(super) struct Parses {
-    index: KeyIndex,
-    rows: Vec<OnceLock<Result<Parsed, String>>>,
-}
-
-impl Parses {
-    pub(super) fn new(memory: &Memory) -> Parses {
-        Parses {
-            index: memory.key_index(),
-            rows: (0..memory.rows.len()).map(|_| OnceLock::new()).collect(),
-        }
-    }
-
-    fn get<'p>(&'p self, memory: &Memory, row: RowId) -> Result<&'p Parsed, String> {
-        let parse = || memory.parse_indexed(row, &self.index);
-        match self.rows.get(row) {
-            Some(cell) => cell.get_or_init(parse).as_ref().map_err(Clone::clone),
-            None => parse().and_then(|_| Err(format!("no row {row}"))),
-        }
-    }
+    /// The LSTM state, when the network runs rather than its table.
+    network: Option<Box<CoreState>>,
 }
 
 pub(super) struct Machine<'m, 'o, 'r> {
@@ -86,11 +60,13 @@ pub(super) struct Machine<'m, 'o, 'r> {
     core: &'m Extended,
     memory: &'m Memory,
     unit: &'m Unit,
-    /// In the cached mode: the parses of the applier rows, kept across runs.
-    parses: Option<&'m Parses>,
+    /// The memory compiled: what each row does.
+    plan: &'m Plan,
+    /// On the exact caches of the networks (else the plain networks).
+    cached: bool,
     store: Store<'o>,
     tasks: Vec<Activation>,
-    /// The combinators (by [`index`], below 32) the core was found to
+    /// The combinators (by their table row, below 32) the core was found to
     /// have: [`Extended::require`] asked once per combinator, not per start.
     required: u32,
     /// Where each step is recorded for the trace viewer, if anywhere.
@@ -98,21 +74,24 @@ pub(super) struct Machine<'m, 'o, 'r> {
 }
 
 impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
-    /// A machine for program `unit` of `memory`; with `parses`, on the exact
-    /// caches of the networks (else the plain networks).
+    /// A machine for program `unit` of `memory` compiled in `plan`; with
+    /// `cached`, on the exact caches of the networks (else the plain
+    /// networks).
     pub(super) fn new(
         core: &'m Extended,
         memory: &'m Memory,
         unit: &'m Unit,
+        plan: &'m Plan,
+        cached: bool,
         store: Store<'o>,
-        parses: Option<&'m Parses>,
         recorder: Option<&'r mut Recorder>,
     ) -> Machine<'m, 'o, 'r> {
         Machine {
             core,
             memory,
             unit,
-            parses,
+            plan,
+            cached,
             store,
             tasks: Vec::new(),
             required: 0,
@@ -137,87 +116,88 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
         Ok(())
     }
 
-    fn name(&self, row: RowId) -> &'m str {
-        row_name(self.memory, row)
+    fn name(&self, row: u32) -> &'m str {
+        row_name(self.memory, row as RowId)
     }
 
-    fn kind_name(&self, kind: CombinatorKind) -> &'m str {
-        kind_name(self.memory, kind)
+    fn kind_name(&self, combinator: u32) -> &'m str {
+        kind_name(self.memory, kind_at(combinator as usize))
     }
 
-    fn span(&self, row: RowId) -> Span {
-        row_span(self.memory, row)
+    fn span(&self, row: u32) -> Span {
+        row_span(self.memory, row as RowId)
     }
 
     /// Runs applier `row`: parse, then start its combinator with a new
     /// frame, or apply its ACT.
     fn call_applier(&mut self, row: RowId, depth: u32) -> Result<(), Diagnostic> {
-        let parsed = self.parse(row)?;
-        match &*parsed {
-            Parsed::Combinator {
-                kind,
+        let plan = self.plan;
+        match plan.op(row) {
+            &Op::Start {
                 combinator,
                 detector,
-                args,
-            } => {
-                let frame = Frame {
-                    slots: [*combinator, args[0], args[1], args[2]].map(|r| r as u32),
-                };
-                self.start(*kind, *detector, frame, row, depth)
-            }
-            Parsed::Act(app) => self.apply(app),
+                frame,
+            } => self.start(combinator, detector, frame, row as u32, depth),
+            Op::Act(app) => self.apply(app),
+            Op::Unparsed(why) => Err(self.unparsed(row, why)),
+            // The plain parser, by `argmax` over the keys (a row of another
+            // kind fails to parse, saying so).
+            _ => match parsed(self.memory.parse(row)) {
+                Op::Start {
+                    combinator,
+                    detector,
+                    frame,
+                } => self.start(combinator, detector, frame, row as u32, depth),
+                Op::Act(app) => self.apply(&app),
+                Op::Unparsed(why) => Err(self.unparsed(row, &why)),
+                _ => Err(internal(format!("row {row} parses to no applier"))),
+            },
         }
     }
 
-    /// The fixed parser on `row`: from the cache (filled on first use) in
-    /// the cached mode, else by `argmax` over the keys. A row that does not
-    /// parse is a damaged memory (files are checked when loaded, so this is
-    /// a bug).
-    fn parse(&self, row: RowId) -> Result<Cow<'m, Parsed>, Diagnostic> {
-        let parsed = match self.parses {
-            Some(parses) => parses.get(self.memory, row).map(Cow::Borrowed),
-            None => self.memory.parse(row).map(Cow::Owned),
-        };
-        parsed.map_err(|why| {
-            internal(format!(
-                "applier `{}` does not parse: {why}",
-                self.name(row)
-            ))
-        })
+    /// An applier that does not parse: a damaged memory (files are checked
+    /// when loaded, so this is a bug).
+    fn unparsed(&self, row: RowId, why: &str) -> Diagnostic {
+        internal(format!(
+            "applier `{}` does not parse: {why}",
+            self.name(row as u32)
+        ))
     }
 
     fn start(
         &mut self,
-        kind: CombinatorKind,
-        detector: DetectorId,
+        combinator: u32,
+        detector: u32,
         frame: Frame,
-        owner: RowId,
+        owner: u32,
         depth: u32,
     ) -> Result<(), Diagnostic> {
         if self.tasks.len() >= MAX_TASKS {
             return Err(too_deep(MAX_TASKS, self.name(owner), self.span(owner)));
         }
-        self.require(kind)?;
-        let network = (self.parses.is_none()).then(|| Box::new(self.core.start(kind)));
+        self.require(combinator)?;
+        let network =
+            (!self.cached).then(|| Box::new(self.core.start(kind_at(combinator as usize))));
         self.tasks.push(Activation {
-            kind,
+            combinator,
             detector,
             frame,
             owner,
+            depth,
             bits: 0,
             len: 0,
-            network,
-            depth,
             version: self.store.version(),
+            network,
         });
         Ok(())
     }
 
     /// [`Extended::require`], remembered for the run.
-    fn require(&mut self, kind: CombinatorKind) -> Result<(), Diagnostic> {
-        let bit = 1u32.checked_shl(index(kind) as u32).unwrap_or(0);
+    #[inline]
+    fn require(&mut self, combinator: u32) -> Result<(), Diagnostic> {
+        let bit = 1u32.checked_shl(combinator).unwrap_or(0);
         if self.required & bit == 0 {
-            self.core.require(kind)?;
+            self.core.require(kind_at(combinator as usize))?;
             self.required |= bit;
         }
         Ok(())
@@ -225,30 +205,32 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
 
     /// One core step of an activation.
     fn step(&mut self, mut a: Activation) -> Result<(), Diagnostic> {
-        let detector = match a.kind {
-            CombinatorKind::MapSelf => STACK_TOP,
-            CombinatorKind::User(_) => a.detector,
+        let detector = if a.combinator == MAPSELF {
+            STACK_TOP
+        } else {
+            a.detector as DetectorId
         };
         let first = (a.len > 0).then_some(a.bits & 1 == 1);
         let c = self.detect(detector, first)?;
         let decision = self.decide(&mut a, c)?;
-        let (memory, owner) = (self.memory, a.owner);
+        let (memory, owner) = (self.memory, a.owner as RowId);
         (self.store).count_step_of(|| (row_name(memory, owner), row_span(memory, owner)))?;
         let target = match decision.slot {
-            Slot::SelfSlot => a.frame.slots[0],
-            Slot::A1 => a.frame.slots[1],
-            Slot::A2 => a.frame.slots[2],
-            Slot::A3 => a.frame.slots[3],
+            Slot::SelfSlot => a.frame[0],
+            Slot::A1 => a.frame[1],
+            Slot::A2 => a.frame[2],
+            Slot::A3 => a.frame[3],
             builtin => Memory::builtin_slot(builtin).unwrap_or_default() as u32,
         } as RowId;
         if self.store.tracing() {
             self.trace_step(&a, c, decision, target);
         }
         if let Some(recorder) = self.recorder.as_deref_mut() {
+            let kind = kind_at(a.combinator as usize);
             let step = Step {
-                owner: a.owner,
-                kind: a.kind,
-                kind_name: kind_name(self.memory, a.kind),
+                owner,
+                kind,
+                kind_name: kind_name(self.memory, kind),
                 prefix: (usize::from(a.len) <= MAX_BITS).then_some((a.bits, a.len)),
                 c,
                 detector,
@@ -259,54 +241,47 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
             };
             recorder.step(step, &self.store);
         }
-        let kind = self.memory.rows.get(target).map(|r| r.kind);
-        match kind {
-            Some(RowKind::Combinator(kind)) => self.restart(a, kind, decision.ret),
-            // `self` of a defined combinator is bound to its row.
-            Some(RowKind::Defined) => {
-                let k = (self.memory.combinators.iter().position(|d| d.row == target))
-                    .ok_or_else(|| internal(format!("row {target} defines no combinator")))?;
-                let kind = CombinatorKind::User(Combinator::Defined(k));
-                self.restart(a, kind, decision.ret)
+        let plan = self.plan;
+        let op = plan.op(target);
+        if let &Op::Restart(combinator) = op {
+            return self.restart(a, combinator, decision.ret);
+        }
+        let deeper = a.depth.saturating_add(1);
+        let owner = a.owner;
+        if !decision.ret {
+            self.tasks.push(a);
+        }
+        match op {
+            Op::Start { .. } | Op::Act(_) | Op::Parse | Op::Unparsed(_) => {
+                self.call_applier(target, deeper)
             }
-            other => {
-                let deeper = a.depth.saturating_add(1);
-                let owner = a.owner;
-                if !decision.ret {
-                    self.tasks.push(a);
-                }
-                match other {
-                    Some(RowKind::Applier) => self.call_applier(target, deeper),
-                    Some(RowKind::Builtin(builtin)) => self.builtin(builtin, owner),
-                    Some(RowKind::Act(ActKind::NOP)) => Ok(()),
-                    _ => Err(internal(format!(
-                        "frame slot `{:?}` of `{}` is bound to row {target}, which cannot be run",
-                        decision.slot,
-                        self.name(owner)
-                    ))),
-                }
-            }
+            Op::Builtin(builtin) => self.builtin(*builtin, owner),
+            Op::Nop => Ok(()),
+            Op::Restart(_) | Op::Invalid => Err(internal(format!(
+                "frame slot `{:?}` of `{}` is bound to row {target}, which cannot be run",
+                decision.slot,
+                self.name(owner)
+            ))),
         }
     }
 
     /// `c` from detector `id`: the classifier's bit (or its table's); at a
     /// step after the activation's first (`first`, its bit), see
     /// [`step_bit`].
+    #[inline]
     fn detect(&self, id: DetectorId, first: Option<bool>) -> Result<bool, Diagnostic> {
         let row = self
             .memory
             .detectors
             .get(id)
             .ok_or_else(|| internal(format!("the memory has no detector {id}")))?;
-        let detected = row.detector.detect(
-            &self.store.view(),
-            self.store.top_is_state(),
-            self.parses.is_some(),
-        );
+        let detected =
+            (row.detector).detect(&self.store.view(), self.store.top_is_state(), self.cached);
         step_bit(first, detected)
     }
 
     /// The core's decision after bit `c`.
+    #[inline]
     fn decide(&self, a: &mut Activation, c: bool) -> Result<Decision, Diagnostic> {
         let n = usize::from(a.len);
         if n < MAX_BITS {
@@ -316,34 +291,30 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
         let decision = match &mut a.network {
             Some(state) => Some(self.core.step(state, c)),
             None if n < MAX_BITS => {
-                (self.core.table()).decision_coded(index(a.kind), usize::from(a.bits), n + 1)
+                let row = self.core.table().row(a.combinator as usize);
+                row.get((2 << n) - 2 + usize::from(a.bits)).copied()
             }
             None => None,
         };
         decision.ok_or_else(|| {
             internal(format!(
                 "the core made no decision for `{}` after {} steps",
-                self.kind_name(a.kind),
+                self.kind_name(a.combinator),
                 MAX_BITS
             ))
         })
     }
 
-    /// `self` or `_mapself`: a new activation of `kind` with the same
+    /// `self` or `_mapself`: a new activation of `combinator` with the same
     /// detector and frame.
-    fn restart(
-        &mut self,
-        a: Activation,
-        kind: CombinatorKind,
-        tail: bool,
-    ) -> Result<(), Diagnostic> {
-        if kind == a.kind && self.store.version() == a.version {
-            let what = format!("its `{}`", self.kind_name(kind));
+    fn restart(&mut self, a: Activation, combinator: u32, tail: bool) -> Result<(), Diagnostic> {
+        if combinator == a.combinator && self.store.version() == a.version {
+            let what = format!("its `{}`", self.kind_name(combinator));
             let (name, span) = (self.name(a.owner), self.span(a.owner));
             return Err(never_finishes(name, &what, span));
         }
         // A loop (a tail call of the same kind) stays at its depth.
-        let depth = if tail && kind == a.kind {
+        let depth = if tail && combinator == a.combinator {
             a.depth
         } else {
             a.depth.saturating_add(1)
@@ -352,14 +323,14 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
         if !tail {
             self.tasks.push(a);
         }
-        self.start(kind, detector, frame, owner, depth)
+        self.start(combinator, detector, frame, owner, depth)
     }
 
     fn apply(&mut self, app: &ActApp) -> Result<(), Diagnostic> {
         self.store.apply(app, &self.unit.pointers)
     }
 
-    fn builtin(&mut self, builtin: Builtin, owner: RowId) -> Result<(), Diagnostic> {
+    fn builtin(&mut self, builtin: Builtin, owner: u32) -> Result<(), Diagnostic> {
         match builtin {
             Builtin::PushSentinel => self.store.push_sentinel(self.span(owner)),
             Builtin::Pop => self.store.pop(),
@@ -373,16 +344,17 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
     /// `BSTEP linrec c=1 → a1 COMPSWAP r=0`, indented by depth.
     fn trace_step(&mut self, a: &Activation, c: bool, decision: Decision, target: RowId) {
         let owner = self.name(a.owner);
+        let target = self.name(target as u32);
         let bound = match decision.slot {
             Slot::SelfSlot => format!("self {owner}"),
-            Slot::A1 => format!("a1 {}", self.name(target)),
-            Slot::A2 => format!("a2 {}", self.name(target)),
-            Slot::A3 => format!("a3 {}", self.name(target)),
-            _ => self.name(target).to_string(),
+            Slot::A1 => format!("a1 {target}"),
+            Slot::A2 => format!("a2 {target}"),
+            Slot::A3 => format!("a3 {target}"),
+            _ => target.to_string(),
         };
         let line = format!(
             "{owner} {} c={} → {bound} r={}",
-            self.kind_name(a.kind),
+            self.kind_name(a.combinator),
             u8::from(c),
             u8::from(decision.ret)
         );

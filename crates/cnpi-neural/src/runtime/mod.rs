@@ -5,8 +5,9 @@
 //! parser over `M_key` / `W_key`, each condition bit from the frame's
 //! detector (or `_mapself`'s own), and each slot and return flag from the
 //! core. With `cached` those networks are replaced by exact
-//! caches of themselves (the applier's parse by row, made when a run first
-//! reaches the row, from the key tables indexed by their bits; the detector's
+//! caches of themselves (the applier's parse by row, made once for all rows
+//! in the program's compiled [`plan`], from the key tables indexed by their
+//! bits; the detector's
 //! verified table by feature vector, the core's decision table by bit
 //! prefix); without it every step runs the plain networks. Both give the
 //! same run bit for bit. The call stack lives on the heap, and the world
@@ -17,6 +18,7 @@
 //! run handing every step to the trace viewer's recorder if asked.
 
 mod machine;
+mod plan;
 
 use crate::core::Core;
 use crate::core::embedding::{Embedding, Extended};
@@ -27,7 +29,7 @@ use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::env::{State, internal};
 use cnpi::exec::compare::Run;
 use cnpi::exec::{Options, Outcome, Store};
-use machine::Parses;
+use plan::Plan;
 
 /// Where a run starts: program `unit` of a memory (an index of its
 /// `units`) and the applier `row` it starts from.
@@ -45,9 +47,11 @@ pub struct OnTheNetwork {
     core: Extended,
     memory: Memory,
     entry: Entry,
-    /// With the exact caches of the networks: the applier rows' parses
-    /// (else the plain networks run).
-    parses: Option<Parses>,
+    /// The memory compiled for the machine.
+    plan: Plan,
+    /// Whether the exact caches of the networks run (else the plain
+    /// networks).
+    cached: bool,
     /// For a memory read from a file: the name it was given, under which a
     /// disagreement of the engines checks the memory's stored source.
     file: Option<String>,
@@ -70,7 +74,8 @@ impl OnTheNetwork {
         }
         Ok(OnTheNetwork {
             core: extend(core, &memory)?,
-            parses: cached.then(|| Parses::new(&memory)),
+            plan: Plan::new(&memory, cached),
+            cached,
             memory,
             entry,
             file: None,
@@ -95,7 +100,7 @@ impl OnTheNetwork {
 
     /// Whether the exact caches run (else the plain networks).
     pub fn cached(&self) -> bool {
-        self.parses.is_some()
+        self.cached
     }
 }
 
@@ -107,7 +112,8 @@ impl cnpi::plan::Network for OnTheNetwork {
             core: &self.core,
             memory: &self.memory,
             entry: self.entry,
-            parses: self.parses.as_ref(),
+            plan: &self.plan,
+            cached: self.cached,
         };
         run.go(state, options, record)
     }
@@ -136,12 +142,12 @@ pub fn run(
     if memory.units.get(unit).is_none() {
         return Err(internal(format!("the memory has no program {unit}")));
     }
-    let parses = cached.then(|| Parses::new(memory));
     let run = OneRun {
         core: &extend(core, memory)?,
         memory,
         entry: Entry { unit, row: entry },
-        parses: parses.as_ref(),
+        plan: &Plan::new(memory, cached),
+        cached,
     };
     run.go(state, options, None)
 }
@@ -151,7 +157,8 @@ struct OneRun<'m> {
     core: &'m Extended,
     memory: &'m Memory,
     entry: Entry,
-    parses: Option<&'m Parses>,
+    plan: &'m Plan,
+    cached: bool,
 }
 
 impl OneRun<'_> {
@@ -161,8 +168,15 @@ impl OneRun<'_> {
         let info = &self.memory.units[self.entry.unit];
         let store =
             Store::new(info.env, &info.pointers, state, options)?.with_state(info.state.as_deref());
-        let mut machine =
-            machine::Machine::new(self.core, self.memory, info, store, self.parses, recorder);
+        let mut machine = machine::Machine::new(
+            self.core,
+            self.memory,
+            info,
+            self.plan,
+            self.cached,
+            store,
+            recorder,
+        );
         let ran = machine.run(self.entry.row);
         let outcome = machine.finish(ran.as_ref().err());
         ran.map(|()| outcome)

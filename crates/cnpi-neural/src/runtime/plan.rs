@@ -1,0 +1,94 @@
+//! The compiled form of a memory the machine runs: one [`Op`] per row.
+//!
+//! What running a row does depends only on the row: its kind (a combinator,
+//! a built-in, NOP, an applier) and, for an applier, its parse. A [`Plan`]
+//! holds both in a flat array indexed by the row, made once per program put
+//! on the network, so a core step reads one small entry instead of the
+//! memory's rows, names and spans. With the exact caches, every applier's
+//! parse is the fixed parser's, computed once from the key tables indexed
+//! by their bits (Lemma 1: the row `argmax` picks); without them, an
+//! applier is parsed by `argmax` over the keys every time it runs.
+
+use crate::core::index;
+use crate::memory::{ActKind, Builtin, Memory, Parsed, RowId, RowKind};
+use cnpi::program::{ActApp, Combinator, CombinatorKind};
+
+/// What running one row does.
+#[derive(Debug)]
+pub(super) enum Op {
+    /// An applier whose parse starts the combinator at decision-table
+    /// row `combinator` with `detector` and a new frame `[self, a1, a2, a3]`.
+    Start {
+        combinator: u32,
+        detector: u32,
+        frame: [u32; 4],
+    },
+    /// An applier whose parse is an ACT.
+    Act(Box<ActApp>),
+    /// An applier parsed when it runs (the plain parser, no cache).
+    Parse,
+    /// An applier that does not parse, and why (a damaged memory: an error
+    /// when a run reaches it).
+    Unparsed(String),
+    /// A combinator row (`self`, `_mapself`): a new activation of the
+    /// combinator at decision-table row `.0` with the same frame.
+    Restart(u32),
+    Builtin(Builtin),
+    Nop,
+    /// A row no frame slot can run (an ACT's fixed row, or none).
+    Invalid,
+}
+
+/// A memory compiled for the machine.
+pub(super) struct Plan {
+    ops: Vec<Op>,
+}
+
+impl Plan {
+    /// The plan of `memory`; with `cached`, every applier parsed now.
+    pub(super) fn new(memory: &Memory, cached: bool) -> Plan {
+        let keys = cached.then(|| memory.key_index());
+        let ops = (memory.rows.iter().enumerate())
+            .map(|(row, info)| match info.kind {
+                RowKind::Applier => match &keys {
+                    Some(keys) => parsed(memory.parse_indexed(row, keys)),
+                    None => Op::Parse,
+                },
+                RowKind::Combinator(kind) => Op::Restart(index(kind) as u32),
+                // `self` of a defined combinator is bound to its row.
+                RowKind::Defined => (memory.combinators.iter().position(|d| d.row == row))
+                    .map_or(Op::Invalid, |k| {
+                        Op::Restart(index(CombinatorKind::User(Combinator::Defined(k))) as u32)
+                    }),
+                RowKind::Builtin(builtin) => Op::Builtin(builtin),
+                RowKind::Act(ActKind::NOP) => Op::Nop,
+                RowKind::Act(_) => Op::Invalid,
+            })
+            .collect();
+        Plan { ops }
+    }
+
+    /// What running `row` does.
+    #[inline]
+    pub(super) fn op(&self, row: RowId) -> &Op {
+        self.ops.get(row).unwrap_or(&Op::Invalid)
+    }
+}
+
+/// The op of an applier from its parse.
+pub(super) fn parsed(parse: Result<Parsed, String>) -> Op {
+    match parse {
+        Ok(Parsed::Combinator {
+            kind,
+            combinator,
+            detector,
+            args,
+        }) => Op::Start {
+            combinator: index(kind) as u32,
+            detector: detector as u32,
+            frame: [combinator, args[0], args[1], args[2]].map(|r| r as u32),
+        },
+        Ok(Parsed::Act(app)) => Op::Act(Box::new(app)),
+        Err(why) => Op::Unparsed(why),
+    }
+}
