@@ -79,16 +79,21 @@ pub fn axpy(y: &mut [f32], a: f32, x: &[f32]) {
 /// The index of the largest value, the first on ties, as the decoders
 /// pick a slot; `None` when there are no values. A NaN never wins over a
 /// number (when every value is NaN, the first is returned).
+///
+/// Written as one `fold` (internal iteration), so that a chained source
+/// such as [`row_dots`] runs as plain loops.
 pub fn argmax(values: impl IntoIterator<Item = f32>) -> Option<usize> {
-    let mut values = values.into_iter().enumerate().peekable();
-    values.peek()?;
-    let mut best = (0, f32::NEG_INFINITY);
-    for (i, value) in values {
-        if value > best.1 {
-            best = (i, value);
-        }
-    }
-    Some(best.0)
+    let (count, best, _) =
+        values
+            .into_iter()
+            .fold((0, 0, f32::NEG_INFINITY), |(i, best, top), value| {
+                if value > top {
+                    (i + 1, i, value)
+                } else {
+                    (i + 1, best, top)
+                }
+            });
+    (count > 0).then_some(best)
 }
 
 /// The LSTM cell, from the pre-activations `z = W_ih · x + W_hh · h + b`

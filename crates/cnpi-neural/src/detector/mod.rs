@@ -81,6 +81,12 @@ impl Detector {
         &self.classifier
     }
 
+    /// The verified table: the classifier's bit at every point of the
+    /// domain.
+    pub fn table(&self) -> &[bool] {
+        &self.table
+    }
+
     /// The number of points verification checked.
     pub fn domain(&self) -> usize {
         self.encoder.domain()

@@ -22,7 +22,7 @@ use cnpi::program::print::combinator_name;
 use cnpi::program::{ActApp, Combinator, CombinatorKind, Slot};
 use cnpi::span::Span;
 
-use super::plan::{Op, Plan, parsed};
+use super::plan::{Op, Plan, Probe, parsed};
 
 /// The most condition bits an activation may see (the decision table's
 /// depth is far below).
@@ -270,6 +270,13 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
     /// [`step_bit`].
     #[inline]
     fn detect(&self, id: DetectorId, first: Option<bool>) -> Result<bool, Diagnostic> {
+        if self.cached {
+            match self.plan.probe(id) {
+                Probe::Constant(bit) => return Ok(bit),
+                Probe::StackTop(bits) => return Ok(bits[usize::from(self.store.top_is_state())]),
+                Probe::Encode => {}
+            }
+        }
         let row = self
             .memory
             .detectors

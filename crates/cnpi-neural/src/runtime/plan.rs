@@ -7,10 +7,13 @@
 //! memory's rows, names and spans. With the exact caches, every applier's
 //! parse is the fixed parser's, computed once from the key tables indexed
 //! by their bits (Lemma 1: the row `argmax` picks); without them, an
-//! applier is parsed by `argmax` over the keys every time it runs.
+//! applier is parsed by `argmax` over the keys every time it runs. The
+//! detectors that read no environment (the blind one, `_mapself`'s) are
+//! read from their verified tables directly.
 
 use crate::core::index;
-use crate::memory::{ActKind, Builtin, Memory, Parsed, RowId, RowKind};
+use crate::detector::{Condition, Detector};
+use crate::memory::{ActKind, Builtin, DetectorId, Memory, Parsed, RowId, RowKind};
 use cnpi::program::{ActApp, Combinator, CombinatorKind};
 
 /// What running one row does.
@@ -39,9 +42,22 @@ pub(super) enum Op {
     Invalid,
 }
 
+/// How the cached machine reads a detector's bit.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Probe {
+    /// A detector without features (the blind one): its table's one bit.
+    Constant(bool),
+    /// `_mapself`'s: its table's bit at the point `top_is_state`.
+    StackTop([bool; 2]),
+    /// Any other: encode the environment, then read the table.
+    Encode,
+}
+
 /// A memory compiled for the machine.
 pub(super) struct Plan {
     ops: Vec<Op>,
+    /// With the exact caches, per detector (else none).
+    probes: Vec<Probe>,
 }
 
 impl Plan {
@@ -65,13 +81,36 @@ impl Plan {
                 RowKind::Act(_) => Op::Invalid,
             })
             .collect();
-        Plan { ops }
+        let probes = match cached {
+            true => (memory.detectors.iter())
+                .map(|row| probe(&row.detector))
+                .collect(),
+            false => Vec::new(),
+        };
+        Plan { ops, probes }
+    }
+
+    /// How to read detector `id` from its table (in the cached mode).
+    #[inline]
+    pub(super) fn probe(&self, id: DetectorId) -> Probe {
+        self.probes.get(id).copied().unwrap_or(Probe::Encode)
     }
 
     /// What running `row` does.
     #[inline]
     pub(super) fn op(&self, row: RowId) -> &Op {
         self.ops.get(row).unwrap_or(&Op::Invalid)
+    }
+}
+
+/// The probe of `detector`: the points its encoder gives without reading
+/// the environment, read from its table once.
+fn probe(detector: &Detector) -> Probe {
+    let bit = |point: usize| detector.table().get(point).copied().unwrap_or(false);
+    match detector.condition() {
+        Condition::Blind if detector.domain() == 1 => Probe::Constant(bit(0)),
+        Condition::StackTop if detector.domain() == 2 => Probe::StackTop([bit(0), bit(1)]),
+        _ => Probe::Encode,
     }
 }
 
