@@ -190,14 +190,14 @@ pub enum BoolExpr {
 
 impl PosExpr {
     pub fn eval<W: World + ?Sized>(&self, world: &W) -> Result<i64, EvalError> {
-        let overflow = EvalError::Overflow(self.span);
+        let overflow = || EvalError::Overflow(self.span);
         Ok(match &self.kind {
             PosKind::Int(k) => *k,
             PosKind::Pointer(p) => world.pointer(*p),
             PosKind::Last => world.len() - 1,
             PosKind::End => world.len(),
             PosKind::Observe(o, at) => world.position(o, at.eval(world)?),
-            PosKind::Neg(e) => e.eval(world)?.checked_neg().ok_or(overflow)?,
+            PosKind::Neg(e) => e.eval(world)?.checked_neg().ok_or_else(overflow)?,
             PosKind::Resume => world.resume(),
             PosKind::Read(cell) => cell
                 .read(world)?
@@ -222,7 +222,7 @@ impl PosExpr {
                     ArithOp::Div => a.checked_div(b),
                     ArithOp::Rem => a.checked_rem(b),
                 };
-                result.ok_or(overflow)?
+                result.ok_or_else(overflow)?
             }
         })
     }
@@ -291,12 +291,14 @@ impl Relation {
 }
 
 /// The relation of two evaluated operands, by the END rules: END equals
-/// exactly the things that read as END, and is never ordered.
-fn relate(lhs: Evaluated, rhs: Evaluated, n: i64) -> Relation {
+/// exactly the things that read as END, and is never ordered. `n` is asked
+/// only when a position meets END.
+#[inline]
+fn relate(lhs: Evaluated, rhs: Evaluated, n: impl Fn() -> i64) -> Relation {
     use Evaluated::*;
     let reads_as_end = |e: &Evaluated| match e {
         End | Value(None) | Symbol(None) => true,
-        Position(p) => *p < 0 || *p >= n,
+        Position(p) => *p < 0 || *p >= n(),
         Value(Some(_)) | Symbol(Some(_)) => false,
     };
     let equal = match (&lhs, &rhs) {
@@ -336,7 +338,7 @@ pub fn relation<W: World + ?Sized>(
     rhs: &Operand,
     world: &W,
 ) -> Result<Relation, EvalError> {
-    Ok(relate(lhs.eval(world)?, rhs.eval(world)?, world.len()))
+    Ok(relate(lhs.eval(world)?, rhs.eval(world)?, || world.len()))
 }
 
 /// A condition's leaf: what `and`, `or` and `not` combine.

@@ -110,8 +110,8 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
     /// Runs the applier `entry` to its end.
     pub(super) fn run(&mut self, entry: RowId) -> Result<(), Diagnostic> {
         self.call_applier(entry, 0)?;
-        while let Some(activation) = self.tasks.pop() {
-            self.step(activation)?;
+        while !self.tasks.is_empty() {
+            self.step()?;
         }
         Ok(())
     }
@@ -203,57 +203,73 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
         Ok(())
     }
 
-    /// One core step of an activation.
-    fn step(&mut self, mut a: Activation) -> Result<(), Diagnostic> {
-        let detector = if a.combinator == MAPSELF {
+    /// One core step of the activation on top of the stack, which stays
+    /// there (and is stepped again) unless the core says it returns.
+    fn step(&mut self) -> Result<(), Diagnostic> {
+        let Some(a) = self.tasks.last() else {
+            return Ok(());
+        };
+        let combinator = a.combinator;
+        let detector = if combinator == MAPSELF {
             STACK_TOP
         } else {
             a.detector as DetectorId
         };
         let first = (a.len > 0).then_some(a.bits & 1 == 1);
         let c = self.detect(detector, first)?;
-        let decision = self.decide(&mut a, c)?;
-        let (memory, owner) = (self.memory, a.owner as RowId);
-        (self.store).count_step_of(|| (row_name(memory, owner), row_span(memory, owner)))?;
+        let core = self.core;
+        let Some(a) = self.tasks.last_mut() else {
+            return Ok(());
+        };
+        let decision = decide(core, a, c);
+        let (owner, depth, frame, bits, len) = (a.owner, a.depth, a.frame, a.bits, a.len);
+        let decision = decision.ok_or_else(|| {
+            internal(format!(
+                "the core made no decision for `{}` after {} steps",
+                self.kind_name(combinator),
+                MAX_BITS
+            ))
+        })?;
+        let memory = self.memory;
+        let at = owner as RowId;
+        (self.store).count_step_of(|| (row_name(memory, at), row_span(memory, at)))?;
         let target = match decision.slot {
-            Slot::SelfSlot => a.frame[0],
-            Slot::A1 => a.frame[1],
-            Slot::A2 => a.frame[2],
-            Slot::A3 => a.frame[3],
+            Slot::SelfSlot => frame[0],
+            Slot::A1 => frame[1],
+            Slot::A2 => frame[2],
+            Slot::A3 => frame[3],
             builtin => Memory::builtin_slot(builtin).unwrap_or_default() as u32,
         } as RowId;
         if self.store.tracing() {
-            self.trace_step(&a, c, decision, target);
+            self.trace_step(owner, combinator, depth, c, decision, target);
         }
         if let Some(recorder) = self.recorder.as_deref_mut() {
-            let kind = kind_at(a.combinator as usize);
+            let kind = kind_at(combinator as usize);
             let step = Step {
-                owner,
+                owner: at,
                 kind,
                 kind_name: kind_name(self.memory, kind),
-                prefix: (usize::from(a.len) <= MAX_BITS).then_some((a.bits, a.len)),
+                prefix: (usize::from(len) <= MAX_BITS).then_some((bits, len)),
                 c,
                 detector,
                 slot: decision.slot,
                 target,
                 ret: decision.ret,
-                depth: a.depth,
+                depth,
             };
             recorder.step(step, &self.store);
         }
         let plan = self.plan;
         let op = plan.op(target);
-        if let &Op::Restart(combinator) = op {
-            return self.restart(a, combinator, decision.ret);
+        if let &Op::Restart(next) = op {
+            return self.restart(next, decision.ret);
         }
-        let deeper = a.depth.saturating_add(1);
-        let owner = a.owner;
-        if !decision.ret {
-            self.tasks.push(a);
+        if decision.ret {
+            self.tasks.pop();
         }
         match op {
             Op::Start { .. } | Op::Act(_) | Op::Parse | Op::Unparsed(_) => {
-                self.call_applier(target, deeper)
+                self.call_applier(target, depth.saturating_add(1))
             }
             Op::Builtin(builtin) => self.builtin(*builtin, owner),
             Op::Nop => Ok(()),
@@ -287,37 +303,17 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
         step_bit(first, detected)
     }
 
-    /// The core's decision after bit `c`.
-    #[inline]
-    fn decide(&self, a: &mut Activation, c: bool) -> Result<Decision, Diagnostic> {
-        let n = usize::from(a.len);
-        if n < MAX_BITS {
-            a.bits |= u16::from(c) << n;
-        }
-        a.len = a.len.saturating_add(1);
-        let decision = match &mut a.network {
-            Some(state) => Some(self.core.step(state, c)),
-            None if n < MAX_BITS => {
-                let row = self.core.table().row(a.combinator as usize);
-                row.get((2 << n) - 2 + usize::from(a.bits)).copied()
-            }
-            None => None,
+    /// `self` or `_mapself` from the activation on top of the stack: a new
+    /// activation of `combinator` with the same detector and frame, after
+    /// it (`tail`) or above it.
+    fn restart(&mut self, combinator: u32, tail: bool) -> Result<(), Diagnostic> {
+        let Some(a) = self.tasks.last() else {
+            return Ok(());
         };
-        decision.ok_or_else(|| {
-            internal(format!(
-                "the core made no decision for `{}` after {} steps",
-                self.kind_name(a.combinator),
-                MAX_BITS
-            ))
-        })
-    }
-
-    /// `self` or `_mapself`: a new activation of `combinator` with the same
-    /// detector and frame.
-    fn restart(&mut self, a: Activation, combinator: u32, tail: bool) -> Result<(), Diagnostic> {
+        let (detector, frame, owner) = (a.detector, a.frame, a.owner);
         if combinator == a.combinator && self.store.version() == a.version {
             let what = format!("its `{}`", self.kind_name(combinator));
-            let (name, span) = (self.name(a.owner), self.span(a.owner));
+            let (name, span) = (self.name(owner), self.span(owner));
             return Err(never_finishes(name, &what, span));
         }
         // A loop (a tail call of the same kind) stays at its depth.
@@ -326,9 +322,8 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
         } else {
             a.depth.saturating_add(1)
         };
-        let (detector, frame, owner) = (a.detector, a.frame, a.owner);
-        if !tail {
-            self.tasks.push(a);
+        if tail {
+            self.tasks.pop();
         }
         self.start(combinator, detector, frame, owner, depth)
     }
@@ -349,8 +344,16 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
     }
 
     /// `BSTEP linrec c=1 → a1 COMPSWAP r=0`, indented by depth.
-    fn trace_step(&mut self, a: &Activation, c: bool, decision: Decision, target: RowId) {
-        let owner = self.name(a.owner);
+    fn trace_step(
+        &mut self,
+        owner: u32,
+        combinator: u32,
+        depth: u32,
+        c: bool,
+        decision: Decision,
+        target: RowId,
+    ) {
+        let owner = self.name(owner);
         let target = self.name(target as u32);
         let bound = match decision.slot {
             Slot::SelfSlot => format!("self {owner}"),
@@ -361,11 +364,30 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
         };
         let line = format!(
             "{owner} {} c={} → {bound} r={}",
-            self.kind_name(a.combinator),
+            self.kind_name(combinator),
             u8::from(c),
             u8::from(decision.ret)
         );
-        self.store.trace(a.depth, &line);
+        self.store.trace(depth, &line);
+    }
+}
+
+/// The core's decision for activation `a` after bit `c`, which joins its
+/// bits: from the LSTM when `a` runs it, else from `core`'s decision table.
+#[inline]
+fn decide(core: &Extended, a: &mut Activation, c: bool) -> Option<Decision> {
+    let n = usize::from(a.len);
+    if n < MAX_BITS {
+        a.bits |= u16::from(c) << n;
+    }
+    a.len = a.len.saturating_add(1);
+    match &mut a.network {
+        Some(state) => Some(core.step(state, c)),
+        None if n < MAX_BITS => {
+            let row = core.table().row(a.combinator as usize);
+            row.get((2 << n) - 2 + usize::from(a.bits)).copied()
+        }
+        None => None,
     }
 }
 
