@@ -215,14 +215,7 @@ impl<'p> Writer<'p> {
         };
         self.push(keyword);
         let span = self.name(&data.name);
-        let dims = (data.dims.iter())
-            .map(|dim| {
-                self.push("[");
-                let dim = self.position(dim);
-                self.push("]");
-                dim
-            })
-            .collect();
+        let dims = self.indices(&data.dims);
         let kind = match &data.kind {
             DataKind::Var { init } => {
                 self.push(" = ");
@@ -310,18 +303,23 @@ impl<'p> Writer<'p> {
         at
     }
 
-    /// A cell of declared data (see [`cell`]).
-    pub fn cell(&mut self, cell: &Cell) -> Cell {
-        let start = self.text.len();
-        self.push(&cell.name);
-        let at = (cell.at.iter())
+    /// `[i][j + 1]`: each position in brackets.
+    fn indices(&mut self, indices: &[PosExpr]) -> Vec<PosExpr> {
+        (indices.iter())
             .map(|index| {
                 self.push("[");
                 let index = self.position(index);
                 self.push("]");
                 index
             })
-            .collect();
+            .collect()
+    }
+
+    /// A cell of declared data (see [`cell`]).
+    pub fn cell(&mut self, cell: &Cell) -> Cell {
+        let start = self.text.len();
+        self.push(&cell.name);
+        let at = self.indices(&cell.at);
         Cell {
             at,
             span: self.since(start),
