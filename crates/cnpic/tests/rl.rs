@@ -422,6 +422,17 @@ fn learn_refuses_what_it_cannot_learn_with_codes() {
     );
     let stderr = code(&["learn", &mixed, "--examples", &counts], "E1402");
     assert!(stderr.contains("the file has 4 holes"), "{stderr}");
+    // An applier hole no program calls would be the entry.
+    let uncalled = write(
+        "x.cnpi",
+        "env ram(i = 0)\ninput A[n]\nvar count = 0\n\ndef EXTRA: ?\n\n\
+         def COUNT():\n  while i < n:\n    if A[i] == ?:\n      count = count + 1\n    i = i + 1\n",
+    );
+    let stderr = code(&["learn", &uncalled, "--examples", &counts], "E1402");
+    assert!(
+        stderr.contains("`EXTRA` is called by no program"),
+        "{stderr}"
+    );
     // A `ram` sketch's examples are read against its declarations: its
     // registers may be asked for, an undeclared name may not.
     let ram = "examples/learn/insertion_inner.cnpi";

@@ -7,6 +7,7 @@
 
 use cnpi::compile::Compiled;
 use cnpi::diagnostic::{Diagnostic, codes};
+use cnpi::program::Body;
 
 use super::{BlankSketch, Filling, Search};
 use crate::sketch::Example;
@@ -23,6 +24,17 @@ impl BlankSketch {
     ) -> Result<BlankSketch, Diagnostic> {
         let program = &compiled.program;
         BlankSketch::check(program)?;
+        // A hole no program calls is the only root the checker counts as a
+        // sketch's, and so the entry: nothing would run the normal programs.
+        let entry = &program.defs[program.entry];
+        if let Body::Hole(hole) = &entry.body {
+            return Err(Diagnostic::error(
+                codes::E1402,
+                format!("the applier hole `{}` is called by no program", entry.name),
+            )
+            .with_label(hole.span, "called by nothing, so it would be the entry")
+            .with_help("call it from the normal program with the holes, or remove it"));
+        }
         let threads = match threads {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
             n => n.min(256),
