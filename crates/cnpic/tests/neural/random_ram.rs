@@ -546,6 +546,12 @@ pub(super) fn check(text: &str, inputs: &[String], tally: &mut Tally) {
         sources: compilation.sources,
         text: text.to_string(),
     };
+    // The round trip: the printed combinatory form compiles to the value
+    // the network is built from.
+    if let Ok((converted, _)) = cnpi::compile::convert(&compiled, name) {
+        let agrees = cnpi::compile::printed_agrees(&converted, name);
+        assert!(agrees.is_ok(), "{agrees:?}\n{text}\n{}", converted.text);
+    }
     let ready = match for_the_network(compiled, name) {
         Ok(ready) => ready,
         Err((diagnostics, _)) => panic!("refused: {diagnostics:?}\n{text}"),
