@@ -20,8 +20,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::codec::{self, Code, Decoder};
 use crate::detector::{Condition, Detector, Encoder, read_classifier, write_classifier};
-use crate::memory::codec::{self, Code, Decoder};
 use crate::memory::keys::Table;
 use crate::memory::{
     ActKind, DefinedRow, DetectorRow, EMBED_DIM, KEY_DIM, KeyIndex, Memory, Parsed, Row, RowKind,

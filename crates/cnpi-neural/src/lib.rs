@@ -12,8 +12,10 @@
 //! applier embeddings, written by the compiler), the [`detector`] memory
 //! (one trained, verified classifier per condition), and the [`runtime`]
 //! that binds slots to programs. [`cnpim`] stores a memory as a file, in
-//! the checked safetensors format of [`tensors`]. [`load`] is a program as
-//! the commands name it (a source or a memory file), ready to run;
+//! the checked safetensors format of [`tensors`]; `codec` writes ACT
+//! arguments and conditions as numbers for both memories. [`load`] is a
+//! program as the commands name it (a source or a memory file), ready to
+//! run;
 //! [`viewer`] records a run and writes it as a page to step through.
 //! [`maths`] holds the small functions (σ, dot products, the LSTM cell)
 //! every network here is built from, written once.
@@ -24,6 +26,7 @@
 //! interpreter; it never calls the reference interpreter itself.
 
 pub mod cnpim;
+pub(crate) mod codec;
 pub mod core;
 pub mod detector;
 pub mod load;

@@ -14,7 +14,7 @@
 
 use std::convert::Infallible;
 
-use crate::memory::codec::Code;
+use crate::codec::Code;
 use cnpi::program::{
     BoolExpr, EvalError, Leaf, Observation, Operand, PosExpr, Relation, World, relation,
 };

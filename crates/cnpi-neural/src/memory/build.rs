@@ -17,12 +17,12 @@
 
 use std::collections::HashMap;
 
-use super::codec::Code;
 use super::keys::{self, Table};
 use super::{
     ARGUMENT_DIM, ActKind, BLIND, DefinedRow, DetectorId, DetectorRow, EMBED_DIM, KEY_DIM, Memory,
     Row, RowId, RowKind, Unit,
 };
+use crate::codec::Code;
 use crate::core::Core;
 use crate::core::embedding::{self, Refused};
 use crate::detector::{Cache, Condition, Detector, Failure, MAX_DOMAIN};

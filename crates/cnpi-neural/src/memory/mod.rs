@@ -6,8 +6,8 @@
 //! row. An applier's embedding is written per equation 1 of the paper:
 //! `k_prog | k_det | k_a1 | k_a2 | k_a3`, five keys; an ACT applier keeps
 //! its argument values in the places of the three argument keys
-//! ([`codec`]). The five stdlib combinator rows have no embedding here:
-//! theirs is the core's initial state (Emb-as-State0). A combinator a
+//! (`crate::codec`). The five stdlib combinator rows have no embedding
+//! here: theirs is the core's initial state (Emb-as-State0). A combinator a
 //! program defines gets a row of its own ([`RowKind::Defined`]) whose
 //! embedding is that initial state, `h | c`, learned on the fixed core
 //! ([`crate::core::embedding`]). `W_key` and the detectors are the
@@ -20,14 +20,14 @@
 //! existing row, key and detector as it was (Theorem 1).
 
 mod build;
-pub(crate) mod codec;
 pub(crate) mod keys;
 mod verify;
 
+pub use crate::codec::ActKind;
 pub use build::condition_code;
-pub use codec::ActKind;
 pub use keys::KEY_DIM;
 
+use crate::codec::Decoder;
 use crate::detector::{Cache, Condition, Detector};
 use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::env::internal;
@@ -325,7 +325,7 @@ impl Memory {
                 let pointers = unit.map_or(0, |u| u.pointers.len());
                 let data = unit.map_or(&[][..], |u| u.data.as_slice());
                 let mut decoder =
-                    codec::Decoder::new(&embedding[2 * KEY_DIM..], &info.spans, pointers, data);
+                    Decoder::new(&embedding[2 * KEY_DIM..], &info.spans, pointers, data);
                 let app = decoder.act(kind, info.span).map_err(|e| e.0)?;
                 if !decoder.finished() {
                     return Err("its arguments have trailing numbers or spans".into());
