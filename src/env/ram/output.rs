@@ -92,16 +92,14 @@ mod tests {
 
     #[test]
     fn the_text_is_the_value_tree_written_out() {
-        // `output` and `steps` are also names of the program's own: the
-        // run's members replace them, as in the `Value` tree.
-        let text = "env ram(i = 0, steps = 3)\ninput A[n][m]\ninput output\n\
+        let text = "env ram(i = 0, k = 3)\ninput A[n][m]\ninput x\n\
                     var z[2] = -1\ndef MAIN: seq(; NOP, NOP, NOP)\n";
         let compiled = crate::compile::compile("p.cnpi", text, None).program;
         let program = compiled.expect("the program compiles");
         let layout = Declarations::of(&program);
         for json in [
-            r#"{"A": [[1, -2], [3, 4]], "output": 5}"#,
-            r#"{"A": [[], [], []], "output": -9223372036854775808}"#,
+            r#"{"A": [[1, -2], [3, 4]], "x": 5}"#,
+            r#"{"A": [[], [], []], "x": -9223372036854775808}"#,
         ] {
             let state = read_input(program.env, &layout, json).expect("reads");
             let tree = state.to_json(12, "symbolic").to_string();
