@@ -1,7 +1,8 @@
 //! Time to combinatorize a generated file of 5,000 normal programs with
 //! loops, branches and state calls (target: under a second on a 2-core
-//! machine), and the whole of `cnpic combinatorize` on it: compiling the
-//! input, converting, and checking the output.
+//! machine), the whole of what `cnpic run` does before the network
+//! (`compile::for_the_network`: compiling the input, converting, and the
+//! checked combinatory program), and compiling the printed output again.
 //!
 //!     cargo bench --bench combinatorize
 
@@ -60,6 +61,18 @@ fn combinatorize_throughput(c: &mut Criterion) {
         b.iter(|| {
             let converted = cnpi::combinatorize::combinatorize(&program, &source, "generated.cnpi");
             assert!(converted.is_ok_and(|c| c.warnings.is_empty()));
+        })
+    });
+    group.bench_function("5000 normal programs, for the network", |b| {
+        b.iter(|| {
+            let compilation = cnpi::compile::compile("generated.cnpi", &source, None);
+            let compiled = cnpi::compile::Compiled {
+                program: compilation.program.expect("the generated file compiles"),
+                sources: compilation.sources,
+                text: source.clone(),
+            };
+            let ready = cnpi::compile::for_the_network(compiled, "generated.cnpi");
+            assert!(ready.is_ok_and(|ready| ready.written.is_some()));
         })
     });
     group.bench_function("5000 normal programs, compiled and checked", |b| {

@@ -4,10 +4,12 @@
 //! [`compile`] registers the user's file and the stdlib files as
 //! [`Sources`] (so every diagnostic can be drawn), parses, and checks when
 //! parsing succeeded. [`for_the_network`] hands on a file of appliers as it
-//! is and combinatorizes a file with normal programs first, checking the
-//! converted text ([`convert_checked`]); a program with holes goes to
-//! neither ([`runnable`]). Everything is returned as data,
-//! warnings included; nothing here prints.
+//! is and combinatorizes a file with normal programs first ([`convert`]:
+//! the combinatory program comes back as a checked value, never parsed
+//! from its text); a program with holes goes to neither ([`runnable`]).
+//! [`printed_agrees`] is the round trip that keeps the printer honest: the
+//! printed text, parsed and checked, is the same program. Everything is
+//! returned as data, warnings included; nothing here prints.
 
 use crate::check;
 use crate::combinatorize::{Combinatorized, Origins, combinatorize, internal};
@@ -88,41 +90,65 @@ pub fn compile(name: &str, text: &str, entry: Option<&str>) -> Compilation {
     }
 }
 
-/// Converts a compiled file (named `name` in the output's header) and
-/// compiles the output, which must hold no error and no warning the file
-/// as written does not draw: the converted text (with its
-/// warnings) and the output's checked program; or the diagnostics, drawn
-/// against the file's sources.
-pub fn convert_checked(
+/// Converts a compiled file (named `name` in the output's header): the
+/// conversion (with its warnings), and the combinatory program compiled,
+/// its sources naming the output `NAME (combinatorized)`; or the
+/// diagnostics, drawn against the file's sources.
+pub fn convert(
     compiled: &Compiled,
     name: &str,
 ) -> Result<(Combinatorized, Compiled), Vec<Diagnostic>> {
     runnable(&compiled.program)?;
-    let mut converted = combinatorize(&compiled.program, &compiled.text, name)?;
-    let output = format!("{name} (combinatorized)");
-    let check = compile(&output, &converted.text, None);
-    match check.program {
-        Some(program) if only_copied_warnings(&converted.origins, &check.diagnostics) => {
-            converted.origins.refine(&program);
-            let text = converted.text.clone();
-            let sources = check.sources;
-            Ok((
-                converted,
-                Compiled {
-                    program,
-                    sources,
-                    text,
-                },
-            ))
-        }
-        _ => {
-            let found: Vec<String> = check
-                .diagnostics
-                .iter()
-                .map(|d| d.message.clone())
-                .collect();
-            let detail = format!("the output does not compile cleanly: {}", found.join("; "));
-            Err(vec![internal(detail)])
+    let converted = combinatorize(&compiled.program, &compiled.text, name)?;
+    let combinatory = Compiled {
+        program: converted.program.clone(),
+        sources: sources(&output_name(name), &converted.text),
+        text: converted.text.clone(),
+    };
+    Ok((converted, combinatory))
+}
+
+/// How diagnostics name the combinatorized form of the file `name`.
+fn output_name(name: &str) -> String {
+    format!("{name} (combinatorized)")
+}
+
+/// The round trip: `converted`'s text (converted from the file `name`),
+/// parsed and checked, is `converted.program`, spans included, with no
+/// diagnostic but warnings copied with the user's conditions. `cnpic
+/// combinatorize` checks it before printing; the tests check it on every
+/// example and on random programs. E0899 when not.
+pub fn printed_agrees(converted: &Combinatorized, name: &str) -> Result<(), Diagnostic> {
+    let check = compile(&output_name(name), &converted.text, None);
+    let Some(program) = check
+        .program
+        .filter(|_| only_copied_warnings(converted, &check.diagnostics))
+    else {
+        let found: Vec<String> = (check.diagnostics.iter())
+            .map(|d| format!("{} {}", d.code, d.message))
+            .collect();
+        return Err(internal(format!(
+            "the output does not compile cleanly: {}",
+            found.join("; ")
+        )));
+    };
+    let (parsed, built) = (format!("{program:#?}"), format!("{:#?}", converted.program));
+    match parsed.lines().zip(built.lines()).position(|(a, b)| a != b) {
+        None if parsed.len() == built.len() => Ok(()),
+        at => {
+            let line = at.unwrap_or(parsed.lines().count().min(built.lines().count()));
+            let show = |text: &str| {
+                text.lines()
+                    .skip(line.saturating_sub(8))
+                    .take(12)
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            };
+            Err(internal(format!(
+                "the output parses to another program than the one built, from line {line} of its dump:\nparsed:\n{}\nbuilt:\n{}",
+                show(&parsed),
+                show(&built)
+            )))
         }
     }
 }
@@ -168,17 +194,17 @@ pub fn runnable(program: &Program) -> Result<(), Vec<Diagnostic>> {
     ])
 }
 
-/// True when `output` (the diagnostics of the converted file) holds no
-/// error and only warnings copied with the user's conditions: the
-/// conversion copies conditions as values, so one that is always false
-/// (W0102) is always false in both, and the user has seen it already. Each
-/// must stand on output that `origins` maps to the user's file. Compared
-/// as values, without compiling the user's file again.
-fn only_copied_warnings(origins: &Origins, output: &[Diagnostic]) -> bool {
+/// True when `output` (the diagnostics of the converted file, compiled)
+/// holds no error and only warnings copied with the user's conditions:
+/// the conversion copies conditions as values, so one that is always
+/// false (W0102) is always false in both, and the user has seen it
+/// already. Each must stand on output that `converted.origins` maps to the
+/// user's file. Compared by code and span, never by message.
+fn only_copied_warnings(converted: &Combinatorized, output: &[Diagnostic]) -> bool {
     !has_errors(output)
         && output.iter().all(|warning| {
             warning.code == codes::W0102
-                && (warning.span()).is_some_and(|span| origins.locate(span).is_some())
+                && (warning.span()).is_some_and(|span| converted.origins.locate(span).is_some())
         })
 }
 
@@ -191,7 +217,7 @@ pub fn conversion_diagnostics(compiled: &Compiled, name: &str) -> Vec<Diagnostic
     if !normal || runnable(&compiled.program).is_err() {
         return Vec::new();
     }
-    match convert_checked(compiled, name) {
+    match convert(compiled, name) {
         Ok((converted, _)) => converted.warnings,
         Err(diagnostics) => diagnostics,
     }
@@ -219,7 +245,7 @@ pub fn for_the_network(
             written: None,
         });
     }
-    match convert_checked(&compiled, name) {
+    match convert(&compiled, name) {
         Ok((converted, combinatory)) => Ok(ForNetwork {
             combinatory,
             written: Some(Written {

@@ -13,7 +13,7 @@ mod inputs;
 
 use std::path::{Path, PathBuf};
 
-use cnpi::compile::{Compiled, compile, convert_checked};
+use cnpi::compile::{Compiled, compile, convert};
 use cnpi::exec::Options;
 use cnpi::format::{format, positionless};
 use cnpi::program::Program;
@@ -81,7 +81,7 @@ fn subjects() -> Vec<(String, String)> {
                 sources: compilation.sources,
                 text,
             };
-            if let Ok((converted, _)) = convert_checked(&compiled, &name) {
+            if let Ok((converted, _)) = convert(&compiled, &name) {
                 subjects.push((format!("{name} (combinatorized)"), converted.text));
             }
         }

@@ -2,7 +2,8 @@
 //!
 //! With `--entry NAME`, the entry is that definition. Otherwise it is the
 //! one definition no other definition refers to (a self-reference does not
-//! count); none or several is an error listing the candidates. Inference
+//! count); none or several is an error listing the candidates (the first
+//! and last few of many, with a count of the others). Inference
 //! and reachability wait for an otherwise clean, complete tree, since a
 //! misspelt or lost reference would make them report nonsense. A
 //! definition the entry never reaches earns a warning. In a sketch (a file
@@ -16,6 +17,7 @@ use crate::diagnostic::{Diagnostic, codes};
 use crate::program::DefId;
 
 use super::Checker;
+use super::graph::SHOWN;
 use super::names::Meaning;
 use super::suggest::{closest, listing};
 
@@ -40,8 +42,12 @@ impl<'a> Checker<'a> {
             .collect();
         // In a sketch, what a hole will call is no root: the one root that
         // is a hole or reaches one is the entry.
+        let holes: Vec<DefId> = (0..self.defs.len())
+            .filter(|&id| self.is_hole(id))
+            .collect();
+        let reach_a_hole = self.reached(&holes, Direction::Callers);
         let sketch: Vec<DefId> = (roots.iter().copied())
-            .filter(|&id| self.reached_from(id).iter().any(|&d| self.is_hole(d)))
+            .filter(|&id| reach_a_hole[id])
             .collect();
         if roots.len() > 1 && sketch.len() == 1 {
             roots = sketch;
@@ -66,10 +72,24 @@ impl<'a> Checker<'a> {
                 self.report(diagnostic);
             }
             candidates => {
-                let names: Vec<String> = candidates
-                    .iter()
+                // All the candidates, or the first and last few.
+                let shown: Vec<DefId> = if candidates.len() > SHOWN {
+                    let tail = &candidates[candidates.len() - (SHOWN - SHOWN / 2)..];
+                    candidates[..SHOWN / 2]
+                        .iter()
+                        .chain(tail)
+                        .copied()
+                        .collect()
+                } else {
+                    candidates.to_vec()
+                };
+                let mut names: Vec<String> = (shown.iter())
                     .map(|id| format!("`{}`", self.def_name(*id)))
                     .collect();
+                if shown.len() < candidates.len() {
+                    let more = format!("… {} more …", candidates.len() - shown.len());
+                    names.insert(SHOWN / 2, more);
+                }
                 let names = listing(&names);
                 let mut diagnostic = Diagnostic::error(
                     codes::E0504,
@@ -78,7 +98,7 @@ impl<'a> Checker<'a> {
                         names
                     ),
                 );
-                for id in candidates {
+                for id in &shown {
                     if let Some(def) = self.defs.get(*id) {
                         diagnostic = diagnostic.with_label(def.name.span, "could be the entry");
                     }
@@ -114,24 +134,30 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// The definitions `from` reaches through references, itself included.
-    fn reached_from(&self, from: DefId) -> Vec<DefId> {
-        let mut successors: Vec<Vec<DefId>> = vec![Vec::new(); self.defs.len()];
+    /// Whether each definition is reached from one of `from` by following
+    /// references (`Callees`) or reaches one of them (`Callers`): one walk,
+    /// linear in the definitions and references.
+    fn reached(&self, from: &[DefId], direction: Direction) -> Vec<bool> {
+        let mut next: Vec<Vec<DefId>> = vec![Vec::new(); self.defs.len()];
         for reference in &self.refs {
-            if let Some(list) = successors.get_mut(reference.from) {
-                list.push(reference.to);
+            let (a, b) = match direction {
+                Direction::Callees => (reference.from, reference.to),
+                Direction::Callers => (reference.to, reference.from),
+            };
+            if let Some(list) = next.get_mut(a) {
+                list.push(b);
             }
         }
         let mut reached = vec![false; self.defs.len()];
-        let mut queue = VecDeque::from([from]);
+        let mut queue: VecDeque<DefId> = from.iter().copied().collect();
         while let Some(id) = queue.pop_front() {
             match reached.get_mut(id) {
                 Some(seen) if !*seen => *seen = true,
                 _ => continue,
             }
-            queue.extend(successors.get(id).into_iter().flatten());
+            queue.extend(next.get(id).into_iter().flatten());
         }
-        (0..self.defs.len()).filter(|&id| reached[id]).collect()
+        reached
     }
 
     /// W0101 for every definition the entry never reaches.
@@ -140,10 +166,10 @@ impl<'a> Checker<'a> {
         if self.is_doubtful() || (0..self.defs.len()).any(|id| self.is_hole(id)) {
             return;
         }
-        let reached = self.reached_from(entry);
+        let reached = self.reached(&[entry], Direction::Callees);
         let entry_name = self.def_name(entry);
         for (id, def) in self.defs.clone().into_iter().enumerate() {
-            if !reached.contains(&id) {
+            if !reached[id] {
                 let diagnostic =
                     Diagnostic::warning(codes::W0101, format!("`{}` is never used", def.name.name))
                         .with_label(
@@ -158,4 +184,11 @@ impl<'a> Checker<'a> {
             }
         }
     }
+}
+
+/// Which way [`Checker::reached`] follows references.
+#[derive(Clone, Copy)]
+enum Direction {
+    Callees,
+    Callers,
 }

@@ -97,7 +97,7 @@ impl<'a> Checker<'a> {
 }
 
 /// The most definitions of a cycle a diagnostic names.
-const SHOWN: usize = 6;
+pub(super) const SHOWN: usize = 6;
 
 /// How one kind of forbidden cycle is reported.
 struct CycleKind {

@@ -139,6 +139,27 @@ fn every_statement(stmts: &[Stmt], f: &mut impl FnMut(&Stmt)) {
     }
 }
 
+/// For each position of `act` (in the order of `act_positions`), whether
+/// it comes after a place with indices, which the ACT checks before it.
+fn after_a_place(act: &Act) -> Vec<bool> {
+    let Act::Env(env) = act else {
+        return vec![false; act_positions(act).len()];
+    };
+    let mut placed = false;
+    let mut after = Vec::new();
+    for arg in &env.args {
+        match arg {
+            ActArg::Position(_) => after.push(placed),
+            ActArg::Place(cell) => {
+                after.extend(cell.at.iter().map(|_| placed));
+                placed |= !cell.at.is_empty();
+            }
+            _ => {}
+        }
+    }
+    after
+}
+
 fn int(k: i64, span: Span) -> PosExpr {
     PosExpr {
         kind: PosKind::Int(k),
@@ -217,7 +238,26 @@ impl Lowering<'_> {
             Stmt::Act(app) => {
                 let positions: Vec<PosExpr> =
                     act_positions(&app.act).into_iter().cloned().collect();
-                let lowered = self.operands(&positions, out, made);
+                let mut lowered = self.operands(&positions, out, made);
+                if made.any {
+                    // With calls, the program as written evaluates every
+                    // position before the ACT applies, where the ACT checks
+                    // a place (`A[i]`) before it evaluates what follows:
+                    // arithmetic after a place, which may fail, is
+                    // evaluated first, in order.
+                    let after = after_a_place(&app.act);
+                    for (e, _) in lowered.iter_mut().zip(after).filter(|(_, a)| *a) {
+                        if matches!(e.kind, PosKind::Arith(..) | PosKind::Neg(_)) {
+                            let t = self.temp();
+                            let span = e.span;
+                            let value = std::mem::replace(e, register(t, span));
+                            out.push(Stmt::Act(ActApp {
+                                act: Act::Set(t, value),
+                                span,
+                            }));
+                        }
+                    }
+                }
                 let mut values = lowered.into_iter();
                 let act = map_positions(&app.act, &mut |e| {
                     values.next().unwrap_or_else(|| e.clone())

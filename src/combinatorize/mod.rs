@@ -2,14 +2,16 @@
 //! the paper, language.md §5).
 //!
 //! [`combinatorize`] takes a checked [`Program`] and the text it was
-//! compiled from, and hands back the text of an equivalent `.cnpi` file
-//! made only of appliers, which `compile` accepts without diagnostics, or
-//! the diagnostics that say why it cannot. The phases: `work` decides
-//! which definitions the output holds and inlines mutual recursion; `flow`
-//! and `effects` summarize what code reads and writes; `convert` and
-//! `treerec` turn each normal program into appliers (`emit` names and
-//! groups them); `print` writes the file. `docs/combinatorize.md` describes
-//! the rules and their guarantees.
+//! compiled from, and hands back an equivalent checked program made only
+//! of appliers, with the text of the `.cnpi` file it stands for (which
+//! `compile` turns into the same program, without diagnostics) and where
+//! each part came from; or the diagnostics that say why it cannot. The
+//! phases: `work` decides which definitions the output holds and inlines
+//! mutual recursion; `flow` and `effects` summarize what code reads and
+//! writes; `convert` and `treerec` turn each normal program into appliers
+//! (`emit` names and groups them); `print` writes the file and builds the
+//! program. `docs/combinatorize.md` describes the rules and their
+//! guarantees.
 
 mod convert;
 mod effects;
@@ -40,7 +42,10 @@ use output::{Arg, Comb, Node, OutDef};
 /// A converted file.
 #[derive(Clone, Debug)]
 pub struct Combinatorized {
-    /// The `.cnpi` text of the combinatory program.
+    /// The combinatory program, checked: what compiling `text` gives.
+    pub program: Program,
+    /// The `.cnpi` text of the combinatory program, which its spans point
+    /// into (`cnpic combinatorize` prints it, a program memory keeps it).
     pub text: String,
     /// Where the output may behave differently from the source (W08xx).
     pub warnings: Vec<Diagnostic>,
@@ -102,11 +107,12 @@ pub fn combinatorize(
     if has_errors(&diagnostics) {
         return Err(diagnostics);
     }
-    let (text, origins) = print::file(program, name, &out);
+    let output = print::file(program, name, &out).map_err(|internal| vec![internal])?;
     Ok(Combinatorized {
-        text,
+        program: output.program,
+        text: output.text,
         warnings: diagnostics,
-        origins,
+        origins: output.origins,
     })
 }
 

@@ -4,39 +4,27 @@
 //!
 //! [`super::print`] records, as it writes the output, the byte range of
 //! every definition and of every ACT argument that was a statement of its
-//! own in the source, with the source span it was converted from, and the
-//! byte range of every ACT and condition with the source spans of the
-//! values inside it (each read, each sum), in order. Once the output is
-//! compiled, [`Origins::refine`] pairs those values with the compiled
-//! program's, so that an error at a read (E0706) or at a divisor (E0705)
-//! points at the same read as in the source. [`Origins::to_source`] moves
-//! a diagnostic's labels from the output to the file as written, so
-//! `cnpic run` can draw it against that file.
+//! own in the source, with the source span it was converted from; and it
+//! pairs each value it writes (each read, each sum of an ACT or a
+//! condition) with the value it was written from ([`act_pairs`],
+//! [`condition_pairs`]), so that an error at a read (E0706) or at a
+//! divisor (E0705) points at the same read as in the source.
+//! [`Origins::to_source`] moves a diagnostic's labels from the output to
+//! the file as written, so `cnpic run` can draw it against that file.
 
 use std::collections::HashMap;
 use std::ops::Range;
 
 use crate::diagnostic::Diagnostic;
-use crate::program::{
-    Act, ActArg, Applier, Body, BoolExpr, Callee, Cell, Operand, PosExpr, PosKind, Program, SymExpr,
-};
+use crate::program::{Act, ActArg, BoolExpr, Cell, Operand, PosExpr, PosKind, SymExpr};
 use crate::span::{SourceId, Span};
 
 /// Output byte ranges and the source spans they were converted from.
 #[derive(Clone, Debug, Default)]
 pub struct Origins {
     ranges: Vec<(Range<usize>, Span)>,
-    /// Each ACT and condition of the output: its byte range, and the
-    /// source spans of its values in the order [`spans`] lists them.
-    values: Vec<(Range<usize>, Vec<Span>)>,
     /// Output spans of values paired with their source spans.
     exact: HashMap<(usize, usize), Span>,
-}
-
-/// What an ACT or a condition of the output was printed from.
-pub(super) enum Printed<'a> {
-    Act(&'a Act),
-    Condition(&'a BoolExpr),
 }
 
 impl Origins {
@@ -46,70 +34,11 @@ impl Origins {
         self.ranges.push((output, source));
     }
 
-    /// Records that `output` is the text of `printed`, a value of the
-    /// source program.
-    pub(super) fn record_values(&mut self, output: Range<usize>, printed: Printed) {
-        let mut found = Vec::new();
-        match printed {
-            Printed::Act(act) => act_spans(act, &mut found),
-            Printed::Condition(condition) => condition_spans(condition, &mut found),
-        }
-        if !found.is_empty() {
-            self.values.push((output, found));
-        }
-    }
-
-    /// Pairs the values recorded by [`Origins::record_values`] with those
-    /// of `compiled`, the output compiled: each ACT and condition of the
-    /// compiled output whose values stand as they were printed (same
-    /// number, inside one recorded range) maps each value's span to its
-    /// source span.
-    pub fn refine(&mut self, compiled: &Program) {
-        for def in &compiled.defs {
-            let Body::Applier(applier) = &def.body else {
-                continue;
-            };
-            let (detector, args) = match applier {
-                Applier::Act(app) => (None, vec![&app.act]),
-                Applier::Combinator { detector, args, .. } => {
-                    let acts = args.iter().filter_map(|arg| match arg {
-                        Callee::Act(app) => Some(&app.act),
-                        Callee::Def(..) => None,
-                    });
-                    (detector.as_ref(), acts.collect())
-                }
-            };
-            if let Some(detector) = detector {
-                let mut found = Vec::new();
-                condition_spans(detector, &mut found);
-                self.pair(&found);
-            }
-            for act in args {
-                let mut found = Vec::new();
-                act_spans(act, &mut found);
-                self.pair(&found);
-            }
-        }
-    }
-
-    /// Pairs the spans of one compiled ACT's or condition's values with
-    /// those recorded for the range that holds them.
-    fn pair(&mut self, output: &[Span]) {
-        let Some(first) = output.first() else {
-            return;
-        };
-        let recorded = (self.values.iter())
-            .find(|(range, _)| range.start <= first.start && first.end <= range.end);
-        let Some((_, source)) = recorded else {
-            return;
-        };
-        if source.len() != output.len() {
-            return;
-        }
-        for (out, source) in output.iter().zip(source) {
-            if source.source == SourceId::USER && source.end > source.start {
-                self.exact.insert((out.start, out.end), *source);
-            }
+    /// Records that the value written at `output` was written from the
+    /// value at `source`, when that is code of the user's.
+    pub(super) fn pair(&mut self, output: Span, source: Span) {
+        if source.source == SourceId::USER && source.end > source.start {
+            self.exact.insert((output.start, output.end), source);
         }
     }
 
@@ -148,6 +77,28 @@ impl Origins {
         });
         diagnostic
     }
+}
+
+/// The spans of the values of `written` (an ACT as written in the output)
+/// paired with those of `act` (the ACT it was written from), outermost
+/// first.
+pub(super) fn act_pairs(act: &Act, written: &Act, pairs: &mut Vec<(Span, Span)>) {
+    let (mut from, mut to) = (Vec::new(), Vec::new());
+    act_spans(act, &mut from);
+    act_spans(written, &mut to);
+    pairs.extend(to.into_iter().zip(from));
+}
+
+/// [`act_pairs`] for a condition.
+pub(super) fn condition_pairs(
+    condition: &BoolExpr,
+    written: &BoolExpr,
+    pairs: &mut Vec<(Span, Span)>,
+) {
+    let (mut from, mut to) = (Vec::new(), Vec::new());
+    condition_spans(condition, &mut from);
+    condition_spans(written, &mut to);
+    pairs.extend(to.into_iter().zip(from));
 }
 
 /// The spans of the values of `act`, outermost first.

@@ -6,45 +6,34 @@
 //! form from the IR with the pointers' names, with parentheses only where
 //! precedence needs them. Traces, the combinatorizer's output and the
 //! detector cache's keys all read programs through these functions.
-
-use std::fmt::Write as _;
+//!
+//! They all write through one [`Writer`], which also hands back each value
+//! it wrote with its spans pointing into the text, as the parser gives
+//! them: a node covers its own text without its own parentheses, a name
+//! its name. The combinatorizer builds its checked output that way,
+//! without parsing what it printed.
 
 use super::{
     Act, ActArg, Behaviour, BoolExpr, CallExpr, Cell, Color, Combinator, CombinatorKind, Data,
-    DataKind, Defined, Direction, EnvKind, FrameAct, Observation, Operand, Pointer, PosExpr,
-    PosKind, Slot, SymExpr,
+    DataKind, Defined, Direction, EnvAct, EnvKind, FrameAct, Observation, Operand, Pointer,
+    PosExpr, PosKind, Slot, SymExpr, ValExpr,
 };
 use crate::operators::ArithOp;
+use crate::span::{SourceId, Span};
 
 /// The `env` line without its keyword: `array(P1 = 0, P2 = LAST)`.
 pub fn env_line(env: EnvKind, pointers: &[Pointer]) -> String {
-    let inits: Vec<String> = pointers
-        .iter()
-        .map(|p| format!("{} = {}", p.name, position(&p.init, pointers)))
-        .collect();
-    format!("{}({})", env.name(), inits.join(", "))
+    let mut writer = Writer::new(pointers, SourceId::USER, 0);
+    writer.env_line(env);
+    writer.text
 }
 
 /// `SWAP(P1, P2)`, `OUT(OK)`, `NOP`, `_push(lo, pivot - 1)`: the name,
 /// then each argument as its type is written.
 pub fn act(act: &Act, pointers: &[Pointer]) -> String {
-    if matches!(act, Act::Nop | Act::Frame(FrameAct::Return, _)) {
-        return act.name().into();
-    }
-    let args: Vec<String> = act
-        .args()
-        .iter()
-        .map(|arg| match arg {
-            ActArg::Pointer(p) => pointer(*p, pointers).into(),
-            ActArg::Position(e) => position(e, pointers),
-            ActArg::Direction(Direction::Left) => "LEFT".into(),
-            ActArg::Direction(Direction::Right) => "RIGHT".into(),
-            ActArg::Color(color) => color_name(*color).into(),
-            ActArg::Ok => "OK".into(),
-            ActArg::Place(cell) => self::cell(cell, pointers),
-        })
-        .collect();
-    format!("{}({})", act.name(), args.join(", "))
+    let mut writer = Writer::new(pointers, SourceId::USER, 0);
+    writer.act(act);
+    writer.text
 }
 
 /// The name of pointer `p`, `?` for one the program does not have.
@@ -52,51 +41,26 @@ fn pointer(p: usize, pointers: &[Pointer]) -> &str {
     pointers.get(p).map_or("?", |d| d.name.as_str())
 }
 
-/// An observation read at `at`: `A[i]`, `child(v)`.
-fn observation(o: &Observation, at: &PosExpr, pointers: &[Pointer]) -> String {
-    let at = position(at, pointers);
-    if o.indexed {
-        format!("{}[{at}]", o.name)
-    } else {
-        format!("{}({at})", o.name)
-    }
-}
-
 /// A declaration of data as written: `input A[n]`, `var d[n + 1] = -1`;
 /// `None` for a size, which the first input naming it declares.
 pub fn data(data: &Data, pointers: &[Pointer]) -> Option<String> {
-    let mut out = match data.kind {
-        DataKind::Input => format!("input {}", data.name),
-        DataKind::Var { .. } => format!("var {}", data.name),
-        DataKind::Size => return None,
-    };
-    for dim in &data.dims {
-        out.push('[');
-        out.push_str(&position(dim, pointers));
-        out.push(']');
-    }
-    if let DataKind::Var { init } = &data.kind {
-        out.push_str(" = ");
-        out.push_str(&position(init, pointers));
-    }
-    Some(out)
+    let mut writer = Writer::new(pointers, SourceId::USER, 0);
+    writer.data(data)?;
+    Some(writer.text)
 }
 
 /// A cell of declared data: `t`, `A[i]`, `D[i][j + 1]`.
 pub fn cell(cell: &Cell, pointers: &[Pointer]) -> String {
-    let mut out = cell.name.clone();
-    for index in &cell.at {
-        out.push('[');
-        out.push_str(&position(index, pointers));
-        out.push(']');
-    }
-    out
+    let mut writer = Writer::new(pointers, SourceId::USER, 0);
+    writer.cell(cell);
+    writer.text
 }
 
 /// `FIB(k - 1)`: a call, with its arguments.
 pub fn call(call: &CallExpr, pointers: &[Pointer]) -> String {
-    let args: Vec<String> = call.args.iter().map(|e| position(e, pointers)).collect();
-    format!("{}({})", call.name, args.join(", "))
+    let mut writer = Writer::new(pointers, SourceId::USER, 0);
+    writer.call(call);
+    writer.text
 }
 
 pub fn color_name(color: Color) -> &'static str {
@@ -109,9 +73,9 @@ pub fn color_name(color: Color) -> &'static str {
 
 /// A position expression, parenthesized only where precedence needs it.
 pub fn position(expr: &PosExpr, pointers: &[Pointer]) -> String {
-    let mut out = String::new();
-    write_position(expr, pointers, 0, &mut out);
-    out
+    let mut writer = Writer::new(pointers, SourceId::USER, 0);
+    writer.position(expr);
+    writer.text
 }
 
 /// An integer as source text. i64::MIN has no literal (its magnitude does
@@ -132,42 +96,6 @@ fn precedence(op: ArithOp) -> u8 {
     }
 }
 
-/// Writes `expr`, in parentheses when it binds less tightly than `outer`.
-fn write_position(expr: &PosExpr, pointers: &[Pointer], outer: u8, out: &mut String) {
-    match &expr.kind {
-        PosKind::Int(k) if *k < 0 && outer >= 3 && *k != i64::MIN => {
-            out.push_str(&format!("({k})"))
-        }
-        PosKind::Int(k) => out.push_str(&integer(*k)),
-        PosKind::Pointer(p) => out.push_str(pointer(*p, pointers)),
-        PosKind::Last => out.push_str("LAST"),
-        PosKind::Resume => out.push_str("_resume"),
-        PosKind::End => out.push_str("END"),
-        PosKind::Observe(o, at) => out.push_str(&observation(o, at, pointers)),
-        PosKind::Read(c) => out.push_str(&cell(c, pointers)),
-        PosKind::Call(call) => out.push_str(&self::call(call, pointers)),
-        PosKind::Neg(e) => {
-            out.push('-');
-            write_position(e, pointers, 3, out);
-        }
-        PosKind::Arith(op, lhs, rhs) => {
-            let own = precedence(*op);
-            let parens = own < outer;
-            if parens {
-                out.push('(');
-            }
-            write_position(lhs, pointers, own, out);
-            out.push_str(&format!(" {} ", op.symbol()));
-            // Operators associate to the left: a right operand of the same
-            // precedence needs parentheses (`a - (b - c)`).
-            write_position(rhs, pointers, own + 1, out);
-            if parens {
-                out.push(')');
-            }
-        }
-    }
-}
-
 /// The name of a stdlib combinator; a program's own combinators are named
 /// by [`Combinators::name`](super::Combinators::name), which knows them.
 pub fn combinator_name(kind: CombinatorKind) -> &'static str {
@@ -184,11 +112,9 @@ pub fn combinator_name(kind: CombinatorKind) -> &'static str {
 /// A program's own combinator as source, with its parameters named
 /// `a1, a2, a3`: `combinator twice(a1, a2, a3):` and its body.
 pub fn defined(defined: &Defined) -> String {
-    format!(
-        "combinator {}(a1, a2, a3):\n{}",
-        defined.name,
-        body(&defined.behaviour, defined.reads_c)
-    )
+    let mut writer = Writer::new(&[], SourceId::USER, 0);
+    writer.defined(defined);
+    writer.text
 }
 
 /// A combinator body in canonical form, four spaces deep: the slot names,
@@ -214,59 +140,356 @@ pub fn body(behaviour: &Behaviour, reads_c: bool) -> String {
 
 /// A condition as it would be written.
 pub fn condition(expr: &BoolExpr, pointers: &[Pointer]) -> String {
-    let mut out = String::new();
-    write_condition(expr, pointers, 0, &mut out);
-    out
+    let mut writer = Writer::new(pointers, SourceId::USER, 0);
+    writer.condition(expr);
+    writer.text
 }
 
-/// Binding strength: `or` 1, `and` 2, `not` 3, comparisons 4; `outer` is
-/// what the context needs (5 puts anything in parentheses).
-fn write_condition(expr: &BoolExpr, pointers: &[Pointer], outer: u8, out: &mut String) {
-    let (own, text) = match expr {
-        BoolExpr::Or(a, b) | BoolExpr::And(a, b) => {
-            let (own, word) = match expr {
-                BoolExpr::Or(..) => (1, "or"),
-                _ => (2, "and"),
-            };
-            let mut text = String::new();
-            write_condition(a, pointers, own, &mut text);
-            let _ = write!(text, " {word} ");
-            write_condition(b, pointers, own + 1, &mut text);
-            (own, text)
+/// Source text being written, with the values written into it: each
+/// method appends a value's text and returns the value with its spans
+/// (in `source`, counted from `base`) where the parser would put them.
+pub struct Writer<'p> {
+    pub text: String,
+    pointers: &'p [Pointer],
+    source: SourceId,
+    /// Where `text` starts in the file it is part of.
+    base: usize,
+}
+
+impl<'p> Writer<'p> {
+    /// A writer of text that starts at byte `base` of file `source`, whose
+    /// pointers are `pointers`.
+    pub fn new(pointers: &'p [Pointer], source: SourceId, base: usize) -> Writer<'p> {
+        Writer {
+            text: String::new(),
+            pointers,
+            source,
+            base,
         }
-        // `not (lo >= hi)`: the parentheses are not needed, but read better.
-        BoolExpr::Not(a) => {
-            let mut text = "not ".to_string();
-            let inner = if matches!(**a, BoolExpr::Compare(..)) {
-                5
-            } else {
-                3
-            };
-            write_condition(a, pointers, inner, &mut text);
-            (3, text)
-        }
-        BoolExpr::Test(o, at) => (4, observation(o, at, pointers)),
-        BoolExpr::Compare(op, a, b) => {
-            let op = op.symbol();
-            let (a, b) = (operand(a, pointers), operand(b, pointers));
-            (4, format!("{a} {op} {b}"))
-        }
-    };
-    if own < outer {
-        let _ = write!(out, "({text})");
-    } else {
-        out.push_str(&text);
     }
-}
 
-fn operand(operand: &Operand, pointers: &[Pointer]) -> String {
-    match operand {
-        Operand::Int(k) => integer(*k),
-        Operand::End => "END".into(),
-        Operand::Pos(e) => position(e, pointers),
-        Operand::Val(v) => observation(v.observation, &v.at, pointers),
-        Operand::Sym(SymExpr::Literal(color, _)) => color_name(*color).into(),
-        Operand::Sym(SymExpr::Observe(o, at, _)) => observation(o, at, pointers),
+    pub fn push(&mut self, text: &str) {
+        self.text.push_str(text);
+    }
+
+    /// The span from `start` (a length of `text`) to the end of the text.
+    pub fn since(&self, start: usize) -> Span {
+        Span::new(self.source, self.base + start, self.base + self.text.len())
+    }
+
+    /// `name`, and its span.
+    pub fn name(&mut self, name: &str) -> Span {
+        let start = self.text.len();
+        self.push(name);
+        self.since(start)
+    }
+
+    /// The `env` line without its keyword, and the pointers it declares.
+    pub fn env_line(&mut self, env: EnvKind) -> Vec<Pointer> {
+        self.push(env.name());
+        self.push("(");
+        let mut declared = Vec::new();
+        for (i, p) in self.pointers.iter().enumerate() {
+            if i > 0 {
+                self.push(", ");
+            }
+            let span = self.name(&p.name);
+            self.push(" = ");
+            let init = self.position(&p.init);
+            declared.push(Pointer {
+                name: p.name.clone(),
+                init,
+                span,
+            });
+        }
+        self.push(")");
+        declared
+    }
+
+    /// A declaration of data (see [`data`]); `None` for a size.
+    pub fn data(&mut self, data: &Data) -> Option<Data> {
+        let keyword = match data.kind {
+            DataKind::Input => "input ",
+            DataKind::Var { .. } => "var ",
+            DataKind::Size => return None,
+        };
+        self.push(keyword);
+        let span = self.name(&data.name);
+        let dims = self.indices(&data.dims);
+        let kind = match &data.kind {
+            DataKind::Var { init } => {
+                self.push(" = ");
+                DataKind::Var {
+                    init: self.position(init),
+                }
+            }
+            other => other.clone(),
+        };
+        Some(Data {
+            name: data.name.clone(),
+            span,
+            kind,
+            dims,
+        })
+    }
+
+    /// A program's own combinator (see [`defined`]).
+    pub fn defined(&mut self, defined: &Defined) -> Defined {
+        self.push("combinator ");
+        let span = self.name(&defined.name);
+        self.push("(a1, a2, a3):\n");
+        self.push(&body(&defined.behaviour, defined.reads_c));
+        Defined {
+            span,
+            ..defined.clone()
+        }
+    }
+
+    /// An ACT application (see [`act`]).
+    pub fn act(&mut self, act: &Act) -> Act {
+        self.push(act.name());
+        if matches!(act, Act::Nop | Act::Frame(FrameAct::Return, _)) {
+            return act.clone();
+        }
+        self.push("(");
+        let mut args = Vec::new();
+        for (i, arg) in act.args().iter().enumerate() {
+            if i > 0 {
+                self.push(", ");
+            }
+            args.push(self.act_arg(arg));
+        }
+        self.push(")");
+        let positions = |args: &[ActArg]| -> Vec<PosExpr> {
+            (args.iter())
+                .filter_map(|arg| match arg {
+                    ActArg::Position(e) => Some(e.clone()),
+                    _ => None,
+                })
+                .collect()
+        };
+        match act {
+            Act::Set(p, e) => Act::Set(*p, positions(&args).pop().unwrap_or_else(|| e.clone())),
+            Act::Push(_) => Act::Push(positions(&args)),
+            Act::Frame(op, _) => Act::Frame(*op, positions(&args)),
+            Act::Env(env) => Act::Env(EnvAct {
+                decl: env.decl,
+                args,
+            }),
+            Act::Nop | Act::Move(..) => act.clone(),
+        }
+    }
+
+    fn act_arg(&mut self, arg: &ActArg) -> ActArg {
+        match arg {
+            ActArg::Pointer(p) => self.push(pointer(*p, self.pointers)),
+            ActArg::Position(e) => return ActArg::Position(self.position(e)),
+            ActArg::Direction(Direction::Left) => self.push("LEFT"),
+            ActArg::Direction(Direction::Right) => self.push("RIGHT"),
+            ActArg::Color(color) => self.push(color_name(*color)),
+            ActArg::Ok => self.push("OK"),
+            ActArg::Place(cell) => return ActArg::Place(self.cell(cell)),
+        }
+        arg.clone()
+    }
+
+    /// An observation read at `at`, `A[i]` or `child(v)`: the position
+    /// read at, as written.
+    fn observation(&mut self, o: &Observation, at: &PosExpr) -> PosExpr {
+        self.push(o.name);
+        self.push(if o.indexed { "[" } else { "(" });
+        let at = self.position(at);
+        self.push(if o.indexed { "]" } else { ")" });
+        at
+    }
+
+    /// `[i][j + 1]`: each position in brackets.
+    fn indices(&mut self, indices: &[PosExpr]) -> Vec<PosExpr> {
+        (indices.iter())
+            .map(|index| {
+                self.push("[");
+                let index = self.position(index);
+                self.push("]");
+                index
+            })
+            .collect()
+    }
+
+    /// A cell of declared data (see [`cell`]).
+    pub fn cell(&mut self, cell: &Cell) -> Cell {
+        let start = self.text.len();
+        self.push(&cell.name);
+        let at = self.indices(&cell.at);
+        Cell {
+            at,
+            span: self.since(start),
+            ..cell.clone()
+        }
+    }
+
+    /// A call for a value (see [`call`]).
+    pub fn call(&mut self, call: &CallExpr) -> CallExpr {
+        let start = self.text.len();
+        self.push(&call.name);
+        self.push("(");
+        let mut args = Vec::new();
+        for (i, arg) in call.args.iter().enumerate() {
+            if i > 0 {
+                self.push(", ");
+            }
+            args.push(self.position(arg));
+        }
+        self.push(")");
+        CallExpr {
+            def: call.def,
+            name: call.name.clone(),
+            args,
+            span: self.since(start),
+        }
+    }
+
+    /// A position expression (see [`position`]).
+    pub fn position(&mut self, expr: &PosExpr) -> PosExpr {
+        self.position_in(expr, 0)
+    }
+
+    /// Writes `expr`, in parentheses when it binds less tightly than `outer`.
+    fn position_in(&mut self, expr: &PosExpr, outer: u8) -> PosExpr {
+        let parens = match &expr.kind {
+            PosKind::Int(k) => *k == i64::MIN || (*k < 0 && outer >= 3),
+            PosKind::Arith(op, ..) => precedence(*op) < outer,
+            _ => false,
+        };
+        if parens {
+            self.push("(");
+        }
+        let start = self.text.len();
+        let kind = match &expr.kind {
+            PosKind::Int(i64::MIN) => {
+                self.push(&format!("{} - 1", i64::MIN + 1));
+                PosKind::Int(i64::MIN)
+            }
+            PosKind::Int(k) => {
+                self.push(&k.to_string());
+                PosKind::Int(*k)
+            }
+            PosKind::Pointer(p) => {
+                self.push(pointer(*p, self.pointers));
+                PosKind::Pointer(*p)
+            }
+            PosKind::Last => {
+                self.push("LAST");
+                PosKind::Last
+            }
+            PosKind::Resume => {
+                self.push("_resume");
+                PosKind::Resume
+            }
+            PosKind::End => {
+                self.push("END");
+                PosKind::End
+            }
+            PosKind::Observe(o, at) => PosKind::Observe(o, Box::new(self.observation(o, at))),
+            PosKind::Read(c) => PosKind::Read(Box::new(self.cell(c))),
+            PosKind::Call(call) => PosKind::Call(Box::new(self.call(call))),
+            PosKind::Neg(e) => {
+                self.push("-");
+                PosKind::Neg(Box::new(self.position_in(e, 3)))
+            }
+            PosKind::Arith(op, lhs, rhs) => {
+                let own = precedence(*op);
+                let lhs = self.position_in(lhs, own);
+                self.push(&format!(" {} ", op.symbol()));
+                // Operators associate to the left: a right operand of the
+                // same precedence needs parentheses (`a - (b - c)`).
+                let rhs = self.position_in(rhs, own + 1);
+                PosKind::Arith(*op, Box::new(lhs), Box::new(rhs))
+            }
+        };
+        let span = self.since(start);
+        if parens {
+            self.push(")");
+        }
+        PosExpr { kind, span }
+    }
+
+    /// A condition (see [`condition`]).
+    pub fn condition(&mut self, expr: &BoolExpr) -> BoolExpr {
+        self.condition_in(expr, 0)
+    }
+
+    /// Binding strength: `or` 1, `and` 2, `not` 3, comparisons 4; `outer`
+    /// is what the context needs (5 puts anything in parentheses).
+    fn condition_in(&mut self, expr: &BoolExpr, outer: u8) -> BoolExpr {
+        let own = match expr {
+            BoolExpr::Or(..) => 1,
+            BoolExpr::And(..) => 2,
+            BoolExpr::Not(_) => 3,
+            BoolExpr::Test(..) | BoolExpr::Compare(..) => 4,
+        };
+        if own < outer {
+            self.push("(");
+        }
+        let written = match expr {
+            BoolExpr::Or(a, b) | BoolExpr::And(a, b) => {
+                let a = Box::new(self.condition_in(a, own));
+                let or = matches!(expr, BoolExpr::Or(..));
+                self.push(if or { " or " } else { " and " });
+                let b = Box::new(self.condition_in(b, own + 1));
+                if or {
+                    BoolExpr::Or(a, b)
+                } else {
+                    BoolExpr::And(a, b)
+                }
+            }
+            // `not (lo >= hi)`: the parentheses are not needed, but read
+            // better.
+            BoolExpr::Not(a) => {
+                self.push("not ");
+                let inner = if matches!(**a, BoolExpr::Compare(..)) {
+                    5
+                } else {
+                    3
+                };
+                BoolExpr::Not(Box::new(self.condition_in(a, inner)))
+            }
+            BoolExpr::Test(o, at) => BoolExpr::Test(o, self.observation(o, at)),
+            BoolExpr::Compare(op, a, b) => {
+                let a = self.operand(a);
+                self.push(&format!(" {} ", op.symbol()));
+                BoolExpr::Compare(*op, a, self.operand(b))
+            }
+        };
+        if own < outer {
+            self.push(")");
+        }
+        written
+    }
+
+    fn operand(&mut self, operand: &Operand) -> Operand {
+        let start = self.text.len();
+        match operand {
+            Operand::Int(k) => self.push(&integer(*k)),
+            Operand::End => self.push("END"),
+            Operand::Pos(e) => return Operand::Pos(self.position(e)),
+            Operand::Val(v) => {
+                let at = self.observation(v.observation, &v.at);
+                return Operand::Val(ValExpr {
+                    observation: v.observation,
+                    at,
+                    span: self.since(start),
+                });
+            }
+            Operand::Sym(SymExpr::Literal(color, _)) => {
+                let span = self.name(color_name(*color));
+                return Operand::Sym(SymExpr::Literal(*color, span));
+            }
+            Operand::Sym(SymExpr::Observe(o, at, _)) => {
+                let at = self.observation(o, at);
+                return Operand::Sym(SymExpr::Observe(o, at, self.since(start)));
+            }
+        }
+        operand.clone()
     }
 }
 

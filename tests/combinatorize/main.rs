@@ -41,7 +41,8 @@ fn compile(name: &str, text: &str) -> Program {
     compilation.program.expect("no errors")
 }
 
-/// The normal program at `path`, and its combinatory form.
+/// The normal program at `path`, and its combinatory form (the value the
+/// conversion hands back, which its printed text compiles to).
 struct Pair {
     normal: Program,
     combinatory: Program,
@@ -53,7 +54,9 @@ fn convert(path: &str) -> Pair {
     let normal = compile(path, &text);
     let converted = combinatorize(&normal, &text, path)
         .unwrap_or_else(|errors| panic!("{path} does not convert: {errors:?}"));
-    let combinatory = compile(&format!("{path} (combinatory)"), &converted.text);
+    cnpi::compile::printed_agrees(&converted, path)
+        .unwrap_or_else(|error| panic!("{path}: {error:?}\n{}", converted.text));
+    let combinatory = converted.program.clone();
     for def in &combinatory.defs {
         assert!(
             matches!(def.body, Body::Applier(_)),
@@ -387,7 +390,7 @@ fn fixture_snapshots() {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let normal = compile(&name, &text);
         let converted = combinatorize(&normal, &text, &name).expect("converts");
-        compile(&format!("{name} (combinatory)"), &converted.text);
+        cnpi::compile::printed_agrees(&converted, &name).expect("the text compiles to the value");
         let warnings = codes(&converted.warnings).join(", ");
         insta::assert_snapshot!(format!("warnings: [{warnings}]\n{}", converted.text));
     });
@@ -452,11 +455,56 @@ fn a_condition_drawing_w0102_converts() {
         sources: compilation.sources,
         text: text.to_string(),
     };
-    let (_, combinatory) = cnpi::compile::convert_checked(&compiled, "w0102.cnpi")
+    let (converted, combinatory) = cnpi::compile::convert(&compiled, "w0102.cnpi")
         .unwrap_or_else(|errors| panic!("does not convert: {errors:?}"));
+    cnpi::compile::printed_agrees(&converted, "w0102.cnpi")
+        .expect("the text compiles to the value");
     let input = json!([4, 5]);
     assert_eq!(
         run(&combinatory.program, &input)["output"],
         run(&compiled.program, &input)["output"]
     );
+}
+
+/// The round trip over every example: each file of `examples/` that
+/// converts prints as text that compiles to the very program the
+/// conversion handed back, spans included.
+#[test]
+fn every_example_prints_as_the_program_built() {
+    let mut folders = vec![std::path::PathBuf::from(format!(
+        "{}/examples",
+        env!("CARGO_MANIFEST_DIR")
+    ))];
+    let mut checked = 0;
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).expect("examples folder") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                folders.push(path);
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "cnpi") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).expect("example is readable");
+            let name = path.display().to_string();
+            let compilation = cnpi::compile::compile(&name, &text, None);
+            let Some(program) = compilation.program else {
+                continue;
+            };
+            let compiled = cnpi::compile::Compiled {
+                program,
+                sources: compilation.sources,
+                text,
+            };
+            let Ok((converted, _)) = cnpi::compile::convert(&compiled, &name) else {
+                continue;
+            };
+            if let Err(error) = cnpi::compile::printed_agrees(&converted, &name) {
+                panic!("{name}: {error:?}");
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 80, "only {checked} examples were checked");
 }

@@ -5,9 +5,11 @@
 //! themselves and each other, plainly or with states, in loops, branches
 //! and straight lines. The combinatorizer must not panic; when it refuses,
 //! every diagnostic is one of its own errors with a place in the source;
-//! when it converts, the output compiles cleanly and, when it gave no
-//! warning, runs to the same environment and tape as the normal program on
-//! random arrays (where the normal program finishes without error).
+//! when it converts, the printed output compiles cleanly to the program
+//! handed back (`compile::printed_agrees`) and, when it gave no warning,
+//! that program runs to the same environment and tape as the normal
+//! program on random arrays (where the normal program finishes without
+//! error).
 
 use cnpi::combinatorize::combinatorize;
 use cnpi::exec::Options;
@@ -228,24 +230,16 @@ pub fn check() {
             }
             Ok(converted) => converted,
         };
-        let output = cnpi::compile::compile("out.cnpi", &converted.text, None);
-        prop_assert!(
-            output.diagnostics.is_empty(),
-            "{:?}\n{}\n{}",
-            output.diagnostics,
-            text,
-            converted.text
-        );
-        let Some(combinatory) = output.program else {
-            return Err(TestCaseError::fail("no program"));
-        };
+        let agrees = cnpi::compile::printed_agrees(&converted, "random.cnpi");
+        prop_assert!(agrees.is_ok(), "{:?}\n{}\n{}", agrees, text, converted.text);
+        let combinatory = &converted.program;
         if !converted.warnings.is_empty() {
             return Ok(());
         }
         for input in &inputs {
             if let Some(normal) = run(&program, input, 200_000) {
                 exact.set(exact.get() + 1);
-                let same = run(&combinatory, input, 20_000_000);
+                let same = run(combinatory, input, 20_000_000);
                 prop_assert_eq!(
                     Some(&normal),
                     same.as_ref(),

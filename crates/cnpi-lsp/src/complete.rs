@@ -7,39 +7,50 @@
 //! no `WHITE` where nothing is coloured).
 //! Half-typed text still completes: the parser's error recovery keeps every
 //! item that parsed, and the client filters by what has been typed. A name
-//! is offered once (the first meaning found wins), checked in a set, so the
-//! list costs time linear in the file.
+//! is offered once (the file's own `def` wins, then the first meaning
+//! found), checked in a set, so the list costs time linear in the file; an
+//! answer lists at most [`MAX_ITEMS`] names.
 
 use std::collections::HashSet;
 
 use cnpi::env;
 use cnpi::program::EnvKind;
-use lsp_types::{CompletionItem, CompletionItemKind};
+use lsp_types::{CompletionItem, CompletionItemKind, CompletionList, CompletionResponse};
 
-use crate::document::Document;
+use crate::document::{Document, MAX_ITEMS};
 use crate::{data, library};
 
-pub fn completions(document: &Document) -> Vec<CompletionItem> {
-    let mut items = Vec::new();
+/// Every name in scope, once: the file's `def`s win a name they share, but
+/// come last in the list.
+fn completions(document: &Document) -> Vec<CompletionItem> {
     let mut offered = HashSet::new();
-    let mut add = |label: String, kind, detail: String| {
-        if offered.insert(label.clone()) {
-            items.push(CompletionItem {
-                label,
-                kind: Some(kind),
-                detail: Some(detail),
-                ..CompletionItem::default()
-            });
-        }
+    let item = |label: String, kind, detail: String| CompletionItem {
+        label,
+        kind: Some(kind),
+        detail: Some(detail),
+        ..CompletionItem::default()
     };
+    let mut own = Vec::new();
     for def in document.defs() {
         let detail = match &def.body {
             cnpi::syntax::ast::DefBody::Applier(a) => cnpi::format::applier(a),
             cnpi::syntax::ast::DefBody::Normal(_) => format!("{}()", def.name.name),
             cnpi::syntax::ast::DefBody::Hole(h) => cnpi::format::hole(h),
         };
-        add(def.name.name.clone(), CompletionItemKind::FUNCTION, detail);
+        if offered.insert(def.name.name.clone()) {
+            own.push(item(
+                def.name.name.clone(),
+                CompletionItemKind::FUNCTION,
+                detail,
+            ));
+        }
     }
+    let mut items = Vec::new();
+    let mut add = |label: String, kind, detail: String| {
+        if offered.insert(label.clone()) {
+            items.push(item(label, kind, detail));
+        }
+    };
     for combinator in document.combinators() {
         let name = combinator.name.name.clone();
         add(name, CompletionItemKind::OPERATOR, "combinator".into());
@@ -77,7 +88,24 @@ pub fn completions(document: &Document) -> Vec<CompletionItem> {
     for word in words(document) {
         add(word.into(), CompletionItemKind::CONSTANT, "built-in".into());
     }
+    items.extend(own);
     items
+}
+
+/// The completion answer: every name in scope, or when there are more than
+/// [`MAX_ITEMS`], the first of them (the built-in names, then the file's
+/// own) in a list marked incomplete, so that the client asks again as the
+/// user types.
+pub fn answer(document: &Document) -> CompletionResponse {
+    let mut items = completions(document);
+    if items.len() <= MAX_ITEMS {
+        return CompletionResponse::Array(items);
+    }
+    items.truncate(MAX_ITEMS);
+    CompletionResponse::List(CompletionList {
+        is_incomplete: true,
+        items,
+    })
 }
 
 /// The words with a fixed meaning in the file's environment

@@ -7,7 +7,9 @@
 //! secondary label in the document becomes related information. Labels in
 //! the stdlib files are named in the message instead (the client cannot
 //! open those texts). A document's diagnostics are published as `cnpic
-//! check` prints them: at most fifty, and a line counting the others.
+//! check` prints them: at most fifty, and a line counting the others; each
+//! marks at most a hundred places and says so when it marks fewer than the
+//! compiler's, so that what one document publishes stays bounded.
 
 use cnpi::diagnostic::{Diagnostic, Severity, shown};
 use cnpi::span::{SourceId, Span};
@@ -21,7 +23,14 @@ use lsp_types::{
 use crate::document::Document;
 use crate::transport::encode;
 
-/// `diagnostic` for the document at `uri`.
+/// The most places (secondary labels) one LSP diagnostic marks.
+const MAX_RELATED: usize = 100;
+
+/// The longest message of one LSP diagnostic, in bytes.
+const MAX_MESSAGE: usize = 16 << 10;
+
+/// `diagnostic` for the document at `uri`: its first [`MAX_RELATED`]
+/// places and [`MAX_MESSAGE`] bytes, and a note saying what was left out.
 pub fn to_lsp(diagnostic: &Diagnostic, document: &Document, uri: &Uri) -> lsp_types::Diagnostic {
     let range_of = |span: Span| document.index.range(&document.text, span);
     let in_document = |span: &Span| span.source == SourceId::USER;
@@ -42,16 +51,24 @@ pub fn to_lsp(diagnostic: &Diagnostic, document: &Document, uri: &Uri) -> lsp_ty
     for note in &diagnostic.notes {
         message.push_str(&format!("\nnote: {note}"));
     }
-    let related: Vec<DiagnosticRelatedInformation> = diagnostic
-        .labels
-        .iter()
-        .skip(1)
-        .filter(|label| in_document(&label.span))
+    let mut places = (diagnostic.labels.iter().skip(1)).filter(|label| in_document(&label.span));
+    let related: Vec<DiagnosticRelatedInformation> = (places.by_ref().take(MAX_RELATED))
         .map(|label| DiagnosticRelatedInformation {
             location: Location::new(uri.clone(), range_of(label.span)),
             message: label.message.clone(),
         })
         .collect();
+    let others = places.count();
+    if others > 0 {
+        message.push_str(&format!(
+            "\nnote: {others} more places are marked; run `cnpic check` to see them"
+        ));
+    }
+    if message.len() > MAX_MESSAGE {
+        let cut = message.floor_char_boundary(MAX_MESSAGE);
+        message.truncate(cut);
+        message.push_str("…\nnote: the message is cut short; run `cnpic check` to see it whole");
+    }
     let range = primary
         .map(|label| label.span)
         .filter(in_document)

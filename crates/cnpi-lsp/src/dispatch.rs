@@ -112,7 +112,7 @@ impl<'a> RequestDispatcher<'a> {
                     ))
                 });
             // The writer is gone only when the server is ending.
-            let _ = outbox.send(encode(response(id, answer)));
+            let _ = outbox.send(response(id, answer));
         };
         // The queue is closed only when the server is ending.
         let _ = self.workers.jobs.send(Box::new(job));
@@ -133,9 +133,7 @@ impl<'a> RequestDispatcher<'a> {
         R::Result: Serialize,
     {
         if let Some((id, params)) = self.take::<R>() {
-            let _ = self
-                .outbox
-                .send(encode(response(id, handler(state, params))));
+            let _ = self.outbox.send(response(id, handler(state, params)));
         }
         self
     }
@@ -179,16 +177,33 @@ impl<'a> RequestDispatcher<'a> {
     }
 }
 
-/// The response to request `id` that carries `answer`.
-fn response<T: Serialize>(id: RequestId, answer: Answer<T>) -> Response {
-    let answer = answer.and_then(|result| {
-        serde_json::to_value(result)
-            .map_err(|problem| (ErrorCode::InternalError, problem.to_string()))
-    });
-    match answer {
-        Ok(value) => Response::new_ok(id, value),
-        Err((code, message)) => Response::new_err(id, code as i32, message),
+/// The response to request `id` that carries `answer`, as JSON-RPC text.
+/// A result is written straight into the text, with no JSON tree in
+/// between: an answer costs its text, not the several times more a tree
+/// of it would.
+fn response<T: Serialize>(id: RequestId, answer: Answer<T>) -> String {
+    #[derive(Serialize)]
+    struct Reply<'a, T> {
+        jsonrpc: &'static str,
+        id: &'a RequestId,
+        result: &'a T,
     }
+    let problem = match answer {
+        Ok(result) => {
+            let reply = Reply {
+                jsonrpc: "2.0",
+                id: &id,
+                result: &result,
+            };
+            match serde_json::to_string(&reply) {
+                Ok(text) => return text,
+                Err(problem) => (ErrorCode::InternalError, problem.to_string()),
+            }
+        }
+        Err(failure) => failure,
+    };
+    let (code, message) = problem;
+    encode(Response::new_err(id, code as i32, message))
 }
 
 /// Routes one notification, as [`RequestDispatcher`] does a request, to a

@@ -8,7 +8,8 @@
 //! the requests can ask what stands under the cursor. A text over
 //! [`MAX_DOCUMENT`] bytes is not analysed: its one diagnostic (E1501) says
 //! so, and requests on it fail with the same words. A [`Snapshot`] is the
-//! set of open documents that a request's handler reads.
+//! set of open documents that a request's handler reads. An answer lists
+//! at most [`MAX_ITEMS`] items.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -24,6 +25,14 @@ use cnpi::program::BlankKind;
 /// The largest document analysed, in bytes: 4 MiB. cnpi programs are a few
 /// kilobytes; the bound keeps what one document costs in check.
 pub const MAX_DOCUMENT: usize = 4 << 20;
+
+/// The most items one answer lists (symbols, references, completions,
+/// related places of a diagnostic): a few thousand are more than an editor
+/// shows, and the bound keeps what one request builds in check, however
+/// many definitions a document of [`MAX_DOCUMENT`] bytes holds. An answer
+/// cut short says so where the protocol lets it: a last symbol counting
+/// the others, an incomplete completion list, a note on the diagnostic.
+pub const MAX_ITEMS: usize = 5_000;
 
 /// What a name is where it is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -82,8 +82,7 @@ pub fn completion(
     params: CompletionParams,
 ) -> Answer<Option<CompletionResponse>> {
     let uri = &params.text_document_position.text_document.uri;
-    let items = complete::completions(document(snapshot, uri)?);
-    Ok(Some(CompletionResponse::Array(items)))
+    Ok(Some(complete::answer(document(snapshot, uri)?)))
 }
 
 pub fn symbols(

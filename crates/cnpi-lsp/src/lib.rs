@@ -37,7 +37,7 @@ mod transport;
 use std::io::{Read, Write};
 use std::sync::mpsc::sync_channel;
 
-pub use document::MAX_DOCUMENT;
+pub use document::{MAX_DOCUMENT, MAX_ITEMS};
 pub use server::capabilities;
 /// The framing for a client: how the tests talk to the server.
 pub use transport::{MAX_MESSAGE, read_json as read_message, write as write_message};

@@ -11,7 +11,7 @@ use cnpi::span::Span;
 use cnpi::syntax::ast;
 use lsp_types::{DocumentSymbol, SymbolKind};
 
-use crate::document::{Document, Role};
+use crate::document::{Document, MAX_ITEMS, Role};
 
 /// Where the definition named at `offset` is: its name's span.
 pub fn definition(document: &Document, offset: usize) -> Option<Span> {
@@ -54,10 +54,13 @@ pub fn references(document: &Document, offset: usize, declaration: bool) -> Vec<
             Role::Pointer | Role::Word | Role::Hole(_) => false,
         })
         .map(|n| n.span)
+        .take(MAX_ITEMS)
         .collect()
 }
 
-/// The file's definitions as symbols: `def`s, combinators and the `env`.
+/// The file's definitions as symbols: `def`s, combinators and the `env`;
+/// the first [`MAX_ITEMS`] of them, and then a last symbol that counts the
+/// others, at the first one left out.
 pub fn symbols(document: &Document) -> Vec<DocumentSymbol> {
     let symbol = |name: &str, detail: Option<String>, kind, span: Span, selection: Span| {
         let range = document.index.range(&document.text, span);
@@ -72,47 +75,68 @@ pub fn symbols(document: &Document) -> Vec<DocumentSymbol> {
             children: None,
         }
     };
-    document
-        .tree
-        .items
-        .iter()
-        .filter_map(|item| match item {
-            ast::Item::Def(def) => {
-                let detail = match &def.body {
-                    ast::DefBody::Applier(applier) => cnpi::format::applier(applier),
-                    ast::DefBody::Normal(_) => "normal program".to_string(),
-                    ast::DefBody::Hole(hole) => cnpi::format::hole(hole),
-                };
-                // A block's span reaches the next item: end at its text.
-                let end = def.span.start + document.text_of(def.span).len();
-                let span = Span::new(def.span.source, def.span.start, end);
-                Some(symbol(
-                    &def.name.name,
-                    Some(detail),
-                    SymbolKind::FUNCTION,
-                    span,
-                    def.name.span,
-                ))
-            }
-            ast::Item::Combinator(c) => {
-                let end = c.span.start + document.text_of(c.span).len();
-                let span = Span::new(c.span.source, c.span.start, end);
-                Some(symbol(
-                    &c.name.name,
-                    Some("combinator".into()),
-                    SymbolKind::OPERATOR,
-                    span,
-                    c.name.span,
-                ))
-            }
-            ast::Item::Env(env) => Some(symbol(
-                &format!("env {}", env.kind.name),
+    let to_symbol = |item: &ast::Item| match item {
+        ast::Item::Def(def) => {
+            let detail = match &def.body {
+                ast::DefBody::Applier(applier) => cnpi::format::applier(applier),
+                ast::DefBody::Normal(_) => "normal program".to_string(),
+                ast::DefBody::Hole(hole) => cnpi::format::hole(hole),
+            };
+            // A block's span reaches the next item: end at its text.
+            let end = def.span.start + document.text_of(def.span).len();
+            let span = Span::new(def.span.source, def.span.start, end);
+            let kind = SymbolKind::FUNCTION;
+            Some(symbol(
+                &def.name.name,
+                Some(detail),
+                kind,
+                span,
+                def.name.span,
+            ))
+        }
+        ast::Item::Combinator(c) => {
+            let end = c.span.start + document.text_of(c.span).len();
+            let span = Span::new(c.span.source, c.span.start, end);
+            let detail = Some("combinator".into());
+            Some(symbol(
+                &c.name.name,
+                detail,
+                SymbolKind::OPERATOR,
+                span,
+                c.name.span,
+            ))
+        }
+        ast::Item::Env(env) => {
+            let name = format!("env {}", env.kind.name);
+            Some(symbol(
+                &name,
                 None,
                 SymbolKind::NAMESPACE,
                 env.span,
                 env.kind.span,
-            )),
-            _ => None,
-        })
-        .collect()
+            ))
+        }
+        _ => None,
+    };
+    let mut listed = (document.tree.items.iter()).filter(|item| {
+        matches!(
+            item,
+            ast::Item::Def(_) | ast::Item::Combinator(_) | ast::Item::Env(_)
+        )
+    });
+    let mut symbols: Vec<DocumentSymbol> = (listed.by_ref().take(MAX_ITEMS))
+        .filter_map(to_symbol)
+        .collect();
+    if let Some(first) = listed.next() {
+        let others = 1 + listed.count();
+        let span = first.span();
+        symbols.push(symbol(
+            &format!("… {others} more definitions, not listed"),
+            Some(format!("cnpic lsp lists at most {MAX_ITEMS} symbols")),
+            SymbolKind::NULL,
+            span,
+            span,
+        ));
+    }
+    symbols
 }

@@ -167,108 +167,16 @@ pub fn write(memory: &Memory, command: &str) -> Result<Vec<u8>, Diagnostic> {
     let kinds: Vec<f32> = memory.rows.iter().map(|r| r.kind.code() as f32).collect();
     writer.tensor("m_kind", &[n], &kinds);
     writer.tensor("w_key", &[memory.detectors.len(), KEY_DIM], &memory.w_key);
-    let mut detectors = Vec::new();
-    for (i, row) in memory.detectors.iter().enumerate() {
-        write_classifier(
-            &mut writer,
-            &format!("detector.{i}."),
-            row.detector.classifier(),
-        );
-        let (kind, code) = match row.detector.condition() {
-            Condition::Blind => ("blind", Code::default()),
-            Condition::StackTop => ("stack_top", Code::default()),
-            Condition::Source(expr) => {
-                let mut code = Code::default();
-                code.condition(expr);
-                ("source", code)
-            }
-        };
-        writer.tensor(
-            format!("detector.{i}.condition"),
-            &[code.values.len()],
-            &code.values,
-        );
-        detectors.push(DetectorHeader {
-            text: row.text.clone(),
-            unit: row.unit,
-            kind: kind.into(),
-            spans: code.spans.into_iter().map(pair).collect(),
-            domain: row.detector.domain(),
-        });
-    }
-    let mut units = Vec::new();
-    for (u, unit) in memory.units.iter().enumerate() {
-        let mut code = Code::default();
-        for pointer in &unit.pointers {
-            code.position(&pointer.init);
-        }
-        writer.tensor(
-            format!("unit.{u}.pointers"),
-            &[code.values.len()],
-            &code.values,
-        );
-        let mut data_code = Code::default();
-        for data in &unit.data {
-            for dim in &data.dims {
-                data_code.position(dim);
-            }
-            if let DataKind::Var { init } = &data.kind {
-                data_code.position(init);
-            }
-        }
-        writer.tensor(
-            format!("unit.{u}.data"),
-            &[data_code.values.len()],
-            &data_code.values,
-        );
-        units.push(UnitHeader {
-            name: unit.name.clone(),
-            env: unit.env.name().into(),
-            source: unit.source.clone(),
-            pointers: unit
-                .pointers
-                .iter()
-                .map(|p| PointerHeader {
-                    name: p.name.clone(),
-                    span: pair(p.span),
-                })
-                .collect(),
-            init_spans: code.spans.into_iter().map(pair).collect(),
-            data: unit
-                .data
-                .iter()
-                .map(|d| DataHeader {
-                    name: d.name.clone(),
-                    span: pair(d.span),
-                    kind: match d.kind {
-                        DataKind::Input => "input",
-                        DataKind::Size => "size",
-                        DataKind::Var { .. } => "var",
-                    }
-                    .into(),
-                    dims: d.dims.len(),
-                })
-                .collect(),
-            data_spans: data_code.spans.into_iter().map(pair).collect(),
-            state: unit.state.clone(),
-            entry: unit.entry,
-        });
-    }
+    let detectors = (memory.detectors.iter().enumerate())
+        .map(|(i, row)| write_detector(&mut writer, i, row))
+        .collect();
+    let units = (memory.units.iter().enumerate())
+        .map(|(u, unit)| write_unit(&mut writer, u, unit))
+        .collect();
     let header = Header {
         seed: memory.seed,
-        rows: memory
-            .rows
-            .iter()
-            .enumerate()
-            .map(|(i, r)| RowHeader {
-                name: r.name.clone(),
-                unit: r.unit,
-                span: pair(r.span),
-                spans: r.spans.iter().copied().map(pair).collect(),
-                combinator: (memory.combinators.iter())
-                    .find(|d| d.row == i)
-                    .map(CombinatorHeader::new),
-            })
+        rows: (memory.rows.iter().enumerate())
+            .map(|(i, row)| row_header(memory, i, row))
             .collect(),
         detectors,
         units,
@@ -279,6 +187,103 @@ pub fn write(memory: &Memory, command: &str) -> Result<Vec<u8>, Diagnostic> {
     writer.metadata("command", command);
     writer.metadata("cnpi_version", env!("CARGO_PKG_VERSION"));
     Ok(writer.finish())
+}
+
+/// Writes detector `i`'s classifier and condition code; its header.
+fn write_detector(writer: &mut Writer, i: usize, row: &DetectorRow) -> DetectorHeader {
+    write_classifier(writer, &format!("detector.{i}."), row.detector.classifier());
+    let (kind, code) = match row.detector.condition() {
+        Condition::Blind => ("blind", Code::default()),
+        Condition::StackTop => ("stack_top", Code::default()),
+        Condition::Source(expr) => {
+            let mut code = Code::default();
+            code.condition(expr);
+            ("source", code)
+        }
+    };
+    writer.tensor(
+        format!("detector.{i}.condition"),
+        &[code.values.len()],
+        &code.values,
+    );
+    DetectorHeader {
+        text: row.text.clone(),
+        unit: row.unit,
+        kind: kind.into(),
+        spans: code.spans.into_iter().map(pair).collect(),
+        domain: row.detector.domain(),
+    }
+}
+
+/// Writes the codes of unit `u`'s initial positions and declared data;
+/// its header.
+fn write_unit(writer: &mut Writer, u: usize, unit: &Unit) -> UnitHeader {
+    let mut code = Code::default();
+    for pointer in &unit.pointers {
+        code.position(&pointer.init);
+    }
+    writer.tensor(
+        format!("unit.{u}.pointers"),
+        &[code.values.len()],
+        &code.values,
+    );
+    let mut data_code = Code::default();
+    for data in &unit.data {
+        for dim in &data.dims {
+            data_code.position(dim);
+        }
+        if let DataKind::Var { init } = &data.kind {
+            data_code.position(init);
+        }
+    }
+    writer.tensor(
+        format!("unit.{u}.data"),
+        &[data_code.values.len()],
+        &data_code.values,
+    );
+    UnitHeader {
+        name: unit.name.clone(),
+        env: unit.env.name().into(),
+        source: unit.source.clone(),
+        pointers: (unit.pointers.iter())
+            .map(|p| PointerHeader {
+                name: p.name.clone(),
+                span: pair(p.span),
+            })
+            .collect(),
+        init_spans: code.spans.into_iter().map(pair).collect(),
+        data: unit.data.iter().map(data_header).collect(),
+        data_spans: data_code.spans.into_iter().map(pair).collect(),
+        state: unit.state.clone(),
+        entry: unit.entry,
+    }
+}
+
+fn data_header(data: &Data) -> DataHeader {
+    let kind = match data.kind {
+        DataKind::Input => "input",
+        DataKind::Size => "size",
+        DataKind::Var { .. } => "var",
+    };
+    DataHeader {
+        name: data.name.clone(),
+        span: pair(data.span),
+        kind: kind.into(),
+        dims: data.dims.len(),
+    }
+}
+
+/// The header of row `i`, `row`.
+fn row_header(memory: &Memory, i: usize, row: &Row) -> RowHeader {
+    RowHeader {
+        name: row.name.clone(),
+        unit: row.unit,
+        span: pair(row.span),
+        spans: row.spans.iter().copied().map(pair).collect(),
+        combinator: (memory.combinators.iter())
+            .find(|d| d.row == i)
+            .map(CombinatorHeader::new),
+    }
 }
 
 /// Reads and checks a `.cnpim` file's bytes; `name` is how diagnostics

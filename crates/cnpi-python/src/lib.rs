@@ -18,7 +18,7 @@ mod values;
 
 use std::path::{Path, PathBuf};
 
-use cnpi::compile::{compile as compile_source, conversion_diagnostics, convert_checked};
+use cnpi::compile::{compile as compile_source, conversion_diagnostics, convert, printed_agrees};
 use cnpi::diagnostic::Diagnostic as Found;
 use cnpi_neural::memory::DEFAULT_SEED;
 use pyo3::prelude::*;
@@ -128,8 +128,12 @@ fn combinatorize(
     guarded(|| {
         let (name, text, _) = source(source_or_path)?;
         let compiled = learn::compiled(py, &name, &text, entry.as_deref())?;
-        match convert_checked(&compiled, &name) {
-            Ok((converted, _)) => Ok(converted.text),
+        let checked = convert(&compiled, &name).and_then(|(converted, _)| {
+            printed_agrees(&converted, &name).map_err(|internal| vec![internal])?;
+            Ok(converted)
+        });
+        match checked {
+            Ok(converted) => Ok(converted.text),
             Err(diagnostics) => {
                 let mut reported = Reported::default();
                 reported.add(&diagnostics, &compiled.sources, Some(&compiled.text));

@@ -144,12 +144,19 @@ def test_learn_fills_holes_in_normal_programs_as_cnpic_learn():
     with pytest.raises(cnpi.RunError) as raised:
         cnpi.learn(sketch, impossible, trials=1, episodes=50)
     assert raised.value.code == "E1403"
-    # Holes of both kinds in one file are refused as `cnpic learn` refuses them.
-    with open(sketch) as f:
-        mixed = f.read() + "\ndef EXTRA: ?\n"
-    with pytest.raises(cnpi.CnpiError) as raised:
-        cnpi.learn(mixed, cases)
-    assert raised.value.code == "E1402"
+    # Holes of both kinds in one file are filled together, as `cnpic learn`
+    # fills them.
+    mixed = example("learn/bubble_mixed.cnpi")
+    mixed_examples = example("learn/bubble_mixed.json")
+    with open(mixed_examples) as f:
+        mixed_cases = json.load(f)
+    learned = cnpi.learn(mixed, mixed_cases)
+    printed = cnpic("learn", mixed, "--examples", mixed_examples).stdout
+    assert without_header(learned) == without_header(printed)
+    completed = cnpi.compile(learned)
+    for case in mixed_cases:
+        result = completed.run(case["input"])
+        assert all(result[k] == v for k, v in case["output"].items())
 
 
 def test_learn_raises_when_nothing_fits():

@@ -408,18 +408,31 @@ fn learn_refuses_what_it_cannot_learn_with_codes() {
     code(&["learn", &sketch, "--examples", &bad], "E1401");
     code(&["learn", &sketch, "--examples", "missing.json"], "E1401");
     code(&["learn", &no_hole, "--examples", &good], "E1402");
-    // An applier hole beside holes in a normal program: one kind at a time.
+    // Applier holes and holes in a normal program are filled together, at
+    // most three in all.
     let mixed = write(
         "m.cnpi",
-        "env ram(i = 0)\ninput A[n]\nvar count = 0\n\ndef BUMP: ?\n\ndef COUNT():\n  \
-         while i < n:\n    if A[i] == ?:\n      BUMP()\n    i = i + 1\n",
+        "env ram(i = 0)\ninput A[n]\nvar count = 0\n\ndef BUMP: ?\ndef SKIP: ?\n\n\
+         def COUNT():\n  while ?:\n    if A[i] == ?:\n      BUMP()\n    else:\n      SKIP()\n    \
+         i = i + 1\n",
     );
     let counts = write(
         "c.json",
         r#"[{"input": {"A": [1]}, "output": {"count": 1}}]"#,
     );
     let stderr = code(&["learn", &mixed, "--examples", &counts], "E1402");
-    assert!(stderr.contains("a file of appliers only"), "{stderr}");
+    assert!(stderr.contains("the file has 4 holes"), "{stderr}");
+    // An applier hole no program calls would be the entry.
+    let uncalled = write(
+        "x.cnpi",
+        "env ram(i = 0)\ninput A[n]\nvar count = 0\n\ndef EXTRA: ?\n\n\
+         def COUNT():\n  while i < n:\n    if A[i] == ?:\n      count = count + 1\n    i = i + 1\n",
+    );
+    let stderr = code(&["learn", &uncalled, "--examples", &counts], "E1402");
+    assert!(
+        stderr.contains("`EXTRA` is called by no program"),
+        "{stderr}"
+    );
     // A `ram` sketch's examples are read against its declarations: its
     // registers may be asked for, an undeclared name may not.
     let ram = "examples/learn/insertion_inner.cnpi";
@@ -461,7 +474,8 @@ fn run_json(path: &std::path::Path, input: &serde_json::Value) -> serde_json::Va
 
 /// Issue 30: holes inside normal programs, learned from the examples of
 /// `examples/learn/` (in `ram` and in every other environment, a recursive
-/// call's argument among them), give
+/// call's argument among them, and an applier hole filled together with a
+/// hole in a normal program), give
 /// programs that pass an oracle on fresh random inputs, on the network;
 /// the summary says how many candidates ran.
 #[test]
@@ -578,6 +592,7 @@ fn normal_sketches_pass_their_oracles_on_fresh_inputs() {
         ("binary_two", searching),
         ("insertion_two_blanks", sorting),
         ("bubble_condition", sorting_array),
+        ("bubble_mixed", sorting_array),
         ("addition_carry", adding),
         ("dfs_condition", searching_depth_first),
         ("euclid_argument", euclid),

@@ -2,6 +2,7 @@
 //! `language_server/tests/`), each test a short exchange with the server
 //! over a fixture of `tests/fixtures/`: `support` is the client.
 
+mod bounds;
 mod code_actions;
 mod completion;
 mod definition;

@@ -31,7 +31,7 @@ use cnpi::env::internal;
 use cnpi::program::print;
 use cnpi::program::print::condition as condition_text;
 use cnpi::program::{
-    Act, ActApp, Applier, Body, BoolExpr, Callee, Combinator, CombinatorKind, DefId, Defined,
+    Act, ActApp, Applier, Body, BoolExpr, Callee, Combinator, CombinatorKind, Def, DefId, Defined,
     Program,
 };
 use cnpi::span::Span;
@@ -171,10 +171,51 @@ impl Memory {
     /// condition), after the existing ones.
     fn plan<'p>(&self, program: &'p Program, unit: usize) -> Result<Planned<'p>, Diagnostic> {
         let mut next = self.rows.len();
-        // The combinators the program defines and applies, first: a row
-        // each, unless the memory holds the same behaviour already.
+        let (defined_rows, mut rows) = self.plan_defined(program, unit, &mut next);
+        let def_rows: Vec<Option<RowId>> = (program.defs.iter())
+            .map(|def| {
+                matches!(def.body, Body::Applier(_) | Body::Hole(_)).then(|| {
+                    next += 1;
+                    next - 1
+                })
+            })
+            .collect();
+        let mut planner = Planner {
+            program,
+            unit,
+            defined_rows,
+            def_rows,
+            next,
+            inline: Vec::new(),
+            detectors: Detectors::new(self),
+        };
+        let entry_span = (program.defs.get(program.entry)).map_or(Span::default(), |d| d.span);
+        let entry = planner.row_of(program.entry, entry_span)?;
+        for def in &program.defs {
+            if let Some(plan) = planner.def(def)? {
+                rows.push((planner.row(def.name.clone(), def.span), plan));
+            }
+        }
+        rows.extend(planner.inline);
+        Ok(Planned {
+            rows,
+            conditions: planner.detectors.conditions,
+            entry,
+        })
+    }
+
+    /// The rows of the combinators `program` defines and applies, numbered
+    /// from `next` on: a row each, unless the memory holds the same
+    /// behaviour already. Each defined combinator's row (if applied), and
+    /// the new rows.
+    fn plan_defined<'p>(
+        &self,
+        program: &'p Program,
+        unit: usize,
+        next: &mut RowId,
+    ) -> (Vec<Option<RowId>>, Vec<(Row, Plan<'p>)>) {
         let mut defined_rows: Vec<Option<RowId>> = vec![None; program.combinators.defined.len()];
-        let mut defined_plans = Vec::new();
+        let mut plans = Vec::new();
         for def in &program.defs {
             let Body::Applier(Applier::Combinator {
                 combinator: Combinator::Defined(i),
@@ -200,121 +241,143 @@ impl Memory {
                         span: defined.span,
                         spans: Vec::new(),
                     };
-                    defined_plans.push((row, Plan::Defined(defined)));
-                    next += 1;
-                    next - 1
+                    plans.push((row, Plan::Defined(defined)));
+                    *next += 1;
+                    *next - 1
                 }
             };
             defined_rows[i] = Some(row);
         }
-        let def_rows: Vec<Option<RowId>> = program
-            .defs
-            .iter()
-            .map(|def| {
-                matches!(def.body, Body::Applier(_) | Body::Hole(_)).then(|| {
-                    next += 1;
-                    next - 1
-                })
-            })
-            .collect();
-        let row_of = |id: DefId, span: Span| {
-            def_rows
-                .get(id)
-                .copied()
-                .flatten()
-                .ok_or_else(|| normal_program(program, id, span))
-        };
-        let entry_span = program
-            .defs
-            .get(program.entry)
-            .map_or(Span::default(), |d| d.span);
-        let entry = row_of(program.entry, entry_span)?;
-        let row = |name: String, span: Span| Row {
-            kind: RowKind::Applier,
-            name,
-            unit: Some(unit),
-            span,
-            spans: Vec::new(),
-        };
-        let (mut inline, mut conditions) = (Vec::new(), Vec::new());
-        let mut rows = defined_plans;
-        // One detector per distinct condition, in this program and across
-        // the programs already in the memory.
-        let mut known: HashMap<Vec<u32>, DetectorId> = (self.detectors.iter().enumerate())
+        (defined_rows, plans)
+    }
+}
+
+/// One detector per distinct condition, in the program being added and
+/// across the programs already in the memory.
+struct Detectors<'p> {
+    known: HashMap<Vec<u32>, DetectorId>,
+    /// The memory's detectors before this program's.
+    before: usize,
+    /// Each new condition with the span diagnostics point at.
+    conditions: Vec<(&'p BoolExpr, Span)>,
+}
+
+impl<'p> Detectors<'p> {
+    fn new(memory: &Memory) -> Detectors<'p> {
+        let known = (memory.detectors.iter().enumerate())
             .filter_map(|(id, row)| match row.detector.condition() {
                 Condition::Source(condition) => Some((condition_code(condition), id)),
                 _ => None,
             })
             .collect();
-        let mut detector_of = |condition: &'p BoolExpr, span: Span| {
-            let next = self.detectors.len() + conditions.len();
-            let id = *known.entry(condition_code(condition)).or_insert(next);
-            if id == next {
-                conditions.push((condition, condition_span(condition, span)));
-            }
-            id
-        };
-        let nop = Memory::fixed(RowKind::Act(ActKind::NOP));
-        for def in &program.defs {
-            let plan = match &def.body {
-                Body::Normal(_) => continue,
-                Body::Hole(hole) => {
-                    for condition in &hole.conditions {
-                        detector_of(condition, hole.span);
-                    }
-                    Plan::Combinator {
-                        program: Memory::fixed(RowKind::Combinator(CombinatorKind::User(
-                            Combinator::Seq,
-                        ))),
-                        detector: BLIND,
-                        args: [nop; 3],
-                    }
-                }
-                Body::Applier(Applier::Act(app)) => Plan::Act(app),
-                Body::Applier(Applier::Combinator {
-                    combinator,
-                    detector,
-                    args,
-                    span,
-                }) => {
-                    let detector = match detector {
-                        None => BLIND,
-                        Some(condition) => detector_of(condition, *span),
-                    };
-                    let mut rows = [0; 3];
-                    for (slot, callee) in rows.iter_mut().zip(args) {
-                        *slot = match callee {
-                            Callee::Def(id, span) => row_of(*id, *span)?,
-                            Callee::Act(ActApp { act: Act::Nop, .. }) => nop,
-                            Callee::Act(app) => {
-                                let text = print::act(&app.act, &program.pointers);
-                                inline.push((row(text, app.span), Plan::Act(app)));
-                                next + inline.len() - 1
-                            }
-                        };
-                    }
-                    let program = match combinator {
-                        Combinator::Defined(i) => defined_rows
-                            .get(*i)
-                            .copied()
-                            .flatten()
-                            .ok_or_else(|| internal(format!("combinator {i} has no row")))?,
-                        stdlib => Memory::fixed(RowKind::Combinator(CombinatorKind::User(*stdlib))),
-                    };
-                    Plan::Combinator {
-                        program,
-                        detector,
-                        args: rows,
-                    }
-                }
-            };
-            rows.push((row(def.name.clone(), def.span), plan));
+        Detectors {
+            known,
+            before: memory.detectors.len(),
+            conditions: Vec::new(),
         }
-        rows.extend(inline);
-        Ok(Planned {
-            rows,
-            conditions,
-            entry,
+    }
+
+    /// The detector of `condition`, written in the applier at `span`.
+    fn of(&mut self, condition: &'p BoolExpr, span: Span) -> DetectorId {
+        let next = self.before + self.conditions.len();
+        let id = *self.known.entry(condition_code(condition)).or_insert(next);
+        if id == next {
+            self.conditions
+                .push((condition, condition_span(condition, span)));
+        }
+        id
+    }
+}
+
+/// The rows of one program being numbered: what [`Memory::plan`] knows
+/// while it plans each definition.
+struct Planner<'p> {
+    program: &'p Program,
+    unit: usize,
+    /// The row of each combinator the program defines (if applied).
+    defined_rows: Vec<Option<RowId>>,
+    /// The row of each definition (none for a normal program).
+    def_rows: Vec<Option<RowId>>,
+    /// The first row after the definitions'.
+    next: RowId,
+    /// The rows of ACTs written inline as arguments, numbered from `next`.
+    inline: Vec<(Row, Plan<'p>)>,
+    detectors: Detectors<'p>,
+}
+
+impl<'p> Planner<'p> {
+    fn row_of(&self, id: DefId, span: Span) -> Result<RowId, Diagnostic> {
+        (self.def_rows.get(id).copied().flatten())
+            .ok_or_else(|| normal_program(self.program, id, span))
+    }
+
+    fn row(&self, name: String, span: Span) -> Row {
+        Row {
+            kind: RowKind::Applier,
+            name,
+            unit: Some(self.unit),
+            span,
+            spans: Vec::new(),
+        }
+    }
+
+    /// What the row of `def` will hold; `None` for a normal program.
+    fn def(&mut self, def: &'p Def) -> Result<Option<Plan<'p>>, Diagnostic> {
+        let nop = Memory::fixed(RowKind::Act(ActKind::NOP));
+        Ok(Some(match &def.body {
+            Body::Normal(_) => return Ok(None),
+            Body::Hole(hole) => {
+                for condition in &hole.conditions {
+                    self.detectors.of(condition, hole.span);
+                }
+                Plan::Combinator {
+                    program: Memory::fixed(RowKind::Combinator(CombinatorKind::User(
+                        Combinator::Seq,
+                    ))),
+                    detector: BLIND,
+                    args: [nop; 3],
+                }
+            }
+            Body::Applier(Applier::Act(app)) => Plan::Act(app),
+            Body::Applier(Applier::Combinator {
+                combinator,
+                detector,
+                args,
+                span,
+            }) => {
+                let detector = match detector {
+                    None => BLIND,
+                    Some(condition) => self.detectors.of(condition, *span),
+                };
+                let mut rows = [nop; 3];
+                for (slot, callee) in rows.iter_mut().zip(args) {
+                    *slot = self.argument(callee)?;
+                }
+                let program = match combinator {
+                    Combinator::Defined(i) => (self.defined_rows.get(*i).copied().flatten())
+                        .ok_or_else(|| internal(format!("combinator {i} has no row")))?,
+                    stdlib => Memory::fixed(RowKind::Combinator(CombinatorKind::User(*stdlib))),
+                };
+                Plan::Combinator {
+                    program,
+                    detector,
+                    args: rows,
+                }
+            }
+        }))
+    }
+
+    /// The row an argument calls: a definition's, `NOP`'s, or a new row
+    /// for an ACT written inline.
+    fn argument(&mut self, callee: &'p Callee) -> Result<RowId, Diagnostic> {
+        Ok(match callee {
+            Callee::Def(id, span) => self.row_of(*id, *span)?,
+            Callee::Act(ActApp { act: Act::Nop, .. }) => Memory::fixed(RowKind::Act(ActKind::NOP)),
+            Callee::Act(app) => {
+                let text = print::act(&app.act, &self.program.pointers);
+                self.inline.push((self.row(text, app.span), Plan::Act(app)));
+                self.next + self.inline.len() - 1
+            }
         })
     }
 }

@@ -131,7 +131,9 @@ impl Sketch {
             )
             .with_label(def.span, "a normal program")
             .with_help(
-                "combinatorize it first (`cnpic combinatorize`) and write the hole into the output",
+                "combinatorize it first (`cnpic combinatorize`) and write the hole into the output, \
+                 or leave the part of the normal program to learn as `?`: both kinds of hole are \
+                 then filled together",
             );
             return Err(vec![diagnostic]);
         }

@@ -169,7 +169,7 @@ fn callees(program: &Program, def: DefId) -> Vec<DefId> {
 }
 
 /// `reaches[a][b]`: definition `a` calls `b`, directly or not.
-fn reaching(program: &Program) -> Vec<Vec<bool>> {
+pub(crate) fn reaching(program: &Program) -> Vec<Vec<bool>> {
     let n = program.defs.len();
     let mut reaches = vec![vec![false; n]; n];
     for (from, row) in reaches.iter_mut().enumerate() {

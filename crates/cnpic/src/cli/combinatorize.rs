@@ -1,13 +1,14 @@
 //! `cnpic combinatorize FILE [-o OUT]`: normal programs to appliers.
 //!
-//! Compiles FILE, converts it, and checks the result before printing it
-//! (or writing it to OUT): an output that does not compile cleanly is a bug
-//! in cnpi, reported as E0899 rather than handed to the user.
+//! Compiles FILE, converts it, and checks the printed result before
+//! printing it (or writing it to OUT): a text that does not compile
+//! cleanly to the converted program is a bug in cnpi, reported as E0899
+//! rather than handed to the user.
 
 use std::path::Path;
 use std::process::ExitCode;
 
-use cnpi::compile::convert_checked;
+use cnpi::compile::{convert, printed_agrees};
 use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::files::{refuse_overwriting, write_atomic};
 
@@ -23,8 +24,13 @@ pub fn combinatorize(file: &Path, output: Option<&Path>, entry: Option<&str>) ->
     let Some(compiled) = compile_file(file, entry, &mut print_diagnostics) else {
         return exit_code(false);
     };
-    let converted = match convert_checked(&compiled, &file.display().to_string()) {
-        Ok((converted, _)) => converted,
+    let name = file.display().to_string();
+    let checked = convert(&compiled, &name).and_then(|(converted, _)| {
+        printed_agrees(&converted, &name).map_err(|internal| vec![internal])?;
+        Ok(converted)
+    });
+    let converted = match checked {
+        Ok(converted) => converted,
         Err(diagnostics) => {
             print_diagnostics(&diagnostics, &compiled.sources);
             return exit_code(false);

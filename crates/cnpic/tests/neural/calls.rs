@@ -176,3 +176,29 @@ def SCAN(from):
     // every engine.
     assert!(tally.errors.keys().all(|code| code == "E0706"), "{tally:?}");
 }
+
+/// Found by the random `ram` sweep (seed 28): with a call in a write's
+/// value, the program as written evaluates the value before the write
+/// checks its place, so arithmetic on END in the value (E0706) comes
+/// before the write outside the array (E0702). The network's `WRITE`
+/// checks its place first; the conversion now evaluates the value into
+/// a hidden register before it.
+#[test]
+fn a_value_after_a_call_fails_before_its_write() {
+    let text = "
+env ram(i = 0, c = 0)
+input A[n]
+var M[3][n + 1] = 0
+
+def MAIN():
+  A[c + 1] = F(0) - (M[2][i + 1] + 2)
+
+def F(a):
+  return 1
+";
+    let inputs = [r#"{"A": []}"#, r#"{"A": [5]}"#, r#"{"A": [1, 2]}"#].map(String::from);
+    let tally = agrees(text, &inputs);
+    // `{"A": []}`: E0706 before E0702; `{"A": [5]}`: the write is outside.
+    assert_eq!(tally.errors.get("E0706"), Some(&1), "{tally:?}");
+    assert_eq!(tally.errors.get("E0702"), Some(&1), "{tally:?}");
+}

@@ -108,11 +108,18 @@ impl Scope {
 struct Generator {
     rng: ChaCha8Rng,
     /// Whether the program being written has `F` and `G`, and calls them
-    /// for values.
+    /// for values: drawn anew for each program (60 in 100).
     values: bool,
 }
 
 impl Generator {
+    fn seeded(seed: u64) -> Generator {
+        Generator {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            values: false,
+        }
+    }
+
     fn chance(&mut self, percent: u32) -> bool {
         self.rng.random_range(0..100) < percent
     }
@@ -539,6 +546,12 @@ pub(super) fn check(text: &str, inputs: &[String], tally: &mut Tally) {
         sources: compilation.sources,
         text: text.to_string(),
     };
+    // The round trip: the printed combinatory form compiles to the value
+    // the network is built from.
+    if let Ok((converted, _)) = cnpi::compile::convert(&compiled, name) {
+        let agrees = cnpi::compile::printed_agrees(&converted, name);
+        assert!(agrees.is_ok(), "{agrees:?}\n{text}\n{}", converted.text);
+    }
     let ready = match for_the_network(compiled, name) {
         Ok(ready) => ready,
         Err((diagnostics, _)) => panic!("refused: {diagnostics:?}\n{text}"),
@@ -606,10 +619,7 @@ fn a_condition_is_decided_at_its_first_step() {
 
 #[test]
 fn random_ram_programs_agree_on_every_engine() {
-    let mut generator = Generator {
-        rng: ChaCha8Rng::seed_from_u64(2018),
-        values: false,
-    };
+    let mut generator = Generator::seeded(2018);
     let mut tally = Tally::default();
     for _ in 0..PROGRAMS {
         let text = generator.program();
@@ -627,26 +637,32 @@ fn random_ram_programs_agree_on_every_engine() {
     assert!(errors * 10 >= tally.runs, "{tally:?}");
 }
 
+/// The sweep's seed unless `CNPI_RANDOM_RAM_SEED` is set.
+const SWEEP_SEED: u64 = 27;
+
 /// The sweep of docs/combinatorize.md: `CNPI_RANDOM_RAM` programs (10,000
-/// unless set) of another seed, every one agreeing on every engine. Not
-/// in CI: `cargo test --release -p cnpic --test neural -- --ignored
-/// random_ram_sweep --nocapture`.
+/// unless set) of seed `CNPI_RANDOM_RAM_SEED` (27 unless set), every one
+/// agreeing on every engine; 60 in 100 have `F` and `G` and call them for
+/// values. Not in CI: `cargo test --release -p cnpic --test neural --
+/// --ignored random_ram_sweep --nocapture`.
 #[test]
 #[ignore = "a sweep, run by hand"]
 fn random_ram_sweep() {
-    let programs: usize = std::env::var("CNPI_RANDOM_RAM")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(10_000);
-    let mut generator = Generator {
-        rng: ChaCha8Rng::seed_from_u64(27),
-        values: false,
+    let setting = |name: &str, default: u64| {
+        std::env::var(name)
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(default)
     };
+    let programs = setting("CNPI_RANDOM_RAM", 10_000) as usize;
+    let seed = setting("CNPI_RANDOM_RAM_SEED", SWEEP_SEED);
+    let mut generator = Generator::seeded(seed);
     let mut tally = Tally::default();
     for _ in 0..programs {
         let text = generator.program();
         let inputs: Vec<String> = (0..INPUTS).map(|_| generator.input()).collect();
         check(&text, &inputs, &mut tally);
     }
-    eprintln!("{programs} programs: {tally:?}");
+    eprintln!("{programs} programs of seed {seed}: {tally:?}");
+    assert!(tally.with_values * 2 >= programs, "{tally:?}");
 }

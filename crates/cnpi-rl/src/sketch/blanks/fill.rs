@@ -13,7 +13,7 @@ use cnpi::check;
 use cnpi::diagnostic::has_errors;
 use cnpi::operators::CompareOp;
 use cnpi::program::{
-    Act, ActArg, Blank, BoolExpr, Operand, PosExpr, PosKind, Program, Stmt, SymExpr,
+    Act, ActArg, Applier, Blank, BoolExpr, Operand, PosExpr, PosKind, Program, Stmt, SymExpr,
 };
 use cnpi::span::{SourceId, Span};
 use cnpi::syntax;
@@ -24,6 +24,8 @@ pub enum Piece {
     Condition(BoolExpr),
     Expression(PosExpr),
     Statement(Stmt),
+    /// The body of an applier hole ([`super::appliers`]).
+    Applier(Box<Applier>),
 }
 
 /// A candidate for one hole: its source text (what the answer prints),

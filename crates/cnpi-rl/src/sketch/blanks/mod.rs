@@ -26,6 +26,7 @@
 //! two end differently, the examples do not pin the answer down, and the
 //! report says so with that input.
 
+pub mod appliers;
 pub mod fill;
 pub mod grow;
 pub mod observed;
@@ -85,7 +86,8 @@ pub struct BlankSketch {
     pub threads: usize,
 }
 
-/// A filling: one source text per hole, in textual order.
+/// A filling: one source text per hole, the holes in normal programs in
+/// textual order, then the applier holes in file order.
 pub type Filling = Vec<String>;
 
 /// What the search found.
@@ -112,10 +114,10 @@ pub struct Search {
 }
 
 impl BlankSketch {
-    /// E1402 unless `program` has between one and [`MAX_BLANKS`] holes in
-    /// normal programs.
+    /// E1402 unless `program` has at most [`MAX_BLANKS`] holes, in normal
+    /// programs and applier holes together.
     pub fn check(program: &Program) -> Result<(), Diagnostic> {
-        let count = program.blanks.len();
+        let count = program.blanks.len() + program.holes().count();
         if count <= MAX_BLANKS {
             return Ok(());
         }
@@ -144,6 +146,10 @@ impl BlankSketch {
                 (blank.span.range(), text)
             })
             .collect();
+        let appliers = filling.get(self.program.blanks.len()..).unwrap_or_default();
+        for ((_, at), text) in self.applier_holes().into_iter().zip(appliers) {
+            parts.push((at, text.clone()));
+        }
         parts.sort_by_key(|(range, _)| std::cmp::Reverse(range.start));
         let mut text = self.text.clone();
         for (range, part) in parts {
@@ -239,7 +245,7 @@ impl BlankSketch {
     pub fn search(&self, budget: usize, seed: u64) -> Search {
         let probes = Probes::new(&self.program, &self.examples, seed);
         let mut grower = Grower::new(&self.program, &probes);
-        let holes = self.program.blanks.len();
+        let holes = self.program.blanks.len() + self.applier_holes().len();
         // The candidates of each hole at each size, checked once.
         let mut lists: HashMap<(usize, usize), Vec<Candidate>> = HashMap::new();
         let mut search = Search {
@@ -254,9 +260,11 @@ impl BlankSketch {
         'sizes: for total in holes..=holes * MAX_SIZE {
             for split in splits(total, holes, 1..=MAX_SIZE) {
                 for (hole, size) in split.iter().enumerate() {
-                    lists
-                        .entry((hole, *size))
-                        .or_insert_with(|| grower.candidates(self.kind(hole), *size));
+                    if let std::collections::hash_map::Entry::Vacant(entry) =
+                        lists.entry((hole, *size))
+                    {
+                        entry.insert(self.candidates(&mut grower, hole, *size));
+                    }
                 }
                 let chosen: Vec<&[Candidate]> = (split.iter().enumerate())
                     .map(|(hole, size)| lists[&(hole, *size)].as_slice())
@@ -327,6 +335,26 @@ impl BlankSketch {
         self.program.blanks[hole].kind
     }
 
+    /// The applier holes (`def X: ?`), in file order: each definition and
+    /// where its `?` is written.
+    pub fn applier_holes(&self) -> Vec<(usize, Range<usize>)> {
+        (self.program.holes())
+            .map(|(def, hole)| (def, hole.span.range()))
+            .collect()
+    }
+
+    /// The candidates of hole `hole` (the holes in normal programs first,
+    /// then the applier holes) at `size`.
+    fn candidates(&self, grower: &mut Grower, hole: usize, size: usize) -> Vec<Candidate> {
+        match hole.checked_sub(self.program.blanks.len()) {
+            None => grower.candidates(self.kind(hole), size),
+            Some(a) => match self.program.holes().nth(a) {
+                Some((def, applier)) => appliers::candidates(&self.program, def, applier, size),
+                None => Vec::new(),
+            },
+        }
+    }
+
     /// For each filling `n` of `range` (taking one candidate of each of
     /// `lists`, as [`nth`] numbers them), the first example it fails with
     /// the reference interpreter (`None`: it passes every example, and so
@@ -381,6 +409,18 @@ impl BlankSketch {
                 .as_ref()
                 .is_some_and(|piece| fill::put(work, blank, piece))
         });
+        let applier_chosen = chosen.get(self.program.blanks.len()..).unwrap_or_default();
+        let put = put
+            && (self.applier_holes().into_iter().zip(applier_chosen)).all(
+                |((def, at), candidate)| {
+                    let piece = (candidate.piece).get_or_init(|| {
+                        appliers::piece(&self.text, &self.entry, def, at, &candidate.text)
+                    });
+                    piece
+                        .as_ref()
+                        .is_some_and(|piece| appliers::put(work, def, piece))
+                },
+            );
         let texts = || chosen.iter().map(|c| c.text.clone()).collect::<Filling>();
         if !put {
             return self.fails(&texts(), true).first().copied();

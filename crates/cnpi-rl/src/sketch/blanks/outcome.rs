@@ -1,12 +1,13 @@
 //! What `cnpic learn` and the Python package's `cnpi.learn` share about a
 //! sketch with holes in normal programs, around the search itself: making
-//! the [`BlankSketch`] from a compiled file (refusing, E1402, applier holes
-//! beside them and holes the search cannot fill), the completed program's
+//! the [`BlankSketch`] from a compiled file (refusing, E1402, more holes
+//! than the search fills together), the completed program's
 //! text, and the diagnostic of a search that found nothing (E1403 with the
 //! best candidate, or the network's diagnostic of a filling it cannot run).
 
 use cnpi::compile::Compiled;
 use cnpi::diagnostic::{Diagnostic, codes};
+use cnpi::program::Body;
 
 use super::{BlankSketch, Filling, Search};
 use crate::sketch::Example;
@@ -22,21 +23,18 @@ impl BlankSketch {
         threads: usize,
     ) -> Result<BlankSketch, Diagnostic> {
         let program = &compiled.program;
-        if let Some((id, hole)) = program.holes().next() {
+        BlankSketch::check(program)?;
+        // A hole no program calls is the only root the checker counts as a
+        // sketch's, and so the entry: nothing would run the normal programs.
+        let entry = &program.defs[program.entry];
+        if let Body::Hole(hole) = &entry.body {
             return Err(Diagnostic::error(
                 codes::E1402,
-                format!(
-                    "`{}` is an applier hole, and the file has holes in normal programs too",
-                    program.defs[id].name
-                ),
+                format!("the applier hole `{}` is called by no program", entry.name),
             )
-            .with_label(hole.span, "an applier hole")
-            .with_help(
-                "an applier hole is learned in a file of appliers only: write this applier, then \
-                 learn the holes in the normal programs",
-            ));
+            .with_label(hole.span, "called by nothing, so it would be the entry")
+            .with_help("call it from the normal program with the holes, or remove it"));
         }
-        BlankSketch::check(program)?;
         let threads = match threads {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
             n => n.min(256),
@@ -61,11 +59,14 @@ impl BlankSketch {
         self.completed(filling, &header)
     }
 
-    /// Each hole's place (`LINE:COLUMN`) with its text in `filling`.
+    /// Each hole's place (`LINE:COLUMN`) with its text in `filling`: the
+    /// holes in normal programs, then the applier holes.
     pub fn places(&self, filling: &[String]) -> Vec<(String, String)> {
-        (self.program.blanks.iter())
+        let starts = (self.program.blanks.iter().map(|blank| blank.span.start))
+            .chain(self.applier_holes().into_iter().map(|(_, at)| at.start));
+        starts
             .zip(filling)
-            .map(|(blank, text)| (place(&self.text, blank.span.start), text.clone()))
+            .map(|(start, text)| (place(&self.text, start), text.clone()))
             .collect()
     }
 }
