@@ -210,10 +210,17 @@ impl<N: Network> Plan<N> {
         // The input is read against the declarations as the user wrote
         // them (the combinatory form declares the same, at other places),
         // so that a `var` that cannot be set up points at the user's line.
-        let declared = Declared::of(match &ready.written {
+        let mut declared = Declared::of(match &ready.written {
             Some(written) => &written.compiled.program,
             None => &combinatory.program,
         });
+        // The conversion appends registers and (hidden) memory of its own
+        // for calls with results: the state the network runs on holds them.
+        let converted = &combinatory.program;
+        let (registers, data) = (declared.registers.len(), declared.data.len());
+        (declared.registers)
+            .extend_from_slice(converted.pointers.get(registers..).unwrap_or_default());
+        (declared.data).extend_from_slice(converted.data.get(data..).unwrap_or_default());
         let (written, as_written, sources) = match ready.written {
             Some(written) => (
                 (engines.reference()).then_some(written.compiled.program),

@@ -10,13 +10,20 @@ integers), then time, best of --repeat runs each:
   `--symbolic` (the reference interpreter), each as a whole process;
 - CLRS's own reference function (`clrs._src.algorithms.<id>`, dm-clrs, the
   function its data generator calls, probes included) on the same input,
-  in process.
+  in process;
+- the network in the same process (`cnpi.load(FILE).run(input)`, the
+  Python package of crates/cnpi-python, loaded once per program): the same
+  program on the same input as the reference, no process start on either
+  side.
 
-The three engines must agree on the members docs/clrs.md compares, and the
-network's core steps per second are printed beside. The dm-clrs column
-needs the packages of docs/clrs/requirements.txt: with --venv DIR the
-script makes DIR a virtual environment, installs them there and runs
-itself in it; without dm-clrs the column reads "—".
+The engines must agree on the members docs/clrs.md compares, and the
+network's core steps per second are printed beside. The last two columns
+need the packages of docs/clrs/requirements.txt and the cnpi package:
+with --venv DIR the script makes DIR a virtual environment, installs them
+there (building crates/cnpi-python with maturin: set CARGO_TARGET_DIR to
+reuse a build) and runs itself in it; without them the columns read "—".
+`--no-cache` runs every step through the plain networks, about 30 times
+slower: --plain-max N leaves it out above size N.
 
     cargo build --release -p cnpic
     python3 docs/clrs/speed.py --venv /tmp/clrs-venv [--only id,id] [--sizes 16,64]
@@ -46,7 +53,9 @@ def in_venv(venv):
     if not os.path.exists(python):
         subprocess.run([sys.executable, "-m", "venv", venv], check=True)
     requirements = os.path.join(HERE, "requirements.txt")
-    subprocess.run([python, "-m", "pip", "install", "--quiet", "-r", requirements], check=True)
+    package = os.path.join(ROOT, "crates", "cnpi-python")
+    pip = [python, "-m", "pip", "install", "--quiet"]
+    subprocess.run([*pip, "-r", requirements, package], check=True)
     argv = [a for a in sys.argv[1:]]
     os.execv(python, [python, os.path.abspath(__file__), *argv])
 
@@ -59,6 +68,25 @@ def reference():
     except ImportError:
         return None
     return algorithms
+
+
+def in_process():
+    """The cnpi Python package, or None where it is not installed."""
+    try:
+        import cnpi
+    except ImportError:
+        return None
+    return cnpi
+
+
+def timed_best(call, repeat):
+    """The fastest of `repeat` calls of `call`, in seconds, and its last result."""
+    times, result = [], None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = call()
+        times.append(time.perf_counter() - start)
+    return min(times), result
 
 
 def arguments(function, given):
@@ -79,6 +107,15 @@ def best(times):
     return min(times) if times else float("nan")
 
 
+def cell(seconds):
+    """A time for the table, or "—" when it was not measured."""
+    return "—" if seconds is None else f"{seconds:.3f}"
+
+
+def ratio(a, b):
+    return "—" if a is None or b is None else f"{a / b:.2f}"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=0)
@@ -86,21 +123,25 @@ def main():
     parser.add_argument("--sizes", help="comma-separated sizes (default 16, 64 and the largest)")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--no-plain", action="store_true", help="skip --no-cache")
+    parser.add_argument("--plain-max", type=int, help="skip --no-cache above this size")
     parser.add_argument("--venv", help="make and use this virtual environment for dm-clrs")
     parser.add_argument("--cnpic", default=os.path.join(ROOT, "target", "release", "cnpic"))
     args = parser.parse_args()
     if args.venv:
         in_venv(os.path.abspath(args.venv))
     algorithms = reference()
+    cnpi = in_process()
     chosen = args.only.split(",") if args.only else list(table.PROGRAMS)
     print(f"load average at start: {os.getloadavg()[0]:.2f}", file=sys.stderr)
     print("| program | n | core steps | network s | M steps/s | --no-cache s | --symbolic s "
-          "| network / symbolic | CLRS reference s | reference / network |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "| network / symbolic | CLRS reference s | reference / network "
+          "| in process s | reference / in process |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as scratch:
         for pid in chosen:
             _, members, largest = table.PROGRAMS[pid]
             path = f"examples/clrs/{pid}.cnpi"
+            program = cnpi.load(os.path.join(ROOT, path)) if cnpi else None
             rng = random.Random(f"{args.seed}/{pid}")
             input_path = os.path.join(scratch, "input.json")
             if args.sizes:
@@ -113,35 +154,33 @@ def main():
                     json.dump(given, f)
                 if i == 0:
                     table.run(args.cnpic, path, input_path)  # warm the detector cache
+                plain = not args.no_plain and (args.plain_max is None or n <= args.plain_max)
                 timed = {}
-                flags = [None, "--symbolic"] + ([] if args.no_plain else ["--no-cache"])
-                for flag in flags:
+                for flag in [None, "--symbolic"] + (["--no-cache"] if plain else []):
                     given_flags = [flag] if flag else []
                     outputs = [table.run(args.cnpic, path, input_path, *given_flags)
                                for _ in range(args.repeat)]
                     timed[flag] = (outputs[0][0], best([s for _, s in outputs]))
                 network, net_s = timed[None]
+                ref_s = own_s = None
+                if algorithms is not None:
+                    function = getattr(algorithms, pid)
+                    kwargs = arguments(function, given)
+                    ref_s, _ = timed_best(lambda: function(**kwargs), args.repeat)
+                if program is not None:
+                    own_s, output = timed_best(lambda: program.run(given), args.repeat)
+                    timed["in process"] = (output, own_s)
                 for flag, (output, _) in timed.items():
                     for member in members:
                         if output.get(member) != network.get(member):
                             sys.exit(f"{pid} at n = {n}: {flag} disagrees on `{member}`")
-                ref_s = float("nan")
-                if algorithms is not None:
-                    function = getattr(algorithms, pid)
-                    kwargs = arguments(function, given)
-                    times = []
-                    for _ in range(args.repeat):
-                        start = time.perf_counter()
-                        function(**kwargs)
-                        times.append(time.perf_counter() - start)
-                    ref_s = best(times)
                 sym_s = timed["--symbolic"][1]
-                plain = "—" if args.no_plain else f"{timed['--no-cache'][1]:.3f}"
-                ref = "—" if ref_s != ref_s else f"{ref_s:.3f}"
-                ahead = "—" if ref_s != ref_s else f"{ref_s / net_s:.2f}"
+                plain_s = timed["--no-cache"][1] if plain else None
                 rate = network["steps"] / net_s / 1e6
                 print(f"| `{pid}` | {n} | {network['steps']:,} | {net_s:.3f} | {rate:.1f} | "
-                      f"{plain} | {sym_s:.3f} | {net_s / sym_s:.2f} | {ref} | {ahead} |", flush=True)
+                      f"{cell(plain_s)} | {sym_s:.3f} | {net_s / sym_s:.2f} | {cell(ref_s)} | "
+                      f"{ratio(ref_s, net_s)} | {cell(own_s)} | {ratio(ref_s, own_s)} |",
+                      flush=True)
     print(f"load average at end: {os.getloadavg()[0]:.2f}", file=sys.stderr)
 
 

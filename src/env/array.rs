@@ -46,6 +46,7 @@ pub(super) const ARRAY: Environment = Environment {
     },
     abilities: &[],
     read: |kind, _layout, input| Ok(Box::new(ArrayState::from_json(kind, input)?)),
+    read_text: None,
 };
 
 /// One entry of the output tape.

@@ -33,8 +33,13 @@ pub(super) fn help(kind: EnvKind) -> String {
     )
 }
 
+/// `text` without the UTF-8 byte-order mark it may start with.
+pub(super) fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
 pub(super) fn parse_json(kind: EnvKind, text: &str) -> Result<Value, Diagnostic> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let text = without_bom(text);
     // A top-level object is read by `Fields`, which refuses a key written
     // twice (serde_json keeps the last); objects only appear at the top
     // level of a valid input, so that is the one place to look.

@@ -89,10 +89,19 @@ pub struct Environment {
     /// of `layout`; every error is an E06xx diagnostic without labels, with
     /// the help of [`input`].
     pub read: Reader,
+    /// A faster way to read a valid input from its text (no
+    /// `serde_json::Value` first), if it has one: the state `read` would
+    /// give, or `None` for any input it does not take, which `read` then
+    /// reads (and words the diagnostic of).
+    pub read_text: Option<TextReader>,
 }
 
 /// How an environment reads its input (see [`Environment::read`]).
 pub type Reader = fn(EnvKind, &Declarations, Value) -> Result<Box<dyn EnvState>, Diagnostic>;
+
+/// How an environment reads a valid input's text (see
+/// [`Environment::read_text`]); the text has no byte-order mark.
+pub type TextReader = fn(EnvKind, &Declarations, &str) -> Option<Box<dyn EnvState>>;
 
 /// What an environment's JSON input looks like, for messages and defaults.
 pub struct InputForm {
@@ -181,6 +190,17 @@ pub trait EnvState: std::fmt::Debug + Send + Sync + AnyState {
     fn finish(&mut self, _pointers: &[i64]) {}
     /// The fields of the JSON object of `cnpic run --format json`.
     fn to_json(&self) -> Map<String, Value>;
+    /// The text of the JSON object of [`Self::to_json`] with the members
+    /// `more` added (each replacing a field of its name), as
+    /// `Value::to_string` writes it. An environment whose states grow
+    /// large writes it without building the `Value`s.
+    fn to_json_text(&self, more: &[(&str, Value)]) -> String {
+        let mut object = self.to_json();
+        for (name, value) in more {
+            object.insert((*name).into(), value.clone());
+        }
+        Value::Object(object).to_string()
+    }
     /// The final state as aligned lines (each ends with `\n`, see [`row`]).
     fn to_text(&self) -> String;
     /// The state as the trace viewer draws it (see [`picture`]); nothing
@@ -255,6 +275,10 @@ pub fn parse_input(kind: EnvKind, json: &str) -> Result<State, Diagnostic> {
 /// [`parse_input`] for a program that declares `layout` (a `ram`
 /// program's inputs are read by the names it declares).
 pub fn read_input(kind: EnvKind, layout: &Declarations, json: &str) -> Result<State, Diagnostic> {
+    let fast = environment(kind).read_text;
+    if let Some(inner) = fast.and_then(|read| read(kind, layout, input::without_bom(json))) {
+        return Ok(State { kind, inner });
+    }
     read_value(kind, layout, input::parse_json(kind, json)?)
 }
 
@@ -423,9 +447,16 @@ impl State {
     /// The final state as the JSON object of `cnpic run --format json`.
     pub fn to_json(&self, steps: u64, engine: &str) -> serde_json::Value {
         let mut object = self.inner.to_json();
-        object.insert("steps".into(), steps.into());
-        object.insert("engine".into(), engine.into());
+        for (name, value) in run_members(steps, engine) {
+            object.insert(name.into(), value);
+        }
         serde_json::Value::Object(object)
+    }
+
+    /// [`Self::to_json`] as JSON text (one line, no newline), written
+    /// without the `Value` tree where the environment can.
+    pub fn to_json_text(&self, steps: u64, engine: &str) -> String {
+        self.inner.to_json_text(&run_members(steps, engine))
     }
 
     /// The final state as aligned, readable lines (each ends with `\n`).
@@ -436,6 +467,11 @@ impl State {
     }
 }
 
+/// The members a run adds to the final state's JSON object.
+fn run_members(steps: u64, engine: &str) -> [(&'static str, Value); 2] {
+    [("steps", steps.into()), ("engine", engine.into())]
+}
+
 /// One line of text output: a label padded to a common width, then the
 /// content.
 fn row(label: &str, content: impl std::fmt::Display) -> String {
@@ -444,8 +480,15 @@ fn row(label: &str, content: impl std::fmt::Display) -> String {
 
 /// `[1, 2, 3]`
 fn list<T: std::fmt::Display>(items: &[T]) -> String {
-    let inner: Vec<String> = items.iter().map(T::to_string).collect();
-    format!("[{}]", inner.join(", "))
+    use std::fmt::Write;
+    let mut text = String::from("[");
+    for (i, item) in items.iter().enumerate() {
+        let comma = if i == 0 { "" } else { ", " };
+        // Writing to a `String` cannot fail.
+        let _ = write!(text, "{comma}{item}");
+    }
+    text.push(']');
+    text
 }
 
 /// The name of pointer `p`, for messages.

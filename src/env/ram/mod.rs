@@ -24,7 +24,9 @@ use crate::program::calls::hidden;
 use crate::program::declared::{MOVE, NOP, SET};
 use crate::program::{ActArg, ActDecl, Cell, Data, DataKind, EnvAct, EnvKind, ParamType, PosKind};
 
+mod output;
 mod picture;
+mod typed;
 
 /// The most integers all scratch data of a run may hold together (256 MiB).
 pub const MAX_SCRATCH: usize = 1 << 25;
@@ -51,6 +53,10 @@ pub(super) const RAM: Environment = Environment {
     },
     abilities: &[Ability::DeclaredMemory, Ability::Registers],
     read: |kind, layout, input| Ok(Box::new(RamState::read(kind, layout, input)?)),
+    read_text: Some(|kind, layout, text| {
+        let state = RamState::read_text(kind, layout, text)?;
+        Some(Box::new(state))
+    }),
 };
 
 /// The names of a run's registers and data, shared by its states.
@@ -170,11 +176,41 @@ impl RamState {
         all.filter(|(name, _)| !hidden(name))
     }
 
+    /// The state of the parsed input `input`; every member is checked as
+    /// it is read, with its diagnostic.
     fn read(kind: EnvKind, layout: &Declarations, input: Value) -> Result<RamState, Diagnostic> {
         let mut members = match input {
             Value::Object(map) => map,
             other => return Err(input::wrong_shape(kind, "a JSON object", &other)),
         };
+        RamState::build(kind, layout, |_, data| {
+            let value = members
+                .remove(&data.name)
+                .ok_or_else(|| missing(kind, data))?;
+            read_member(kind, data, value)
+        })
+    }
+
+    /// The state of the input text `text` when it is valid, read without
+    /// a `Value` tree ([`typed`]); `None` when anything is off, and then
+    /// [`RamState::read`] words the diagnostic.
+    fn read_text(kind: EnvKind, layout: &Declarations, text: &str) -> Option<RamState> {
+        let mut members = typed::members(layout, text)?;
+        let state = RamState::build(kind, layout, |id, data| {
+            members[id].take().ok_or_else(|| missing(kind, data))
+        });
+        state.ok()
+    }
+
+    /// The state whose input members `take` gives, one call per declared
+    /// input in declaration order (given its data id and declaration:
+    /// its memory and lengths, or its diagnostic), the sizes they bind checked and the scratch memory
+    /// made.
+    fn build(
+        kind: EnvKind,
+        layout: &Declarations,
+        mut take: impl FnMut(usize, &Data) -> Result<typed::Member, Diagnostic>,
+    ) -> Result<RamState, Diagnostic> {
         let mut state = RamState {
             names: Arc::new(Names {
                 registers: layout.registers.iter().map(|r| r.name.clone()).collect(),
@@ -190,10 +226,7 @@ impl RamState {
             if data.kind != DataKind::Input {
                 continue;
             }
-            let value = members
-                .remove(&data.name)
-                .ok_or_else(|| missing(kind, data))?;
-            let (memory, lengths) = read_member(kind, data, value)?;
+            let (memory, lengths) = take(id, data)?;
             for (dim, length) in data.dims.iter().zip(lengths) {
                 let PosKind::Read(size) = &dim.kind else {
                     continue;
@@ -323,15 +356,11 @@ impl EnvState for RamState {
     }
 
     fn to_json(&self) -> Map<String, Value> {
-        let mut object = Map::new();
-        for (name, value) in self.registers() {
-            object.insert(name.clone(), Value::from(*value));
-        }
-        for (name, memory) in self.memory() {
-            object.insert(name.clone(), memory.to_json());
-        }
-        object.insert("output".into(), Value::from(self.output.clone()));
-        object
+        output::to_json(self)
+    }
+
+    fn to_json_text(&self, more: &[(&str, Value)]) -> String {
+        output::to_json_text(self, more)
     }
 
     fn to_text(&self) -> String {
@@ -350,11 +379,7 @@ impl EnvState for RamState {
 }
 
 /// The memory of the input member `data`, and its lengths.
-fn read_member(
-    kind: EnvKind,
-    data: &Data,
-    value: Value,
-) -> Result<(Region, Vec<usize>), Diagnostic> {
+fn read_member(kind: EnvKind, data: &Data, value: Value) -> Result<typed::Member, Diagnostic> {
     let name = &data.name;
     // The member's name is written out only for an error.
     let int = |what: &dyn Fn() -> String, item: &Value| {

@@ -108,8 +108,9 @@ pub(super) struct Machine<'p, 'o> {
     /// Per definition: whether its body has a `return` (it runs above a
     /// `Task::Frame`).
     returns: Vec<bool>,
-    /// The statements whose own expressions call definitions, by address.
-    with_calls: std::collections::HashSet<usize>,
+    /// The statements whose own expressions call definitions, by
+    /// address, sorted (a binary search is quicker than hashing here).
+    with_calls: Vec<usize>,
 }
 
 impl<'p, 'o> Machine<'p, 'o> {
@@ -137,7 +138,13 @@ impl<'p, 'o> Machine<'p, 'o> {
     /// Runs the entry definition to its end.
     pub(super) fn run(&mut self) -> Result<(), Diagnostic> {
         self.enter(self.program.entry, 0)?;
-        while let Some(task) = self.tasks.pop() {
+        while let Some(&task) = self.tasks.last() {
+            // A block steps in place (`block_step`): most steps are
+            // statements, and a pop and a push each would copy it out and
+            // back.
+            if !matches!(task, Task::Block(_)) {
+                self.tasks.pop();
+            }
             match task {
                 Task::Activation(activation) => self.activation_step(activation)?,
                 Task::Block(block) => self.block_step(block)?,
@@ -170,9 +177,9 @@ impl<'p, 'o> Machine<'p, 'o> {
     /// `return`.
     fn waits_for_calls(&self, stmt: &Stmt) -> bool {
         !self.with_calls.is_empty()
-            && self
-                .with_calls
-                .contains(&(std::ptr::from_ref(stmt) as usize))
+            && (self.with_calls)
+                .binary_search(&(std::ptr::from_ref(stmt) as usize))
+                .is_ok()
     }
 
     /// Counts a step of a normal program's statement and reports it.
@@ -370,14 +377,14 @@ fn has_return(def: &Def) -> bool {
 
 /// The addresses of the statements of `program` whose own expressions
 /// call definitions, and of its calls with arguments and `return`s: those
-/// the machine evaluates as pending statements.
-fn statements_with_calls(program: &Program) -> std::collections::HashSet<usize> {
-    fn block(stmts: &[Stmt], found: &mut std::collections::HashSet<usize>) {
+/// the machine evaluates as pending statements; sorted.
+fn statements_with_calls(program: &Program) -> Vec<usize> {
+    fn block(stmts: &[Stmt], found: &mut Vec<usize>) {
         for stmt in stmts {
             let mut calls = Vec::new();
             crate::program::calls::calls_in_statement(stmt, false, &mut calls);
             if !calls.is_empty() || matches!(stmt, Stmt::ParamCall(_) | Stmt::Return { .. }) {
-                found.insert(std::ptr::from_ref(stmt) as usize);
+                found.push(std::ptr::from_ref(stmt) as usize);
             }
             match stmt {
                 Stmt::If {
@@ -391,11 +398,12 @@ fn statements_with_calls(program: &Program) -> std::collections::HashSet<usize> 
             }
         }
     }
-    let mut found = std::collections::HashSet::new();
+    let mut found = Vec::new();
     for def in &program.defs {
         if let Body::Normal(stmts) = &def.body {
             block(stmts, &mut found);
         }
     }
+    found.sort_unstable();
     found
 }

@@ -16,15 +16,23 @@ use crate::program::{DefId, PosExpr, Program, Stmt};
 use crate::span::Span;
 
 impl<'p> Machine<'p, '_> {
-    /// Runs the next statement of a block.
-    pub(super) fn block_step(&mut self, mut b: Block<'p>) -> Result<(), Diagnostic> {
+    /// Runs the next statement of the block `b` on top of the stack,
+    /// moving it on in place; the block is popped before its last
+    /// statement runs.
+    pub(super) fn block_step(&mut self, b: Block<'p>) -> Result<(), Diagnostic> {
         let Some(stmt) = b.stmts.get(b.next) else {
+            self.tasks.pop();
             return Ok(());
         };
-        b.next += 1;
+        let b = Block {
+            next: b.next + 1,
+            ..b
+        };
         let tail = b.next == b.stmts.len();
-        if !tail {
-            self.tasks.push(Task::Block(b));
+        if tail {
+            self.tasks.pop();
+        } else if let Some(Task::Block(top)) = self.tasks.last_mut() {
+            top.next = b.next;
         }
         let deeper = b.depth.saturating_add(1);
         if !matches!(stmt, Stmt::While { .. }) {

@@ -68,7 +68,7 @@ pub fn run(plan: &Plan, many: &Many) -> ExitCode {
 /// One output line: the run's `--format json` object, or its error.
 fn line(run: &Run, engine: &str) -> String {
     match run {
-        Ok(outcome) => outcome.to_json(engine).to_string(),
+        Ok(outcome) => outcome.state.to_json_text(outcome.steps, engine),
         Err(diagnostic) => serde_json::json!({
             "error": {"code": diagnostic.code.to_string(), "message": diagnostic.message}
         })

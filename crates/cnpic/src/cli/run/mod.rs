@@ -183,7 +183,7 @@ pub fn run(args: &RunArgs) -> ExitCode {
             let engine = plan.engine_name();
             match args.format {
                 Format::Text => out!("{}", outcome.to_text(engine)),
-                Format::Json => outln!("{}", outcome.to_json(engine)),
+                Format::Json => outln!("{}", outcome.state.to_json_text(outcome.steps, engine)),
             }
             ExitCode::SUCCESS
         }
