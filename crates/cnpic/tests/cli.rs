@@ -524,3 +524,46 @@ fn inputs_run_every_line_in_order_and_shards_concatenate_to_the_whole() {
     assert_eq!(shards, whole);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Programs whose calls return values (hidden registers `_0`, `_1`, ...
+/// added by the conversion) through the command line's run plan, on every
+/// engine: the CLRS harness runs the runtime directly, and missed a plan
+/// that read the input without the conversion's registers (E0799 "a cell
+/// of undeclared data" on the network, also with `--no-cache`).
+#[test]
+fn calls_with_results_run_through_the_plan_on_every_engine() {
+    let cases = [
+        (
+            "examples/clrs/quicksort.cnpi",
+            r#"{"A":[5,3,9,1,7]}"#,
+            "A",
+            "[1,3,5,7,9]",
+        ),
+        (
+            "examples/clrs/quickselect.cnpi",
+            r#"{"A":[5,3,9,1,7]}"#,
+            "median",
+            "0",
+        ),
+        (
+            "examples/ram/fib_recursive.cnpi",
+            r#"{"k":10}"#,
+            "fib",
+            "55",
+        ),
+    ];
+    for (file, input, member, expected) in cases {
+        for engine in [
+            None,
+            Some("--no-cache"),
+            Some("--cross-check"),
+            Some("--symbolic"),
+        ] {
+            let mut args = vec!["run", file, "--input", input, "--format", "json"];
+            args.extend(engine);
+            let value = json(&cnpic(&args));
+            let expected: Value = serde_json::from_str(expected).expect("a JSON value");
+            assert_eq!(value[member], expected, "{file} {engine:?}: {value}");
+        }
+    }
+}
