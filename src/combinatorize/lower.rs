@@ -248,13 +248,7 @@ impl Lowering<'_> {
                     let after = after_a_place(&app.act);
                     for (e, _) in lowered.iter_mut().zip(after).filter(|(_, a)| *a) {
                         if matches!(e.kind, PosKind::Arith(..) | PosKind::Neg(_)) {
-                            let t = self.temp();
-                            let span = e.span;
-                            let value = std::mem::replace(e, register(t, span));
-                            out.push(Stmt::Act(ActApp {
-                                act: Act::Set(t, value),
-                                span,
-                            }));
+                            self.hoist(e, out);
                         }
                     }
                 }
@@ -348,6 +342,18 @@ impl Lowering<'_> {
                     .with_help("run it with `--symbolic`, the exact reference interpreter"),
             );
         }
+    }
+
+    /// Evaluates `e` into a fresh hidden register before what follows
+    /// (a `SET` onto `out`), and leaves the register in its place.
+    fn hoist(&mut self, e: &mut PosExpr, out: &mut Vec<Stmt>) {
+        let t = self.temp();
+        let span = e.span;
+        let value = std::mem::replace(e, register(t, span));
+        out.push(Stmt::Act(ActApp {
+            act: Act::Set(t, value),
+            span,
+        }));
     }
 
     /// A hidden register of the statement being lowered.
@@ -527,13 +533,7 @@ impl Lowering<'_> {
         if clash {
             for arg in &mut args {
                 if !matches!(arg.kind, PosKind::Int(_)) {
-                    let t = self.temp();
-                    let span = arg.span;
-                    let value = std::mem::replace(arg, register(t, span));
-                    out.push(Stmt::Act(ActApp {
-                        act: Act::Set(t, value),
-                        span,
-                    }));
+                    self.hoist(arg, out);
                 }
             }
         }

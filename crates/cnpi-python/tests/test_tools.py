@@ -113,8 +113,11 @@ def without_header(program):
     return [line for line in program.splitlines() if not line.startswith("# Made by")]
 
 
-def test_learn_fills_the_holes_as_cnpic_learn():
-    sketch, examples = example("learn/reverse.cnpi"), example("learn/reverse.json")
+def learns_as_cnpic_learn(name):
+    """Fills examples/NAME.cnpi from NAME.json in process, as `cnpic learn`
+    prints it, and checks the completed program on every example; returns
+    the learned text and the examples."""
+    sketch, examples = example(f"{name}.cnpi"), example(f"{name}.json")
     with open(examples) as f:
         cases = json.load(f)
     learned = cnpi.learn(sketch, cases)
@@ -124,21 +127,17 @@ def test_learn_fills_the_holes_as_cnpic_learn():
     for case in cases:
         result = completed.run(case["input"])
         assert all(result[k] == v for k, v in case["output"].items())
+    return learned, cases
+
+
+def test_learn_fills_the_holes_as_cnpic_learn():
+    learns_as_cnpic_learn("learn/reverse")
 
 
 def test_learn_fills_holes_in_normal_programs_as_cnpic_learn():
-    sketch = example("learn/insertion_condition.cnpi")
-    examples = example("learn/insertion_condition.json")
-    with open(examples) as f:
-        cases = json.load(f)
-    learned = cnpi.learn(sketch, cases)
-    printed = cnpic("learn", sketch, "--examples", examples).stdout
-    assert without_header(learned) == without_header(printed)
+    learned, cases = learns_as_cnpic_learn("learn/insertion_condition")
     assert "while ?" not in learned
-    completed = cnpi.compile(learned)
-    for case in cases:
-        result = completed.run(case["input"])
-        assert all(result[k] == v for k, v in case["output"].items())
+    sketch = example("learn/insertion_condition.cnpi")
     # Nothing fits: E1403 naming the best candidate, as `cnpic learn`.
     impossible = [{"input": cases[0]["input"], "output": {"A": [7] * len(cases[0]["input"]["A"])}}]
     with pytest.raises(cnpi.RunError) as raised:
@@ -146,17 +145,7 @@ def test_learn_fills_holes_in_normal_programs_as_cnpic_learn():
     assert raised.value.code == "E1403"
     # Holes of both kinds in one file are filled together, as `cnpic learn`
     # fills them.
-    mixed = example("learn/bubble_mixed.cnpi")
-    mixed_examples = example("learn/bubble_mixed.json")
-    with open(mixed_examples) as f:
-        mixed_cases = json.load(f)
-    learned = cnpi.learn(mixed, mixed_cases)
-    printed = cnpic("learn", mixed, "--examples", mixed_examples).stdout
-    assert without_header(learned) == without_header(printed)
-    completed = cnpi.compile(learned)
-    for case in mixed_cases:
-        result = completed.run(case["input"])
-        assert all(result[k] == v for k, v in case["output"].items())
+    learns_as_cnpic_learn("learn/bubble_mixed")
 
 
 def test_learn_raises_when_nothing_fits():
