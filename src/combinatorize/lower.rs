@@ -11,18 +11,20 @@
 //! activation keeps its own. An operand is kept as it is instead where the
 //! later calls cannot change it and its evaluation cannot fail (a literal,
 //! a register before calls that put registers back, a read of memory no
-//! later call writes as a side of a comparison, where it may be END).
+//! later call writes as a side of a comparison, where it may be END). A
+//! side of a comparison that reads memory before a later call that may
+//! write it is held as a copy where the cell is inside its data, and read
+//! again, as END, where it is not (arrays keep their lengths).
 //! `and`/`or` with calls on the right become `if`s, a `while` test with
 //! calls is evaluated before the loop and again at the end of its body,
 //! and a call with arguments that read parameters set before them
-//! evaluates them into hidden registers first. The hidden names are not
-//! reported (`program::calls::hidden`). What stays refused (E0807): a
-//! value held across a call without arguments (which shares the registers)
-//! to a program that may hold values itself, and a read of memory compared
-//! with the value of a later call that may write memory.
+//! evaluates them into hidden registers first. A call without arguments
+//! that would overwrite what its caller holds runs on a frame of its own
+//! (`apart`). The hidden names are not reported
+//! (`program::calls::hidden`).
 
 use super::walk::calls;
-use crate::diagnostic::{Diagnostic, codes};
+use crate::diagnostic::Diagnostic;
 use crate::operators::{ArithOp, CompareOp};
 use crate::program::calls::{act_positions, calls_in_statement, map_positions};
 use crate::program::{
@@ -31,8 +33,8 @@ use crate::program::{
 };
 use crate::span::Span;
 
-/// `program` with no call inside an expression and only bare `return`s,
-/// or E0807 where that cannot be done exactly.
+/// `program` with no call inside an expression and only bare `return`s
+/// (an internal error if the checker let a value through outside `ram`).
 pub fn lower(program: &Program) -> Result<Program, Diagnostic> {
     let mut lowering = Lowering {
         program,
@@ -45,6 +47,7 @@ pub fn lower(program: &Program) -> Result<Program, Diagnostic> {
         uses_temps: vec![false; program.defs.len()],
         shared: Vec::new(),
         def: 0,
+        held: Vec::new(),
         refusal: None,
     };
     let mut out = program.clone();
@@ -57,7 +60,6 @@ pub fn lower(program: &Program) -> Result<Program, Diagnostic> {
     if let Some(refusal) = lowering.refusal.take() {
         return Err(refusal);
     }
-    lowering.shared_calls_are_safe(&out)?;
     for k in 1..=lowering.temps {
         out.pointers.push(Pointer {
             name: format!("_{k}"),
@@ -75,6 +77,8 @@ pub fn lower(program: &Program) -> Result<Program, Diagnostic> {
             dims: Vec::new(),
         });
     }
+    let first = lowering.temps + 1;
+    super::apart::apart(&mut out, &lowering.shared, &lowering.uses_temps, first);
     Ok(out)
 }
 
@@ -212,11 +216,14 @@ struct Lowering<'p> {
     returns: bool,
     /// For each definition, whether its statements use hidden registers.
     uses_temps: Vec<bool>,
-    /// Calls without arguments made by a statement that uses hidden
-    /// registers: (caller, callee, the call).
+    /// Calls without arguments inside expressions: (caller, callee, the
+    /// call), for `apart`.
     shared: Vec<(DefId, DefId, Span)>,
     /// The definition being lowered.
     def: DefId,
+    /// The reads of memory held by the statement being lowered
+    /// ([`Self::hold`]): each hidden register and the cell it copies.
+    held: Vec<(PointerId, Cell)>,
     refusal: Option<Diagnostic>,
 }
 
@@ -227,6 +234,7 @@ impl Lowering<'_> {
         let mut out = Vec::new();
         for stmt in stmts {
             self.next = 0;
+            self.held.clear();
             self.stmt(stmt, &mut out, &mut Made::default());
         }
         out
@@ -281,7 +289,11 @@ impl Lowering<'_> {
                     );
                     match act {
                         Some(act) => out.push(Stmt::Act(ActApp { act, span: *span })),
-                        None => self.refuse(*span, "`return` with a value outside `ram`"),
+                        // The checker allows values only in `ram`.
+                        None => {
+                            let detail = "a `return` with a value outside `ram`".to_string();
+                            self.refusal.get_or_insert(super::errors::internal(detail));
+                        }
                     }
                 }
                 out.push(Stmt::Return {
@@ -331,16 +343,6 @@ impl Lowering<'_> {
             name: "_0".into(),
             at: Vec::new(),
             span,
-        }
-    }
-
-    fn refuse(&mut self, span: Span, what: &str) {
-        if self.refusal.is_none() {
-            self.refusal = Some(
-                Diagnostic::error(codes::E0807, format!("{what} cannot run on the network"))
-                    .with_label(span, "not run on the network")
-                    .with_help("run it with `--symbolic`, the exact reference interpreter"),
-            );
         }
     }
 
@@ -424,26 +426,34 @@ impl Lowering<'_> {
             PosKind::Int(_) | PosKind::Last | PosKind::End | PosKind::Resume => return e,
             PosKind::Pointer(_) if !after.shared => return e,
             PosKind::Read(cell) if place == Place::Side && cell.data != self.result => {
-                if after.writes {
-                    self.refuse(
-                        e.span,
-                        "a read of memory compared with the value of a later call that may write memory",
-                    );
-                    return e;
-                }
                 let mut cell = (**cell).clone();
-                let indices = std::mem::take(&mut cell.at);
-                for index in indices {
+                let mut at = at;
+                for index in std::mem::take(&mut cell.at) {
+                    let len = out.len();
                     let kept = self.keep(index, Place::Position, after, out, at);
+                    at += out.len() - len;
                     cell.at.push(kept);
                 }
-                return PosExpr {
-                    kind: PosKind::Read(Box::new(cell)),
+                let read = PosExpr {
+                    kind: PosKind::Read(Box::new(cell.clone())),
                     span: e.span,
                 };
+                if !after.writes {
+                    return read;
+                }
+                if !cell.at.is_empty() {
+                    return self.hold(cell, out, at);
+                }
+                // A scalar always holds a number: copied as any value.
+                return self.copy(read, out, at);
             }
             _ => {}
         }
+        self.copy(e, out, at)
+    }
+
+    /// A hidden register `e` is copied to where `out` is at `at`.
+    fn copy(&mut self, e: PosExpr, out: &mut Vec<Stmt>, at: usize) -> PosExpr {
         let t = self.temp();
         let span = e.span;
         let set = ActApp {
@@ -451,6 +461,33 @@ impl Lowering<'_> {
             span,
         };
         out.insert(at.min(out.len()), Stmt::Act(set));
+        register(t, span)
+    }
+
+    /// A side of a comparison that reads `cell` (its indices kept) before
+    /// a later call that may write memory, held where `out` is at `at`:
+    /// a hidden register copies the value if the cell is inside its data.
+    /// Arrays keep their lengths, so after the call the cell is outside
+    /// exactly when it read as END; [`Self::held_comparison`] then reads
+    /// it again, as END, and else compares the copy.
+    fn hold(&mut self, cell: Cell, out: &mut Vec<Stmt>, at: usize) -> PosExpr {
+        let t = self.temp();
+        let span = cell.span;
+        let read = PosExpr {
+            kind: PosKind::Read(Box::new(cell.clone())),
+            span,
+        };
+        let copy = Stmt::If {
+            condition: BoolExpr::Compare(CompareOp::Ne, Operand::Pos(read.clone()), Operand::End),
+            then: vec![Stmt::Act(ActApp {
+                act: Act::Set(t, read),
+                span,
+            })],
+            otherwise: Vec::new(),
+            span,
+        };
+        out.insert(at.min(out.len()), copy);
+        self.held.push((t, cell));
         register(t, span)
     }
 
@@ -560,7 +597,7 @@ impl Lowering<'_> {
                 let mut lowered = self.sequence(&items, out, made).into_iter();
                 let a = rebuilt(a, pa.is_some().then(|| lowered.next()).flatten());
                 let b = rebuilt(b, pb.is_some().then(|| lowered.next()).flatten());
-                BoolExpr::Compare(*op, a, b)
+                self.held_comparison(*op, a, b, out)
             }
             BoolExpr::Test(o, at) => BoolExpr::Test(o, self.expr(at, Place::Position, out, made)),
             BoolExpr::Not(a) => BoolExpr::Not(Box::new(self.condition(a, out, made))),
@@ -575,68 +612,60 @@ impl Lowering<'_> {
                     };
                 }
                 let t = self.temp();
-                let span = Span::default();
-                let set = |k: i64| {
-                    vec![Stmt::Act(ActApp {
-                        act: Act::Set(t, int(k, span)),
-                        span,
-                    })]
-                };
-                right.push(Stmt::If {
-                    condition: b,
-                    then: set(1),
-                    otherwise: set(0),
-                    span,
-                });
+                right.push(answer(t, b));
                 let (then, otherwise) = match condition {
-                    BoolExpr::And(..) => (right, set(0)),
-                    _ => (set(1), right),
+                    BoolExpr::And(..) => (right, vec![set(t, 0)]),
+                    _ => (vec![set(t, 1)], right),
                 };
                 out.push(Stmt::If {
                     condition: a,
                     then,
                     otherwise,
-                    span,
+                    span: Span::default(),
                 });
-                BoolExpr::Compare(
-                    CompareOp::Eq,
-                    Operand::Pos(register(t, span)),
-                    Operand::Int(1),
-                )
+                is_one(t)
             }
         }
     }
 
-    /// E0807 where a value is held in a hidden register across a call
-    /// without arguments that may run code using hidden registers itself.
-    fn shared_calls_are_safe(&mut self, lowered: &Program) -> Result<(), Diagnostic> {
-        for (caller, callee, span) in std::mem::take(&mut self.shared) {
-            if !self.uses_temps[caller] {
-                continue;
-            }
-            let mut seen = vec![false; lowered.defs.len()];
-            let mut todo = vec![callee];
-            while let Some(id) = todo.pop() {
-                match seen.get_mut(id) {
-                    Some(s) if !*s => *s = true,
-                    _ => continue,
-                }
-                if self.uses_temps[id] {
-                    self.refuse(
-                        span,
-                        "a call without arguments, inside an expression that holds values across it, to a program that holds values itself",
-                    );
-                    break;
-                }
-                if let Some(Body::Normal(body)) = lowered.defs.get(id).map(|d| &d.body) {
-                    todo.extend(calls(body).into_iter().filter_map(|s| match s {
-                        Stmt::Call(id, _) => Some(*id),
-                        _ => None,
-                    }));
-                }
-            }
-        }
-        self.refusal.take().map_or(Ok(()), Err)
+    /// `a op b`, or where `a` is a read held across the calls of `b`
+    /// ([`Self::hold`]), a hidden register set to its answer: the cell
+    /// read again where it is outside its data (END), else the copy,
+    /// compared with `b`.
+    fn held_comparison(
+        &mut self,
+        op: CompareOp,
+        a: Operand,
+        b: Operand,
+        out: &mut Vec<Stmt>,
+    ) -> BoolExpr {
+        let held = match &a {
+            Operand::Pos(PosExpr {
+                kind: PosKind::Pointer(p),
+                ..
+            }) => self
+                .held
+                .iter()
+                .find(|(t, _)| t == p)
+                .map(|(_, cell)| cell.clone()),
+            _ => None,
+        };
+        let Some(cell) = held else {
+            return BoolExpr::Compare(op, a, b);
+        };
+        let span = cell.span;
+        let read = Operand::Pos(PosExpr {
+            span,
+            kind: PosKind::Read(Box::new(cell)),
+        });
+        let t = self.temp();
+        out.push(Stmt::If {
+            condition: BoolExpr::Compare(CompareOp::Eq, read.clone(), Operand::End),
+            then: vec![answer(t, BoolExpr::Compare(op, read, b.clone()))],
+            otherwise: vec![answer(t, BoolExpr::Compare(op, a, b))],
+            span,
+        });
+        is_one(t)
     }
 }
 
@@ -677,6 +706,31 @@ fn reads_any(e: &PosExpr, pointers: &[PointerId]) -> bool {
         PosKind::Read(cell) => cell.at.iter().any(|i| reads_any(i, pointers)),
         PosKind::Call(call) => call.args.iter().any(|a| reads_any(a, pointers)),
     }
+}
+
+/// `SET(t, k)`.
+fn set(t: PointerId, k: i64) -> Stmt {
+    let span = Span::default();
+    Stmt::Act(ActApp {
+        act: Act::Set(t, int(k, span)),
+        span,
+    })
+}
+
+/// `t` set to 1 if `condition` holds, else to 0.
+fn answer(t: PointerId, condition: BoolExpr) -> Stmt {
+    Stmt::If {
+        condition,
+        then: vec![set(t, 1)],
+        otherwise: vec![set(t, 0)],
+        span: Span::default(),
+    }
+}
+
+/// `t == 1`.
+fn is_one(t: PointerId) -> BoolExpr {
+    let at = register(t, Span::default());
+    BoolExpr::Compare(CompareOp::Eq, Operand::Pos(at), Operand::Int(1))
 }
 
 /// `made` and then `more`.

@@ -7,12 +7,15 @@
 //! `compile` turns into the same program, without diagnostics) and where
 //! each part came from; or the diagnostics that say why it cannot. The
 //! phases: `work` decides which definitions the output holds and inlines
-//! mutual recursion; `flow` and `effects` summarize what code reads and
+//! mutual recursion (before it, `lower` and `apart` take calls with results
+//! out of expressions, and `split` cuts ACTs too long for a row into
+//! steps); `flow` and `effects` summarize what code reads and
 //! writes; `convert` and `treerec` turn each normal program into appliers
 //! (`emit` names and groups them); `print` writes the file and builds the
 //! program. `docs/combinatorize.md` describes the rules and their
 //! guarantees.
 
+mod apart;
 mod convert;
 mod effects;
 mod emit;
@@ -24,6 +27,7 @@ mod origins;
 mod output;
 mod print;
 mod set;
+mod split;
 mod treerec;
 mod walk;
 mod work;
@@ -33,6 +37,7 @@ use crate::program::{Applier, Body, Callee, Program};
 
 pub use errors::internal;
 pub use origins::Origins;
+pub use split::{ROOM, numbers};
 
 use convert::{Context, Converter, extent};
 use effects::Effects;
@@ -73,6 +78,15 @@ pub fn combinatorize(
             &lowered
         }
         false => program,
+    };
+    // ACTs too long for a row are cut into steps through hidden registers.
+    let split;
+    let program = match split::split(program) {
+        Some(shorter) => {
+            split = shorter;
+            &split
+        }
+        None => program,
     };
     let mut diagnostics = Vec::new();
     let work = work::plan(program, &mut diagnostics);

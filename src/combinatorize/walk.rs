@@ -36,3 +36,22 @@ pub fn returns(stmt: &Stmt) -> bool {
         _ => false,
     }
 }
+
+/// Replaces each statement of a block, nested ones included (inner blocks
+/// first), by the statements `f` makes of it.
+pub fn rewrite(stmts: &mut Vec<Stmt>, f: &mut dyn FnMut(Stmt) -> Vec<Stmt>) {
+    for stmt in std::mem::take(stmts) {
+        let mut stmt = stmt;
+        match &mut stmt {
+            Stmt::If {
+                then, otherwise, ..
+            } => {
+                rewrite(then, f);
+                rewrite(otherwise, f);
+            }
+            Stmt::While { body, .. } => rewrite(body, f),
+            _ => {}
+        }
+        stmts.extend(f(stmt));
+    }
+}

@@ -67,7 +67,7 @@ impl Code {
                 self.tag(Tag::Read);
                 self.cell(cell);
             }
-            // Refused before conversion (E0807); no tag, so it never decodes.
+            // Lowered away before conversion; no tag, so it never decodes.
             PosKind::Call(_) => self.values.push(-1.0),
         }
     }

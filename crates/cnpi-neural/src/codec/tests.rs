@@ -4,8 +4,8 @@ use super::*;
 use cnpi::env;
 use cnpi::operators::{ArithOp, CompareOp};
 use cnpi::program::{
-    Act, ActArg, BoolExpr, Color, Direction, EnvKind, Observation, Operand, PosExpr, PosKind,
-    ValExpr,
+    Act, ActArg, BoolExpr, Cell, Color, Direction, EnvKind, FrameAct, Observation, Operand,
+    PosExpr, PosKind, ValExpr,
 };
 use cnpi::span::{SourceId, Span};
 
@@ -86,6 +86,60 @@ fn conditions_and_acts_round_trip() {
     }
     assert_eq!(ActKind::NOP.name(), "NOP");
     assert!(ActKind::all().any(|kind| kind.name() == "OUT(OK)"));
+}
+
+/// The conversion cuts ACTs longer than a row into steps by its own count
+/// of their numbers (`cnpi::combinatorize::numbers`): the count is what the
+/// encoder writes.
+#[test]
+fn the_conversion_counts_the_numbers_the_encoder_writes() {
+    let at = |p| e(PosKind::Pointer(p), p);
+    let cell = |at: Vec<PosExpr>| Cell {
+        data: 1,
+        name: "M".into(),
+        at,
+        span: span(5),
+    };
+    let sum = e(
+        PosKind::Arith(
+            ArithOp::Add,
+            Box::new(e(PosKind::Read(Box::new(cell(vec![at(0), at(1)]))), 2)),
+            Box::new(e(PosKind::Neg(Box::new(e(PosKind::Int(1 << 40), 3))), 4)),
+        ),
+        6,
+    );
+    let ram = EnvKind::from_name("ram").expect("registered");
+    let write = vec![
+        ActArg::Place(cell(vec![sum.clone(), e(PosKind::End, 7)])),
+        ActArg::Position(e(
+            PosKind::Arith(
+                ArithOp::Mul,
+                Box::new(sum.clone()),
+                Box::new(e(PosKind::Last, 8)),
+            ),
+            9,
+        )),
+    ];
+    let child = PosKind::Observe(observe("child"), Box::new(at(0)));
+    for act in [
+        env::build_act(ram, "WRITE", write).expect("an ACT of ram"),
+        Act::Set(3, sum.clone()),
+        Act::Push(vec![at(1), e(child, 7), e(PosKind::Int(-3), 8)]),
+        Act::Frame(
+            FrameAct::Call,
+            vec![e(PosKind::Int(2), 1), sum, e(PosKind::Resume, 2)],
+        ),
+        Act::Move(0, Direction::Right),
+        Act::Nop,
+    ] {
+        let mut code = Code::default();
+        code.act_arguments(&act);
+        assert_eq!(
+            cnpi::combinatorize::numbers(&act),
+            code.values.len(),
+            "{act:?}"
+        );
+    }
 }
 
 #[test]

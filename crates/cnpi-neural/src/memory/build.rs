@@ -543,6 +543,9 @@ fn no_detector(failure: Failure, span: Span) -> Diagnostic {
         .with_help(help)
 }
 
+// The conversion cuts ACTs of normal programs to this room.
+const _: () = assert!(ARGUMENT_DIM == cnpi::combinatorize::ROOM);
+
 /// E1104: an ACT's arguments do not fit in the places of three keys.
 fn too_long(app: &ActApp, numbers: usize) -> Diagnostic {
     Diagnostic::error(

@@ -14,7 +14,7 @@ use super::random_ram::{Tally, check};
 
 /// Random inputs of `members`: each an array of `0..=most` elements in
 /// `-5..=9`, or the integer `0..=most` (a name ending in `#`).
-fn inputs(seed: u64, members: &[&str], most: i64) -> Vec<String> {
+pub(super) fn inputs(seed: u64, members: &[&str], most: i64) -> Vec<String> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     (0..6)
         .map(|_| {
@@ -201,4 +201,50 @@ def F(a):
     // `{"A": []}`: E0706 before E0702; `{"A": [5]}`: the write is outside.
     assert_eq!(tally.errors.get("E0706"), Some(&1), "{tally:?}");
     assert_eq!(tally.errors.get("E0702"), Some(&1), "{tally:?}");
+}
+
+/// The two shapes once refused with E0807, on the network: memory read as
+/// a side of a comparison (maybe END) before a call that writes it, and
+/// values held across a call without arguments (which shares the
+/// registers) to a program that holds values itself, recursion included.
+#[test]
+fn values_held_across_calls_that_change_them() {
+    let bump = "
+env ram()
+input A[n]
+var bigger = 0
+
+def MAIN():
+  if A[0] < BUMP(0) and A[n - 1] >= BUMP(n - 1):
+    bigger = 1
+  if A[n] == BUMP(0):
+    bigger = bigger + 10
+
+def BUMP(i):
+  if i < 0:
+    return 0
+  A[i] = A[i] + 1
+  return A[i]
+";
+    let tally = agrees(bump, &inputs(6, &["A"], 4));
+    // `A[0] = ...` with `A` empty: E0702, as written.
+    assert!(tally.errors.keys().all(|code| code == "E0702"), "{tally:?}");
+    let count = "
+env ram(i = 0, x = 0)
+input A[n]
+var s = 0
+
+def MAIN():
+  s = A[i] + COUNT() * 2 + i
+  OUT(s + x)
+
+def COUNT():
+  if i >= n:
+    return 0
+  i = i + 1
+  x = x + 1
+  return A[i - 1] + COUNT()
+";
+    let tally = agrees(count, &inputs(7, &["A"], 5));
+    assert!(tally.errors.keys().all(|code| code == "E0706"), "{tally:?}");
 }

@@ -17,6 +17,7 @@ mod files;
 #[path = "../../../../tests/inputs/mod.rs"]
 #[allow(dead_code)]
 mod inputs;
+mod long;
 mod random_programs;
 mod random_ram;
 mod user_combinators;
