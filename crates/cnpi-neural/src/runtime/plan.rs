@@ -14,7 +14,8 @@
 use crate::core::index;
 use crate::detector::{Condition, Detector};
 use crate::memory::{ActKind, Builtin, DetectorId, Memory, Parsed, RowId, RowKind};
-use cnpi::program::{ActApp, Combinator, CombinatorKind};
+use cnpi::program::flat::Flat;
+use cnpi::program::{ActApp, Combinator, CombinatorKind, PointerId};
 
 /// What running one row does.
 #[derive(Debug)]
@@ -27,7 +28,7 @@ pub(super) enum Op {
         frame: [u32; 4],
     },
     /// An applier whose parse is an ACT.
-    Act(Box<ActApp>),
+    Act(Box<Act>),
     /// An applier parsed when it runs (the plain parser, no cache).
     Parse,
     /// An applier that does not parse, and why (a damaged memory: an error
@@ -40,6 +41,25 @@ pub(super) enum Op {
     Nop,
     /// A row no frame slot can run (an ACT's fixed row, or none).
     Invalid,
+}
+
+/// An ACT as the machine applies it: a `SET` whose value has a flat form
+/// is done by the machine (the store applies it only when the flat form
+/// cannot give the value, for the error); any other by the store.
+#[derive(Debug)]
+pub(super) struct Act {
+    pub(super) app: ActApp,
+    pub(super) set: Option<(PointerId, Flat)>,
+}
+
+impl Act {
+    fn new(app: ActApp) -> Act {
+        let set = match &app.act {
+            cnpi::program::Act::Set(p, value) => Flat::new(value).map(|flat| (*p, flat)),
+            _ => None,
+        };
+        Act { app, set }
+    }
 }
 
 /// How the cached machine reads a detector's bit.
@@ -127,7 +147,7 @@ pub(super) fn parsed(parse: Result<Parsed, String>) -> Op {
             detector: detector as u32,
             frame: [combinator, args[0], args[1], args[2]].map(|r| r as u32),
         },
-        Ok(Parsed::Act(app)) => Op::Act(Box::new(app)),
+        Ok(Parsed::Act(app)) => Op::Act(Box::new(Act::new(app))),
         Err(why) => Op::Unparsed(why),
     }
 }
