@@ -22,7 +22,7 @@ use cnpi::program::print::combinator_name;
 use cnpi::program::{Combinator, CombinatorKind, Slot};
 use cnpi::span::Span;
 
-use super::plan::{Act, Op, Plan, Probe, parsed};
+use super::plan::{Act, Op, Plan, Probe};
 
 /// The most condition bits an activation may see (the decision table's
 /// depth is far below).
@@ -142,7 +142,7 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
             Op::Unparsed(why) => Err(self.unparsed(row, why)),
             // The plain parser, by `argmax` over the keys (a row of another
             // kind fails to parse, saying so).
-            _ => match parsed(self.memory.parse(row)) {
+            _ => match plan.parse(self.memory, row) {
                 Op::Start {
                     combinator,
                     detector,

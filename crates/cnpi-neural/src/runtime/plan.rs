@@ -13,7 +13,7 @@
 
 use crate::core::index;
 use crate::detector::{Condition, Detector};
-use crate::memory::{ActKind, Builtin, DetectorId, Memory, Parsed, RowId, RowKind};
+use crate::memory::{ActKind, Builtin, DetectorId, KeySearch, Memory, Parsed, RowId, RowKind};
 use cnpi::program::flat::Flat;
 use cnpi::program::{ActApp, Combinator, CombinatorKind, PointerId};
 
@@ -76,6 +76,9 @@ pub(super) enum Probe {
 /// A memory compiled for the machine.
 pub(super) struct Plan {
     ops: Vec<Op>,
+    /// Without the exact caches, the key tables laid out for the plain
+    /// parser's `argmax`.
+    search: Option<KeySearch>,
     /// With the exact caches, per detector (else none).
     probes: Vec<Probe>,
 }
@@ -107,7 +110,21 @@ impl Plan {
                 .collect(),
             false => Vec::new(),
         };
-        Plan { ops, probes }
+        let search = (!cached).then(|| memory.key_search());
+        Plan {
+            ops,
+            search,
+            probes,
+        }
+    }
+
+    /// The plain parser's parse of applier `row` (by `argmax` over the
+    /// keys).
+    pub(super) fn parse(&self, memory: &Memory, row: RowId) -> Op {
+        parsed(match &self.search {
+            Some(search) => memory.parse_indexed(row, search),
+            None => memory.parse(row),
+        })
     }
 
     /// How to read detector `id` from its table (in the cached mode).
@@ -135,7 +152,7 @@ fn probe(detector: &Detector) -> Probe {
 }
 
 /// The op of an applier from its parse.
-pub(super) fn parsed(parse: Result<Parsed, String>) -> Op {
+fn parsed(parse: Result<Parsed, String>) -> Op {
     match parse {
         Ok(Parsed::Combinator {
             kind,
