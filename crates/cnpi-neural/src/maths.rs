@@ -3,7 +3,7 @@
 //! first-best index, and the LSTM cell.
 //!
 //! The inference network ([`Network`](crate::core::Network)), the fast
-//! trainer ([`Lstm`](crate::core::fast::lstm::Lstm) and its model), the
+//! trainer ([`Lstm`](crate::core::lstm::Lstm) and its model), the
 //! detectors' classifiers, the program memory's key lookup and the
 //! reinforcement learner (crate `cnpi-rl`) all call these, so what
 //! verification checks and what training optimises are the same floating

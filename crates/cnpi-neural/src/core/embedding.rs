@@ -118,7 +118,7 @@ pub fn learn(
         });
     }
     let cells = core.cells();
-    let frozen = fast::Model::from_weights(core.network().weights());
+    let frozen = fast::Model::from_weights(core.network().weights().clone());
     let first = frozen.combinators();
     let traces = super::traces(std::slice::from_ref(behaviour)).len();
     // Each attempt's seed (its starting embedding and trace order) comes
@@ -133,8 +133,8 @@ pub fn learn(
         epochs += fitted.epochs;
         let row = |values: &[f32]| values[first * cells..(first + 1) * cells].to_vec();
         let embedding = Embedding {
-            h: row(&fitted.model.emb_h),
-            c: row(&fitted.model.emb_c),
+            h: row(&fitted.model.weights.emb_h),
+            c: row(&fitted.model.weights.emb_c),
         };
         // The trainer's verification runs its own forward pass; what
         // counts is the network the runtime steps.

@@ -6,6 +6,8 @@
 //! the K = 9 frame slots of `Slot::ALL`). The pieces:
 //!
 //! - `network`: the weights and the plain-`f32` step (the inference path);
+//! - [`lstm`]: the weights of one LSTM layer, with the forward and backward
+//!   passes the fast trainer (and `cnpi-rl`'s policy) trains it by;
 //! - `traces`: what the definitions in `stdlib/core.cnpi` require;
 //! - `table`: the network's decision after every bit prefix;
 //! - `verify`: the exhaustive check of a network against definitions;
@@ -24,6 +26,7 @@
 pub mod embedding;
 pub mod fast;
 mod file;
+pub mod lstm;
 mod network;
 mod schedule;
 mod table;
@@ -407,7 +410,7 @@ mod tests {
     fn a_partial_core_is_verified_for_what_it_has_and_refuses_the_rest() {
         let core = shipped();
         let mut weights = core.network().weights().clone();
-        let cells = weights.cells;
+        let cells = weights.cells();
         weights.emb_h.truncate(3 * cells);
         weights.emb_c.truncate(3 * cells);
         let mut metadata = core.metadata().clone();
