@@ -218,6 +218,23 @@ pub struct Memory {
     pub combinators: Vec<DefinedRow>,
 }
 
+/// Where a run starts: program `unit` of a memory (an index of its
+/// `units`) and the applier `row` it starts from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub unit: usize,
+    pub row: RowId,
+}
+
+impl Entry {
+    /// Where program `unit` of `memory` starts: the applier its source
+    /// names as the entry (`None` if the memory has no such program).
+    pub fn of_unit(memory: &Memory, unit: usize) -> Option<Entry> {
+        let row = memory.units.get(unit)?.entry;
+        Some(Entry { unit, row })
+    }
+}
+
 /// An applier, parsed.
 #[derive(Clone, Debug)]
 pub enum Parsed {
@@ -357,18 +374,14 @@ impl Memory {
         }
     }
 
-    /// Where `cnpic run MEM.cnpim --entry SPEC` starts: `(program, row)`.
-    /// `SPEC` is an applier's name, or `PROGRAM:NAME` with the program's
-    /// file name; without it, the first program's entry.
-    pub fn entry(&self, spec: Option<&str>) -> Result<(usize, RowId), Diagnostic> {
+    /// Where `cnpic run MEM.cnpim --entry SPEC` starts. `SPEC` is an
+    /// applier's name, or `PROGRAM:NAME` with the program's file name;
+    /// without it, the first program's entry.
+    pub fn entry(&self, spec: Option<&str>) -> Result<Entry, Diagnostic> {
         let Some(spec) = spec else {
-            return self
-                .units
-                .first()
-                .map(|unit| (0, unit.entry))
-                .ok_or_else(|| {
-                    Diagnostic::error(codes::E1107, "the program memory holds no program")
-                });
+            return Entry::of_unit(self, 0).ok_or_else(|| {
+                Diagnostic::error(codes::E1107, "the program memory holds no program")
+            });
         };
         let (program, name) = match spec.rsplit_once(':') {
             Some((program, name)) => (Some(program), name),
@@ -384,7 +397,7 @@ impl Memory {
             .filter(|&(unit, _)| program.is_none_or(|p| self.units[unit].name == p))
             .collect();
         match found.as_slice() {
-            [one] => Ok(*one),
+            &[(unit, row)] => Ok(Entry { unit, row }),
             [] => Err(Diagnostic::error(
                 codes::E1107,
                 format!("no program in the memory has an applier `{spec}`"),
