@@ -93,6 +93,29 @@ impl Declared {
             data: program.data.clone(),
         }
     }
+
+    /// What the state the network runs `ready` on holds: the declarations
+    /// as the user wrote them (the combinatory form declares the same, at
+    /// other places, so that a `var` that cannot be set up points at the
+    /// user's line), then the registers and (hidden) memory the conversion
+    /// appends for calls with results.
+    fn on_the_network(ready: &ForNetwork) -> Declared {
+        let converted = &ready.combinatory.program;
+        let Some(written) = &ready.written else {
+            return Declared::of(converted);
+        };
+        let written = &written.compiled.program;
+        Declared {
+            env: written.env,
+            registers: with_appended(&written.pointers, &converted.pointers),
+            data: with_appended(&written.data, &converted.data),
+        }
+    }
+}
+
+/// `written`, then what `converted` declares beyond it.
+fn with_appended<T: Clone>(written: &[T], converted: &[T]) -> Vec<T> {
+    [written, converted.get(written.len()..).unwrap_or_default()].concat()
 }
 
 /// A file of normal programs as the user wrote it: its text, and where
@@ -206,21 +229,8 @@ impl<N: Network> Plan<N> {
                 return None;
             }
         };
+        let declared = Declared::on_the_network(&ready);
         let combinatory = ready.combinatory;
-        // The input is read against the declarations as the user wrote
-        // them (the combinatory form declares the same, at other places),
-        // so that a `var` that cannot be set up points at the user's line.
-        let mut declared = Declared::of(match &ready.written {
-            Some(written) => &written.compiled.program,
-            None => &combinatory.program,
-        });
-        // The conversion appends registers and (hidden) memory of its own
-        // for calls with results: the state the network runs on holds them.
-        let converted = &combinatory.program;
-        let (registers, data) = (declared.registers.len(), declared.data.len());
-        (declared.registers)
-            .extend_from_slice(converted.pointers.get(registers..).unwrap_or_default());
-        (declared.data).extend_from_slice(converted.data.get(data..).unwrap_or_default());
         let (written, as_written, sources) = match ready.written {
             Some(written) => (
                 (engines.reference()).then_some(written.compiled.program),

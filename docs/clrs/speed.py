@@ -23,7 +23,15 @@ with --venv DIR the script makes DIR a virtual environment, installs them
 there (building crates/cnpi-python with maturin: set CARGO_TARGET_DIR to
 reuse a build) and runs itself in it; without them the columns read "—".
 `--no-cache` runs every step through the plain networks, about 30 times
-slower: --plain-max N leaves it out above size N.
+slower: --plain-max N leaves it out above size N (64 unless given).
+
+Every run has a time budget (--budget, 60 s): a cnpic process still
+running then is killed, and the reference and the in-process run each run
+in a forked child that is killed then (CLRS's bubble sort at n = 1024
+records the array at every swap: minutes and gigabytes). Such a cell reads
+"> 60 s" and its engine is not run again at that size. The table is
+printed in the form of docs/clrs.md, after the command and `uptime` and
+before `uptime` at the end.
 
     cargo build --release -p cnpic
     python3 docs/clrs/speed.py --venv /tmp/clrs-venv [--only id,id] [--sizes 16,64]
@@ -32,6 +40,7 @@ slower: --plain-max N leaves it out above size N.
 import argparse
 import inspect
 import json
+import multiprocessing
 import os
 import random
 import subprocess
@@ -79,14 +88,64 @@ def in_process():
     return cnpi
 
 
-def timed_best(call, repeat):
-    """The fastest of `repeat` calls of `call`, in seconds, and its last result."""
-    times, result = [], None
+class Timed:
+    """The best time of a measurement, or that its budget ran out."""
+
+    def __init__(self, seconds, over=False, output=None):
+        self.seconds, self.over, self.output = seconds, over, output
+
+    def cell(self):
+        return f"> {self.seconds:.0f} s" if self.over else f"{self.seconds:.3f}"
+
+
+def processes(command, repeat, budget):
+    """`command()` (a cnpic run: output and seconds) up to `repeat` times,
+    each killed after `budget` seconds; the fastest, or over budget."""
+    best, output = None, None
+    for _ in range(repeat):
+        try:
+            output, seconds = command(budget)
+        except subprocess.TimeoutExpired:
+            return Timed(budget, over=True) if best is None else Timed(best, output=output)
+        best = seconds if best is None else min(best, seconds)
+    return Timed(best, output=output)
+
+
+def _child(call, members, repeat, conn):
+    """In a forked child: time `call` `repeat` times, sending each time,
+    then the members of its last result that are compared (or None)."""
+    result = None
     for _ in range(repeat):
         start = time.perf_counter()
         result = call()
-        times.append(time.perf_counter() - start)
-    return min(times), result
+        conn.send(time.perf_counter() - start)
+    conn.send({m: result.get(m) for m in members} if isinstance(result, dict) else None)
+
+
+def forked(call, members, repeat, budget):
+    """`call()` timed up to `repeat` times in a forked child, in process
+    there, the child killed when a call passes `budget` seconds."""
+    context = multiprocessing.get_context("fork")
+    ours, theirs = context.Pipe(duplex=False)
+    child = context.Process(target=_child, args=(call, members, repeat, theirs))
+    child.start()
+    theirs.close()
+    times, output = [], None
+    try:
+        for _ in range(repeat):
+            if not ours.poll(budget):
+                break
+            times.append(ours.recv())
+        else:
+            output = ours.recv() if ours.poll(budget) else None
+    except EOFError:
+        sys.exit("a forked measurement died (out of memory?)")
+    finally:
+        child.kill()
+        child.join()
+    if not times:
+        return Timed(budget, over=True)
+    return Timed(min(times), output=output)
 
 
 def arguments(function, given):
@@ -103,17 +162,58 @@ def arguments(function, given):
     return kwargs
 
 
-def best(times):
-    return min(times) if times else float("nan")
-
-
-def cell(seconds):
+def cell(timed):
     """A time for the table, or "—" when it was not measured."""
-    return "—" if seconds is None else f"{seconds:.3f}"
+    return "—" if timed is None else timed.cell()
 
 
 def ratio(a, b):
-    return "—" if a is None or b is None else f"{a / b:.2f}"
+    """a / b, as a bound where one side ran out of its budget."""
+    if a is None or b is None or (a.over and b.over):
+        return "—"
+    bound = "> " if a.over else "< " if b.over else ""
+    return f"{bound}{a.seconds / b.seconds:.2f}"
+
+
+def uptime():
+    done = subprocess.run(["uptime"], capture_output=True, text=True)
+    return done.stdout.strip() if done.returncode == 0 else f"load {os.getloadavg()}"
+
+
+def measure(args, program, algorithms, pid, n, given, input_path):
+    """One row: every engine on one input, within the budget; `program` is
+    the cnpi package's compiled program, or None."""
+    _, members, _ = table.PROGRAMS[pid]
+    path = f"examples/clrs/{pid}.cnpi"
+    plain = not args.no_plain and n <= args.plain_max
+    timed = {}
+    for flag in [None, "--symbolic"] + (["--no-cache"] if plain else []):
+        given_flags = [flag] if flag else []
+        command = lambda budget: table.run(  # noqa: E731
+            args.cnpic, path, input_path, *given_flags, timeout=budget)
+        timed[flag] = processes(command, args.repeat, args.budget)
+    ref = own = None
+    if algorithms is not None:
+        function = getattr(algorithms, pid)
+        kwargs = arguments(function, given)
+        ref = forked(lambda: function(**kwargs), [], args.repeat, args.budget)
+    if program is not None:
+        own = forked(lambda: program.run(given), members, args.repeat, args.budget)
+        timed["in process"] = own
+    finished = [(flag, t.output) for flag, t in timed.items() if t.output is not None]
+    for flag, output in finished[1:]:
+        for member in members:
+            if output.get(member) != finished[0][1].get(member):
+                sys.exit(f"{pid} at n = {n}: {flag} and {finished[0][0] or 'the network'} "
+                         f"disagree on `{member}`")
+    network, sym = timed[None], timed["--symbolic"]
+    steps = rate = "—"
+    if network.output is not None:
+        steps = f"{network.output['steps']:,}"
+        rate = f"{network.output['steps'] / network.seconds / 1e6:.1f}"
+    return (f"| `{pid}` | {n} | {steps} | {network.cell()} | {rate} | "
+            f"{cell(timed.get('--no-cache'))} | {sym.cell()} | {ratio(network, sym)} | "
+            f"{cell(ref)} | {ratio(ref, network)} | {cell(own)} | {ratio(ref, own)} |")
 
 
 def main():
@@ -122,24 +222,29 @@ def main():
     parser.add_argument("--only", help="comma-separated program ids")
     parser.add_argument("--sizes", help="comma-separated sizes (default 16, 64 and the largest)")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--budget", type=float, default=60.0,
+                        help="seconds one run may take before its cell reads '> BUDGET s'")
     parser.add_argument("--no-plain", action="store_true", help="skip --no-cache")
-    parser.add_argument("--plain-max", type=int, help="skip --no-cache above this size")
+    parser.add_argument("--plain-max", type=int, default=64,
+                        help="skip --no-cache above this size (default 64)")
     parser.add_argument("--venv", help="make and use this virtual environment for dm-clrs")
     parser.add_argument("--cnpic", default=os.path.join(ROOT, "target", "release", "cnpic"))
     args = parser.parse_args()
+    command = " ".join(["python3", "docs/clrs/speed.py", *sys.argv[1:]])
     if args.venv:
         in_venv(os.path.abspath(args.venv))
     algorithms = reference()
     cnpi = in_process()
     chosen = args.only.split(",") if args.only else list(table.PROGRAMS)
-    print(f"load average at start: {os.getloadavg()[0]:.2f}", file=sys.stderr)
+    print(f"`{command}`\n\nat start: `{uptime()}`\n", flush=True)
     print("| program | n | core steps | network s | M steps/s | --no-cache s | --symbolic s "
           "| network / symbolic | CLRS reference s | reference / network "
           "| in process s | reference / in process |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|", flush=True)
+    started = time.perf_counter()
     with tempfile.TemporaryDirectory() as scratch:
         for pid in chosen:
-            _, members, largest = table.PROGRAMS[pid]
+            _, _, largest = table.PROGRAMS[pid]
             path = f"examples/clrs/{pid}.cnpi"
             program = cnpi.load(os.path.join(ROOT, path)) if cnpi else None
             rng = random.Random(f"{args.seed}/{pid}")
@@ -154,34 +259,9 @@ def main():
                     json.dump(given, f)
                 if i == 0:
                     table.run(args.cnpic, path, input_path)  # warm the detector cache
-                plain = not args.no_plain and (args.plain_max is None or n <= args.plain_max)
-                timed = {}
-                for flag in [None, "--symbolic"] + (["--no-cache"] if plain else []):
-                    given_flags = [flag] if flag else []
-                    outputs = [table.run(args.cnpic, path, input_path, *given_flags)
-                               for _ in range(args.repeat)]
-                    timed[flag] = (outputs[0][0], best([s for _, s in outputs]))
-                network, net_s = timed[None]
-                ref_s = own_s = None
-                if algorithms is not None:
-                    function = getattr(algorithms, pid)
-                    kwargs = arguments(function, given)
-                    ref_s, _ = timed_best(lambda: function(**kwargs), args.repeat)
-                if program is not None:
-                    own_s, output = timed_best(lambda: program.run(given), args.repeat)
-                    timed["in process"] = (output, own_s)
-                for flag, (output, _) in timed.items():
-                    for member in members:
-                        if output.get(member) != network.get(member):
-                            sys.exit(f"{pid} at n = {n}: {flag} disagrees on `{member}`")
-                sym_s = timed["--symbolic"][1]
-                plain_s = timed["--no-cache"][1] if plain else None
-                rate = network["steps"] / net_s / 1e6
-                print(f"| `{pid}` | {n} | {network['steps']:,} | {net_s:.3f} | {rate:.1f} | "
-                      f"{cell(plain_s)} | {sym_s:.3f} | {net_s / sym_s:.2f} | {cell(ref_s)} | "
-                      f"{ratio(ref_s, net_s)} | {cell(own_s)} | {ratio(ref_s, own_s)} |",
-                      flush=True)
-    print(f"load average at end: {os.getloadavg()[0]:.2f}", file=sys.stderr)
+                print(measure(args, program, algorithms, pid, n, given, input_path), flush=True)
+    minutes = (time.perf_counter() - started) / 60
+    print(f"\nat end: `{uptime()}` ({minutes:.1f} minutes)")
 
 
 if __name__ == "__main__":

@@ -182,11 +182,12 @@ def sample(pid, n, rng):
     raise ValueError(pid)
 
 
-def run(cnpic, path, input_path, *flags):
-    """The JSON output of `cnpic run` with `flags` and its wall time."""
+def run(cnpic, path, input_path, *flags, timeout=None):
+    """The JSON output of `cnpic run` with `flags` and its wall time; past
+    `timeout` seconds the run is killed (subprocess.TimeoutExpired)."""
     command = [cnpic, "run", path, "--input", "@" + input_path, "--format", "json", *flags]
     start = time.perf_counter()
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
     seconds = time.perf_counter() - start
     if done.returncode != 0:
         sys.exit(f"{' '.join(command)} failed:\n{done.stderr}")

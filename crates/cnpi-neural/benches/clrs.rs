@@ -8,12 +8,13 @@
 //!     cargo bench --bench clrs
 
 use cnpi::exec::Options;
+use cnpi::plan::Network as _;
 use cnpi::program::Program;
 use cnpi::symbolic;
 use cnpi_neural::core::Core;
 use cnpi_neural::detector::Cache;
-use cnpi_neural::memory::{DEFAULT_SEED, Memory};
-use cnpi_neural::runtime;
+use cnpi_neural::memory::{DEFAULT_SEED, Entry, Memory};
+use cnpi_neural::runtime::OnTheNetwork;
 use criterion::{Criterion, criterion_group, criterion_main};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -73,10 +74,9 @@ fn bench(c: &mut Criterion, id: &str, n: usize, input: Value) {
         trace: None,
     };
     let symbolic = || symbolic::run(&written, state.clone(), options()).expect("runs");
-    let network = || {
-        let entry = memory.units[0].entry;
-        runtime::run(core, &memory, 0, entry, state.clone(), options(), true).expect("runs")
-    };
+    let entry = Entry::of_unit(&memory, 0).expect("a program");
+    let on = OnTheNetwork::new(core, memory, entry, true).expect("goes on the network");
+    let network = || on.run(state.clone(), options(), None).expect("runs");
     let on_network = network();
     assert_eq!(
         results(&on_network.state),

@@ -8,10 +8,11 @@
 //!     cargo bench -p cnpi-neural --bench frames
 
 use cnpi::exec::Options;
+use cnpi::plan::Network as _;
 use cnpi_neural::core::Core;
 use cnpi_neural::detector::Cache;
-use cnpi_neural::memory::{DEFAULT_SEED, Memory};
-use cnpi_neural::runtime;
+use cnpi_neural::memory::{DEFAULT_SEED, Entry, Memory};
+use cnpi_neural::runtime::OnTheNetwork;
 use criterion::{Criterion, criterion_group, criterion_main};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -96,7 +97,9 @@ fn run(memory: &Memory, input: &Value) -> (Value, u64) {
         max_steps: u64::MAX,
         trace: None,
     };
-    let outcome = runtime::run(core, memory, 0, info.entry, state, options, true).expect("it runs");
+    let entry = Entry::of_unit(memory, 0).expect("a program");
+    let on = OnTheNetwork::new(core, memory.clone(), entry, true).expect("goes on the network");
+    let outcome = on.run(state, options, None).expect("it runs");
     let mut json = outcome.to_json("neural");
     if let Some(members) = json.as_object_mut() {
         members.retain(|name, _| name == "A" || name == "output" || name == "moves");

@@ -8,12 +8,13 @@
 //!     cargo bench --bench neural
 
 use cnpi::exec::Options;
+use cnpi::plan::Network as _;
 use cnpi::program::Program;
 use cnpi::symbolic;
 use cnpi_neural::core::Core;
 use cnpi_neural::detector::Cache;
-use cnpi_neural::memory::Memory;
-use cnpi_neural::runtime;
+use cnpi_neural::memory::{Entry, Memory};
+use cnpi_neural::runtime::OnTheNetwork;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 fn compile(file: &str) -> (Program, Memory) {
@@ -70,16 +71,17 @@ fn bench(c: &mut Criterion, name: &str, file: &str, input: &str) {
         };
         symbolic::run(&program, state.clone(), options).expect("runs")
     };
+    let entry = Entry::of_unit(&memory, 0).expect("a program");
+    let networks = [true, false].map(|cached| {
+        OnTheNetwork::new(core, memory.clone(), entry, cached).expect("goes on the network")
+    });
     let neural = |cached: bool| {
-        let (options, cached) = (
-            Options {
-                max_steps: u64::MAX,
-                trace: None,
-            },
-            cached,
-        );
-        let entry = memory.units[0].entry;
-        runtime::run(core, &memory, 0, entry, state.clone(), options, cached).expect("runs")
+        let options = Options {
+            max_steps: u64::MAX,
+            trace: None,
+        };
+        let network = &networks[usize::from(!cached)];
+        network.run(state.clone(), options, None).expect("runs")
     };
     let steps = symbolic().steps;
     assert_eq!(neural(true), symbolic(), "{name}: cached network");

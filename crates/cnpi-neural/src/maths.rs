@@ -3,7 +3,7 @@
 //! first-best index, and the LSTM cell.
 //!
 //! The inference network ([`Network`](crate::core::Network)), the fast
-//! trainer ([`Lstm`](crate::core::fast::lstm::Lstm) and its model), the
+//! trainer ([`Lstm`](crate::core::lstm::Lstm) and its model), the
 //! detectors' classifiers, the program memory's key lookup and the
 //! reinforcement learner (crate `cnpi-rl`) all call these, so what
 //! verification checks and what training optimises are the same floating
@@ -109,7 +109,8 @@ pub fn argmax(values: impl IntoIterator<Item = f32>) -> Option<usize> {
 pub fn lstm_cell(z: &mut [f32], c: &mut [f32], h: &mut [f32]) {
     let n = c.len();
     for (k, gate) in z.iter_mut().enumerate() {
-        *gate = if k / n == 2 {
+        // Gate g (the third block of n) is the candidate: `tanh`.
+        *gate = if (2 * n..3 * n).contains(&k) {
             gate.tanh()
         } else {
             sigmoid(*gate)

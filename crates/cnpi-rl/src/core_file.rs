@@ -20,7 +20,7 @@ pub const ABSENT: f32 = -1.0e4;
 /// The policy's parameters in the layout of a core file.
 pub fn core_weights(policy: &Policy) -> Weights {
     let mut weights = policy.weights();
-    let cells = weights.cells;
+    let cells = weights.cells();
     let learned = weights.b_prog.len();
     weights.w_prog.resize(SLOTS * cells, 0.0);
     weights.b_prog.resize(SLOTS, ABSENT);

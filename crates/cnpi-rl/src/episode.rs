@@ -319,8 +319,13 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
         let mut policy = Policy::new(4, 3, K, &mut rng);
         // Make `a2` (MOVE(P2, RIGHT), where OUT(P2) is due) the only choice.
-        policy.model.w_prog.iter_mut().for_each(|w| *w = 0.0);
-        policy.model.b_prog = vec![-50.0, -50.0, 50.0, -50.0];
+        policy
+            .model
+            .weights
+            .w_prog
+            .iter_mut()
+            .for_each(|w| *w = 0.0);
+        policy.model.weights.b_prog = vec![-50.0, -50.0, 50.0, -50.0];
         let input = [4, 7, 1];
         let episode = sampled(&policy, copy, &input, &mut rng);
         assert!(!episode.completed);

@@ -16,8 +16,8 @@
 //! finite differences.
 
 use cnpi_neural::core::Weights;
-use cnpi_neural::core::fast::lstm::{Lstm, Step};
 use cnpi_neural::core::fast::{Group, Model};
+use cnpi_neural::core::lstm::{Lstm, Step};
 use cnpi_neural::maths::softmax;
 use cnpi_neural::maths::{axpy, dot, sigmoid};
 use rand::{Rng, RngExt};
@@ -90,7 +90,7 @@ impl Policy {
         let mut weights = Weights::zeros(cells, embeddings);
         weights.w_prog = vec![0.0; choices * cells];
         weights.b_prog = vec![0.0; choices];
-        let mut model = Model::from_weights(&weights);
+        let mut model = Model::from_weights(weights);
         model.randomize(rng);
         Policy { model }
     }
@@ -102,14 +102,14 @@ impl Policy {
     /// The parameters in the layout of a core file (`choices` rows of
     /// `f_prog`).
     pub fn weights(&self) -> Weights {
-        match self.model.to_weights() {
-            Some(weights) => weights,
+        match self.model.as_weights() {
+            Some(weights) => weights.clone(),
             None => unreachable!("a policy is a state0 model"),
         }
     }
 
     fn lstm(&self) -> &Lstm {
-        &self.model.core
+        &self.model.weights.lstm
     }
 
     /// A new activation of embedding `embedding` (Emb-as-State0).
@@ -118,8 +118,8 @@ impl Policy {
         let range = embedding * h..(embedding + 1) * h;
         Activation {
             embedding,
-            h: self.model.emb_h[range.clone()].to_vec(),
-            c: self.model.emb_c[range].to_vec(),
+            h: self.model.weights.emb_h[range.clone()].to_vec(),
+            c: self.model.weights.emb_c[range].to_vec(),
             lstm: Vec::new(),
             steps: Vec::new(),
         }
@@ -133,11 +133,12 @@ impl Policy {
         let step = self
             .lstm()
             .forward(&[f32::from(u8::from(bit))], &activation.h, &activation.c);
-        let ret = sigmoid(m.b_end[0] + dot(&m.w_end, &step.h));
+        let ret = sigmoid(m.weights.b_end[0] + dot(&m.weights.w_end, &step.h));
         let scores: Vec<f32> = m
+            .weights
             .w_prog
             .chunks_exact(n)
-            .zip(&m.b_prog)
+            .zip(&m.weights.b_prog)
             .map(|(row, b)| b + dot(row, &step.h))
             .collect();
         activation.h.clone_from(&step.h);
@@ -175,27 +176,28 @@ impl Policy {
                     if ds == 0.0 {
                         continue;
                     }
-                    grad.b_prog[j] += ds;
-                    axpy(&mut grad.w_prog[j * n..(j + 1) * n], ds, &step.h);
-                    axpy(&mut dh, ds, &m.w_prog[j * n..(j + 1) * n]);
+                    grad.weights.b_prog[j] += ds;
+                    axpy(&mut grad.weights.w_prog[j * n..(j + 1) * n], ds, &step.h);
+                    axpy(&mut dh, ds, &m.weights.w_prog[j * n..(j + 1) * n]);
                 }
                 // f_end: d(−log p(ret))/de = r − target.
                 if objective.return_weight != 0.0 {
                     let target = if head.ret_target { 1.0 } else { 0.0 };
                     let de = objective.return_weight * (head.ret - target);
-                    grad.b_end[0] += de;
-                    axpy(&mut grad.w_end, de, &step.h);
-                    axpy(&mut dh, de, &m.w_end);
+                    grad.weights.b_end[0] += de;
+                    axpy(&mut grad.weights.w_end, de, &step.h);
+                    axpy(&mut dh, de, &m.weights.w_end);
                 }
                 dh_all.push(dh);
             }
             let zero = (vec![0.0; n], vec![0.0; n]);
-            let initial = m
-                .core
-                .backward(&activation.lstm, &dh_all, zero, &mut grad.core);
+            let initial =
+                m.weights
+                    .lstm
+                    .backward(&activation.lstm, &dh_all, zero, &mut grad.weights.lstm);
             let range = activation.embedding * n..(activation.embedding + 1) * n;
-            axpy(&mut grad.emb_h[range.clone()], 1.0, &initial.h0);
-            axpy(&mut grad.emb_c[range], 1.0, &initial.c0);
+            axpy(&mut grad.weights.emb_h[range.clone()], 1.0, &initial.h0);
+            axpy(&mut grad.weights.emb_c[range], 1.0, &initial.c0);
         }
         grad
     }

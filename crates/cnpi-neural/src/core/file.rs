@@ -40,7 +40,7 @@ pub fn write(weights: &Weights, metadata: &Metadata) -> Vec<u8> {
     let mut writer = Writer::new(FORMAT);
     for (key, value) in [
         ("combinators", metadata.combinators.join(",")),
-        ("cells", weights.cells.to_string()),
+        ("cells", weights.cells().to_string()),
         ("seed", metadata.seed.to_string()),
         ("epochs", metadata.epochs.to_string()),
         ("command", metadata.command.clone()),

@@ -6,6 +6,8 @@
 //! the K = 9 frame slots of `Slot::ALL`). The pieces:
 //!
 //! - `network`: the weights and the plain-`f32` step (the inference path);
+//! - [`lstm`]: the weights of one LSTM layer, with the forward and backward
+//!   passes the fast trainer (and `cnpi-rl`'s policy) trains it by;
 //! - `traces`: what the definitions in `stdlib/core.cnpi` require;
 //! - `table`: the network's decision after every bit prefix;
 //! - `verify`: the exhaustive check of a network against definitions;
@@ -24,6 +26,7 @@
 pub mod embedding;
 pub mod fast;
 mod file;
+pub mod lstm;
 mod network;
 mod schedule;
 mod table;
@@ -39,6 +42,7 @@ pub use network::{ALPHA, Decision, Network, Numbers, SLOTS, State as CoreState, 
 pub use schedule::EpochReport;
 pub use table::{Decider, DecisionTable};
 pub use traces::{Trace, expected, longest, traces};
+use verify::verify_rows;
 pub use verify::{Mismatch, Verification, VerificationRow, verify_network};
 
 use cnpi::diagnostic::{Diagnostic, codes};
@@ -102,6 +106,9 @@ pub struct Core {
     kinds: Vec<CombinatorKind>,
     /// How diagnostics name the core.
     name: String,
+    /// The decision table ([`Core::table`]): the one verification computed,
+    /// or computed when first asked.
+    table: OnceLock<DecisionTable>,
 }
 
 impl Core {
@@ -123,8 +130,18 @@ impl Core {
     /// refer to it.
     pub fn from_bytes(bytes: &[u8], name: &str) -> Result<Core, Diagnostic> {
         let core = Core::from_bytes_unverified(bytes, name)?;
-        let verification = verify(&core, &core.combinators);
+        // Verified on its decision table, which the core then keeps.
+        let table = core.decision_table();
+        let rows = (core.kinds.iter()).map(|&kind| {
+            (
+                index(kind),
+                COMBINATORS[index(kind)].1,
+                core.combinators.get(kind),
+            )
+        });
+        let verification = verify_rows(&table, rows);
         if verification.passed() {
+            let _ = core.table.set(table);
             return Ok(core);
         }
         Err(Diagnostic::error(
@@ -157,6 +174,7 @@ impl Core {
             metadata,
             kinds,
             name: name.to_string(),
+            table: OnceLock::new(),
         })
     }
 
@@ -224,6 +242,11 @@ impl Core {
     /// fixed bit is right.
     pub fn step(&self, state: &mut CoreState, bit: bool) -> Decision {
         self.network.step(state, bit)
+    }
+
+    /// [`Core::decision_table`], computed once (when the core is verified).
+    pub fn table(&self) -> &DecisionTable {
+        self.table.get_or_init(|| self.decision_table())
     }
 
     /// The network's decision after every bit prefix up to each
@@ -407,7 +430,7 @@ mod tests {
     fn a_partial_core_is_verified_for_what_it_has_and_refuses_the_rest() {
         let core = shipped();
         let mut weights = core.network().weights().clone();
-        let cells = weights.cells;
+        let cells = weights.cells();
         weights.emb_h.truncate(3 * cells);
         weights.emb_c.truncate(3 * cells);
         let mut metadata = core.metadata().clone();

@@ -23,6 +23,7 @@
 
 use cnpi::program::Slot;
 
+use crate::core::lstm::Lstm;
 use crate::maths::{argmax, dot, lstm_cell, sigmoid};
 
 /// The number of frame slots `f_prog` scores (K).
@@ -35,13 +36,9 @@ pub const ALPHA: f32 = 0.5;
 /// shapes), for any cell count and any number of combinators.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Weights {
-    pub cells: usize,
-    /// `[4H, 1]`: the input weights of the single bit.
-    pub w_ih: Vec<f32>,
-    /// `[4H, H]`.
-    pub w_hh: Vec<f32>,
-    /// `[4H]`.
-    pub bias: Vec<f32>,
+    /// The LSTM layer of `H` cells; its input is the single bit (`W_ih` is
+    /// `[4H, 1]`; the fast trainer's Emb-as-Input variant widens it).
+    pub lstm: Lstm,
     /// `[1, H]` and `[1]`: the `f_end` decoder.
     pub w_end: Vec<f32>,
     pub b_end: Vec<f32>,
@@ -80,10 +77,7 @@ impl Weights {
     /// Weights with no values yet, to fill through [`Weights::tensors_mut`].
     pub fn empty(cells: usize) -> Weights {
         Weights {
-            cells,
-            w_ih: Vec::new(),
-            w_hh: Vec::new(),
-            bias: Vec::new(),
+            lstm: Lstm::empty(cells, 1),
             w_end: Vec::new(),
             b_end: Vec::new(),
             w_prog: Vec::new(),
@@ -93,9 +87,14 @@ impl Weights {
         }
     }
 
+    /// The number of LSTM cells, `H`.
+    pub fn cells(&self) -> usize {
+        self.lstm.cells
+    }
+
     /// The number of combinator embeddings.
     pub fn combinators(&self) -> usize {
-        self.emb_h.len() / self.cells.max(1)
+        self.emb_h.len() / self.cells().max(1)
     }
 
     /// The tensor shapes (PyTorch layout), in the order of
@@ -118,9 +117,9 @@ impl Weights {
     /// Every tensor with its file name and shape, in a fixed order.
     pub fn tensors(&self) -> impl Iterator<Item = (&'static str, Vec<usize>, &[f32])> {
         let values = [
-            &self.w_ih,
-            &self.w_hh,
-            &self.bias,
+            &self.lstm.w_ih,
+            &self.lstm.w_hh,
+            &self.lstm.bias,
             &self.w_end,
             &self.b_end,
             &self.w_prog,
@@ -128,7 +127,8 @@ impl Weights {
             &self.emb_h,
             &self.emb_c,
         ];
-        let shapes = Weights::shapes(self.cells, self.combinators());
+        let mut shapes = Weights::shapes(self.cells(), self.combinators());
+        shapes[0][1] = self.lstm.inputs;
         NAMES
             .into_iter()
             .zip(shapes)
@@ -138,10 +138,11 @@ impl Weights {
 
     /// Every tensor by name, to fill in; the order of [`Weights::tensors`].
     pub fn tensors_mut(&mut self) -> impl Iterator<Item = (&'static str, &mut Vec<f32>)> {
+        let [w_ih, w_hh, bias] = self.lstm.tensors_mut();
         let values = [
-            &mut self.w_ih,
-            &mut self.w_hh,
-            &mut self.bias,
+            w_ih,
+            w_hh,
+            bias,
             &mut self.w_end,
             &mut self.b_end,
             &mut self.w_prog,
@@ -189,11 +190,11 @@ impl Network {
     /// Builds the inference form. The caller guarantees the shapes of
     /// [`Weights::tensors`] (the file reader and the trainer check them).
     pub fn new(weights: Weights) -> Network {
-        let h = weights.cells;
+        let h = weights.cells();
         let mut w_hh_t = vec![0.0; 4 * h * h];
         for row in 0..4 * h {
             for col in 0..h {
-                w_hh_t[col * 4 * h + row] = weights.w_hh[row * h + col];
+                w_hh_t[col * 4 * h + row] = weights.lstm.w_hh[row * h + col];
             }
         }
         Network { weights, w_hh_t }
@@ -204,7 +205,7 @@ impl Network {
     }
 
     pub fn cells(&self) -> usize {
-        self.weights.cells
+        self.weights.cells()
     }
 
     /// The number of combinator embeddings.
@@ -225,10 +226,10 @@ impl Network {
     /// One step on `bit`: updates `state` and decodes the decision.
     pub fn step(&self, state: &mut State, bit: bool) -> Decision {
         let w = &self.weights;
-        let h = w.cells;
-        let mut z = w.bias.clone();
+        let h = w.cells();
+        let mut z = w.lstm.bias.clone();
         if bit {
-            for (z, wi) in z.iter_mut().zip(&w.w_ih) {
+            for (z, wi) in z.iter_mut().zip(&w.lstm.w_ih) {
                 *z += wi;
             }
         }
@@ -244,24 +245,32 @@ impl Network {
 
     /// `f_end` and `f_prog` on a hidden state: the decision.
     fn decode(&self, hidden: &[f32]) -> Decision {
-        let numbers = self.numbers(hidden);
-        let best = argmax(numbers.scores.iter().take(SLOTS).copied()).unwrap_or(0);
+        let best = argmax(self.scores(hidden).take(SLOTS)).unwrap_or(0);
         Decision {
             slot: Slot::ALL[best],
-            ret: numbers.ret >= ALPHA,
+            ret: self.ret(hidden) >= ALPHA,
         }
+    }
+
+    /// `r = σ(w_end · h + b_end)`.
+    fn ret(&self, hidden: &[f32]) -> f32 {
+        let w = &self.weights;
+        sigmoid(w.b_end[0] + dot(&w.w_end, hidden))
+    }
+
+    /// `S = W_prog · h + b_prog`, one score per slot.
+    fn scores<'a>(&'a self, hidden: &'a [f32]) -> impl Iterator<Item = f32> + 'a {
+        let w = &self.weights;
+        (w.w_prog.chunks_exact(w.cells()).zip(&w.b_prog)).map(|(row, bias)| bias + dot(row, hidden))
     }
 
     /// `f_end` and `f_prog` on a hidden state: the numbers the decision
     /// is read from.
     pub fn numbers(&self, hidden: &[f32]) -> Numbers {
-        let w = &self.weights;
-        let h = w.cells;
-        let ret = sigmoid(w.b_end[0] + dot(&w.w_end, hidden));
-        let scores = (w.w_prog.chunks_exact(h).zip(&w.b_prog))
-            .map(|(row, bias)| bias + dot(row, hidden))
-            .collect();
-        Numbers { ret, scores }
+        Numbers {
+            ret: self.ret(hidden),
+            scores: self.scores(hidden).collect(),
+        }
     }
 }
 
@@ -273,10 +282,13 @@ mod tests {
     fn constant(cells: usize, n: usize, value: f32) -> Network {
         let filled = |len: usize| vec![value; len];
         Network::new(Weights {
-            cells,
-            w_ih: filled(4 * cells),
-            w_hh: filled(4 * cells * cells),
-            bias: filled(4 * cells),
+            lstm: Lstm {
+                cells,
+                inputs: 1,
+                w_ih: filled(4 * cells),
+                w_hh: filled(4 * cells * cells),
+                bias: filled(4 * cells),
+            },
             w_end: filled(cells),
             b_end: filled(1),
             w_prog: filled(SLOTS * cells),
@@ -326,7 +338,7 @@ mod tests {
     #[test]
     fn the_transpose_keeps_every_weight_of_w_hh() {
         let mut network = constant(2, 1, 0.0);
-        network.weights.w_hh = (0..16).map(|i| i as f32).collect();
+        network.weights.lstm.w_hh = (0..16).map(|i| i as f32).collect();
         let network = Network::new(network.weights);
         // Row 5, column 1 of W_hh is element 11.
         assert_eq!(network.w_hh_t[8 + 5], 11.0);

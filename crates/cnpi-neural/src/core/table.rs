@@ -69,6 +69,20 @@ impl DecisionTable {
         DecisionTable { rows }
     }
 
+    /// This table with the rows of `rows` (as [`Self::for_embeddings`]
+    /// makes them on `network`) appended.
+    pub fn with_rows(
+        &self,
+        network: &impl Decider,
+        rows: &[Option<(usize, usize)>],
+    ) -> DecisionTable {
+        let mut table = self.clone();
+        table
+            .rows
+            .extend(DecisionTable::for_embeddings(network, rows).rows);
+        table
+    }
+
     /// The decision of combinator `index` after `bits`; `None` when `bits`
     /// is empty or longer than the combinator's depth.
     pub fn decision_at(&self, index: usize, bits: &[bool]) -> Option<Decision> {
@@ -129,6 +143,7 @@ fn row<D: Decider>(network: &D, index: usize, depth: usize) -> Vec<Decision> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::lstm::Lstm;
     use crate::core::network::{SLOTS, Weights};
 
     /// A 2-cell network with varied weights, so decisions differ by prefix.
@@ -139,10 +154,13 @@ mod tests {
                 .collect()
         };
         Network::new(Weights {
-            cells: 2,
-            w_ih: wave(8, 0.1),
-            w_hh: wave(16, 0.2),
-            bias: wave(8, 0.3),
+            lstm: Lstm {
+                cells: 2,
+                inputs: 1,
+                w_ih: wave(8, 0.1),
+                w_hh: wave(16, 0.2),
+                bias: wave(8, 0.3),
+            },
             w_end: wave(2, 0.4),
             b_end: wave(1, 0.5),
             w_prog: wave(SLOTS * 2, 0.6),

@@ -193,7 +193,7 @@ impl Model {
             .map(|(_, shape, values)| Var::from_slice(values, shape, &Device::Cpu))
             .collect::<candle_core::Result<Vec<_>>>()?;
         Ok(Model {
-            cells: weights.cells,
+            cells: weights.cells(),
             vars,
         })
     }
@@ -281,7 +281,7 @@ mod tests {
             .unwrap_or_else(|d| panic!("{d:?}"));
         assert!(trained.verification.passed(), "{}", trained.verification);
         assert_eq!(trained.epochs, epochs);
-        assert_eq!(trained.weights.cells, 6);
+        assert_eq!(trained.weights.cells(), 6);
         assert_eq!(trained.weights.combinators(), 2);
         let again = train(&named, &options, &mut |_| {}).unwrap_or_else(|d| panic!("{d:?}"));
         assert_eq!(again.weights, trained.weights);
@@ -293,7 +293,7 @@ mod tests {
         assert_eq!(draw(7), draw(7));
         assert_ne!(draw(7), draw(8));
         let weights = draw(7);
-        assert!(weights.w_hh.iter().all(|w| w.abs() <= 0.5));
+        assert!(weights.lstm.w_hh.iter().all(|w| w.abs() <= 0.5));
         assert!(weights.emb_h.iter().any(|w| w.abs() > 0.5));
     }
 }

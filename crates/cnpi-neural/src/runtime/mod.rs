@@ -1,6 +1,10 @@
 //! The runtime: Algorithm 1 of the paper on the core and the memories.
 //!
-//! [`run`] executes an applier of a [`Memory`] on an environment. Every
+//! [`OnTheNetwork`] is a program of a [`Memory`] put on the network once
+//! (the core extended by its combinators, verified), from a named
+//! [`Entry`] (program and applier), for a run plan, a test or a bench to
+//! run on any number of inputs through [`cnpi::plan::Network::run`], each
+//! run handing every step to the trace viewer's recorder if asked. Every
 //! decision comes from a network: the parse of each applier from the fixed
 //! parser over `M_key` / `W_key`, each condition bit from the frame's
 //! detector (or `_mapself`'s own), and each slot and return flag from the
@@ -13,9 +17,6 @@
 //! same run bit for bit. The call stack lives on the heap, and the world
 //! (environment, pointers, state stack, counters) is the shared
 //! [`cnpi::exec`] store, so both engines act and report the same way.
-//! [`OnTheNetwork`] is a program put on the network once (the core extended
-//! by its combinators, verified) for a run plan to run on many inputs, each
-//! run handing every step to the trace viewer's recorder if asked.
 
 mod machine;
 mod plan;
@@ -23,21 +24,13 @@ mod plan;
 use crate::core::Core;
 use crate::core::embedding::{Embedding, Extended};
 use crate::detector::Cache;
-use crate::memory::{Memory, RowId};
+use crate::memory::{Entry, Memory};
 use crate::viewer::Recorder;
 use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::env::{State, internal};
 use cnpi::exec::compare::Run;
-use cnpi::exec::{Options, Outcome, Store};
+use cnpi::exec::{Options, Store};
 use plan::Plan;
-
-/// Where a run starts: program `unit` of a memory (an index of its
-/// `units`) and the applier `row` it starts from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Entry {
-    pub unit: usize,
-    pub row: RowId,
-}
 
 /// A program of a memory on a core, ready to run on any number of inputs
 /// (from any number of threads): what `cnpic run` hands the run plan
@@ -126,30 +119,6 @@ impl cnpi::plan::Network for OnTheNetwork {
             None => disagreement,
         }
     }
-}
-
-/// Runs the applier `entry` of program `unit` of `memory` on `state`; with
-/// `cached`, on the exact caches of the networks instead of the networks.
-pub fn run(
-    core: &Core,
-    memory: &Memory,
-    unit: usize,
-    entry: RowId,
-    state: State,
-    options: Options,
-    cached: bool,
-) -> Result<Outcome, Diagnostic> {
-    if memory.units.get(unit).is_none() {
-        return Err(internal(format!("the memory has no program {unit}")));
-    }
-    let run = OneRun {
-        core: &extend(core, memory)?,
-        memory,
-        entry: Entry { unit, row: entry },
-        plan: &Plan::new(memory, cached),
-        cached,
-    };
-    run.go(state, options, None)
 }
 
 /// One run's borrowed parts.

@@ -31,11 +31,12 @@ use std::ops::RangeInclusive;
 
 use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::exec::Options;
+use cnpi::plan::Network as _;
 use cnpi::program::{Body, Program};
 use cnpi_neural::core::Core;
 use cnpi_neural::detector::Cache;
-use cnpi_neural::memory::{BLIND, DEFAULT_SEED, Memory, Parsed};
-use cnpi_neural::runtime;
+use cnpi_neural::memory::{BLIND, DEFAULT_SEED, Entry, Memory, Parsed};
+use cnpi_neural::runtime::OnTheNetwork;
 
 pub use examples::Example;
 pub use space::{Choice, Fill, HoleSpace};
@@ -154,12 +155,12 @@ impl Sketch {
     /// The indices of the examples `fill` fails on the network (all, for a
     /// fill that makes a cycle), stopping at the first with `first_only`.
     pub fn fails(&self, memory: &mut Memory, fill: &[Choice], first_only: bool) -> Vec<usize> {
-        if !space::acyclic(&self.program, &self.spaces, fill) || self.write(memory, fill).is_err() {
+        let Some(network) = self.on_network(memory, fill) else {
             return (0..self.examples.len()).collect();
-        }
+        };
         let mut fails = Vec::new();
         for (i, example) in self.examples.iter().enumerate() {
-            if !self.passes(memory, example) {
+            if !self.passes(&network, example) {
                 fails.push(i);
                 if first_only {
                     break;
@@ -171,9 +172,20 @@ impl Sketch {
 
     /// Whether `fill` gives example `example`'s output on the network.
     pub fn passes_one(&self, memory: &mut Memory, fill: &[Choice], example: usize) -> bool {
-        space::acyclic(&self.program, &self.spaces, fill)
-            && self.write(memory, fill).is_ok()
-            && self.passes(memory, &self.examples[example])
+        self.on_network(memory, fill)
+            .is_some_and(|network| self.passes(&network, &self.examples[example]))
+    }
+
+    /// Writes `fill` into the holes' rows of `memory` and puts the program
+    /// on the shipped core; `None` for a fill that makes a cycle, or that
+    /// the core refuses.
+    fn on_network(&self, memory: &mut Memory, fill: &[Choice]) -> Option<OnTheNetwork> {
+        if !space::acyclic(&self.program, &self.spaces, fill) {
+            return None;
+        }
+        self.write(memory, fill).ok()?;
+        let entry = Entry::of_unit(memory, 0)?;
+        OnTheNetwork::new(Core::shipped().ok()?, memory.clone(), entry, true).ok()
     }
 
     /// Writes `fill` into the holes' rows of `memory`.
@@ -184,27 +196,14 @@ impl Sketch {
         Ok(())
     }
 
-    /// Whether the program in `memory` gives `example`'s output on the
-    /// shipped core.
-    fn passes(&self, memory: &Memory, example: &Example) -> bool {
-        let Ok(core) = Core::shipped() else {
-            return false;
-        };
-        let unit = &memory.units[0];
+    /// Whether the program on `network` gives `example`'s output.
+    fn passes(&self, network: &OnTheNetwork, example: &Example) -> bool {
         let options = Options {
             max_steps: self.max_steps,
             trace: None,
         };
-        runtime::run(
-            core,
-            memory,
-            0,
-            unit.entry,
-            example.input.clone(),
-            options,
-            true,
-        )
-        .is_ok_and(|outcome| example.matches(&outcome))
+        (network.run(example.input.clone(), options, None))
+            .is_ok_and(|outcome| example.matches(&outcome))
     }
 
     /// Each hole's name and its applier under `fill`, as source.

@@ -13,12 +13,13 @@
 use std::sync::OnceLock;
 
 use cnpi::exec::{Options, Outcome};
+use cnpi::plan::Network as _;
 use cnpi::program::Program;
 use cnpi::symbolic;
 use cnpi_neural::core::Core;
 use cnpi_neural::detector::Cache;
-use cnpi_neural::memory::{DEFAULT_SEED, Memory};
-use cnpi_neural::runtime;
+use cnpi_neural::memory::{DEFAULT_SEED, Entry, Memory};
+use cnpi_neural::runtime::OnTheNetwork;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -45,6 +46,9 @@ pub struct Clrs {
     /// The combinatory program and its text (what the network runs).
     combinatory: (Program, String),
     memory: OnceLock<Memory>,
+    /// The memory on the shipped core, with the exact caches and without,
+    /// put there on first use as `cnpic run` puts it.
+    networks: [OnceLock<OnTheNetwork>; 2],
 }
 
 /// The path of a CLRS program, relative to the workspace root.
@@ -80,6 +84,7 @@ pub fn program_file(name: &str) -> Clrs {
         written,
         combinatory,
         memory: OnceLock::new(),
+        networks: [OnceLock::new(), OnceLock::new()],
     }
 }
 
@@ -99,6 +104,17 @@ impl Clrs {
         })
     }
 
+    /// Program 0 of the memory on the shipped core, `cached` or not.
+    fn network(&self, cached: bool) -> &OnTheNetwork {
+        self.networks[usize::from(cached)].get_or_init(|| {
+            let memory = self.memory().clone();
+            let core = Core::shipped().expect("the shipped core loads");
+            let entry = Entry::of_unit(&memory, 0).expect("the memory has a program");
+            OnTheNetwork::new(core, memory, entry, cached)
+                .unwrap_or_else(|d| panic!("{}: goes on the network: {d:?}", self.id))
+        })
+    }
+
     /// Runs the program on `input` with `engine`; panics (naming the
     /// input) on a runtime error.
     pub fn run(&self, input: &Value, engine: Engine) -> Value {
@@ -115,13 +131,11 @@ impl Clrs {
                 symbolic::run(&self.written, state, options)
             }
             Engine::Network | Engine::NoCache => {
-                let memory = self.memory();
-                let info = &memory.units[0];
+                let network = self.network(engine == Engine::Network);
+                let info = &network.memory().units[0];
                 let state = cnpi::env::read_input(info.env, &info.layout(), &text)
                     .unwrap_or_else(|d| panic!("{}: input {text}: {d:?}", self.id));
-                let core = Core::shipped().expect("the shipped core loads");
-                let cached = engine == Engine::Network;
-                runtime::run(core, memory, 0, info.entry, state, options, cached)
+                network.run(state, options, None)
             }
         };
         let name = match engine {

@@ -274,8 +274,7 @@ fn runtime_errors_and_the_step_budget_match_the_reference() {
         trace: None,
     };
     let error =
-        cnpi_neural::runtime::run(super::core(), &memory, 0, info.entry, state, options, true)
-            .expect_err("10 steps are not enough");
+        super::on_network(&memory, 0, state, options, true).expect_err("10 steps are not enough");
     assert_eq!(error.code, cnpi::diagnostic::codes::E0701);
 }
 

@@ -23,13 +23,15 @@ mod random_ram;
 mod user_combinators;
 
 use cnpi::diagnostic::Diagnostic;
+use cnpi::env::State;
 use cnpi::exec::{Options, Outcome};
+use cnpi::plan::Network as _;
 use cnpi::program::Program;
 use cnpi::symbolic;
 use cnpi_neural::core::Core;
 use cnpi_neural::detector::Cache;
-use cnpi_neural::memory::Memory;
-use cnpi_neural::runtime;
+use cnpi_neural::memory::{Entry, Memory};
+use cnpi_neural::runtime::OnTheNetwork;
 
 /// The seed every test memory uses.
 const SEED: u64 = 11;
@@ -62,18 +64,28 @@ fn core() -> &'static Core {
     Core::shipped().expect("the shipped core loads")
 }
 
+/// Runs program `unit` of `memory` from its entry on `state`, put on the
+/// shipped core as `cnpic run` puts it (`cached`: with the exact caches).
+fn on_network(
+    memory: &Memory,
+    unit: usize,
+    state: State,
+    options: Options,
+    cached: bool,
+) -> Result<Outcome, Diagnostic> {
+    let entry = Entry::of_unit(memory, unit).expect("the memory has the program");
+    OnTheNetwork::new(core(), memory.clone(), entry, cached)?.run(state, options, None)
+}
+
 /// Runs program `unit` of `memory` from its entry on the network.
 fn neural(memory: &Memory, unit: usize, input: &str, cached: bool) -> Result<Outcome, Diagnostic> {
     let info = &memory.units[unit];
     let state = cnpi::env::read_input(info.env, &info.layout(), input).expect("valid input");
-    let (options, cached) = (
-        Options {
-            max_steps: 1 << 40,
-            trace: None,
-        },
-        cached,
-    );
-    runtime::run(core(), memory, unit, info.entry, state, options, cached)
+    let options = Options {
+        max_steps: 1 << 40,
+        trace: None,
+    };
+    on_network(memory, unit, state, options, cached)
 }
 
 fn reference(program: &Program, input: &str) -> Result<Outcome, Diagnostic> {

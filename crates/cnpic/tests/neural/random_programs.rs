@@ -13,7 +13,6 @@ use cnpi::exec::{Options, Outcome};
 use cnpi::symbolic;
 use cnpi_neural::detector::Cache;
 use cnpi_neural::memory::Memory;
-use cnpi_neural::runtime;
 
 const POINTERS: [&str; 3] = ["p", "q", "r"];
 const BUDGET: u64 = 3_000;
@@ -132,15 +131,11 @@ fn random_programs_agree_with_the_reference() {
         let expected = reference(&program, &input);
         for cached in [true, false] {
             let state = cnpi::env::parse_input(program.env, &input).expect("valid");
-            let (options, cached) = (
-                Options {
-                    max_steps: BUDGET,
-                    trace: None,
-                },
-                cached,
-            );
-            let entry = memory.units[0].entry;
-            let got = runtime::run(super::core(), &memory, 0, entry, state, options, cached);
+            let options = Options {
+                max_steps: BUDGET,
+                trace: None,
+            };
+            let got = super::on_network(&memory, 0, state, options, cached);
             prop_assert_eq!(&got, &expected, "cached={} on {}\n{}", cached, input, text);
         }
         ran.set(ran.get() + 1);

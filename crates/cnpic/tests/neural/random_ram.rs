@@ -38,7 +38,6 @@ use cnpi::program::Program;
 use cnpi::symbolic;
 use cnpi_neural::detector::Cache;
 use cnpi_neural::memory::Memory;
-use cnpi_neural::runtime;
 
 /// Programs per run, and inputs per program.
 const PROGRAMS: usize = 250;
@@ -541,15 +540,7 @@ fn interpreted(program: &Program, input: &str) -> Value {
 fn network(memory: &Memory, input: &str, cached: bool, steps: bool) -> Value {
     let info = &memory.units[0];
     let state = cnpi::env::read_input(info.env, &info.layout(), input).expect("valid input");
-    let run = runtime::run(
-        super::core(),
-        memory,
-        0,
-        info.entry,
-        state,
-        options(),
-        cached,
-    );
+    let run = super::on_network(memory, 0, state, options(), cached);
     answer(run, steps)
 }
 

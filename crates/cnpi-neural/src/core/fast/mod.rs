@@ -10,17 +10,16 @@
 //! `reference.rs` tests that both give the same gradients on the same
 //! weights.
 //!
-//! - [`lstm`]: one LSTM layer, forward and backward (also the recurrent
-//!   part of the reinforcement learner's policy, crate `cnpi-rl`);
-//! - `model`: the core, its decoders and the three ways to feed it a
-//!   combinator ([`Variant`]), with parameter groups for freezing;
+//! - `model`: the core's [`Weights`](crate::core::Weights) (its LSTM
+//!   layer is [`crate::core::lstm`], forward and backward) and the three
+//!   ways to feed it a combinator ([`Variant`]), with parameter groups for
+//!   freezing;
 //! - `train`: SGD over the abstract traces; [`learn_embeddings`] learns new
 //!   combinators on a frozen core.
 //!
-//! A trained state0 model converts to [`Weights`](crate::core::Weights), so
-//! the shipped inference path can run and verify it.
+//! A trained state0 model holds exactly the weights the shipped inference
+//! path runs and verifies ([`Model::as_weights`]).
 
-pub mod lstm;
 mod model;
 #[cfg(test)]
 mod reference;

@@ -20,7 +20,7 @@ use std::str::FromStr;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
-use super::lstm::{Lstm, Step};
+use crate::core::lstm::{Lstm, Step};
 use crate::core::network::{ALPHA, Decision, SLOTS, Weights};
 use crate::core::table::Decider;
 use crate::core::traces::Trace;
@@ -101,16 +101,11 @@ pub fn tokens(behaviour: &Behaviour) -> Vec<usize> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
     pub variant: Variant,
-    pub core: Lstm,
-    pub w_end: Vec<f32>,
-    pub b_end: Vec<f32>,
-    /// `[SLOTS, H]` and `[SLOTS]`.
-    pub w_prog: Vec<f32>,
-    pub b_prog: Vec<f32>,
-    /// `[N, H]`: the initial `h` (state0) or the input embedding (input).
-    pub emb_h: Vec<f32>,
-    /// `[N, H]`: the initial `c` (state0); empty otherwise.
-    pub emb_c: Vec<f32>,
+    /// The core LSTM, the decoders and the embeddings. For state0 these
+    /// are the [`Weights`] the runtime runs; for Emb-as-Input the LSTM's
+    /// input is `1 + H` wide (the bit, then the embedding) and `emb_c` is
+    /// empty; for seq2seq both embeddings are empty.
+    pub weights: Weights,
     /// The seq2seq encoder (no weights for the other variants).
     pub encoder: Lstm,
     /// The seq2seq encoder's text of each combinator (data, not trained).
@@ -160,21 +155,18 @@ impl Model {
     /// All-zero tensors of the right shapes.
     fn shaped(variant: Variant, cells: usize, behaviours: &[&Behaviour]) -> Model {
         let h = cells;
-        let n = behaviours.len();
-        let inputs = if variant == Variant::Input { 1 + h } else { 1 };
-        let embeddings = match variant {
+        let embedded = match variant {
             Variant::Seq2seq => 0,
-            _ => n * h,
+            _ => behaviours.len(),
         };
+        let mut weights = Weights::zeros(h, embedded);
+        if variant == Variant::Input {
+            weights.lstm = Lstm::zeros(h, 1 + h);
+            weights.emb_c.clear();
+        }
         Model {
             variant,
-            core: Lstm::zeros(h, inputs),
-            w_end: vec![0.0; h],
-            b_end: vec![0.0],
-            w_prog: vec![0.0; SLOTS * h],
-            b_prog: vec![0.0; SLOTS],
-            emb_h: vec![0.0; embeddings],
-            emb_c: vec![0.0; if variant == Variant::State0 { n * h } else { 0 }],
+            weights,
             encoder: if variant == Variant::Seq2seq {
                 Lstm::zeros(h, VOCABULARY)
             } else {
@@ -188,52 +180,30 @@ impl Model {
     }
 
     /// A state0 model holding `weights`.
-    pub fn from_weights(weights: &Weights) -> Model {
-        let h = weights.cells;
-        let mut core = Lstm::zeros(h, 1);
-        core.w_ih.clone_from(&weights.w_ih);
-        core.w_hh.clone_from(&weights.w_hh);
-        core.bias.clone_from(&weights.bias);
+    pub fn from_weights(weights: Weights) -> Model {
         Model {
             variant: Variant::State0,
-            core,
-            w_end: weights.w_end.clone(),
-            b_end: weights.b_end.clone(),
-            w_prog: weights.w_prog.clone(),
-            b_prog: weights.b_prog.clone(),
-            emb_h: weights.emb_h.clone(),
-            emb_c: weights.emb_c.clone(),
+            weights,
             encoder: Lstm::zeros(0, 0),
             texts: Vec::new(),
         }
     }
 
-    /// A state0 model as core weights (`None` for the other variants,
-    /// which the runtime does not run).
-    pub fn to_weights(&self) -> Option<Weights> {
-        (self.variant == Variant::State0).then(|| Weights {
-            cells: self.cells(),
-            w_ih: self.core.w_ih.clone(),
-            w_hh: self.core.w_hh.clone(),
-            bias: self.core.bias.clone(),
-            w_end: self.w_end.clone(),
-            b_end: self.b_end.clone(),
-            w_prog: self.w_prog.clone(),
-            b_prog: self.b_prog.clone(),
-            emb_h: self.emb_h.clone(),
-            emb_c: self.emb_c.clone(),
-        })
+    /// A state0 model's weights, as the runtime runs them (`None` for the
+    /// other variants, which the runtime does not run).
+    pub fn as_weights(&self) -> Option<&Weights> {
+        (self.variant == Variant::State0).then_some(&self.weights)
     }
 
     pub fn cells(&self) -> usize {
-        self.core.cells
+        self.weights.lstm.cells
     }
 
     /// The number of combinators the model has embeddings (or texts) for.
     pub fn combinators(&self) -> usize {
         match self.variant {
             Variant::Seq2seq => self.texts.len(),
-            _ => self.emb_h.len() / self.cells().max(1),
+            _ => self.weights.combinators(),
         }
     }
 
@@ -241,25 +211,25 @@ impl Model {
     /// [`Model::new`]; existing weights are untouched.
     pub fn extend(&mut self, behaviours: &[&Behaviour], rng: &mut ChaCha8Rng) {
         let fresh = Model::new(self.variant, self.cells(), behaviours, rng);
-        self.emb_h.extend(fresh.emb_h);
-        self.emb_c.extend(fresh.emb_c);
+        self.weights.emb_h.extend(fresh.weights.emb_h);
+        self.weights.emb_c.extend(fresh.weights.emb_c);
         self.texts.extend(fresh.texts);
     }
 
     /// Every tensor with its group, in a fixed order.
     pub fn tensors_mut(&mut self) -> [(Group, &mut Vec<f32>); 12] {
-        let [w_ih, w_hh, bias] = self.core.tensors_mut();
+        let [w_ih, w_hh, bias] = self.weights.lstm.tensors_mut();
         let [e_ih, e_hh, e_bias] = self.encoder.tensors_mut();
         [
             (Group::Lstm, w_ih),
             (Group::Lstm, w_hh),
             (Group::Lstm, bias),
-            (Group::End, &mut self.w_end),
-            (Group::End, &mut self.b_end),
-            (Group::Prog, &mut self.w_prog),
-            (Group::Prog, &mut self.b_prog),
-            (Group::Embedding, &mut self.emb_h),
-            (Group::Embedding, &mut self.emb_c),
+            (Group::End, &mut self.weights.w_end),
+            (Group::End, &mut self.weights.b_end),
+            (Group::Prog, &mut self.weights.w_prog),
+            (Group::Prog, &mut self.weights.b_prog),
+            (Group::Embedding, &mut self.weights.emb_h),
+            (Group::Embedding, &mut self.weights.emb_c),
             (Group::Encoder, e_ih),
             (Group::Encoder, e_hh),
             (Group::Encoder, e_bias),
@@ -304,8 +274,8 @@ impl Model {
         let zero = || vec![0.0; h];
         let (state_h, state_c, steps) = match self.variant {
             Variant::State0 => (
-                self.row(&self.emb_h, combinator),
-                self.row(&self.emb_c, combinator),
+                self.row(&self.weights.emb_h, combinator),
+                self.row(&self.weights.emb_c, combinator),
                 Vec::new(),
             ),
             Variant::Input => (zero(), zero(), Vec::new()),
@@ -335,19 +305,20 @@ impl Model {
     fn input(&self, combinator: usize, bit: bool) -> Vec<f32> {
         let mut x = vec![f32::from(u8::from(bit))];
         if self.variant == Variant::Input {
-            x.extend(self.row(&self.emb_h, combinator));
+            x.extend(self.row(&self.weights.emb_h, combinator));
         }
         x
     }
 
     fn end_logit(&self, h: &[f32]) -> f32 {
-        self.b_end[0] + dot(&self.w_end, h)
+        self.weights.b_end[0] + dot(&self.weights.w_end, h)
     }
 
     fn scores(&self, h: &[f32]) -> Vec<f32> {
-        self.w_prog
+        self.weights
+            .w_prog
             .chunks_exact(self.cells())
-            .zip(&self.b_prog)
+            .zip(&self.weights.b_prog)
             .map(|(row, bias)| bias + dot(row, h))
             .collect()
     }
@@ -362,7 +333,10 @@ impl Model {
         let mut dh = Vec::with_capacity(length);
         let mut loss = 0.0;
         for (t, (&bit, target)) in trace.bits.iter().zip(&trace.targets).enumerate() {
-            let step = self.core.forward(&self.input(i, bit), &state.h, &state.c);
+            let step = self
+                .weights
+                .lstm
+                .forward(&self.input(i, bit), &state.h, &state.c);
             (state.h, state.c) = (step.h.clone(), step.c.clone());
             // The prefix ending here is shared by 2^(later bits) traces.
             let weight = 1.0 / (1u64 << (length - 1 - t).min(63)) as f32;
@@ -372,18 +346,21 @@ impl Model {
             steps.push(step);
         }
         let h = self.cells();
-        let back = self
-            .core
-            .backward(&steps, &dh, (vec![0.0; h], vec![0.0; h]), &mut grad.core);
+        let back = self.weights.lstm.backward(
+            &steps,
+            &dh,
+            (vec![0.0; h], vec![0.0; h]),
+            &mut grad.weights.lstm,
+        );
         let rows = i * h..(i + 1) * h;
         match self.variant {
             Variant::State0 => {
-                axpy(&mut grad.emb_h[rows.clone()], 1.0, &back.h0);
-                axpy(&mut grad.emb_c[rows], 1.0, &back.c0);
+                axpy(&mut grad.weights.emb_h[rows.clone()], 1.0, &back.h0);
+                axpy(&mut grad.weights.emb_c[rows], 1.0, &back.c0);
             }
             Variant::Input => {
                 for dx in &back.inputs {
-                    axpy(&mut grad.emb_h[rows.clone()], 1.0, &dx[1..]);
+                    axpy(&mut grad.weights.emb_h[rows.clone()], 1.0, &dx[1..]);
                 }
             }
             Variant::Seq2seq => {
@@ -414,15 +391,15 @@ impl Model {
         let soft = softmax(&scores);
         let class = target.slot as usize;
         loss += soft.sum.ln() - (scores[class] - soft.top);
-        let mut dh: Vec<f32> = self.w_end.iter().map(|w| d_end * w).collect();
-        axpy(&mut grad.w_end, d_end, h);
-        grad.b_end[0] += d_end;
+        let mut dh: Vec<f32> = self.weights.w_end.iter().map(|w| d_end * w).collect();
+        axpy(&mut grad.weights.w_end, d_end, h);
+        grad.weights.b_end[0] += d_end;
         let cells = self.cells();
         for (k, p) in soft.probs.iter().enumerate() {
             let d = weight * (p - f32::from(u8::from(k == class)));
-            axpy(&mut grad.w_prog[k * cells..(k + 1) * cells], d, h);
-            grad.b_prog[k] += d;
-            axpy(&mut dh, d, &self.w_prog[k * cells..(k + 1) * cells]);
+            axpy(&mut grad.weights.w_prog[k * cells..(k + 1) * cells], d, h);
+            grad.weights.b_prog[k] += d;
+            axpy(&mut dh, d, &self.weights.w_prog[k * cells..(k + 1) * cells]);
         }
         (weight * loss, dh)
     }
@@ -438,9 +415,10 @@ impl Decider for Model {
     /// The decision as [`Network`](crate::core::Network) decodes it:
     /// return iff `σ(logit) ≥ α`, the first best-scoring slot.
     fn step(&self, state: &mut ActivationState, bit: bool) -> Decision {
-        let step = self
-            .core
-            .forward(&self.input(state.combinator, bit), &state.h, &state.c);
+        let step =
+            self.weights
+                .lstm
+                .forward(&self.input(state.combinator, bit), &state.h, &state.c);
         (state.h, state.c) = (step.h, step.c);
         let best = argmax(self.scores(&state.h)).unwrap_or(0);
         Decision {

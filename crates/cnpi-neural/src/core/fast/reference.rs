@@ -43,7 +43,7 @@ fn state0_gradients_equal_candle_autograd() {
     let definitions = behaviours();
     let weights = initial_weights(5, definitions.len(), &mut ChaCha8Rng::seed_from_u64(11));
     let candle = CandleModel::new(weights.clone()).expect("candle builds the model");
-    let fast = Model::from_weights(&weights);
+    let fast = Model::from_weights(weights);
     for trace in traces(&definitions) {
         let loss = candle.loss(&trace).expect("candle computes the loss");
         let grads = loss.backward().expect("candle backpropagates");
@@ -76,7 +76,7 @@ fn state0_starts_from_the_draw_of_the_candle_trainer() {
     let refs: Vec<&Behaviour> = definitions.iter().collect();
     let model = Model::new(Variant::State0, 6, &refs, &mut ChaCha8Rng::seed_from_u64(4));
     let weights = initial_weights(6, 3, &mut ChaCha8Rng::seed_from_u64(4));
-    assert_eq!(model.to_weights(), Some(weights));
+    assert_eq!(model.as_weights(), Some(&weights));
 }
 
 #[test]
@@ -122,8 +122,8 @@ fn a_fast_state0_core_verifies_on_the_inference_network() {
         &mut |_| {},
     );
     assert!(fitted.verification.passed(), "{}", fitted.verification);
-    let weights = fitted.model.to_weights().expect("a state0 model");
-    let network = Network::new(weights);
+    let weights = fitted.model.as_weights().expect("a state0 model");
+    let network = Network::new(weights.clone());
     assert_eq!(verify_network(&network, &named), fitted.verification);
     let again = train(
         &named,
@@ -143,8 +143,8 @@ fn learning_embeddings_keeps_the_core_and_old_rows_bit_for_bit() {
     let learned = learn_embeddings(&core, &named[1..2], &options, &mut |_| {});
     assert!(learned.verification.passed(), "{}", learned.verification);
     let mut old = learned.model.clone();
-    old.emb_h.truncate(core.emb_h.len());
-    old.emb_c.truncate(core.emb_c.len());
+    old.weights.emb_h.truncate(core.weights.emb_h.len());
+    old.weights.emb_c.truncate(core.weights.emb_c.len());
     assert_eq!(old, core);
     let all = [named[0], named[1], named[2], named[1]];
     assert!(verify_network(&learned.model, &all).passed());

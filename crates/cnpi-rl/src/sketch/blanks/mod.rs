@@ -42,14 +42,15 @@ use serde_json::{Map, Value};
 
 use cnpi::compile::{Compiled, compile, for_the_network};
 use cnpi::diagnostic::{Diagnostic, codes};
-use cnpi::env::{self, Declarations, State};
+use cnpi::env::{self, Declarations, State, internal};
 use cnpi::exec::{Options, Outcome};
+use cnpi::plan::Network as _;
 use cnpi::program::{BlankKind, DataKind, PosKind, Program};
 use cnpi::symbolic;
 use cnpi_neural::core::Core;
 use cnpi_neural::load::build_memory;
-use cnpi_neural::memory::DEFAULT_SEED;
-use cnpi_neural::runtime;
+use cnpi_neural::memory::{DEFAULT_SEED, Entry};
+use cnpi_neural::runtime::OnTheNetwork;
 use fill::Candidate;
 
 use super::{Example, splits};
@@ -227,13 +228,14 @@ impl BlankSketch {
         };
         let ready = for_the_network(compiled, &self.name).map_err(|(mut d, _)| d.remove(0))?;
         let memory = build_memory(&ready, &self.name, DEFAULT_SEED, &mut |_, _| {})?;
-        let core = Core::shipped()?;
+        let entry =
+            Entry::of_unit(&memory, 0).ok_or_else(|| internal("the memory has no program"))?;
+        let network = OnTheNetwork::new(Core::shipped()?, memory, entry, true)?;
         let combinatory = &ready.combinatory.program;
         let layout = Declarations::of(combinatory);
-        let entry = memory.units[0].entry;
         for example in &self.examples {
             let input = env::read_value(combinatory.env, &layout, example.json.clone())?;
-            let run = runtime::run(core, &memory, 0, entry, input, self.options(), true);
+            let run = network.run(input, self.options(), None);
             if !run.is_ok_and(|outcome| example.matches(&outcome)) {
                 return Ok(false);
             }

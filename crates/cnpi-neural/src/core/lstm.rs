@@ -1,9 +1,11 @@
-//! One LSTM layer, forward and backward by hand, for batch-1 SGD.
+//! One LSTM layer, forward and backward by hand, for batch-1 SGD: the
+//! layer of a core's [`Weights`](crate::core::Weights) and of the fast
+//! trainer's seq2seq encoder.
 //!
 //! candle builds a graph node per operation; at batch 1 and 16 cells the
 //! bookkeeping costs ~25 times the arithmetic (issue 10: ~250 µs per update
 //! against ~10 µs of work), so the trainer runs these loops instead and
-//! keeps candle as the reference (`reference.rs` checks that both give the
+//! keeps candle as the reference (`fast/reference.rs` checks that both give the
 //! same gradients). The forward step is `z = W_ih · x + W_hh · h + b`
 //! followed by [`lstm_cell`], the cell [`Network`](crate::core::Network)
 //! runs too (gate order i, f, g, o, as PyTorch's).
@@ -55,6 +57,17 @@ impl Lstm {
             w_ih: vec![0.0; 4 * cells * inputs],
             w_hh: vec![0.0; 4 * cells * cells],
             bias: vec![0.0; 4 * cells],
+        }
+    }
+
+    /// A layer with no values yet, to fill through [`Lstm::tensors_mut`].
+    pub fn empty(cells: usize, inputs: usize) -> Lstm {
+        Lstm {
+            cells,
+            inputs,
+            w_ih: Vec::new(),
+            w_hh: Vec::new(),
+            bias: Vec::new(),
         }
     }
 
