@@ -55,11 +55,17 @@ pub type DetectorId = usize;
 pub const BLIND: DetectorId = 0;
 pub const STACK_TOP: DetectorId = 1;
 
-/// Both key tables by the bits of their keys ([`Memory::key_index`]).
-pub struct KeyIndex {
-    programs: keys::Index,
-    detectors: keys::Index,
+/// Both key tables, each as the parser reads it ([`keys::Lookup`]).
+pub struct KeyTables<T> {
+    programs: T,
+    detectors: T,
 }
+
+/// Both key tables by the bits of their keys ([`Memory::key_index`]).
+pub type KeyIndex = KeyTables<keys::Index>;
+
+/// Both key tables laid out for `argmax` ([`Memory::key_search`]).
+pub type KeySearch = KeyTables<keys::Search>;
 
 /// The built-in programs of `treerec`'s frame, besides `_mapself`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -286,17 +292,32 @@ impl Memory {
     /// keys (every row [`Memory::add`] writes and every file `cnpim` accepts),
     /// with each key found by its bits in `index`: the row `argmax` picks,
     /// by Lemma 1, in constant time. A key that is not stored is an error.
-    pub fn parse_indexed(&self, row: RowId, index: &KeyIndex) -> Result<Parsed, String> {
-        let programs = |key: &[f32]| index.programs.find(key);
-        let detectors = |key: &[f32]| index.detectors.find(key);
+    /// With a [`KeySearch`], the same `argmax` as [`Memory::parse`],
+    /// over the tables laid out for it.
+    pub fn parse_indexed<T: keys::Lookup>(
+        &self,
+        row: RowId,
+        index: &KeyTables<T>,
+    ) -> Result<Parsed, String> {
+        let programs = |key: &[f32]| index.programs.row(key);
+        let detectors = |key: &[f32]| index.detectors.row(key);
         self.parse_with(row, programs, detectors)
     }
 
     /// Both key tables by the bits of their keys, for [`Memory::parse_indexed`].
     pub fn key_index(&self) -> KeyIndex {
-        KeyIndex {
+        KeyTables {
             programs: keys::Index::new(&self.m_key),
             detectors: keys::Index::new(&self.w_key),
+        }
+    }
+
+    /// Both key tables laid out for the plain parser's `argmax`
+    /// ([`keys::Search`]), for [`Memory::parse_indexed`].
+    pub fn key_search(&self) -> KeySearch {
+        KeyTables {
+            programs: keys::Search::new(&self.m_key),
+            detectors: keys::Search::new(&self.w_key),
         }
     }
 
