@@ -189,7 +189,7 @@ fn run_one(
     max_steps: u64,
     record: Option<&mut Recorder>,
 ) -> Result<Outcome, Diagnostic> {
-    let state = env::read_value(plan.env(), &plan.layout(), input)?;
+    let state = env::read_value(plan.env(), &plan.declarations(), input)?;
     let options = RunOptions {
         max_steps,
         trace: None,

@@ -43,7 +43,7 @@ pub fn record(plan: &Plan, input: Value, max_steps: u64) -> (Result<Outcome, Dia
     let Some(program) = plan.reference() else {
         return (Err(env::internal("no reference program to trace")), steps);
     };
-    let ran = env::read_value(plan.env(), &plan.layout(), input).and_then(|state| {
+    let ran = env::read_value(plan.env(), &plan.declarations(), input).and_then(|state| {
         let mut observe = |event: Event<'_>| {
             let step = match event {
                 Event::Start { .. } => return,

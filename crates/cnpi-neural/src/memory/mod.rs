@@ -192,7 +192,7 @@ pub struct Unit {
 impl Unit {
     /// What the program's input is read against: its registers and its
     /// declared data.
-    pub fn layout(&self) -> cnpi::env::Declarations<'_> {
+    pub fn declarations(&self) -> cnpi::env::Declarations<'_> {
         cnpi::env::Declarations {
             registers: &self.pointers,
             data: &self.data,

@@ -133,7 +133,7 @@ impl Clrs {
             Engine::Network | Engine::NoCache => {
                 let network = self.network(engine == Engine::Network);
                 let info = &network.memory().units[0];
-                let state = cnpi::env::read_input(info.env, &info.layout(), &text)
+                let state = cnpi::env::read_input(info.env, &info.declarations(), &text)
                     .unwrap_or_else(|d| panic!("{}: input {text}: {d:?}", self.id));
                 network.run(state, options, None)
             }
