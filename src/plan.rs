@@ -298,7 +298,7 @@ impl<N: Network> Plan<N> {
     }
 
     /// What the program's input is read against.
-    pub fn layout(&self) -> Declarations<'_> {
+    pub fn declarations(&self) -> Declarations<'_> {
         Declarations {
             registers: &self.declared.registers,
             data: &self.declared.data,
@@ -338,7 +338,7 @@ impl<N: Network> Plan<N> {
 
     /// The state the JSON `json` describes for this program.
     pub fn read_input(&self, json: &str) -> Result<State, Diagnostic> {
-        env::read_input(self.env(), &self.layout(), json)
+        env::read_input(self.env(), &self.declarations(), json)
     }
 
     /// The state `--input` describes: `arg` is JSON, or `@PATH` to read it

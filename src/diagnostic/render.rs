@@ -10,6 +10,7 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::sync::OnceLock;
 
 use ariadne::{Color, Config, IndexType, Label, Report, ReportKind, Source};
 
@@ -18,9 +19,25 @@ use super::{Diagnostic, Severity};
 use crate::span::{SourceId, Span};
 
 /// The source texts spans may point into, with the names shown to users.
+/// A text is prepared for drawing (its lines found) only when a diagnostic
+/// first shows it: a run with no diagnostic pays nothing for its sources.
 #[derive(Default)]
 pub struct Sources {
-    entries: HashMap<SourceId, (String, Source<String>)>,
+    entries: HashMap<SourceId, Entry>,
+}
+
+/// One registered source: its name, its text as given, and the text
+/// prepared for ariadne, made when first needed.
+struct Entry {
+    name: String,
+    text: String,
+    source: OnceLock<Source<String>>,
+}
+
+impl Entry {
+    fn source(&self) -> &Source<String> {
+        (self.source).get_or_init(|| Source::from(only_newlines_break(self.text.clone())))
+    }
 }
 
 impl Sources {
@@ -30,8 +47,12 @@ impl Sources {
 
     /// Registers `text` under `id`, shown as `name` (usually a path).
     pub fn add(&mut self, id: SourceId, name: impl Into<String>, text: impl Into<String>) {
-        let text = only_newlines_break(text.into());
-        self.entries.insert(id, (name.into(), Source::from(text)));
+        let entry = Entry {
+            name: name.into(),
+            text: text.into(),
+            source: OnceLock::new(),
+        };
+        self.entries.insert(id, entry);
     }
 }
 
@@ -79,13 +100,13 @@ impl ariadne::Cache<SourceId> for View<'_> {
                 .sources
                 .entries
                 .get(id)
-                .map(|(_, source)| source)
+                .map(Entry::source)
                 .ok_or_else(|| format!("no source registered for {id:?}")),
         }
     }
 
     fn display<'a>(&self, id: &'a SourceId) -> Option<impl std::fmt::Display + 'a> {
-        self.sources.entries.get(id).map(|(name, _)| name.clone())
+        self.sources.entries.get(id).map(|entry| entry.name.clone())
     }
 }
 
@@ -96,8 +117,8 @@ impl ariadne::Cache<SourceId> for View<'_> {
 /// rather than panicking.
 pub fn render(diagnostic: &Diagnostic, sources: &Sources, color: bool) -> String {
     let fits = |span: Span| match sources.entries.get(&span.source) {
-        Some((_, source)) => {
-            let text = source.text();
+        Some(entry) => {
+            let text = entry.source().text();
             span.start <= span.end && text.get(span.start..span.end).is_some()
         }
         None => false,
@@ -127,7 +148,8 @@ fn render_with_source(
     let config = Config::default()
         .with_index_type(IndexType::Byte)
         .with_color(color);
-    let (name, source) = &sources.entries[&primary.source];
+    let entry = &sources.entries[&primary.source];
+    let (name, source) = (&entry.name, entry.source());
     let text = source.text();
     let points: Vec<usize> = (diagnostic.labels.iter())
         .filter(|label| label.span.source == primary.source)

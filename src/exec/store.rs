@@ -144,6 +144,19 @@ impl<'o> Store<'o> {
         self.version
     }
 
+    /// Sets pointer `p` to `value`, as `SET(p, value)` does (a change only
+    /// if it differs); false, changing nothing, for a pointer it lacks.
+    #[inline]
+    pub fn set_pointer(&mut self, p: usize, value: i64) -> bool {
+        let Some(at) = self.pointers.get_mut(p) else {
+            return false;
+        };
+        if std::mem::replace(at, value) != value {
+            self.version += 1;
+        }
+        true
+    }
+
     /// Records a change the engine made itself.
     pub fn changed(&mut self) {
         self.version += 1;

@@ -229,7 +229,7 @@ impl PosExpr {
 }
 
 /// A comparison operand after evaluation.
-enum Evaluated {
+pub(super) enum Evaluated {
     /// A position or an integer literal; equals END when outside `0..n-1`.
     Position(i64),
     /// The literal `END`.
@@ -294,7 +294,7 @@ impl Relation {
 /// exactly the things that read as END, and is never ordered. `n` is asked
 /// only when a position meets END.
 #[inline]
-fn relate(lhs: Evaluated, rhs: Evaluated, n: impl Fn() -> i64) -> Relation {
+pub(super) fn relate(lhs: Evaluated, rhs: Evaluated, n: impl Fn() -> i64) -> Relation {
     use Evaluated::*;
     let reads_as_end = |e: &Evaluated| match e {
         End | Value(None) | Symbol(None) => true,

@@ -10,6 +10,7 @@ pub mod calls;
 pub mod data;
 pub mod declared;
 pub mod expr;
+pub mod flat;
 pub mod print;
 
 pub use data::{Data, DataKind};

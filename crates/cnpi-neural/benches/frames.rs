@@ -11,8 +11,8 @@ use cnpi::exec::Options;
 use cnpi::plan::Network as _;
 use cnpi_neural::core::Core;
 use cnpi_neural::detector::Cache;
-use cnpi_neural::memory::{DEFAULT_SEED, Memory};
-use cnpi_neural::runtime::{Entry, OnTheNetwork};
+use cnpi_neural::memory::{DEFAULT_SEED, Entry, Memory};
+use cnpi_neural::runtime::OnTheNetwork;
 use criterion::{Criterion, criterion_group, criterion_main};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -91,8 +91,8 @@ fn example(path: &str) -> String {
 fn run(memory: &Memory, input: &Value) -> (Value, u64) {
     let core = Core::shipped().expect("the shipped core loads");
     let info = &memory.units[0];
-    let state =
-        cnpi::env::read_input(info.env, &info.layout(), &input.to_string()).expect("valid input");
+    let state = cnpi::env::read_input(info.env, &info.declarations(), &input.to_string())
+        .expect("valid input");
     let options = Options {
         max_steps: u64::MAX,
         trace: None,

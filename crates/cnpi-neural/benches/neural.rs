@@ -13,8 +13,8 @@ use cnpi::program::Program;
 use cnpi::symbolic;
 use cnpi_neural::core::Core;
 use cnpi_neural::detector::Cache;
-use cnpi_neural::memory::Memory;
-use cnpi_neural::runtime::{Entry, OnTheNetwork};
+use cnpi_neural::memory::{Entry, Memory};
+use cnpi_neural::runtime::OnTheNetwork;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 fn compile(file: &str) -> (Program, Memory) {

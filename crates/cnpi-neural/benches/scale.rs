@@ -14,8 +14,8 @@ use cnpi::program::Program;
 use cnpi_neural::cnpim;
 use cnpi_neural::core::Core;
 use cnpi_neural::detector::Cache;
-use cnpi_neural::memory::Memory;
-use cnpi_neural::runtime::{Entry, OnTheNetwork};
+use cnpi_neural::memory::{Entry, Memory};
+use cnpi_neural::runtime::OnTheNetwork;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 
 #[path = "../../../benches/generated.rs"]

@@ -22,7 +22,7 @@ use crate::core::Core;
 use crate::describe;
 use crate::detector::Cache;
 use crate::memory::Memory;
-use crate::runtime::{Entry, OnTheNetwork};
+use crate::runtime::OnTheNetwork;
 
 pub use cnpi::plan::Report;
 
@@ -187,10 +187,7 @@ pub fn plan_source(
     let network = |ready: &ForNetwork| {
         let core = request.core()?;
         let memory = build_memory(ready, name, request.seed, progress)?;
-        let entry = Entry {
-            unit: 0,
-            row: memory.units[0].entry,
-        };
+        let entry = memory.entry(None)?;
         OnTheNetwork::new(&core, memory, entry, request.cached)
     };
     Plan::from_source(&source, request.engines, network, report)
@@ -207,18 +204,18 @@ fn plan_memory(path: &Path, request: &Request, report: Report) -> Option<Plan> {
         Ok(memory) => memory,
         Err(diagnostic) => return fail(diagnostic),
     };
-    let (unit, row) = match memory.entry(request.entry) {
+    let entry = match memory.entry(request.entry) {
         Ok(found) => found,
         Err(diagnostic) => return fail(diagnostic),
     };
-    let info = &memory.units[unit];
+    let info = &memory.units[entry.unit];
     let declared = Declared {
         env: info.env,
         registers: info.pointers.clone(),
         data: info.data.clone(),
     };
     let (name, text) = (info.name.clone(), info.source.clone());
-    let entry_name = memory.rows[row].name.clone();
+    let entry_name = memory.rows[entry.row].name.clone();
     let source = Source {
         name: &name,
         text: &text,
@@ -226,7 +223,6 @@ fn plan_memory(path: &Path, request: &Request, report: Report) -> Option<Plan> {
     };
     let file = path.display().to_string();
     let network = move || {
-        let entry = Entry { unit, row };
         let on = OnTheNetwork::new(&request.core()?, memory, entry, request.cached)?;
         Ok(on.read_from(&file))
     };

@@ -109,7 +109,8 @@ pub fn argmax(values: impl IntoIterator<Item = f32>) -> Option<usize> {
 pub fn lstm_cell(z: &mut [f32], c: &mut [f32], h: &mut [f32]) {
     let n = c.len();
     for (k, gate) in z.iter_mut().enumerate() {
-        *gate = if k / n == 2 {
+        // Gate g (the third block of n) is the candidate: `tanh`.
+        *gate = if (2 * n..3 * n).contains(&k) {
             gate.tanh()
         } else {
             sigmoid(*gate)

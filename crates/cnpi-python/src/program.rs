@@ -194,7 +194,7 @@ fn run_one(
     max_steps: u64,
     record: Option<&mut Recorder>,
 ) -> Result<Outcome, Diagnostic> {
-    let state = env::read_input(plan.env(), &plan.layout(), input)?;
+    let state = env::read_input(plan.env(), &plan.declarations(), input)?;
     let options = RunOptions {
         max_steps,
         trace: None,

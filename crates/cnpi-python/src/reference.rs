@@ -42,7 +42,7 @@ pub fn record(plan: &Plan, input: &str, max_steps: u64) -> (Result<Outcome, Diag
     let Some(program) = plan.reference() else {
         return (Err(env::internal("no reference program to trace")), steps);
     };
-    let ran = env::read_input(plan.env(), &plan.layout(), input).and_then(|state| {
+    let ran = env::read_input(plan.env(), &plan.declarations(), input).and_then(|state| {
         let mut observe = |event: Event<'_>| {
             let step = match event {
                 Event::Start { .. } => return,

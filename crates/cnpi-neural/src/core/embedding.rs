@@ -23,7 +23,7 @@ use super::fast::{self, FastOptions, Variant};
 use super::network::{Decision, Network, State};
 use super::table::DecisionTable;
 use super::verify::{Verification, verify_network};
-use super::{COMBINATORS, Core, longest};
+use super::{Core, longest};
 use crate::detector::Cache;
 use crate::tensors::{Fnv, Reader, Writer};
 use cnpi::diagnostic::Diagnostic;
@@ -270,17 +270,13 @@ impl Extended {
         if !verification.passed() {
             return Err(verification);
         }
-        // Table rows by `index`: the five stdlib combinators (empty for one
-        // a partial core lacks), then the appended ones.
-        let mut rows: Vec<Option<(usize, usize)>> = COMBINATORS
-            .iter()
-            .map(|&(kind, _)| {
-                let embedding = core.kinds().iter().position(|&k| k == kind)?;
-                Some((embedding, longest(core.combinators.get(kind))))
-            })
+        // Table rows by `index`: the core's own (the five stdlib
+        // combinators, whose embeddings and weights are unchanged), then the
+        // appended ones, computed on the extended network.
+        let rows: Vec<Option<(usize, usize)>> = (appended.iter().enumerate())
+            .map(|(k, (_, b))| Some((own + k, longest(b))))
             .collect();
-        rows.extend((appended.iter().enumerate()).map(|(k, (_, b))| Some((own + k, longest(b)))));
-        let table = DecisionTable::for_embeddings(&network, &rows);
+        let table = core.table().with_rows(&network, &rows);
         Ok(Extended {
             core: core.clone(),
             network,

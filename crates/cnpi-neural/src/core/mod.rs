@@ -42,6 +42,7 @@ pub use network::{ALPHA, Decision, Network, Numbers, SLOTS, State as CoreState, 
 pub use schedule::EpochReport;
 pub use table::{Decider, DecisionTable};
 pub use traces::{Trace, expected, longest, traces};
+use verify::verify_rows;
 pub use verify::{Mismatch, Verification, VerificationRow, verify_network};
 
 use cnpi::diagnostic::{Diagnostic, codes};
@@ -105,6 +106,9 @@ pub struct Core {
     kinds: Vec<CombinatorKind>,
     /// How diagnostics name the core.
     name: String,
+    /// The decision table ([`Core::table`]): the one verification computed,
+    /// or computed when first asked.
+    table: OnceLock<DecisionTable>,
 }
 
 impl Core {
@@ -126,8 +130,18 @@ impl Core {
     /// refer to it.
     pub fn from_bytes(bytes: &[u8], name: &str) -> Result<Core, Diagnostic> {
         let core = Core::from_bytes_unverified(bytes, name)?;
-        let verification = verify(&core, &core.combinators);
+        // Verified on its decision table, which the core then keeps.
+        let table = core.decision_table();
+        let rows = (core.kinds.iter()).map(|&kind| {
+            (
+                index(kind),
+                COMBINATORS[index(kind)].1,
+                core.combinators.get(kind),
+            )
+        });
+        let verification = verify_rows(&table, rows);
         if verification.passed() {
+            let _ = core.table.set(table);
             return Ok(core);
         }
         Err(Diagnostic::error(
@@ -160,6 +174,7 @@ impl Core {
             metadata,
             kinds,
             name: name.to_string(),
+            table: OnceLock::new(),
         })
     }
 
@@ -227,6 +242,11 @@ impl Core {
     /// fixed bit is right.
     pub fn step(&self, state: &mut CoreState, bit: bool) -> Decision {
         self.network.step(state, bit)
+    }
+
+    /// [`Core::decision_table`], computed once (when the core is verified).
+    pub fn table(&self) -> &DecisionTable {
+        self.table.get_or_init(|| self.decision_table())
     }
 
     /// The network's decision after every bit prefix up to each

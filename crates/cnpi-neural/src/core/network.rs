@@ -245,24 +245,32 @@ impl Network {
 
     /// `f_end` and `f_prog` on a hidden state: the decision.
     fn decode(&self, hidden: &[f32]) -> Decision {
-        let numbers = self.numbers(hidden);
-        let best = argmax(numbers.scores.iter().take(SLOTS).copied()).unwrap_or(0);
+        let best = argmax(self.scores(hidden).take(SLOTS)).unwrap_or(0);
         Decision {
             slot: Slot::ALL[best],
-            ret: numbers.ret >= ALPHA,
+            ret: self.ret(hidden) >= ALPHA,
         }
+    }
+
+    /// `r = σ(w_end · h + b_end)`.
+    fn ret(&self, hidden: &[f32]) -> f32 {
+        let w = &self.weights;
+        sigmoid(w.b_end[0] + dot(&w.w_end, hidden))
+    }
+
+    /// `S = W_prog · h + b_prog`, one score per slot.
+    fn scores<'a>(&'a self, hidden: &'a [f32]) -> impl Iterator<Item = f32> + 'a {
+        let w = &self.weights;
+        (w.w_prog.chunks_exact(w.cells()).zip(&w.b_prog)).map(|(row, bias)| bias + dot(row, hidden))
     }
 
     /// `f_end` and `f_prog` on a hidden state: the numbers the decision
     /// is read from.
     pub fn numbers(&self, hidden: &[f32]) -> Numbers {
-        let w = &self.weights;
-        let h = w.cells();
-        let ret = sigmoid(w.b_end[0] + dot(&w.w_end, hidden));
-        let scores = (w.w_prog.chunks_exact(h).zip(&w.b_prog))
-            .map(|(row, bias)| bias + dot(row, hidden))
-            .collect();
-        Numbers { ret, scores }
+        Numbers {
+            ret: self.ret(hidden),
+            scores: self.scores(hidden).collect(),
+        }
     }
 }
 

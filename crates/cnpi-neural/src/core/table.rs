@@ -69,6 +69,20 @@ impl DecisionTable {
         DecisionTable { rows }
     }
 
+    /// This table with the rows of `rows` (as [`Self::for_embeddings`]
+    /// makes them on `network`) appended.
+    pub fn with_rows(
+        &self,
+        network: &impl Decider,
+        rows: &[Option<(usize, usize)>],
+    ) -> DecisionTable {
+        let mut table = self.clone();
+        table
+            .rows
+            .extend(DecisionTable::for_embeddings(network, rows).rows);
+        table
+    }
+
     /// The decision of combinator `index` after `bits`; `None` when `bits`
     /// is empty or longer than the combinator's depth.
     pub fn decision_at(&self, index: usize, bits: &[bool]) -> Option<Decision> {

@@ -81,10 +81,18 @@ impl Verification {
 pub fn verify_network(network: &impl Decider, behaviours: &[(&str, &Behaviour)]) -> Verification {
     let depths: Vec<usize> = behaviours.iter().map(|(_, b)| traces::longest(b)).collect();
     let table = DecisionTable::build(network, &depths);
-    let rows = behaviours
-        .iter()
-        .enumerate()
-        .map(|(index, (name, behaviour))| verify_row(&table, index, name, behaviour))
+    let rows = (behaviours.iter().enumerate()).map(|(index, (name, b))| (index, *name, *b));
+    verify_rows(&table, rows)
+}
+
+/// Verifies rows of `table` (each given as its index in the table, its
+/// name and its behaviour).
+pub(super) fn verify_rows<'b>(
+    table: &DecisionTable,
+    rows: impl Iterator<Item = (usize, &'b str, &'b Behaviour)>,
+) -> Verification {
+    let rows = rows
+        .map(|(index, name, behaviour)| verify_row(table, index, name, behaviour))
         .collect();
     Verification { rows }
 }

@@ -15,6 +15,7 @@
 use std::convert::Infallible;
 
 use crate::codec::Code;
+use cnpi::program::flat::{self, Flat, FlatOperand};
 use cnpi::program::{
     BoolExpr, EvalError, Leaf, Observation, Operand, PosExpr, Relation, World, relation,
 };
@@ -37,10 +38,16 @@ pub enum Condition {
 /// One input of a detector.
 #[derive(Clone, Debug)]
 enum Feature {
-    /// Two sides, and whether both may be numbers (all five relations).
-    Relation(Operand, Operand, bool),
-    /// A test observation (`has_child(v)`).
-    Test(&'static Observation, PosExpr),
+    /// Two sides, whether both may be numbers (all five relations), and
+    /// both sides flat where they have a flat form.
+    Relation(
+        Operand,
+        Operand,
+        bool,
+        Option<Box<(FlatOperand, FlatOperand)>>,
+    ),
+    /// A test observation (`has_child(v)`), its position flat if it can be.
+    Test(&'static Observation, PosExpr, Option<Flat>),
     StackTop,
 }
 
@@ -66,13 +73,16 @@ impl Feature {
 
     fn relation(lhs: &Operand, rhs: &Operand) -> Feature {
         let numbers = lhs.may_be_number() && rhs.may_be_number();
-        Feature::Relation(lhs.clone(), rhs.clone(), numbers)
+        let flat = FlatOperand::new(lhs)
+            .zip(FlatOperand::new(rhs))
+            .map(Box::new);
+        Feature::Relation(lhs.clone(), rhs.clone(), numbers, flat)
     }
 
     /// The number of values the feature takes.
     fn states(&self) -> usize {
         match self {
-            Feature::Relation(lhs, rhs, _) => Feature::relations(lhs, rhs).len(),
+            Feature::Relation(lhs, rhs, ..) => Feature::relations(lhs, rhs).len(),
             Feature::Test(..) | Feature::StackTop => 2,
         }
     }
@@ -81,8 +91,12 @@ impl Feature {
     #[inline]
     fn state<W: World + ?Sized>(&self, world: &W, stack_top: bool) -> Result<usize, EvalError> {
         Ok(match self {
-            Feature::Relation(lhs, rhs, numbers) => {
-                let found = relation(lhs, rhs, world)?;
+            Feature::Relation(lhs, rhs, numbers, flat) => {
+                let fast = flat.as_deref().map(|(a, b)| flat::relation(a, b, world));
+                let found = match fast {
+                    Some(Ok(found)) => found,
+                    _ => relation(lhs, rhs, world)?,
+                };
                 // The index of `found` in `Feature::relations`: `NUMBERS`
                 // lists every relation in declaration order; two sides that
                 // cannot both be numbers never relate by order (`relate`
@@ -94,7 +108,13 @@ impl Feature {
                     usize::from(found != Relation::Same)
                 }
             }
-            Feature::Test(o, at) => usize::from(world.test(o, at.eval(world)?)),
+            Feature::Test(o, at, flat) => {
+                let at = match flat.as_ref().map(|f| f.eval(world)) {
+                    Some(Ok(at)) => at,
+                    _ => at.eval(world)?,
+                };
+                usize::from(world.test(o, at))
+            }
             Feature::StackTop => usize::from(stack_top),
         })
     }
@@ -129,7 +149,10 @@ fn collect(expr: &BoolExpr, features: &mut Vec<Feature>, keys: &mut Vec<Vec<f32>
         BoolExpr::Compare(op, lhs, rhs) => {
             (Leaf::Compare(*op, lhs, rhs), Feature::relation(lhs, rhs))
         }
-        BoolExpr::Test(o, at) => (Leaf::Test(o, at), Feature::Test(o, at.clone())),
+        BoolExpr::Test(o, at) => (
+            Leaf::Test(o, at),
+            Feature::Test(o, at.clone(), Flat::new(at)),
+        ),
     };
     let key = leaf_key(leaf);
     if !keys.contains(&key) {

@@ -154,6 +154,56 @@ pub fn check(keys: &[f32], seed: u64, table: Table) -> Result<(), String> {
     Ok(())
 }
 
+/// Rows searched side by side by [`Search::argmax`]: a vector register of
+/// `f32`s twice over.
+const LANES: usize = 8;
+
+/// A key table laid out for [`argmax`]'s search: blocks of [`LANES`] rows,
+/// each stored column by column (`KEY_DIM` groups of one coordinate of
+/// each row), so that the dot products of a block proceed side by side in
+/// vector registers. Each lane sums its row's products in index order from
+/// `-0.0`, exactly as [`maths::dot`] does, so the scores, and the row
+/// picked, are [`argmax`]'s bit for bit; it is a layout of the same
+/// weights, made once, not a cache of answers.
+#[derive(Clone, Debug, Default)]
+pub struct Search {
+    blocks: Vec<[[f32; LANES]; KEY_DIM]>,
+    rows: usize,
+}
+
+impl Search {
+    pub fn new(keys: &[f32]) -> Search {
+        let rows = keys.len() / KEY_DIM;
+        let blocks = (keys.chunks(LANES * KEY_DIM))
+            .map(|block| {
+                let mut columns = [[0.0; LANES]; KEY_DIM];
+                for (lane, key) in block.chunks_exact(KEY_DIM).enumerate() {
+                    for (column, &value) in columns.iter_mut().zip(key) {
+                        column[lane] = value;
+                    }
+                }
+                columns
+            })
+            .collect();
+        Search { blocks, rows }
+    }
+
+    /// [`argmax`] of the table with `key`: the same row.
+    pub fn argmax(&self, key: &[f32]) -> Option<usize> {
+        let key: &[f32; KEY_DIM] = key.try_into().ok()?;
+        let scores = self.blocks.iter().flat_map(|block| {
+            let mut sums = [-0.0f32; LANES];
+            for (column, &x) in block.iter().zip(key) {
+                for (sum, &k) in sums.iter_mut().zip(column) {
+                    *sum += k * x;
+                }
+            }
+            sums
+        });
+        maths::argmax(scores.take(self.rows))
+    }
+}
+
 /// The rows of a table by the bits of their keys: `find` gives the row
 /// whose key equals a given one exactly, which for a table of drawn keys is
 /// the row `argmax` picks (Lemma 1), found in constant time.
@@ -179,6 +229,23 @@ impl Index {
             return None;
         }
         self.0.get(&bits(key)).copied()
+    }
+}
+
+/// A key table as the parser reads it: the row a key names.
+pub trait Lookup {
+    fn row(&self, key: &[f32]) -> Option<usize>;
+}
+
+impl Lookup for Index {
+    fn row(&self, key: &[f32]) -> Option<usize> {
+        self.find(key)
+    }
+}
+
+impl Lookup for Search {
+    fn row(&self, key: &[f32]) -> Option<usize> {
+        self.argmax(key)
     }
 }
 
@@ -229,6 +296,24 @@ mod tests {
             }
             assert_eq!(argmax(&keys, key), Some(row));
             assert_eq!(index.find(key), Some(row));
+        }
+    }
+
+    #[test]
+    fn the_search_picks_the_rows_argmax_picks() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        for rows in [0, 1, 7, 8, 9, 40] {
+            let mut keys = Vec::new();
+            draw(&mut keys, rows, 5, Table::Programs).expect("room");
+            let search = Search::new(&keys);
+            let stored = keys.chunks_exact(KEY_DIM).map(<[f32]>::to_vec);
+            let random = (0..50).map(|_| {
+                let key: Vec<f32> = (0..KEY_DIM).map(|_| rng.random::<f32>() - 0.5).collect();
+                key
+            });
+            for key in stored.chain(random) {
+                assert_eq!(search.argmax(&key), argmax(&keys, &key), "{rows} rows");
+            }
         }
     }
 

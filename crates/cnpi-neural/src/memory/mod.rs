@@ -55,11 +55,17 @@ pub type DetectorId = usize;
 pub const BLIND: DetectorId = 0;
 pub const STACK_TOP: DetectorId = 1;
 
-/// Both key tables by the bits of their keys ([`Memory::key_index`]).
-pub struct KeyIndex {
-    programs: keys::Index,
-    detectors: keys::Index,
+/// Both key tables, each as the parser reads it ([`keys::Lookup`]).
+pub struct KeyTables<T> {
+    programs: T,
+    detectors: T,
 }
+
+/// Both key tables by the bits of their keys ([`Memory::key_index`]).
+pub type KeyIndex = KeyTables<keys::Index>;
+
+/// Both key tables laid out for `argmax` ([`Memory::key_search`]).
+pub type KeySearch = KeyTables<keys::Search>;
 
 /// The built-in programs of `treerec`'s frame, besides `_mapself`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -186,7 +192,7 @@ pub struct Unit {
 impl Unit {
     /// What the program's input is read against: its registers and its
     /// declared data.
-    pub fn layout(&self) -> cnpi::env::Declarations<'_> {
+    pub fn declarations(&self) -> cnpi::env::Declarations<'_> {
         cnpi::env::Declarations {
             registers: &self.pointers,
             data: &self.data,
@@ -210,6 +216,23 @@ pub struct Memory {
     /// The combinators programs define, in row order: `Defined(k)` in a
     /// parse is `combinators[k]`.
     pub combinators: Vec<DefinedRow>,
+}
+
+/// Where a run starts: program `unit` of a memory (an index of its
+/// `units`) and the applier `row` it starts from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub unit: usize,
+    pub row: RowId,
+}
+
+impl Entry {
+    /// Where program `unit` of `memory` starts: the applier its source
+    /// names as the entry (`None` if the memory has no such program).
+    pub fn of_unit(memory: &Memory, unit: usize) -> Option<Entry> {
+        let row = memory.units.get(unit)?.entry;
+        Some(Entry { unit, row })
+    }
 }
 
 /// An applier, parsed.
@@ -269,17 +292,32 @@ impl Memory {
     /// keys (every row [`Memory::add`] writes and every file `cnpim` accepts),
     /// with each key found by its bits in `index`: the row `argmax` picks,
     /// by Lemma 1, in constant time. A key that is not stored is an error.
-    pub fn parse_indexed(&self, row: RowId, index: &KeyIndex) -> Result<Parsed, String> {
-        let programs = |key: &[f32]| index.programs.find(key);
-        let detectors = |key: &[f32]| index.detectors.find(key);
+    /// With a [`KeySearch`], the same `argmax` as [`Memory::parse`],
+    /// over the tables laid out for it.
+    pub fn parse_indexed<T: keys::Lookup>(
+        &self,
+        row: RowId,
+        index: &KeyTables<T>,
+    ) -> Result<Parsed, String> {
+        let programs = |key: &[f32]| index.programs.row(key);
+        let detectors = |key: &[f32]| index.detectors.row(key);
         self.parse_with(row, programs, detectors)
     }
 
     /// Both key tables by the bits of their keys, for [`Memory::parse_indexed`].
     pub fn key_index(&self) -> KeyIndex {
-        KeyIndex {
+        KeyTables {
             programs: keys::Index::new(&self.m_key),
             detectors: keys::Index::new(&self.w_key),
+        }
+    }
+
+    /// Both key tables laid out for the plain parser's `argmax`
+    /// ([`keys::Search`]), for [`Memory::parse_indexed`].
+    pub fn key_search(&self) -> KeySearch {
+        KeyTables {
+            programs: keys::Search::new(&self.m_key),
+            detectors: keys::Search::new(&self.w_key),
         }
     }
 
@@ -336,18 +374,14 @@ impl Memory {
         }
     }
 
-    /// Where `cnpic run MEM.cnpim --entry SPEC` starts: `(program, row)`.
-    /// `SPEC` is an applier's name, or `PROGRAM:NAME` with the program's
-    /// file name; without it, the first program's entry.
-    pub fn entry(&self, spec: Option<&str>) -> Result<(usize, RowId), Diagnostic> {
+    /// Where `cnpic run MEM.cnpim --entry SPEC` starts. `SPEC` is an
+    /// applier's name, or `PROGRAM:NAME` with the program's file name;
+    /// without it, the first program's entry.
+    pub fn entry(&self, spec: Option<&str>) -> Result<Entry, Diagnostic> {
         let Some(spec) = spec else {
-            return self
-                .units
-                .first()
-                .map(|unit| (0, unit.entry))
-                .ok_or_else(|| {
-                    Diagnostic::error(codes::E1107, "the program memory holds no program")
-                });
+            return Entry::of_unit(self, 0).ok_or_else(|| {
+                Diagnostic::error(codes::E1107, "the program memory holds no program")
+            });
         };
         let (program, name) = match spec.rsplit_once(':') {
             Some((program, name)) => (Some(program), name),
@@ -363,7 +397,7 @@ impl Memory {
             .filter(|&(unit, _)| program.is_none_or(|p| self.units[unit].name == p))
             .collect();
         match found.as_slice() {
-            [one] => Ok(*one),
+            &[(unit, row)] => Ok(Entry { unit, row }),
             [] => Err(Diagnostic::error(
                 codes::E1107,
                 format!("no program in the memory has an applier `{spec}`"),

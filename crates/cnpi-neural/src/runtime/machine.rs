@@ -19,10 +19,10 @@ use cnpi::diagnostic::Diagnostic;
 use cnpi::env::internal;
 use cnpi::exec::{MAX_TASKS, Outcome, Store, never_finishes, step_bit, too_deep};
 use cnpi::program::print::combinator_name;
-use cnpi::program::{ActApp, Combinator, CombinatorKind, Slot};
+use cnpi::program::{Combinator, CombinatorKind, Slot};
 use cnpi::span::Span;
 
-use super::plan::{Op, Plan, Probe, parsed};
+use super::plan::{Act, Op, Plan, Probe};
 
 /// The most condition bits an activation may see (the decision table's
 /// depth is far below).
@@ -142,7 +142,7 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
             Op::Unparsed(why) => Err(self.unparsed(row, why)),
             // The plain parser, by `argmax` over the keys (a row of another
             // kind fails to parse, saying so).
-            _ => match parsed(self.memory.parse(row)) {
+            _ => match plan.parse(self.memory, row) {
                 Op::Start {
                     combinator,
                     detector,
@@ -328,8 +328,17 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
         self.start(combinator, detector, frame, owner, depth)
     }
 
-    fn apply(&mut self, app: &ActApp) -> Result<(), Diagnostic> {
-        self.store.apply(app, &self.unit.pointers)
+    fn apply(&mut self, act: &Act) -> Result<(), Diagnostic> {
+        if let Some((p, value)) = &act.set {
+            // A `SET` reads `_resume` as 0, as the environment applies it.
+            let store = &self.store;
+            if let Ok(value) = value.eval(&store.state().view(store.pointers()))
+                && self.store.set_pointer(*p, value)
+            {
+                return Ok(());
+            }
+        }
+        self.store.apply(&act.app, &self.unit.pointers)
     }
 
     fn builtin(&mut self, builtin: Builtin, owner: u32) -> Result<(), Diagnostic> {

@@ -24,30 +24,13 @@ mod plan;
 use crate::core::Core;
 use crate::core::embedding::{Embedding, Extended};
 use crate::detector::Cache;
-use crate::memory::{Memory, RowId};
+use crate::memory::{Entry, Memory};
 use crate::viewer::Recorder;
 use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::env::{State, internal};
 use cnpi::exec::compare::Run;
 use cnpi::exec::{Options, Store};
 use plan::Plan;
-
-/// Where a run starts: program `unit` of a memory (an index of its
-/// `units`) and the applier `row` it starts from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Entry {
-    pub unit: usize,
-    pub row: RowId,
-}
-
-impl Entry {
-    /// Where program `unit` of `memory` starts: the applier its source
-    /// names as the entry (`None` if the memory has no such program).
-    pub fn of_unit(memory: &Memory, unit: usize) -> Option<Entry> {
-        let row = memory.units.get(unit)?.entry;
-        Some(Entry { unit, row })
-    }
-}
 
 /// A program of a memory on a core, ready to run on any number of inputs
 /// (from any number of threads): what `cnpic run` hands the run plan

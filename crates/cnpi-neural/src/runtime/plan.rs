@@ -13,8 +13,9 @@
 
 use crate::core::index;
 use crate::detector::{Condition, Detector};
-use crate::memory::{ActKind, Builtin, DetectorId, Memory, Parsed, RowId, RowKind};
-use cnpi::program::{ActApp, Combinator, CombinatorKind};
+use crate::memory::{ActKind, Builtin, DetectorId, KeySearch, Memory, Parsed, RowId, RowKind};
+use cnpi::program::flat::Flat;
+use cnpi::program::{ActApp, Combinator, CombinatorKind, PointerId};
 
 /// What running one row does.
 #[derive(Debug)]
@@ -27,7 +28,7 @@ pub(super) enum Op {
         frame: [u32; 4],
     },
     /// An applier whose parse is an ACT.
-    Act(Box<ActApp>),
+    Act(Box<Act>),
     /// An applier parsed when it runs (the plain parser, no cache).
     Parse,
     /// An applier that does not parse, and why (a damaged memory: an error
@@ -40,6 +41,25 @@ pub(super) enum Op {
     Nop,
     /// A row no frame slot can run (an ACT's fixed row, or none).
     Invalid,
+}
+
+/// An ACT as the machine applies it: a `SET` whose value has a flat form
+/// is done by the machine (the store applies it only when the flat form
+/// cannot give the value, for the error); any other by the store.
+#[derive(Debug)]
+pub(super) struct Act {
+    pub(super) app: ActApp,
+    pub(super) set: Option<(PointerId, Flat)>,
+}
+
+impl Act {
+    fn new(app: ActApp) -> Act {
+        let set = match &app.act {
+            cnpi::program::Act::Set(p, value) => Flat::new(value).map(|flat| (*p, flat)),
+            _ => None,
+        };
+        Act { app, set }
+    }
 }
 
 /// How the cached machine reads a detector's bit.
@@ -56,6 +76,9 @@ pub(super) enum Probe {
 /// A memory compiled for the machine.
 pub(super) struct Plan {
     ops: Vec<Op>,
+    /// Without the exact caches, the key tables laid out for the plain
+    /// parser's `argmax`.
+    search: Option<KeySearch>,
     /// With the exact caches, per detector (else none).
     probes: Vec<Probe>,
 }
@@ -87,7 +110,21 @@ impl Plan {
                 .collect(),
             false => Vec::new(),
         };
-        Plan { ops, probes }
+        let search = (!cached).then(|| memory.key_search());
+        Plan {
+            ops,
+            search,
+            probes,
+        }
+    }
+
+    /// The plain parser's parse of applier `row` (by `argmax` over the
+    /// keys).
+    pub(super) fn parse(&self, memory: &Memory, row: RowId) -> Op {
+        parsed(match &self.search {
+            Some(search) => memory.parse_indexed(row, search),
+            None => memory.parse(row),
+        })
     }
 
     /// How to read detector `id` from its table (in the cached mode).
@@ -115,7 +152,7 @@ fn probe(detector: &Detector) -> Probe {
 }
 
 /// The op of an applier from its parse.
-pub(super) fn parsed(parse: Result<Parsed, String>) -> Op {
+fn parsed(parse: Result<Parsed, String>) -> Op {
     match parse {
         Ok(Parsed::Combinator {
             kind,
@@ -127,7 +164,7 @@ pub(super) fn parsed(parse: Result<Parsed, String>) -> Op {
             detector: detector as u32,
             frame: [combinator, args[0], args[1], args[2]].map(|r| r as u32),
         },
-        Ok(Parsed::Act(app)) => Op::Act(Box::new(app)),
+        Ok(Parsed::Act(app)) => Op::Act(Box::new(Act::new(app))),
         Err(why) => Op::Unparsed(why),
     }
 }

@@ -35,8 +35,8 @@ use cnpi::plan::Network as _;
 use cnpi::program::{Body, Program};
 use cnpi_neural::core::Core;
 use cnpi_neural::detector::Cache;
-use cnpi_neural::memory::{BLIND, DEFAULT_SEED, Memory, Parsed};
-use cnpi_neural::runtime::{Entry, OnTheNetwork};
+use cnpi_neural::memory::{BLIND, DEFAULT_SEED, Entry, Memory, Parsed};
+use cnpi_neural::runtime::OnTheNetwork;
 
 pub use examples::Example;
 pub use space::{Choice, Fill, HoleSpace};

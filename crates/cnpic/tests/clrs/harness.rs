@@ -18,8 +18,8 @@ use cnpi::program::Program;
 use cnpi::symbolic;
 use cnpi_neural::core::Core;
 use cnpi_neural::detector::Cache;
-use cnpi_neural::memory::{DEFAULT_SEED, Memory};
-use cnpi_neural::runtime::{Entry, OnTheNetwork};
+use cnpi_neural::memory::{DEFAULT_SEED, Entry, Memory};
+use cnpi_neural::runtime::OnTheNetwork;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -133,7 +133,7 @@ impl Clrs {
             Engine::Network | Engine::NoCache => {
                 let network = self.network(engine == Engine::Network);
                 let info = &network.memory().units[0];
-                let state = cnpi::env::read_input(info.env, &info.layout(), &text)
+                let state = cnpi::env::read_input(info.env, &info.declarations(), &text)
                     .unwrap_or_else(|d| panic!("{}: input {text}: {d:?}", self.id));
                 network.run(state, options, None)
             }

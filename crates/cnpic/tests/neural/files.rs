@@ -5,7 +5,7 @@
 use cnpi::diagnostic::codes;
 use cnpi_neural::cnpim;
 use cnpi_neural::detector::Cache;
-use cnpi_neural::memory::{KEY_DIM, Memory};
+use cnpi_neural::memory::{Entry, KEY_DIM, Memory};
 use cnpi_neural::tensors::Writer;
 
 use super::{SEED, compile, core, memory_of, neural, source};
@@ -282,7 +282,10 @@ fn adding_programs_changes_nothing_that_was_there() {
     }
     assert_eq!(
         grown.entry(Some("BUBBLESORT")),
-        Ok((1, grown.units[1].entry))
+        Ok(Entry {
+            unit: 1,
+            row: grown.units[1].entry
+        })
     );
     let sum = neural(&grown, 3, r#"{"a": "95", "b": "1207"}"#, true).expect("adds");
     assert_eq!(sum.state.to_json(0, "")["sum"], "1302");

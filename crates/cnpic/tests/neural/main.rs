@@ -29,8 +29,8 @@ use cnpi::program::Program;
 use cnpi::symbolic;
 use cnpi_neural::core::Core;
 use cnpi_neural::detector::Cache;
-use cnpi_neural::memory::Memory;
-use cnpi_neural::runtime::{Entry, OnTheNetwork};
+use cnpi_neural::memory::{Entry, Memory};
+use cnpi_neural::runtime::OnTheNetwork;
 
 /// The seed every test memory uses.
 const SEED: u64 = 11;
@@ -79,7 +79,7 @@ fn on_network(
 /// Runs program `unit` of `memory` from its entry on the network.
 fn neural(memory: &Memory, unit: usize, input: &str, cached: bool) -> Result<Outcome, Diagnostic> {
     let info = &memory.units[unit];
-    let state = cnpi::env::read_input(info.env, &info.layout(), input).expect("valid input");
+    let state = cnpi::env::read_input(info.env, &info.declarations(), input).expect("valid input");
     let options = Options {
         max_steps: 1 << 40,
         trace: None,

@@ -501,7 +501,7 @@ fn interpreted(program: &Program, input: &str) -> Value {
 
 fn network(memory: &Memory, input: &str, cached: bool, steps: bool) -> Value {
     let info = &memory.units[0];
-    let state = cnpi::env::read_input(info.env, &info.layout(), input).expect("valid input");
+    let state = cnpi::env::read_input(info.env, &info.declarations(), input).expect("valid input");
     let run = super::on_network(memory, 0, state, options(), cached);
     answer(run, steps)
 }

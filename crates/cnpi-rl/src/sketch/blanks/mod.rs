@@ -49,8 +49,8 @@ use cnpi::program::{BlankKind, DataKind, PosKind, Program};
 use cnpi::symbolic;
 use cnpi_neural::core::Core;
 use cnpi_neural::load::build_memory;
-use cnpi_neural::memory::DEFAULT_SEED;
-use cnpi_neural::runtime::{Entry, OnTheNetwork};
+use cnpi_neural::memory::{DEFAULT_SEED, Entry};
+use cnpi_neural::runtime::OnTheNetwork;
 use fill::Candidate;
 
 use super::{Example, splits};

@@ -1,0 +1,340 @@
+//! Expressions compiled once to a flat form, for the engines' hot paths.
+//!
+//! A [`Flat`] is a position expression as a short sequence of stack
+//! operations ([`Op`]), made once from its [`PosExpr`] and evaluated with
+//! no allocation and no recursion; a [`FlatOperand`] is one side of a
+//! comparison, its positions computed the same way and then read as
+//! [`PosExpr`]'s operand evaluation reads them. Common shapes are fused
+//! into one operation (`A[i]`, `i + 1`). The flat form computes exactly
+//! what the tree computes whenever the tree gives a value; where the tree
+//! would fail (a zero divisor, an overflow, END in arithmetic) the flat
+//! form only says [`Slow`], and the caller evaluates the tree, whose error
+//! carries the source span. Expressions the flat form does not cover
+//! (calls for a value, deeper than [`STACK`]) have none.
+
+use super::expr::{Evaluated, relate};
+use super::{Color, DataId, Observation, PointerId};
+use super::{Operand, PosExpr, PosKind, Relation, SymExpr, World};
+use crate::operators::ArithOp;
+
+/// The deepest evaluation stack a flat expression may need.
+pub const STACK: usize = 8;
+
+/// The flat form could not give the value: evaluate the tree for its error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slow;
+
+/// One operation of the evaluation stack.
+#[derive(Clone, Copy, Debug)]
+enum Op {
+    Int(i64),
+    Pointer(u32),
+    /// `p + k`, checked.
+    PointerPlus(u32, i64),
+    /// n
+    Len,
+    /// n − 1
+    Last,
+    Resume,
+    /// Pops a position, pushes the position observation there.
+    Observe(&'static Observation),
+    Neg,
+    Arith(ArithOp),
+    /// Pops `dims` indices, pushes the cell there (END is [`Slow`]).
+    Read(DataId, u8),
+    /// The cell of one-dimensional data at a pointer: `A[i]`.
+    ReadAt(DataId, u32),
+}
+
+/// A position expression, flat.
+#[derive(Clone, Debug)]
+pub struct Flat {
+    ops: Box<[Op]>,
+}
+
+/// How a [`FlatOperand`] reads its computed positions.
+#[derive(Clone, Copy, Debug)]
+enum Top {
+    /// The one computed position.
+    Position,
+    /// The literal `END`.
+    End,
+    /// A cell at the `dims` computed indices; END outside.
+    Cell(DataId, u8),
+    /// A value observation at the computed position.
+    Value(&'static Observation),
+    /// A symbol observation at the computed position.
+    Symbol(&'static Observation),
+    Color(Color),
+}
+
+/// One side of a comparison, flat.
+#[derive(Clone, Debug)]
+pub struct FlatOperand {
+    ops: Box<[Op]>,
+    top: Top,
+}
+
+/// The ops of `e` appended to `ops`; `None` where the flat form does not
+/// cover it.
+fn compile(e: &PosExpr, ops: &mut Vec<Op>) -> Option<()> {
+    let op = match &e.kind {
+        PosKind::Int(k) => Op::Int(*k),
+        PosKind::Pointer(p) => Op::Pointer(u32::try_from(*p).ok()?),
+        PosKind::Last => Op::Last,
+        PosKind::End => Op::Len,
+        PosKind::Resume => Op::Resume,
+        PosKind::Observe(o, at) => {
+            compile(at, ops)?;
+            Op::Observe(o)
+        }
+        PosKind::Neg(a) => {
+            compile(a, ops)?;
+            Op::Neg
+        }
+        PosKind::Arith(op, a, b) => {
+            compile(a, ops)?;
+            compile(b, ops)?;
+            Op::Arith(*op)
+        }
+        PosKind::Read(cell) => {
+            indices(&cell.at, ops)?;
+            Op::Read(cell.data, cell.at.len() as u8)
+        }
+        PosKind::Call(_) => return None,
+    };
+    ops.push(op);
+    Some(())
+}
+
+/// The ops of a cell's indices (at most two: see [`super::Cell::indices`]).
+fn indices(at: &[PosExpr], ops: &mut Vec<Op>) -> Option<()> {
+    if at.len() > 2 {
+        return None;
+    }
+    at.iter().try_for_each(|e| compile(e, ops))
+}
+
+/// `ops` with common pairs fused (`A[i]`, `i + k`, `i - k`), if its stack
+/// stays within [`STACK`].
+fn finish(ops: Vec<Op>) -> Option<Box<[Op]>> {
+    let mut out: Vec<Op> = Vec::with_capacity(ops.len());
+    for op in ops {
+        let (fused, taken) = match (op, out.as_slice()) {
+            (Op::Read(data, 1), [.., Op::Pointer(p)]) => (Op::ReadAt(data, *p), 1),
+            (Op::Arith(ArithOp::Add), [.., Op::Pointer(p), Op::Int(k)]) => {
+                (Op::PointerPlus(*p, *k), 2)
+            }
+            // `p - k` overflows exactly when `p + (-k)` does.
+            (Op::Arith(ArithOp::Sub), [.., Op::Pointer(p), Op::Int(k)]) if *k != i64::MIN => {
+                (Op::PointerPlus(*p, -*k), 2)
+            }
+            _ => (op, 0),
+        };
+        out.truncate(out.len() - taken);
+        out.push(fused);
+    }
+    (depth(&out)? <= STACK).then(|| out.into_boxed_slice())
+}
+
+/// The deepest the stack gets running `ops`; `None` if it would underflow.
+fn depth(ops: &[Op]) -> Option<usize> {
+    let (mut now, mut most) = (0usize, 0usize);
+    for op in ops {
+        let (pops, pushes) = match op {
+            Op::Int(_)
+            | Op::Pointer(_)
+            | Op::PointerPlus(..)
+            | Op::Len
+            | Op::Last
+            | Op::Resume
+            | Op::ReadAt(..) => (0, 1),
+            Op::Observe(_) | Op::Neg => (1, 1),
+            Op::Arith(_) => (2, 1),
+            Op::Read(_, dims) => (usize::from(*dims), 1),
+        };
+        now = now.checked_sub(pops)? + pushes;
+        most = most.max(now);
+    }
+    Some(most)
+}
+
+impl Flat {
+    /// The flat form of `e`, if it has one.
+    pub fn new(e: &PosExpr) -> Option<Flat> {
+        let mut ops = Vec::new();
+        compile(e, &mut ops)?;
+        Some(Flat { ops: finish(ops)? })
+    }
+
+    /// The value of the expression in `world`, as [`PosExpr::eval`] gives
+    /// it; [`Slow`] where that fails.
+    #[inline]
+    pub fn eval<W: World + ?Sized>(&self, world: &W) -> Result<i64, Slow> {
+        if let [op] = *self.ops {
+            return leaf(op, world)?.ok_or(Slow);
+        }
+        let mut stack = [0; STACK];
+        match run(&self.ops, world, &mut stack)? {
+            1 => Ok(stack[0]),
+            _ => Err(Slow),
+        }
+    }
+}
+
+impl FlatOperand {
+    /// The flat form of `operand`, if it has one.
+    pub fn new(operand: &Operand) -> Option<FlatOperand> {
+        let mut ops = Vec::new();
+        let top = match operand {
+            Operand::Int(k) => {
+                ops.push(Op::Int(*k));
+                Top::Position
+            }
+            Operand::End => Top::End,
+            Operand::Pos(PosExpr {
+                kind: PosKind::Read(cell),
+                ..
+            }) => {
+                indices(&cell.at, &mut ops)?;
+                Top::Cell(cell.data, cell.at.len() as u8)
+            }
+            Operand::Pos(e) => {
+                compile(e, &mut ops)?;
+                Top::Position
+            }
+            Operand::Val(v) => {
+                compile(&v.at, &mut ops)?;
+                Top::Value(v.observation)
+            }
+            Operand::Sym(SymExpr::Literal(c, _)) => Top::Color(*c),
+            Operand::Sym(SymExpr::Observe(o, at, _)) => {
+                compile(at, &mut ops)?;
+                Top::Symbol(o)
+            }
+        };
+        Some(FlatOperand {
+            ops: finish(ops)?,
+            top,
+        })
+    }
+
+    #[inline]
+    fn eval<W: World + ?Sized>(&self, world: &W) -> Result<Evaluated, Slow> {
+        // One operation that pops nothing (`i`, `A[i]`, `i + 1`): no stack.
+        let one = match *self.ops {
+            [op] => leaf(op, world)?,
+            _ => None,
+        };
+        if let Some(at) = one {
+            return Ok(match self.top {
+                Top::Position => Evaluated::Position(at),
+                Top::Cell(data, 1) => Evaluated::Value(world.cell(data, &[at])),
+                Top::Value(o) => Evaluated::Value(world.value(o, at)),
+                Top::Symbol(o) => Evaluated::Symbol(world.symbol(o, at)),
+                _ => return Err(Slow),
+            });
+        }
+        let mut stack = [0; STACK];
+        let len = run(&self.ops, world, &mut stack)?;
+        let computed = stack.get(..len).ok_or(Slow)?;
+        Ok(match (self.top, computed) {
+            (Top::Position, &[p]) => Evaluated::Position(p),
+            (Top::End, []) => Evaluated::End,
+            (Top::Cell(data, dims), at) if at.len() == usize::from(dims) => {
+                Evaluated::Value(world.cell(data, at))
+            }
+            (Top::Value(o), &[at]) => Evaluated::Value(world.value(o, at)),
+            (Top::Symbol(o), &[at]) => Evaluated::Symbol(world.symbol(o, at)),
+            (Top::Color(c), []) => Evaluated::Symbol(Some(c)),
+            _ => return Err(Slow),
+        })
+    }
+}
+
+/// How `lhs` and `rhs` relate in `world`, as [`super::relation`] says;
+/// [`Slow`] where that fails.
+#[inline]
+pub fn relation<W: World + ?Sized>(
+    lhs: &FlatOperand,
+    rhs: &FlatOperand,
+    world: &W,
+) -> Result<Relation, Slow> {
+    Ok(relate(lhs.eval(world)?, rhs.eval(world)?, || world.len()))
+}
+
+/// Runs `ops` on `stack`; the number of values left on it.
+#[inline]
+fn run<W: World + ?Sized>(ops: &[Op], world: &W, stack: &mut [i64; STACK]) -> Result<usize, Slow> {
+    let mut sp = 0usize;
+    for &op in ops {
+        if let Some(value) = leaf(op, world)? {
+            *stack.get_mut(sp).ok_or(Slow)? = value;
+            sp += 1;
+            continue;
+        }
+        let value = match op {
+            Op::Int(_)
+            | Op::Pointer(_)
+            | Op::PointerPlus(..)
+            | Op::Len
+            | Op::Last
+            | Op::Resume
+            | Op::ReadAt(..) => return Err(Slow),
+            Op::Observe(o) => {
+                sp = sp.checked_sub(1).ok_or(Slow)?;
+                world.position(o, *stack.get(sp).ok_or(Slow)?)
+            }
+            Op::Neg => {
+                sp = sp.checked_sub(1).ok_or(Slow)?;
+                stack.get(sp).ok_or(Slow)?.checked_neg().ok_or(Slow)?
+            }
+            Op::Arith(op) => {
+                sp = sp.checked_sub(2).ok_or(Slow)?;
+                let (a, b) = match stack.get(sp..sp + 2) {
+                    Some(&[a, b]) => (a, b),
+                    _ => return Err(Slow),
+                };
+                arith(op, a, b).ok_or(Slow)?
+            }
+            Op::Read(data, dims) => {
+                let dims = usize::from(dims);
+                sp = sp.checked_sub(dims).ok_or(Slow)?;
+                let at = stack.get(sp..sp + dims).ok_or(Slow)?;
+                world.cell(data, at).ok_or(Slow)?
+            }
+        };
+        *stack.get_mut(sp).ok_or(Slow)? = value;
+        sp += 1;
+    }
+    Ok(sp)
+}
+
+/// The value of an operation that pops nothing; `None` for one that pops.
+#[inline(always)]
+fn leaf<W: World + ?Sized>(op: Op, world: &W) -> Result<Option<i64>, Slow> {
+    Ok(Some(match op {
+        Op::Int(k) => k,
+        Op::Pointer(p) => world.pointer(p as PointerId),
+        Op::PointerPlus(p, k) => world.pointer(p as PointerId).checked_add(k).ok_or(Slow)?,
+        Op::Len => world.len(),
+        Op::Last => world.len() - 1,
+        Op::Resume => world.resume(),
+        Op::ReadAt(data, p) => world
+            .cell(data, &[world.pointer(p as PointerId)])
+            .ok_or(Slow)?,
+        Op::Observe(_) | Op::Neg | Op::Arith(_) | Op::Read(..) => return Ok(None),
+    }))
+}
+
+/// `a op b`, `None` on a zero divisor or an overflow.
+#[inline]
+fn arith(op: ArithOp, a: i64, b: i64) -> Option<i64> {
+    match op {
+        ArithOp::Add => a.checked_add(b),
+        ArithOp::Sub => a.checked_sub(b),
+        ArithOp::Mul => a.checked_mul(b),
+        ArithOp::Div => a.checked_div(b),
+        ArithOp::Rem => a.checked_rem(b),
+    }
+}
