@@ -4,7 +4,10 @@
 //! such as `stdlib/<env>.cnpi` or `codes/*.md` that some file fits), every
 //! file it links and every heading its `#anchor` links point at. A path is
 //! a word with a file extension, a trailing `/`, or the workspace's own
-//! top-level folders at its start.
+//! top-level folders at its start. Every Rust path it writes
+//! (`runtime::OnTheNetwork`, `Plan::run`) names an item that is defined:
+//! the last name in a file of the module before it, or, after a type, by
+//! both names somewhere in the workspace.
 
 use std::path::Path;
 
@@ -199,6 +202,88 @@ fn every_path_link_and_anchor_of_the_architecture_exists() {
     );
 }
 
+/// Whether `body` defines `name`: an item, a `use` of it, or an enum
+/// variant (a line that starts with it).
+fn defines(body: &str, name: &str) -> bool {
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    let whole = |at: usize| !body[at + name.len()..].starts_with(ident);
+    let items = [
+        "struct ", "enum ", "trait ", "type ", "const ", "static ", "fn ", "mod ",
+    ];
+    let item = items.iter().any(|item| {
+        let wanted = format!("{item}{name}");
+        body.match_indices(&wanted)
+            .any(|(at, _)| !body[..at].ends_with(ident) && whole(at + item.len()))
+    });
+    item || body.lines().any(|line| {
+        let line = line.trim_start();
+        let used = (line.starts_with("use ") || line.starts_with("pub use "))
+            && line.split(|c: char| !ident(c)).any(|word| word == name);
+        let variant = line
+            .strip_prefix(name)
+            .is_some_and(|rest| rest.starts_with(['(', '{', ',']) || rest.starts_with(" {"));
+        used || variant
+    })
+}
+
+/// The Rust paths (`a::b::C`) of inline code spans.
+fn rust_paths(words: &[String]) -> Vec<Vec<&str>> {
+    let ident = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_');
+    words
+        .iter()
+        .map(|w| w.trim_end_matches([',', '.', ')', ';', ':']))
+        .filter(|w| w.contains("::"))
+        .map(|w| w.split("::").collect::<Vec<_>>())
+        .filter(|segments| segments.iter().all(|s| ident(s)))
+        .collect()
+}
+
+#[test]
+fn every_rust_path_of_the_architecture_is_defined() {
+    let text = std::fs::read_to_string(format!("{ROOT}/docs/architecture.md"))
+        .expect("docs/architecture.md exists");
+    let sources: Vec<(String, String)> = (workspace().into_iter())
+        .filter(|path| path.ends_with(".rs"))
+        .map(|path| {
+            let body = std::fs::read_to_string(format!("{ROOT}/{path}")).unwrap_or_default();
+            (format!("/{path}"), body)
+        })
+        .collect();
+    let words = code_words(&text);
+    let paths = rust_paths(&words);
+    assert!(paths.len() > 40, "the Rust paths were not found: {paths:?}");
+    let mut missing = Vec::new();
+    for segments in &paths {
+        let [.., parent, last] = segments.as_slice() else {
+            continue;
+        };
+        let defined = if parent.starts_with(char::is_uppercase) {
+            let anywhere = |name: &str| sources.iter().any(|(_, body)| defines(body, name));
+            anywhere(parent) && anywhere(last)
+        } else {
+            let krate = format!("/crates/{}/src/lib.rs", parent.replace('_', "-"));
+            let module = |path: &str| {
+                path.contains(&format!("/{parent}/"))
+                    || path.ends_with(&format!("/{parent}.rs"))
+                    || path == krate
+                    || (*parent == "cnpi"
+                        && path.starts_with("/src/")
+                        && path.matches('/').count() == 2)
+            };
+            sources.iter().any(|(path, body)| {
+                module(path) && (defines(body, last) || path.contains(&format!("/{parent}/{last}")))
+            })
+        };
+        if !defined {
+            missing.push(segments.join("::"));
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "architecture.md names Rust items that are not defined: {missing:?}"
+    );
+}
+
 #[test]
 fn patterns_fit_as_meant() {
     assert!(fits("stdlib/*.cnpi", "stdlib/ram.cnpi"));
@@ -207,4 +292,8 @@ fn patterns_fit_as_meant() {
     assert!(!fits("src/env/array.rs", "src/env/graph.rs"));
     assert!(is_path("cli/run.rs") && is_path("src/syntax/") && !is_path("i/n"));
     assert_eq!(anchor(" How to add a command"), "how-to-add-a-command");
+    assert!(defines("pub struct OnTheNetwork {", "OnTheNetwork"));
+    assert!(!defines("pub struct OnTheNetworks {", "OnTheNetwork"));
+    assert!(defines("    DeclaredMemory,", "DeclaredMemory"));
+    assert!(!defines("fn runs() {}", "run"));
 }

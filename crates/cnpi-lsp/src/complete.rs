@@ -77,7 +77,7 @@ fn completions(document: &Document) -> Vec<CompletionItem> {
             );
         }
     }
-    for declared in data::declared(document) {
+    for declared in data::declared_names(document) {
         let kind = if declared.size {
             CompletionItemKind::CONSTANT
         } else {

@@ -9,7 +9,7 @@ use cnpi::syntax::ast::{self, ExprKind};
 use crate::document::Document;
 
 /// A name the data declarations introduce.
-pub struct Declared<'a> {
+pub struct DeclaredName<'a> {
     pub name: &'a str,
     /// The declaration it comes from.
     pub declaration: &'a ast::DataDecl,
@@ -21,10 +21,10 @@ pub struct Declared<'a> {
 
 /// Every name the file's data declarations introduce, in textual order (a
 /// size once, where first bound).
-pub fn declared(document: &Document) -> Vec<Declared<'_>> {
-    let mut found: Vec<Declared<'_>> = Vec::new();
+pub fn declared_names(document: &Document) -> Vec<DeclaredName<'_>> {
+    let mut found: Vec<DeclaredName<'_>> = Vec::new();
     for declaration in document.data() {
-        found.push(Declared {
+        found.push(DeclaredName {
             name: &declaration.name.name,
             declaration,
             description: shape(declaration),
@@ -45,7 +45,7 @@ pub fn declared(document: &Document) -> Vec<Declared<'_>> {
                 (_, 0) => "the number of rows",
                 _ => "the number of columns",
             };
-            found.push(Declared {
+            found.push(DeclaredName {
                 name: size,
                 declaration,
                 description: format!("a size: {measure} of `{}`", declaration.name.name),

@@ -110,7 +110,7 @@ fn describe(document: &Document, name: &str, role: Role) -> Option<String> {
     if !items.is_empty() {
         return Some(items.join("\n\n"));
     }
-    if let Some(declared) = data::declared(document)
+    if let Some(declared) = data::declared_names(document)
         .into_iter()
         .find(|d| d.name == name)
     {

@@ -10,6 +10,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use safetensors::tensor::{Metadata, TensorInfo};
 use safetensors::{Dtype, SafeTensors};
 
 const CHECKSUM: &str = "checksum";
@@ -102,9 +103,11 @@ pub fn format_of(bytes: &[u8]) -> Option<String> {
     header.metadata().as_ref()?.get(FORMAT).cloned()
 }
 
-/// A file whose checksum and format have been checked.
+/// A file whose checksum and format have been checked: its header, read
+/// once, and the bytes of its tensors.
 pub struct Reader<'a> {
-    file: SafeTensors<'a>,
+    header: Metadata,
+    data: &'a [u8],
     metadata: HashMap<String, String>,
 }
 
@@ -113,13 +116,13 @@ impl<'a> Reader<'a> {
     /// its checksum.
     pub fn open(bytes: &'a [u8], format: &str) -> Result<Reader<'a>, OpenError> {
         let malformed = |why: String| OpenError::Malformed(why);
-        let file = SafeTensors::deserialize(bytes).map_err(|e| {
+        let (size, header) = SafeTensors::read_metadata(bytes).map_err(|e| {
             malformed(format!(
                 "it is not a safetensors file, or it is truncated ({e})"
             ))
         })?;
-        let (_, header) =
-            SafeTensors::read_metadata(bytes).map_err(|e| malformed(e.to_string()))?;
+        // After the header's length (8 bytes) and the header.
+        let data = bytes.get(8 + size..).unwrap_or_default();
         let mut metadata = header.metadata().clone().unwrap_or_default();
         match metadata.get(FORMAT) {
             Some(found) if found == format => {}
@@ -134,18 +137,34 @@ impl<'a> Reader<'a> {
         let stored = metadata
             .remove(CHECKSUM)
             .ok_or_else(|| malformed(format!("it has no `{CHECKSUM}` entry")))?;
-        let tensors = file.tensors();
         let sorted: BTreeMap<String, String> = metadata.clone().into_iter().collect();
+        let reader = Reader {
+            header,
+            data,
+            metadata,
+        };
+        let tensors = reader.header.tensors();
         let actual = checksum(
-            tensors
-                .iter()
-                .map(|(name, view)| (name.as_str(), view.shape(), view.data())),
+            (tensors.iter())
+                .map(|(name, info)| (name.as_str(), info.shape.as_slice(), reader.bytes(info))),
             &sorted,
         );
         if stored != format!("{actual:016x}") {
             return Err(OpenError::Modified);
         }
-        Ok(Reader { file, metadata })
+        Ok(reader)
+    }
+
+    /// The bytes of the tensor `info` describes (its offsets were checked
+    /// against the file when the header was read).
+    fn bytes(&self, info: &TensorInfo) -> &'a [u8] {
+        let (start, end) = info.data_offsets;
+        self.data.get(start..end).unwrap_or_default()
+    }
+
+    /// The description of tensor `name`.
+    fn info(&self, name: &str) -> Result<&TensorInfo, String> {
+        (self.header.info(name)).ok_or_else(|| format!("it has no tensor `{name}`"))
     }
 
     pub fn metadata(&self, key: &str) -> Result<&str, String> {
@@ -158,19 +177,14 @@ impl<'a> Reader<'a> {
     /// The tensor `name`, which must be `F32` of shape `shape`, with
     /// finite values.
     pub fn tensor(&self, name: &str, shape: &[usize]) -> Result<Vec<f32>, String> {
-        let view = self
-            .file
-            .tensor(name)
-            .map_err(|_| format!("it has no tensor `{name}`"))?;
-        if view.dtype() != Dtype::F32 || view.shape() != shape {
+        let info = self.info(name)?;
+        if info.dtype != Dtype::F32 || info.shape != shape {
             return Err(format!(
                 "tensor `{name}` is {:?} {:?}, expected F32 {shape:?}",
-                view.dtype(),
-                view.shape()
+                info.dtype, info.shape
             ));
         }
-        let values: Vec<f32> = view
-            .data()
+        let values: Vec<f32> = (self.bytes(info))
             .chunks_exact(4)
             .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
             .collect();
@@ -182,11 +196,7 @@ impl<'a> Reader<'a> {
 
     /// The shape of tensor `name`.
     pub fn shape(&self, name: &str) -> Result<Vec<usize>, String> {
-        let view = self
-            .file
-            .tensor(name)
-            .map_err(|_| format!("it has no tensor `{name}`"))?;
-        Ok(view.shape().to_vec())
+        Ok(self.info(name)?.shape.clone())
     }
 }
 
