@@ -25,11 +25,12 @@ reuse a build) and runs itself in it; without them the columns read "—".
 `--no-cache` runs every step through the plain networks, about 30 times
 slower: --plain-max N leaves it out above size N (64 unless given).
 
-Every run has a time budget (--budget, 60 s): a cnpic process still
-running then is killed, and the reference and the in-process run each run
-in a forked child that is killed then (CLRS's bubble sort at n = 1024
-records the array at every swap: minutes and gigabytes). Such a cell reads
-"> 60 s" and its engine is not run again at that size. The table is
+Every measurement (one engine at one size, its --repeat runs) has a time
+budget (--budget, 60 s): no run starts once it is spent, and a run still
+going when it runs out is killed: a cnpic process, or the forked child in
+which the reference and the in-process run are timed (CLRS's bubble sort
+at n = 1024 records the array at every swap: minutes and gigabytes). A
+cell with no finished run reads "> 60 s". The table is
 printed in the form of docs/clrs.md, after the command and `uptime` and
 before `uptime` at the end.
 
@@ -99,16 +100,20 @@ class Timed:
 
 
 def processes(command, repeat, budget):
-    """`command()` (a cnpic run: output and seconds) up to `repeat` times,
-    each killed after `budget` seconds; the fastest, or over budget."""
-    best, output = None, None
+    """`command(timeout)` (a cnpic run: output and seconds) up to `repeat`
+    times within `budget` seconds in all, a run killed when the budget runs
+    out: the fastest, or over budget when none finished."""
+    best, output, spent = None, None, 0.0
     for _ in range(repeat):
+        if best is not None and spent >= budget:
+            break
         try:
-            output, seconds = command(budget)
+            output, seconds = command(budget - spent if best is not None else budget)
         except subprocess.TimeoutExpired:
-            return Timed(budget, over=True) if best is None else Timed(best, output=output)
+            break
+        spent += seconds
         best = seconds if best is None else min(best, seconds)
-    return Timed(best, output=output)
+    return Timed(budget, over=True) if best is None else Timed(best, output=output)
 
 
 def _child(call, members, repeat, conn):
@@ -124,16 +129,19 @@ def _child(call, members, repeat, conn):
 
 def forked(call, members, repeat, budget):
     """`call()` timed up to `repeat` times in a forked child, in process
-    there, the child killed when a call passes `budget` seconds."""
+    there, within `budget` seconds in all: the child is killed when the
+    budget runs out; the fastest, or over budget when none finished."""
     context = multiprocessing.get_context("fork")
     ours, theirs = context.Pipe(duplex=False)
     child = context.Process(target=_child, args=(call, members, repeat, theirs))
+    start = time.perf_counter()
     child.start()
     theirs.close()
     times, output = [], None
     try:
-        for _ in range(repeat):
-            if not ours.poll(budget):
+        while len(times) < repeat:
+            left = budget - (time.perf_counter() - start)
+            if not ours.poll(max(left, 0.0)):
                 break
             times.append(ours.recv())
         else:
@@ -223,7 +231,7 @@ def main():
     parser.add_argument("--sizes", help="comma-separated sizes (default 16, 64 and the largest)")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--budget", type=float, default=60.0,
-                        help="seconds one run may take before its cell reads '> BUDGET s'")
+                        help="seconds for one measurement's runs (default 60)")
     parser.add_argument("--no-plain", action="store_true", help="skip --no-cache")
     parser.add_argument("--plain-max", type=int, default=64,
                         help="skip --no-cache above this size (default 64)")

@@ -73,7 +73,7 @@ pub fn learn(
             run_error(py, d, &compiled.sources, Some(&compiled.text), "")
         };
         let layout = Declarations::of(&compiled.program);
-        let json = to_json(examples)?.to_string();
+        let json = to_json(examples)?;
         let env = compiled.program.env;
         let examples = examples::read("examples", &json, env, &layout).map_err(|d| error(&d))?;
         let made_by = format!("cnpi.learn (Python), seed {seed}");

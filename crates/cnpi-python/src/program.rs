@@ -21,12 +21,11 @@ use cnpi_neural::viewer::{Recorder, Window};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use serde_json::Value;
 
 use crate::errors::{self, Reported, guarded, run_error};
 use crate::reference;
 use crate::trace::{Steps, Trace};
-use crate::values::{to_json, to_python};
+use crate::values::{from_json_text, to_json};
 
 /// Where a program came from: what its engines are loaded from.
 enum Origin {
@@ -160,13 +159,11 @@ impl Program {
         Ok(self.symbolic.get_or_init(|| plan).clone())
     }
 
-    /// The input as JSON: `input`, or the environment's empty input.
-    fn input(&self, input: Option<&Bound<'_, PyAny>>) -> PyResult<Value> {
+    /// The input as JSON text: `input`, or the environment's empty input.
+    fn input(&self, input: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
         match input {
             Some(input) => to_json(input),
-            None => Ok(
-                serde_json::from_str(env::empty_input(self.neural.env())).unwrap_or(Value::Null)
-            ),
+            None => Ok(env::empty_input(self.neural.env()).to_string()),
         }
     }
 
@@ -182,14 +179,22 @@ impl Program {
     }
 }
 
+/// The dict of `run --format json` for `outcome`, a run on `engine`.
+fn result<'py>(py: Python<'py>, outcome: &Outcome, engine: Engine) -> PyResult<Bound<'py, PyAny>> {
+    from_json_text(
+        py,
+        &outcome.state.to_json_text(outcome.steps, engine.name()),
+    )
+}
+
 /// Runs `plan` on `input`.
 fn run_one(
     plan: &Plan,
-    input: Value,
+    input: &str,
     max_steps: u64,
     record: Option<&mut Recorder>,
 ) -> Result<Outcome, Diagnostic> {
-    let state = env::read_value(plan.env(), &plan.declarations(), input)?;
+    let state = env::read_input(plan.env(), &plan.declarations(), input)?;
     let options = RunOptions {
         max_steps,
         trace: None,
@@ -220,9 +225,9 @@ impl Program {
             let plan = self.plan(py, engine)?;
             let input = self.input(input)?;
             let max_steps = max_steps.unwrap_or(MAX_STEPS);
-            let ran = py.detach(|| run_one(&plan, input, max_steps, None));
+            let ran = py.detach(|| run_one(&plan, &input, max_steps, None));
             match ran {
-                Ok(outcome) => to_python(py, &outcome.to_json(engine.name())),
+                Ok(outcome) => result(py, &outcome, engine),
                 Err(diagnostic) => Err(self.error(py, &plan, &diagnostic, "")),
             }
         })
@@ -259,7 +264,7 @@ impl Program {
             let plan = self.plan(py, engine)?;
             // The plan reads each input's JSON as `cnpic run --inputs` does.
             let texts: Vec<String> = (inputs.try_iter()?)
-                .map(|input| Ok(self.input(Some(&input?))?.to_string()))
+                .map(|input| self.input(Some(&input?)))
                 .collect::<PyResult<_>>()?;
             let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
             let jobs = jobs.unwrap_or(cores);
@@ -267,7 +272,7 @@ impl Program {
             let results = py.detach(|| plan.run_many(&texts, max_steps, jobs, &|| {}));
             (results.into_iter().enumerate())
                 .map(|(i, ran)| match ran {
-                    Ok(outcome) => to_python(py, &outcome.to_json(engine.name())),
+                    Ok(outcome) => result(py, &outcome, engine),
                     Err(diagnostic) if raise => {
                         Err(self.error(py, &plan, &diagnostic, &format!("input {i}: ")))
                     }
@@ -308,11 +313,11 @@ impl Program {
             let (ran, steps) = py.detach(|| match engine {
                 Engine::Neural => {
                     let mut recorder = Recorder::new(Window::all());
-                    let ran = run_one(&plan, input, max_steps, Some(&mut recorder));
+                    let ran = run_one(&plan, &input, max_steps, Some(&mut recorder));
                     (ran, Steps::Network(Box::new(recorder)))
                 }
                 Engine::Symbolic => {
-                    let (ran, steps) = reference::record(&plan, input, max_steps);
+                    let (ran, steps) = reference::record(&plan, &input, max_steps);
                     (ran, Steps::Reference(steps))
                 }
             });

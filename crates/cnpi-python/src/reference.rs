@@ -13,7 +13,6 @@ use cnpi::program::{CombinatorKind, DefId, Slot};
 use cnpi::symbolic::{Event, run_observed};
 use cnpi_neural::load::Plan;
 use cnpi_neural::viewer::Window;
-use serde_json::Value;
 
 /// One step of the reference interpreter.
 #[derive(Clone, Copy)]
@@ -35,7 +34,7 @@ pub struct Steps {
 }
 
 /// Runs `plan`'s reference program on `input` and records its steps.
-pub fn record(plan: &Plan, input: Value, max_steps: u64) -> (Result<Outcome, Diagnostic>, Steps) {
+pub fn record(plan: &Plan, input: &str, max_steps: u64) -> (Result<Outcome, Diagnostic>, Steps) {
     let mut steps = Steps {
         kept: Vec::new(),
         counted: 0,
@@ -43,7 +42,7 @@ pub fn record(plan: &Plan, input: Value, max_steps: u64) -> (Result<Outcome, Dia
     let Some(program) = plan.reference() else {
         return (Err(env::internal("no reference program to trace")), steps);
     };
-    let ran = env::read_value(plan.env(), &plan.declarations(), input).and_then(|state| {
+    let ran = env::read_input(plan.env(), &plan.declarations(), input).and_then(|state| {
         let mut observe = |event: Event<'_>| {
             let step = match event {
                 Event::Start { .. } => return,

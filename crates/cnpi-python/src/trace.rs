@@ -19,7 +19,7 @@ use pyo3::types::PyDict;
 use serde_json::Value;
 
 use crate::reference;
-use crate::values::to_python;
+use crate::values::from_json_text;
 
 /// What a trace holds: the network's recorder, or the reference
 /// interpreter's steps.
@@ -238,7 +238,7 @@ impl Trace {
     /// that failed, which its RunError carries as `.trace`).
     #[getter]
     fn result<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_python(py, &self.result)
+        from_json_text(py, &self.result.to_string())
     }
 
     /// The run's steps (the recorded ones are `len(trace)`).

@@ -12,82 +12,117 @@
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
-use serde_json::{Map, Number, Value};
+use serde_json::{Number, Value};
 
 /// The deepest nesting of lists and dicts an input may have (the JSON
 /// reader's own limit is 128).
 const MAX_DEPTH: usize = 128;
 
-/// `value` as JSON; `path` names it in errors (`input`, `input[3]`...).
-pub fn to_json(value: &Bound<'_, PyAny>) -> PyResult<Value> {
-    let mut path = String::from("input");
-    convert(value, &mut path, 0)
+/// Where a value sits in the input, written out only for an error
+/// (`input`, `input[3]`, `input["D"][2]`).
+#[derive(Clone, Copy)]
+enum Path<'a> {
+    Input,
+    Index(&'a Path<'a>, usize),
+    Key(&'a Path<'a>, &'a str),
 }
 
-fn convert(value: &Bound<'_, PyAny>, path: &mut String, depth: usize) -> PyResult<Value> {
+impl std::fmt::Display for Path<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Path::Input => f.write_str("input"),
+            Path::Index(outer, i) => write!(f, "{outer}[{i}]"),
+            Path::Key(outer, key) => write!(f, "{outer}[{key:?}]"),
+        }
+    }
+}
+
+/// `value` as JSON text, written straight from the Python objects (no
+/// `Value` tree: the environment reads the text as `cnpic run --input`
+/// does, a `ram` input the fast way).
+pub fn to_json(value: &Bound<'_, PyAny>) -> PyResult<String> {
+    let mut text = String::new();
+    write(value, &Path::Input, 0, &mut text)?;
+    Ok(text)
+}
+
+fn write(
+    value: &Bound<'_, PyAny>,
+    path: &Path<'_>,
+    depth: usize,
+    out: &mut String,
+) -> PyResult<()> {
     if depth > MAX_DEPTH {
         return Err(PyTypeError::new_err(format!(
             "{path} is nested more than {MAX_DEPTH} deep"
         )));
     }
     if value.is_none() {
-        return Ok(Value::Null);
+        out.push_str("null");
+        return Ok(());
     }
     if let Ok(b) = value.cast::<PyBool>() {
-        return Ok(Value::Bool(b.is_true()));
+        out.push_str(if b.is_true() { "true" } else { "false" });
+        return Ok(());
     }
     if let Ok(int) = value.cast::<PyInt>() {
-        return Ok(match int.extract::<i64>() {
-            Ok(small) => Value::from(small),
+        return match int.extract::<i64>() {
+            Ok(small) => {
+                out.push_str(itoa::Buffer::new().format(small));
+                Ok(())
+            }
             // Beyond 64 bits: the digits as JSON, which the environment
             // refuses with the member named (E0604).
-            Err(_) => number(&int.str()?.to_cow()?, path)?,
-        });
+            Err(_) => number(&int.str()?.to_cow()?, path, out),
+        };
     }
     if let Ok(float) = value.cast::<PyFloat>() {
         let x = float.value();
         return match Number::from_f64(x) {
-            Some(_) => number(&float.repr()?.to_cow()?, path),
+            Some(_) => number(&float.repr()?.to_cow()?, path, out),
             None => Err(PyTypeError::new_err(format!(
                 "{path} is {x}, which JSON cannot hold"
             ))),
         };
     }
     if let Ok(text) = value.cast::<PyString>() {
-        return Ok(Value::String(text.to_cow()?.into_owned()));
+        string(&text.to_cow()?, out);
+        return Ok(());
     }
     if let Ok(list) = value.cast::<PyList>() {
-        return sequence(list.iter(), path, depth);
+        return sequence(list.iter(), path, depth, out);
     }
     if let Ok(tuple) = value.cast::<PyTuple>() {
-        return sequence(tuple.iter(), path, depth);
+        return sequence(tuple.iter(), path, depth, out);
     }
     if let Ok(dict) = value.cast::<PyDict>() {
-        let mut map = Map::new();
-        for (key, item) in dict.iter() {
+        out.push('{');
+        for (i, (key, item)) in dict.iter().enumerate() {
             let Ok(key) = key.cast::<PyString>() else {
                 return Err(PyTypeError::new_err(format!(
                     "{path} has the key {}, not a string",
                     key.repr()?
                 )));
             };
-            let key = key.to_cow()?.into_owned();
-            let len = path.len();
-            path.push_str(&format!("[{key:?}]"));
-            let item = convert(&item, path, depth + 1)?;
-            path.truncate(len);
-            map.insert(key, item);
+            let key = key.to_cow()?;
+            if i > 0 {
+                out.push(',');
+            }
+            string(&key, out);
+            out.push(':');
+            write(&item, &Path::Key(path, &key), depth + 1, out)?;
         }
-        return Ok(Value::Object(map));
+        out.push('}');
+        return Ok(());
     }
     // numpy: an array (`tolist` gives Python values), a scalar (`__index__`
     // for integers; numpy's floats are Python floats).
     if value.hasattr("tolist")? && value.hasattr("dtype")? {
-        return convert(&value.call_method0("tolist")?, path, depth);
+        return write(&value.call_method0("tolist")?, path, depth, out);
     }
     if value.hasattr("__index__")? {
         let index = value.call_method0("__index__")?;
-        return convert(&index, path, depth);
+        return write(&index, path, depth, out);
     }
     Err(PyTypeError::new_err(format!(
         "{path} is a {}, which cnpi cannot take as input (use ints, strings, lists and dicts)",
@@ -97,57 +132,38 @@ fn convert(value: &Bound<'_, PyAny>, path: &mut String, depth: usize) -> PyResul
 
 fn sequence<'py>(
     items: impl Iterator<Item = Bound<'py, PyAny>>,
-    path: &mut String,
+    path: &Path<'_>,
     depth: usize,
-) -> PyResult<Value> {
-    let mut out = Vec::new();
+    out: &mut String,
+) -> PyResult<()> {
+    out.push('[');
     for (i, item) in items.enumerate() {
-        let len = path.len();
-        path.push_str(&format!("[{i}]"));
-        out.push(convert(&item, path, depth + 1)?);
-        path.truncate(len);
+        if i > 0 {
+            out.push(',');
+        }
+        write(&item, &Path::Index(path, i), depth + 1, out)?;
     }
-    Ok(Value::Array(out))
+    out.push(']');
+    Ok(())
+}
+
+/// `text` as a JSON string.
+fn string(text: &str, out: &mut String) {
+    out.push_str(&Value::from(text).to_string());
 }
 
 /// The JSON number written `text` (Python's `str` of an int, `repr` of a
 /// float, both JSON's syntax too).
-fn number(text: &str, path: &str) -> PyResult<Value> {
+fn number(text: &str, path: &Path<'_>, out: &mut String) -> PyResult<()> {
     serde_json::from_str::<Number>(text)
-        .map(Value::Number)
-        .map_err(|_| PyTypeError::new_err(format!("{path} is {text}, not a JSON number")))
+        .map_err(|_| PyTypeError::new_err(format!("{path} is {text}, not a JSON number")))?;
+    out.push_str(text);
+    Ok(())
 }
 
-/// `value` as a Python object: objects as dicts, arrays as lists, numbers
-/// as ints (floats only where the JSON has a fraction).
-pub fn to_python<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
-    Ok(match value {
-        Value::Null => py.None().into_bound(py),
-        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
-        Value::Number(n) => {
-            if let Some(i) = n.as_i64() {
-                i.into_pyobject(py)?.into_any()
-            } else if let Some(u) = n.as_u64() {
-                u.into_pyobject(py)?.into_any()
-            } else {
-                let text = n.to_string();
-                match text.parse::<f64>() {
-                    Ok(x) if text.contains(['.', 'e', 'E']) => x.into_pyobject(py)?.into_any(),
-                    _ => py.get_type::<PyInt>().call1((text,))?,
-                }
-            }
-        }
-        Value::String(s) => PyString::new(py, s).into_any(),
-        Value::Array(items) => {
-            let items: PyResult<Vec<_>> = items.iter().map(|v| to_python(py, v)).collect();
-            PyList::new(py, items?)?.into_any()
-        }
-        Value::Object(map) => {
-            let dict = PyDict::new(py);
-            for (key, item) in map {
-                dict.set_item(key, to_python(py, item)?)?;
-            }
-            dict.into_any()
-        }
-    })
+/// The JSON text `text` (a run's result, `run --format json`) as Python
+/// objects, read by Python's own `json.loads`: quicker on a large result
+/// than a `Value` tree turned into objects one by one.
+pub fn from_json_text<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    py.import("json")?.call_method1("loads", (text,))
 }

@@ -107,16 +107,6 @@ impl Region {
         }
     }
 
-    fn to_json(&self) -> Value {
-        match self {
-            Region::Scalar(k) => Value::from(*k),
-            Region::Array(values) => Value::from(values.clone()),
-            Region::Matrix { .. } => {
-                Value::Array(self.rows().map(|row| Value::from(row.to_vec())).collect())
-            }
-        }
-    }
-
     fn to_text(&self) -> String {
         match self {
             Region::Scalar(k) => k.to_string(),

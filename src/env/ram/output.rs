@@ -1,8 +1,9 @@
 //! The final state of a `ram` run as a JSON object: its members by name
-//! ([`RamState::fields`]), turned into `Value`s ([`to_json`]) or written
-//! straight to JSON text ([`to_json_text`]) without the `Value` tree,
-//! which on a 1024 × 1024 matrix costs an allocation per number. Both give
-//! the same object, key for key and byte for byte.
+//! ([`RamState::fields`]) and one way to serialize them, written straight
+//! to JSON text ([`to_json_text`], without the `Value` tree, which on a
+//! 1024 × 1024 matrix costs an allocation per number) or into a `Value`
+//! ([`to_json`]) through the same serializer. Both give the same object,
+//! key for key and byte for byte.
 
 use std::collections::BTreeMap;
 
@@ -17,17 +18,6 @@ enum Field<'s> {
     Memory(&'s Region),
     Tape(&'s [i64]),
     Given(&'s Value),
-}
-
-impl Field<'_> {
-    fn to_value(&self) -> Value {
-        match self {
-            Field::Register(k) => Value::from(*k),
-            Field::Memory(memory) => memory.to_json(),
-            Field::Tape(tape) => Value::from(tape.to_vec()),
-            Field::Given(value) => (*value).clone(),
-        }
-    }
 }
 
 impl Serialize for Field<'_> {
@@ -74,10 +64,10 @@ impl RamState {
 
 /// The output object's fields as `Value`s.
 pub(super) fn to_json(state: &RamState) -> Map<String, Value> {
-    let fields = state.fields(&[]).into_iter();
-    fields
-        .map(|(name, field)| (name.to_string(), field.to_value()))
-        .collect()
+    match serde_json::to_value(state.fields(&[])) {
+        Ok(Value::Object(map)) => map,
+        _ => unreachable!("integers keyed by strings always serialize to an object"),
+    }
 }
 
 /// The output object with `more`, as JSON text.

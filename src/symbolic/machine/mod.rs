@@ -191,9 +191,13 @@ impl<'p, 'o> Machine<'p, 'o> {
         Ok(())
     }
 
+    /// Counts a step of `def`, looked up only for the error.
     fn count_step(&mut self, def: DefId) -> Result<(), Diagnostic> {
-        let def = self.def(def);
-        self.store.count_step(&def.name, def.span)
+        let program = self.program;
+        self.store.count_step_of(|| {
+            let def = &program.defs[def];
+            (&def.name, def.span)
+        })
     }
 
     fn eval(&self, condition: &BoolExpr) -> Result<bool, Diagnostic> {
@@ -270,10 +274,14 @@ impl<'p, 'o> Machine<'p, 'o> {
 
     /// One core step of a combinator activation.
     fn activation_step(&mut self, mut a: Activation<'p>) -> Result<(), Diagnostic> {
-        let evaluated = match (a.kind, a.frame.detector) {
-            (CombinatorKind::MapSelf, _) => Ok(self.store.top_is_state()),
-            (CombinatorKind::User(_), Some(detector)) => detector.eval(&self.store.view()),
-            (CombinatorKind::User(_), None) => Ok(true),
+        // After the first step only the trace and the observer see the
+        // bit (the first one chooses the slots): unseen, it is the first.
+        let seen = self.store.tracing() || self.observer.is_some();
+        let evaluated = match (a.kind, a.frame.detector, a.bit) {
+            (_, _, Some(first)) if !seen => Ok(first),
+            (CombinatorKind::MapSelf, _, _) => Ok(self.store.top_is_state()),
+            (CombinatorKind::User(_), Some(detector), _) => detector.eval(&self.store.view()),
+            (CombinatorKind::User(_), None, _) => Ok(true),
         };
         let c = exec::step_bit(a.bit, evaluated)?;
         let bit = *a.bit.get_or_insert(c);
