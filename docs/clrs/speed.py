@@ -156,6 +156,12 @@ def forked(call, members, repeat, budget):
     return Timed(min(times), output=output)
 
 
+# Members CLRS's samplers draw as categories (indices into a probe), which
+# its reference functions need as integer arrays: the strings of LCS and
+# of the two string matchers.
+CATEGORICAL = {"x", "y", "T", "P"}
+
+
 def arguments(function, given):
     """The reference function's arguments from an input of ours, by name."""
     import numpy as np
@@ -164,7 +170,8 @@ def arguments(function, given):
     for name, parameter in inspect.signature(function).parameters.items():
         if name in given:
             value = given[name]
-            kwargs[name] = np.asarray(value, dtype=float) if isinstance(value, list) else value
+            dtype = int if name in CATEGORICAL else float
+            kwargs[name] = np.asarray(value, dtype=dtype) if isinstance(value, list) else value
         elif parameter.default is inspect.Parameter.empty:
             raise KeyError(f"no input member for the reference's parameter `{name}`")
     return kwargs
