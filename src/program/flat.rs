@@ -274,13 +274,6 @@ fn run<W: World + ?Sized>(ops: &[Op], world: &W, stack: &mut [i64; STACK]) -> Re
             continue;
         }
         let value = match op {
-            Op::Int(_)
-            | Op::Pointer(_)
-            | Op::PointerPlus(..)
-            | Op::Len
-            | Op::Last
-            | Op::Resume
-            | Op::ReadAt(..) => return Err(Slow),
             Op::Observe(o) => {
                 sp = sp.checked_sub(1).ok_or(Slow)?;
                 world.position(o, *stack.get(sp).ok_or(Slow)?)
@@ -303,6 +296,8 @@ fn run<W: World + ?Sized>(ops: &[Op], world: &W, stack: &mut [i64; STACK]) -> Re
                 let at = stack.get(sp..sp + dims).ok_or(Slow)?;
                 world.cell(data, at).ok_or(Slow)?
             }
+            // The operations that pop nothing were run by `leaf` above.
+            _ => return Err(Slow),
         };
         *stack.get_mut(sp).ok_or(Slow)? = value;
         sp += 1;
