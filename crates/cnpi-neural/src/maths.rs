@@ -80,7 +80,8 @@ pub fn tanh_all(values: &mut [f32]) {
 }
 
 /// Work that computes `expf`, written for either [`Arithmetic`]: [`run`]
-/// runs it with the one glibc uses on this processor, compiled for it.
+/// runs it with the one glibc uses on this processor, compiled for it
+/// (work without `expf` gains the wider vectors).
 pub(crate) trait Kernel {
     type Output;
     fn run<A: Arithmetic>(self) -> Self::Output;

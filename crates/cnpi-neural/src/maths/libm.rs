@@ -370,7 +370,8 @@ mod tests {
         );
     }
 
-    /// Every `f32`: about a minute in release.
+    /// Every `f32`: 6.6 minutes of CPU in release (passed on glibc 2.36,
+    /// x86-64 with FMA and AVX2).
     #[test]
     #[ignore]
     fn exhaustive() {

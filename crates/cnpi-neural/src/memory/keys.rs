@@ -22,7 +22,7 @@ use std::collections::HashMap;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::maths;
+use crate::maths::{self, Arithmetic, Kernel};
 
 /// The length of a key.
 pub const KEY_DIM: usize = 32;
@@ -214,17 +214,32 @@ impl Search {
     /// [`argmax`] of the table with `key`: the same row.
     pub fn argmax(&self, key: &[f32]) -> Option<usize> {
         let key: &[f32; KEY_DIM] = key.try_into().ok()?;
-        let most = (self.bound.iter().zip(key)).fold(-0.0f32, |sum, (&k, &x)| sum + k * x.abs());
+        maths::run(Scan { search: self, key })
+    }
+}
+
+/// [`Search::argmax`] as a [`Kernel`], so that it runs compiled for the
+/// processor's widest vectors (a block's eight sums in one register).
+struct Scan<'a> {
+    search: &'a Search,
+    key: &'a [f32; KEY_DIM],
+}
+
+impl Kernel for Scan<'_> {
+    type Output = Option<usize>;
+
+    #[inline(always)]
+    fn run<A: Arithmetic>(self) -> Option<usize> {
+        let Scan { search, key } = self;
+        let most = (search.bound.iter().zip(key)).fold(-0.0f32, |sum, (&k, &x)| sum + k * x.abs());
         let (mut best, mut top) = (0, f32::NEG_INFINITY);
-        for (b, block) in self.blocks.iter().enumerate() {
-            let mut sums = [-0.0f32; LANES];
-            for (column, &x) in block.iter().zip(key) {
-                for (sum, &k) in sums.iter_mut().zip(column) {
-                    *sum += k * x;
-                }
-            }
-            let lanes = (self.rows - b * LANES).min(LANES);
-            for (lane, &score) in sums[..lanes].iter().enumerate() {
+        for (b, block) in search.blocks.iter().enumerate() {
+            // Whole arrays by value, which stay in a vector register.
+            let sums = (block.iter().zip(key)).fold([-0.0f32; LANES], |sums, (column, &x)| {
+                std::array::from_fn(|lane| sums[lane] + column[lane] * x)
+            });
+            let lanes = (search.rows - b * LANES).min(LANES);
+            for (lane, &score) in sums.iter().take(lanes).enumerate() {
                 // `maths::argmax`'s rule: a strictly larger score wins.
                 if score > top {
                     (best, top) = (b * LANES + lane, score);
@@ -234,7 +249,7 @@ impl Search {
                 }
             }
         }
-        (self.rows > 0).then_some(best)
+        (search.rows > 0).then_some(best)
     }
 }
 
