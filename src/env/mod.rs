@@ -391,10 +391,12 @@ impl State {
     /// The state as conditions see it, with the current pointer values.
     #[inline]
     pub fn view<'a>(&'a self, pointers: &'a [i64]) -> View<'a> {
+        let state = self.inner.as_ref();
         View {
-            state: self.inner.as_ref(),
+            state,
             pointers,
             resume: 0,
+            memory: ram::regions(state),
         }
     }
 
@@ -528,6 +530,9 @@ pub struct View<'a> {
     pointers: &'a [i64],
     /// `_resume`: the top frame's resume point (0 without frames).
     resume: i64,
+    /// The declared memory of a `ram` state, read here directly rather
+    /// than through the state's dynamic `cell` at every read.
+    memory: Option<&'a [ram::Region]>,
 }
 
 impl View<'_> {
@@ -544,10 +549,12 @@ impl View<'_> {
 }
 
 impl World for View<'_> {
+    #[inline]
     fn len(&self) -> i64 {
         self.state.len()
     }
 
+    #[inline]
     fn pointer(&self, pointer: PointerId) -> i64 {
         self.pointers[pointer]
     }
@@ -568,10 +575,15 @@ impl World for View<'_> {
         self.state.position(observation, at)
     }
 
+    #[inline]
     fn cell(&self, data: DataId, at: &[i64]) -> Option<i64> {
-        self.state.cell(data, at)
+        match self.memory {
+            Some(memory) => ram::cell(memory, data, at),
+            None => self.state.cell(data, at),
+        }
     }
 
+    #[inline]
     fn resume(&self) -> i64 {
         self.resume
     }

@@ -64,6 +64,10 @@ pub(super) struct Machine<'m, 'o, 'r> {
     plan: &'m Plan,
     /// On the exact caches of the networks (else the plain networks).
     cached: bool,
+    /// On the caches, with no trace and no recorder: nobody sees the
+    /// condition bits of an activation's later steps, so where its first
+    /// bit decides them all ([`Plan::settled`]) they are not computed.
+    quiet: bool,
     store: Store<'o>,
     tasks: Vec<Activation>,
     /// The combinators (by their table row, below 32) the core was found to
@@ -92,6 +96,7 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
             unit,
             plan,
             cached,
+            quiet: cached && !store.tracing() && recorder.is_none(),
             store,
             tasks: Vec::new(),
             required: 0,
@@ -216,7 +221,12 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
             a.detector as DetectorId
         };
         let first = (a.len > 0).then_some(a.bits & 1 == 1);
-        let c = self.detect(detector, first)?;
+        let c = match first {
+            // A later bit unseen, which changes no decision (and whose
+            // detection never fails, see `step_bit`): the first.
+            Some(bit) if self.quiet && self.plan.settled(combinator) => bit,
+            _ => self.detect(detector, first)?,
+        };
         let core = self.core;
         let Some(a) = self.tasks.last_mut() else {
             return Ok(());

@@ -11,7 +11,7 @@
 //! detectors that read no environment (the blind one, `_mapself`'s) are
 //! read from their verified tables directly.
 
-use crate::core::index;
+use crate::core::{DecisionTable, index};
 use crate::detector::{Condition, Detector};
 use crate::memory::{ActKind, Builtin, DetectorId, KeySearch, Memory, Parsed, RowId, RowKind};
 use cnpi::program::flat::Flat;
@@ -81,11 +81,15 @@ pub(super) struct Plan {
     search: Option<KeySearch>,
     /// With the exact caches, per detector (else none).
     probes: Vec<Probe>,
+    /// Per decision-table row: whether the combinator's decisions depend
+    /// on its first bit alone ([`DecisionTable::first_bit_decides`]).
+    settled: Vec<bool>,
 }
 
 impl Plan {
-    /// The plan of `memory`; with `cached`, every applier parsed now.
-    pub(super) fn new(memory: &Memory, cached: bool) -> Plan {
+    /// The plan of `memory` on a core deciding as `table` says; with
+    /// `cached`, every applier parsed now.
+    pub(super) fn new(memory: &Memory, cached: bool, table: &DecisionTable) -> Plan {
         let keys = cached.then(|| memory.key_index());
         let ops = (memory.rows.iter().enumerate())
             .map(|(row, info)| match info.kind {
@@ -111,11 +115,23 @@ impl Plan {
             false => Vec::new(),
         };
         let search = (!cached).then(|| memory.key_search());
+        let combinators = crate::core::COMBINATORS.len() + memory.combinators.len();
         Plan {
             ops,
             search,
             probes,
+            settled: (0..combinators)
+                .map(|k| table.first_bit_decides(k))
+                .collect(),
         }
+    }
+
+    /// Whether the decisions of the combinator at decision-table row
+    /// `combinator` depend on its first bit alone, so that a later step's
+    /// bit need not be computed where nobody sees it.
+    #[inline]
+    pub(super) fn settled(&self, combinator: u32) -> bool {
+        (self.settled.get(combinator as usize)).is_some_and(|&settled| settled)
     }
 
     /// The plain parser's parse of applier `row` (by `argmax` over the
