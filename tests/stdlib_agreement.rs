@@ -21,7 +21,10 @@ fn declared_acts_and_observations_are_implemented() {
     // The loader already refuses a declaration the Rust side lacks; here
     // the Rust side has nothing the file does not declare.
     for kind in env::kinds() {
-        let library = stdlib().env(kind);
+        let library = match stdlib().env(kind) {
+            Ok(library) => library,
+            Err(diagnostics) => panic!("`{}` does not load: {diagnostics:#?}", kind.name()),
+        };
         let rust = env::environment(kind);
         let declared: Vec<_> = library.acts.iter().copied().copied().collect();
         assert_eq!(declared, rust.acts, "ACTs of `{}`", kind.name());

@@ -37,7 +37,7 @@ impl<'a> Checker<'a> {
             diagnostics.push(unknown_env(&env.kind));
             return Err(diagnostics);
         };
-        let library = stdlib.env(kind);
+        let library = stdlib.env(kind).map_err(<[Diagnostic]>::to_vec)?;
         let mut names: HashMap<&'a str, Meaning> = HashMap::new();
         names.extend(WORDS);
         names.extend(RESERVED.map(|name| (name, Meaning::Reserved)));

@@ -218,7 +218,7 @@ impl<'a> Checker<'a> {
         env::kinds()
             .filter(|kind| *kind != self.env.kind)
             .find_map(|kind| {
-                let library = self.stdlib.env(kind);
+                let library = self.stdlib.env(kind).ok()?;
                 let what = if library.overloads(name).next().is_some() {
                     "an ACT"
                 } else if library.observation(name).is_some() {

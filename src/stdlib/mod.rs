@@ -106,8 +106,10 @@ pub struct Stdlib {
     pub combinators: Combinators,
     /// The four combinators programs may apply, in the order of core.cnpi.
     pub user_combinators: Vec<CombinatorInfo>,
-    /// One per registered environment, in registry order.
-    envs: Vec<EnvLibrary>,
+    /// One per registered environment, in registry order, each file read
+    /// when its environment is first asked for ([`Stdlib::env`]): a
+    /// program runs in one of them.
+    envs: Vec<OnceLock<Result<EnvLibrary, Vec<Diagnostic>>>>,
 }
 
 /// What the checker needs to know to apply a user-visible combinator.
@@ -132,8 +134,11 @@ pub struct EnvLibrary {
 }
 
 impl Stdlib {
-    pub fn env(&self, kind: EnvKind) -> &EnvLibrary {
-        &self.envs[kind.index()]
+    /// The library of `kind`, read from its file the first time; the
+    /// internal error if the file and the Rust side disagree.
+    pub fn env(&self, kind: EnvKind) -> Result<&EnvLibrary, &[Diagnostic]> {
+        let library = self.envs[kind.index()].get_or_init(|| load_env(kind));
+        library.as_ref().map_err(Vec::as_slice)
     }
 
     /// The user-visible combinator called `name`.
@@ -153,7 +158,8 @@ impl EnvLibrary {
     }
 }
 
-/// The standard library, parsed and interpreted once per process.
+/// The standard library, parsed and interpreted once per process (each
+/// environment's file when it is first used).
 pub fn load() -> Result<&'static Stdlib, &'static [Diagnostic]> {
     static STDLIB: OnceLock<Result<Stdlib, Vec<Diagnostic>>> = OnceLock::new();
     match STDLIB.get_or_init(load_uncached) {
@@ -163,18 +169,20 @@ pub fn load() -> Result<&'static Stdlib, &'static [Diagnostic]> {
 }
 
 fn load_uncached() -> Result<Stdlib, Vec<Diagnostic>> {
-    let files = files();
     let (combinators, user_combinators) =
         combinators::load_core(&parse(core_file())?).map_err(|d| vec![d])?;
-    let envs = env::kinds()
-        .zip(&files[1..])
-        .map(|(kind, file)| envs::load_env(&parse(file)?, kind, file).map_err(|d| vec![d]))
-        .collect::<Result<_, _>>()?;
     Ok(Stdlib {
         combinators,
         user_combinators,
-        envs,
+        envs: env::kinds().map(|_| OnceLock::new()).collect(),
     })
+}
+
+/// The library of `kind` from its file, the `kind.index()`-th after
+/// `stdlib/core.cnpi` (see [`files`]).
+fn load_env(kind: EnvKind) -> Result<EnvLibrary, Vec<Diagnostic>> {
+    let file = &files()[1 + kind.index()];
+    envs::load_env(&parse(file)?, kind, file).map_err(|d| vec![d])
 }
 
 /// An internal-error diagnostic: the stdlib and the Rust side disagree.

@@ -10,6 +10,7 @@
 //!   passes the fast trainer (and `cnpi-rl`'s policy) trains it by;
 //! - `traces`: what the definitions in `stdlib/core.cnpi` require;
 //! - `table`: the network's decision after every bit prefix;
+//! - `shipped`: the shipped core's table, kept in the source;
 //! - `verify`: the exhaustive check of a network against definitions;
 //! - `train`: SGD on the abstract traces, in candle;
 //! - `embedding`: a program's own combinators, learned on the fixed core;
@@ -29,6 +30,7 @@ mod file;
 pub mod lstm;
 mod network;
 mod schedule;
+mod shipped;
 mod table;
 mod traces;
 pub mod train;
@@ -113,12 +115,13 @@ pub struct Core {
 
 impl Core {
     /// The verified core shipped in `stdlib/core.safetensors`, loaded and
-    /// verified once per process.
+    /// verified once per process, on the decision table kept in the source
+    /// (`shipped`: the table its network gives, checked by a test).
     pub fn shipped() -> Result<&'static Core, Diagnostic> {
         static CORE: OnceLock<Result<Core, Diagnostic>> = OnceLock::new();
-        CORE.get_or_init(|| Core::from_bytes(SHIPPED, SHIPPED_NAME))
-            .as_ref()
-            .map_err(Clone::clone)
+        let load =
+            || Core::from_bytes_unverified(SHIPPED, SHIPPED_NAME)?.verified(shipped::table());
+        CORE.get_or_init(load).as_ref().map_err(Clone::clone)
     }
 
     /// Loads and verifies a core file; a core that fails is refused.
@@ -130,23 +133,28 @@ impl Core {
     /// refer to it.
     pub fn from_bytes(bytes: &[u8], name: &str) -> Result<Core, Diagnostic> {
         let core = Core::from_bytes_unverified(bytes, name)?;
-        // Verified on its decision table, which the core then keeps.
         let table = core.decision_table();
-        let rows = (core.kinds.iter()).map(|&kind| {
+        core.verified(table)
+    }
+
+    /// This core, verified on `table` (its decision table), which it then
+    /// keeps; refused if any decision differs from the definitions.
+    fn verified(self, table: DecisionTable) -> Result<Core, Diagnostic> {
+        let rows = (self.kinds.iter()).map(|&kind| {
             (
                 index(kind),
                 COMBINATORS[index(kind)].1,
-                core.combinators.get(kind),
+                self.combinators.get(kind),
             )
         });
         let verification = verify_rows(&table, rows);
         if verification.passed() {
-            let _ = core.table.set(table);
-            return Ok(core);
+            let _ = self.table.set(table);
+            return Ok(self);
         }
         Err(Diagnostic::error(
             codes::E1004,
-            format!("the core `{name}` fails verification and is refused"),
+            format!("the core `{}` fails verification and is refused", self.name),
         )
         .with_note(verification.to_string())
         .with_help("train a core that passes with `cnpic train-core`, or use the shipped core"))

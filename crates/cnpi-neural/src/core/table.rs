@@ -69,6 +69,12 @@ impl DecisionTable {
         DecisionTable { rows }
     }
 
+    /// The table whose row `i` is `rows[i]` (as [`DecisionTable::row`]
+    /// gives it back): the shipped core's table, kept in the source.
+    pub(super) fn from_rows(rows: Vec<Vec<Decision>>) -> DecisionTable {
+        DecisionTable { rows }
+    }
+
     /// This table with the rows of `rows` (as [`Self::for_embeddings`]
     /// makes them on `network`) appended.
     pub fn with_rows(
