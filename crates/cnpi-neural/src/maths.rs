@@ -10,10 +10,98 @@
 //! point operations in the same order. The candle trainer (`core::train`)
 //! writes the same equations as tensor operations; it is the reference the
 //! tests hold these against.
+//!
+//! σ and `tanh` are glibc's `expf` and `tanhf` written in Rust
+//! (`libm.rs`), bit for bit the system's, so that the LSTM cell's loops
+//! inline and vectorize them.
+
+mod libm;
+
+pub(crate) use libm::Arithmetic;
+use libm::{Fused, Separate};
 
 /// The logistic function σ(x) = 1 / (1 + e^−x).
 pub fn sigmoid(x: f32) -> f32 {
-    1.0 / (1.0 + (-x).exp())
+    1.0 / (1.0 + exp(-x))
+}
+
+/// e^x: the system's `expf` ([`f32::exp`]) bit for bit.
+pub fn exp(x: f32) -> f32 {
+    struct Exp(f32);
+    impl Kernel for Exp {
+        type Output = f32;
+        #[inline(always)]
+        fn run<A: Arithmetic>(self) -> f32 {
+            libm::expf::<A>(self.0)
+        }
+    }
+    run(Exp(x))
+}
+
+/// tanh x: the system's `tanhf` ([`f32::tanh`]) bit for bit.
+pub fn tanh(x: f32) -> f32 {
+    libm::tanhf(x)
+}
+
+/// σ with `A`'s rounding inside `expf`.
+#[inline(always)]
+pub(crate) fn sigmoid_in<A: Arithmetic>(x: f32) -> f32 {
+    1.0 / (1.0 + libm::expf::<A>(-x))
+}
+
+/// σ of each of `values`, [`libm::LANES`] at a time.
+#[inline(always)]
+fn sigmoid_all<A: Arithmetic>(values: &mut [f32]) {
+    let mut chunks = values.chunks_exact_mut(libm::LANES);
+    for chunk in &mut chunks {
+        let negated = std::array::from_fn(|i| -chunk[i]);
+        for (value, e) in chunk.iter_mut().zip(libm::expf_lanes::<A>(negated)) {
+            *value = 1.0 / (1.0 + e);
+        }
+    }
+    for value in chunks.into_remainder() {
+        *value = sigmoid_in::<A>(*value);
+    }
+}
+
+/// tanh of each of `values` in place (vectorized).
+pub fn tanh_all(values: &mut [f32]) {
+    struct Tanh<'a>(&'a mut [f32]);
+    impl Kernel for Tanh<'_> {
+        type Output = ();
+        #[inline(always)]
+        fn run<A: Arithmetic>(self) {
+            for value in self.0.iter_mut() {
+                *value = libm::tanhf(*value);
+            }
+        }
+    }
+    run(Tanh(values));
+}
+
+/// Work that computes `expf`, written for either [`Arithmetic`]: [`run`]
+/// runs it with the one glibc uses on this processor, compiled for it.
+pub(crate) trait Kernel {
+    type Output;
+    fn run<A: Arithmetic>(self) -> Self::Output;
+}
+
+/// Runs `kernel` as the system's `expf` rounds: fused multiply-adds,
+/// compiled for FMA and AVX2, where glibc uses them (other arithmetic is
+/// never fused: Rust does not contract `a * b + c`).
+pub(crate) fn run<K: Kernel>(kernel: K) -> K::Output {
+    #[cfg(target_arch = "x86_64")]
+    if libm::fused() {
+        // SAFETY: `fused()` has just found FMA and AVX2.
+        return unsafe { fused(kernel) };
+    }
+    kernel.run::<Separate>()
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "fma,avx2")]
+fn fused<K: Kernel>(kernel: K) -> K::Output {
+    kernel.run::<Fused>()
 }
 
 /// `Σ a_i · b_i`, summed in index order (over the shorter of the two).
@@ -107,19 +195,37 @@ pub fn argmax(values: impl IntoIterator<Item = f32>) -> Option<usize> {
 /// `tanh` for g), `c` into `c'` and `h` into `h'`; the backward pass of the
 /// fast trainer reads the gates back.
 pub fn lstm_cell(z: &mut [f32], c: &mut [f32], h: &mut [f32]) {
-    let n = c.len();
-    for (k, gate) in z.iter_mut().enumerate() {
-        // Gate g (the third block of n) is the candidate: `tanh`.
-        *gate = if (2 * n..3 * n).contains(&k) {
-            gate.tanh()
-        } else {
-            sigmoid(*gate)
-        };
+    struct Cell<'a>(&'a mut [f32], &'a mut [f32], &'a mut [f32]);
+    impl Kernel for Cell<'_> {
+        type Output = ();
+        #[inline(always)]
+        fn run<A: Arithmetic>(self) {
+            cell::<A>(self.0, self.1, self.2);
+        }
     }
-    for j in 0..n {
-        let (input, forget, candidate, output) = (z[j], z[n + j], z[2 * n + j], z[3 * n + j]);
-        c[j] = forget * c[j] + input * candidate;
-        h[j] = output * c[j].tanh();
+    run(Cell(z, c, h));
+}
+
+/// [`lstm_cell`] with `A`'s rounding inside `expf`: plain loops over the
+/// gates, which the compiler vectorizes.
+#[inline(always)]
+pub(crate) fn cell<A: Arithmetic>(z: &mut [f32], c: &mut [f32], h: &mut [f32]) {
+    let n = c.len();
+    let (input_forget, rest) = z.split_at_mut(2 * n);
+    let (candidate, output) = rest.split_at_mut(n);
+    sigmoid_all::<A>(input_forget);
+    sigmoid_all::<A>(output);
+    for gate in candidate.iter_mut() {
+        *gate = libm::tanhf(*gate);
+    }
+    let (input, forget) = input_forget.split_at(n);
+    // Zipped, so that no index is checked and the loops vectorize.
+    let gates = input.iter().zip(forget).zip(candidate.iter());
+    for (c, ((i, f), g)) in c.iter_mut().zip(gates) {
+        *c = f * *c + i * g;
+    }
+    for ((h, c), o) in h.iter_mut().zip(c.iter()).zip(output.iter()) {
+        *h = o * libm::tanhf(*c);
     }
 }
 
@@ -151,7 +257,7 @@ mod tests {
         // One cell, every pre-activation 3, c = 1.
         let (mut z, mut c, mut h) = ([3.0; 4], [1.0], [0.0]);
         lstm_cell(&mut z, &mut c, &mut h);
-        let s = sigmoid(3.0);
+        let s = 1.0 / (1.0 + (-3f32).exp());
         assert_eq!(z, [s, s, 3f32.tanh(), s]);
         assert_eq!(c, [s * 1.0 + s * 3f32.tanh()]);
         assert_eq!(h, [s * c[0].tanh()]);

@@ -14,7 +14,7 @@
 //! walks them in reverse, accumulating into a gradient [`Lstm`] of the same
 //! shape and returning the gradient of the initial state.
 
-use crate::maths::{dot, lstm_cell};
+use crate::maths::{dot, lstm_cell, tanh};
 
 /// The weights of one layer (or their gradients), row-major.
 #[derive(Clone, Debug, PartialEq)]
@@ -122,7 +122,7 @@ impl Lstm {
                 let (i, f, cand, o) = (g[j], g[n + j], g[2 * n + j], g[3 * n + j]);
                 // tanh(c') again, rather than kept by every forward step
                 // (most are never differentiated).
-                let tc = step.c[j].tanh();
+                let tc = tanh(step.c[j]);
                 let dc = dh * o * (1.0 - tc * tc) + dc_next[j];
                 dz[j] = dc * cand * i * (1.0 - i);
                 dz[n + j] = dc * step.c_prev[j] * f * (1.0 - f);

@@ -24,7 +24,7 @@
 use cnpi::program::Slot;
 
 use crate::core::lstm::Lstm;
-use crate::maths::{argmax, dot, lstm_cell, sigmoid};
+use crate::maths::{self, Arithmetic, Kernel, argmax, cell, dot, sigmoid_in};
 
 /// The number of frame slots `f_prog` scores (K).
 pub const SLOTS: usize = Slot::ALL.len();
@@ -184,7 +184,14 @@ pub struct Network {
     weights: Weights,
     /// `[H, 4H]`: column `j` of `W_hh` is row `j` here.
     w_hh_t: Vec<f32>,
+    /// `[H]`: column `k` of both decoders, lane `s < SLOTS` from row `s`
+    /// of `W_prog` and lane `SLOTS` from `w_end`, so that the ten dot
+    /// products proceed side by side.
+    decoders_t: Vec<[f32; DECODER_LANES]>,
 }
+
+/// The lanes of [`Network`]'s decoder columns: the slots' scores and `f_end`.
+const DECODER_LANES: usize = 16;
 
 impl Network {
     /// Builds the inference form. The caller guarantees the shapes of
@@ -197,7 +204,21 @@ impl Network {
                 w_hh_t[col * 4 * h + row] = weights.lstm.w_hh[row * h + col];
             }
         }
-        Network { weights, w_hh_t }
+        let mut decoders_t = vec![[0.0; DECODER_LANES]; h];
+        let rows = weights
+            .w_prog
+            .chunks_exact(h.max(1))
+            .chain([&weights.w_end[..]]);
+        for (lane, row) in rows.take(DECODER_LANES).enumerate() {
+            for (column, &value) in decoders_t.iter_mut().zip(row) {
+                column[lane] = value;
+            }
+        }
+        Network {
+            weights,
+            w_hh_t,
+            decoders_t,
+        }
     }
 
     pub fn weights(&self) -> &Weights {
@@ -225,37 +246,37 @@ impl Network {
 
     /// One step on `bit`: updates `state` and decodes the decision.
     pub fn step(&self, state: &mut State, bit: bool) -> Decision {
-        let w = &self.weights;
-        let h = w.cells();
-        let mut z = w.lstm.bias.clone();
-        if bit {
-            for (z, wi) in z.iter_mut().zip(&w.lstm.w_ih) {
-                *z += wi;
-            }
-        }
-        for (k, &hk) in state.h.iter().enumerate() {
-            let column = &self.w_hh_t[k * 4 * h..(k + 1) * 4 * h];
-            for (z, wk) in z.iter_mut().zip(column) {
-                *z += hk * wk;
-            }
-        }
-        lstm_cell(&mut z, &mut state.c, &mut state.h);
-        self.decode(&state.h)
+        maths::run(Step {
+            network: self,
+            state,
+            bit,
+        })
     }
 
     /// `f_end` and `f_prog` on a hidden state: the decision.
-    fn decode(&self, hidden: &[f32]) -> Decision {
-        let best = argmax(self.scores(hidden).take(SLOTS)).unwrap_or(0);
+    #[inline(always)]
+    /// Each lane sums its row in index order from `-0.0`, as [`dot`] does,
+    /// so the scores and `r` are those of [`Network::numbers`] bit for bit.
+    fn decode<A: Arithmetic>(&self, hidden: &[f32]) -> Decision {
+        let w = &self.weights;
+        let mut sums = [-0.0f32; DECODER_LANES];
+        for (&hk, column) in hidden.iter().zip(&self.decoders_t) {
+            for (sum, &weight) in sums.iter_mut().zip(column) {
+                *sum += weight * hk;
+            }
+        }
+        let scores = (w.b_prog.iter().zip(&sums)).map(|(bias, sum)| bias + sum);
+        let best = argmax(scores.take(SLOTS)).unwrap_or(0);
         Decision {
             slot: Slot::ALL[best],
-            ret: self.ret(hidden) >= ALPHA,
+            ret: sigmoid_in::<A>(w.b_end[0] + sums[SLOTS]) >= ALPHA,
         }
     }
 
     /// `r = σ(w_end · h + b_end)`.
     fn ret(&self, hidden: &[f32]) -> f32 {
         let w = &self.weights;
-        sigmoid(w.b_end[0] + dot(&w.w_end, hidden))
+        maths::sigmoid(w.b_end[0] + dot(&w.w_end, hidden))
     }
 
     /// `S = W_prog · h + b_prog`, one score per slot.
@@ -271,6 +292,54 @@ impl Network {
             ret: self.ret(hidden),
             scores: self.scores(hidden).collect(),
         }
+    }
+}
+
+/// The gates of an LSTM of up to 16 cells are computed on the stack.
+const STACK_GATES: usize = 64;
+
+/// [`Network::step`] as a [`Kernel`], so that the gates, the cell and the
+/// decoders run in one function compiled for the processor's `expf`.
+struct Step<'a> {
+    network: &'a Network,
+    state: &'a mut State,
+    bit: bool,
+}
+
+impl Kernel for Step<'_> {
+    type Output = Decision;
+
+    /// `z = b (+ W_ih) + Σ_k h_k · W_hh[:, k]`, each gate summed in that
+    /// order, then the cell and the decoders.
+    #[inline(always)]
+    fn run<A: Arithmetic>(self) -> Decision {
+        let Step {
+            network,
+            state,
+            bit,
+        } = self;
+        let w = &network.weights;
+        let h = w.cells();
+        let (mut stack, mut heap) = ([0.0; STACK_GATES], Vec::new());
+        let z = if 4 * h <= STACK_GATES {
+            &mut stack[..4 * h]
+        } else {
+            heap.resize(4 * h, 0.0);
+            &mut heap[..]
+        };
+        z.copy_from_slice(&w.lstm.bias);
+        if bit {
+            for (z, wi) in z.iter_mut().zip(&w.lstm.w_ih) {
+                *z += wi;
+            }
+        }
+        for (&hk, column) in state.h.iter().zip(network.w_hh_t.chunks_exact(4 * h)) {
+            for (z, wk) in z.iter_mut().zip(column) {
+                *z += hk * wk;
+            }
+        }
+        cell::<A>(z, &mut state.c, &mut state.h);
+        network.decode::<A>(&state.h)
     }
 }
 
@@ -321,10 +390,41 @@ mod tests {
         let mut state = network.start(0);
         network.step(&mut state, true);
         // z = 1 (bit) + 1 (h) + 1 (bias) = 3 for every gate; c = 1.
-        let s = sigmoid(3.0);
+        let s = maths::sigmoid(3.0);
         let c = s * 1.0 + s * 3f32.tanh();
         assert_eq!(state.c, [c]);
         assert_eq!(state.h, [s * c.tanh()]);
+    }
+
+    /// The decoders' columns give the decision [`Network::numbers`] reads.
+    #[test]
+    fn the_decision_is_read_from_the_numbers() {
+        let mut network = constant(5, 1, 0.0);
+        let mut weights = network.weights.clone();
+        for (k, value) in (weights.w_prog.iter_mut().chain(&mut weights.w_end)).enumerate() {
+            *value = ((k * 37 % 23) as f32 - 11.0) / 7.0;
+        }
+        weights.b_prog[3] = 0.25;
+        network = Network::new(weights);
+        for seed in 0..200u32 {
+            let hidden: Vec<f32> = (0..5)
+                .map(|j| ((seed * 31 + j * 17) % 41) as f32 / 20.0 - 1.0)
+                .collect();
+            let numbers = network.numbers(&hidden);
+            let best = argmax(numbers.scores.iter().copied()).unwrap_or(0);
+            let decision = maths::run(Decode(&network, &hidden));
+            assert_eq!(decision.slot, Slot::ALL[best], "{hidden:?}");
+            assert_eq!(decision.ret, numbers.ret >= ALPHA, "{hidden:?}");
+        }
+    }
+
+    struct Decode<'a>(&'a Network, &'a [f32]);
+
+    impl Kernel for Decode<'_> {
+        type Output = Decision;
+        fn run<A: Arithmetic>(self) -> Decision {
+            self.0.decode::<A>(self.1)
+        }
     }
 
     #[test]

@@ -20,7 +20,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::encoder::Encoder;
-use crate::maths::{dot, sigmoid};
+use crate::maths::{dot, sigmoid, tanh_all};
 
 /// The condition threshold β.
 pub const BETA: f32 = 0.5;
@@ -75,8 +75,9 @@ impl Classifier {
                 .get(j * self.inputs..(j + 1) * self.inputs)
                 .unwrap_or_default();
             let sum: f32 = active.iter().filter_map(|&a| row.get(a)).sum();
-            hidden.push((bias + sum).tanh());
+            hidden.push(bias + sum);
         }
+        tanh_all(hidden);
     }
 
     fn logit(&self, hidden: &[f32]) -> f32 {

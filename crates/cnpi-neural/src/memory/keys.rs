@@ -165,10 +165,22 @@ const LANES: usize = 8;
 /// `-0.0`, exactly as [`maths::dot`] does, so the scores, and the row
 /// picked, are [`argmax`]'s bit for bit; it is a layout of the same
 /// weights, made once, not a cache of answers.
+///
+/// The search stops early, with the same answer. `bound[t]` is the largest
+/// `|k_t|` of any row, and for a query `x` the sum `U` of `bound[t] · |x_t|`,
+/// rounded and summed in the same order as a score, is at least every
+/// row's score: rounding is monotone, so each product `k_t · x_t` rounds to
+/// at most `bound[t] · |x_t|` rounded, and so does each partial sum. A row
+/// that scores `U` therefore has the best score and no later row can beat
+/// it (ties go to the first), so the search returns it at once. A stored
+/// key scores exactly `U` on its own row (its coordinates all have the
+/// magnitude `1/√32`), so the parser stops there, on average halfway
+/// through the table. A NaN makes `U` NaN, and the search runs to the end.
 #[derive(Clone, Debug, Default)]
 pub struct Search {
     blocks: Vec<[[f32; LANES]; KEY_DIM]>,
     rows: usize,
+    bound: [f32; KEY_DIM],
 }
 
 impl Search {
@@ -185,22 +197,44 @@ impl Search {
                 columns
             })
             .collect();
-        Search { blocks, rows }
+        let mut bound = [0.0f32; KEY_DIM];
+        for key in keys.chunks_exact(KEY_DIM) {
+            for (top, value) in bound.iter_mut().zip(key) {
+                // `max` ignores NaN: a row with a NaN never wins anyway.
+                *top = top.max(value.abs());
+            }
+        }
+        Search {
+            blocks,
+            rows,
+            bound,
+        }
     }
 
     /// [`argmax`] of the table with `key`: the same row.
     pub fn argmax(&self, key: &[f32]) -> Option<usize> {
         let key: &[f32; KEY_DIM] = key.try_into().ok()?;
-        let scores = self.blocks.iter().flat_map(|block| {
+        let most = (self.bound.iter().zip(key)).fold(-0.0f32, |sum, (&k, &x)| sum + k * x.abs());
+        let (mut best, mut top) = (0, f32::NEG_INFINITY);
+        for (b, block) in self.blocks.iter().enumerate() {
             let mut sums = [-0.0f32; LANES];
             for (column, &x) in block.iter().zip(key) {
                 for (sum, &k) in sums.iter_mut().zip(column) {
                     *sum += k * x;
                 }
             }
-            sums
-        });
-        maths::argmax(scores.take(self.rows))
+            let lanes = (self.rows - b * LANES).min(LANES);
+            for (lane, &score) in sums[..lanes].iter().enumerate() {
+                // `maths::argmax`'s rule: a strictly larger score wins.
+                if score > top {
+                    (best, top) = (b * LANES + lane, score);
+                    if score == most {
+                        return Some(best);
+                    }
+                }
+            }
+        }
+        (self.rows > 0).then_some(best)
     }
 }
 
@@ -315,6 +349,41 @@ mod tests {
                 assert_eq!(search.argmax(&key), argmax(&keys, &key), "{rows} rows");
             }
         }
+    }
+
+    /// The early stop keeps `argmax`'s answer on ties (the first row),
+    /// on rows of other magnitudes, on zeros and on NaNs.
+    #[test]
+    fn the_search_stops_early_only_on_the_best_row() {
+        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        let mut keys = Vec::new();
+        draw(&mut keys, 20, 6, Table::Detectors).expect("room");
+        let first = keys[..KEY_DIM].to_vec();
+        let fifth = keys[4 * KEY_DIM..5 * KEY_DIM].to_vec();
+        // Row 20 repeats row 4, row 21 is row 0 doubled, row 22 is zero,
+        // row 23 holds a NaN.
+        keys.extend_from_slice(&fifth);
+        keys.extend(first.iter().map(|x| 2.0 * x));
+        keys.extend([0.0; KEY_DIM]);
+        keys.extend([f32::NAN; KEY_DIM]);
+        let search = Search::new(&keys);
+        let mut queries: Vec<Vec<f32>> = keys.chunks_exact(KEY_DIM).map(<[f32]>::to_vec).collect();
+        queries.push(vec![0.0; KEY_DIM]);
+        queries.push(vec![-0.0; KEY_DIM]);
+        let mut with_nan = first.clone();
+        with_nan[3] = f32::NAN;
+        queries.push(with_nan);
+        queries.extend((0..200).map(|_| {
+            let scale = 10f32.powi(rng.random_range(-3..4));
+            (0..KEY_DIM)
+                .map(|_| (rng.random::<f32>() - 0.5) * scale)
+                .collect()
+        }));
+        for key in &queries {
+            assert_eq!(search.argmax(key), argmax(&keys, key), "{key:?}");
+        }
+        assert_eq!(search.argmax(&fifth), Some(4));
+        assert_eq!(search.argmax(&first), Some(21), "the doubled row scores 2");
     }
 
     #[test]
