@@ -26,7 +26,7 @@ mod ram;
 pub use array::{ArrayState, Tape};
 pub use errors::{eval_error, internal};
 pub use picture::{Mark, Panel, Picture, Shape};
-pub use ram::MAX_SCRATCH;
+pub use ram::{CompiledAct, MAX_SCRATCH};
 
 use std::any::Any;
 
@@ -215,6 +215,7 @@ pub trait EnvState: std::fmt::Debug + Send + Sync + AnyState {
 pub trait AnyState {
     fn clone_box(&self) -> Box<dyn EnvState>;
     fn as_any(&self) -> &dyn Any;
+    fn as_any_mut(&mut self) -> &mut dyn Any;
     fn same(&self, other: &dyn EnvState) -> bool;
 }
 
@@ -224,6 +225,10 @@ impl<T: EnvState + Clone + PartialEq + 'static> AnyState for T {
     }
 
     fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
         self
     }
 
@@ -513,6 +518,7 @@ impl ActContext<'_> {
 }
 
 /// The index `at` if it lies in `0..len`.
+#[inline]
 fn index(at: i64, len: usize) -> Option<usize> {
     usize::try_from(at).ok().filter(|&i| i < len)
 }

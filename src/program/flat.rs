@@ -103,16 +103,34 @@ impl Fast {
         })
     }
 
+    /// The side's number; `None` for a cell outside its data (END).
     #[inline(always)]
-    fn eval<W: World + ?Sized>(self, world: &W) -> Evaluated {
+    fn eval<W: World + ?Sized>(self, world: &W) -> Option<i64> {
         let at = |p: u32| world.pointer(p as PointerId);
         match self {
-            Fast::Int(k) => Evaluated::Position(k),
-            Fast::Pointer(p) => Evaluated::Position(at(p)),
-            Fast::Cell0(data) => Evaluated::Value(world.cell(data, &[])),
-            Fast::Cell1(data, p) => Evaluated::Value(world.cell(data, &[at(p)])),
-            Fast::Cell2(data, p, q) => Evaluated::Value(world.cell(data, &[at(p), at(q)])),
+            Fast::Int(k) => Some(k),
+            Fast::Pointer(p) => Some(at(p)),
+            Fast::Cell0(data) => world.cell(data, &[]),
+            Fast::Cell1(data, p) => world.cell(data, &[at(p)]),
+            Fast::Cell2(data, p, q) => world.cell(data, &[at(p), at(q)]),
         }
+    }
+}
+
+/// How two fast sides relate, as [`relate`] relates them: two numbers
+/// (positions or values) by order; a value that is END (`None`) is the
+/// same as another END and different from any number (a position is
+/// never END here: only the literal and values are).
+#[inline(always)]
+fn relate_fast(lhs: Option<i64>, rhs: Option<i64>) -> Relation {
+    match (lhs, rhs) {
+        (Some(a), Some(b)) => match a.cmp(&b) {
+            std::cmp::Ordering::Less => Relation::Less,
+            std::cmp::Ordering::Equal => Relation::Equal,
+            std::cmp::Ordering::Greater => Relation::Greater,
+        },
+        (None, None) => Relation::Same,
+        _ => Relation::Different,
     }
 }
 
@@ -304,7 +322,7 @@ pub fn relation<W: World + ?Sized>(
     world: &W,
 ) -> Result<Relation, Slow> {
     if let (Some(a), Some(b)) = (lhs.fast, rhs.fast) {
-        return Ok(relate(a.eval(world), b.eval(world), || world.len()));
+        return Ok(relate_fast(a.eval(world), b.eval(world)));
     }
     Ok(relate(lhs.eval(world)?, rhs.eval(world)?, || world.len()))
 }

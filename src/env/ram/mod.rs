@@ -24,9 +24,12 @@ use crate::program::calls::hidden;
 use crate::program::declared::{MOVE, NOP, SET};
 use crate::program::{ActArg, ActDecl, Cell, Data, DataKind, EnvAct, EnvKind, ParamType, PosKind};
 
+mod compiled;
 mod output;
 mod picture;
 mod typed;
+
+pub use compiled::CompiledAct;
 
 /// The most integers all scratch data of a run may hold together (256 MiB).
 pub const MAX_SCRATCH: usize = 1 << 25;
@@ -102,6 +105,7 @@ impl Region {
         }
     }
 
+    #[inline]
     fn slot(&mut self, offset: usize) -> &mut i64 {
         match self {
             Region::Scalar(k) => k,
@@ -309,6 +313,13 @@ pub(super) fn regions(state: &dyn EnvState) -> Option<&[Region]> {
 pub(super) fn cell(memory: &[Region], data: usize, at: &[i64]) -> Option<i64> {
     let region = memory.get(data)?;
     region.offset(at).map(|offset| region.get(offset))
+}
+
+/// The flat offset of the cell of `memory` at `at` in data `data`, if it
+/// lies inside.
+#[inline]
+fn cell_offset(memory: &[Region], data: usize, at: &[i64]) -> Option<usize> {
+    memory.get(data)?.offset(at)
 }
 
 impl EnvState for RamState {

@@ -14,6 +14,7 @@
 use crate::core::{DecisionTable, index};
 use crate::detector::{Condition, Detector};
 use crate::memory::{ActKind, Builtin, DetectorId, KeySearch, Memory, Parsed, RowId, RowKind};
+use cnpi::env::CompiledAct;
 use cnpi::program::flat::Flat;
 use cnpi::program::{ActApp, Combinator, CombinatorKind, PointerId};
 
@@ -44,21 +45,25 @@ pub(super) enum Op {
 }
 
 /// An ACT as the machine applies it: a `SET` whose value has a flat form
-/// is done by the machine (the store applies it only when the flat form
-/// cannot give the value, for the error); any other by the store.
+/// is done by the machine, and a `WRITE` or `SWAP` of cells compiled
+/// ([`CompiledAct`]) by the store without the expression tree (each as
+/// written only where that cannot give the result, for the error); any
+/// other by the store.
 #[derive(Debug)]
 pub(super) struct Act {
     pub(super) app: ActApp,
     pub(super) set: Option<(PointerId, Flat)>,
+    pub(super) compiled: Option<CompiledAct>,
 }
 
 impl Act {
     fn new(app: ActApp) -> Act {
-        let set = match &app.act {
-            cnpi::program::Act::Set(p, value) => Flat::new(value).map(|flat| (*p, flat)),
-            _ => None,
+        let (set, compiled) = match &app.act {
+            cnpi::program::Act::Set(p, value) => (Flat::new(value).map(|flat| (*p, flat)), None),
+            cnpi::program::Act::Env(act) => (None, CompiledAct::new(act)),
+            _ => (None, None),
         };
-        Act { app, set }
+        Act { app, set, compiled }
     }
 }
 
