@@ -8,6 +8,11 @@ integers), then time, best of --repeat runs each:
 - `cnpic run FILE --input @IN --format json` (the network on its exact
   caches), with `--no-cache` (the plain networks at every step) and with
   `--symbolic` (the reference interpreter), each as a whole process;
+- the same two on the same combinatory program: FILE converted once by
+  `cnpic combinatorize` into a temporary file, whose `--symbolic` run
+  takes the same core steps as the network, every decision known; the
+  network and `--symbolic` runs taken in turn (interleaved), best of
+  --repeat each;
 - CLRS's own reference function (`clrs._src.algorithms.<id>`, dm-clrs, the
   function its data generator calls, probes included) on the same input,
   in process;
@@ -32,7 +37,9 @@ which the reference and the in-process run are timed (CLRS's bubble sort
 at n = 1024 records the array at every swap: minutes and gigabytes). A
 cell with no finished run reads "> 60 s". The table is
 printed in the form of docs/clrs.md, after the command and `uptime` and
-before `uptime` at the end.
+before the geometric means of the two network / `--symbolic` ratios
+over the programs at the largest size measured for each, and `uptime` at
+the end.
 
     cargo build --release -p cnpic
     python3 docs/clrs/speed.py --venv /tmp/clrs-venv [--only id,id] [--sizes 16,64]
@@ -41,6 +48,7 @@ before `uptime` at the end.
 import argparse
 import inspect
 import json
+import math
 import multiprocessing
 import os
 import random
@@ -114,6 +122,28 @@ def processes(command, repeat, budget):
         spent += seconds
         best = seconds if best is None else min(best, seconds)
     return Timed(budget, over=True) if best is None else Timed(best, output=output)
+
+
+def interleaved(commands, repeat, budget):
+    """Each of `commands` (as for `processes`) run in turn, `repeat` rounds,
+    each within its own `budget` seconds: their `Timed`, in order."""
+    best = [None] * len(commands)
+    outputs = [None] * len(commands)
+    spent = [0.0] * len(commands)
+    for _ in range(repeat):
+        for i, command in enumerate(commands):
+            if best[i] is not None and spent[i] >= budget:
+                continue
+            left = budget - spent[i] if best[i] is not None else budget
+            try:
+                outputs[i], seconds = command(left)
+            except subprocess.TimeoutExpired:
+                spent[i] = budget
+                continue
+            spent[i] += seconds
+            best[i] = seconds if best[i] is None else min(best[i], seconds)
+    return [Timed(budget, over=True) if b is None else Timed(b, output=o)
+            for b, o in zip(best, outputs)]
 
 
 def _child(call, members, repeat, conn):
@@ -195,9 +225,20 @@ def uptime():
     return done.stdout.strip() if done.returncode == 0 else f"load {os.getloadavg()}"
 
 
-def measure(args, program, algorithms, pid, n, given, input_path):
+def geomean(ratios):
+    """The geometric mean of the finite ratios (a "—" or bound is left
+    out), and how many there were."""
+    values = [float(r) for r in ratios if r[:1].isdigit()]
+    if not values:
+        return "—", 0
+    return f"{math.exp(sum(map(math.log, values)) / len(values)):.2f}", len(values)
+
+
+def measure(args, program, algorithms, pid, n, given, input_path, combinatory):
     """One row: every engine on one input, within the budget; `program` is
-    the cnpi package's compiled program, or None."""
+    the cnpi package's compiled program, or None; `combinatory` is the
+    program's `cnpic combinatorize` output. Returns the row and its two
+    network / `--symbolic` ratios (as written, combinatory)."""
     _, members, _ = table.PROGRAMS[pid]
     path = f"examples/clrs/{pid}.cnpi"
     plain = not args.no_plain and n <= args.plain_max
@@ -207,6 +248,11 @@ def measure(args, program, algorithms, pid, n, given, input_path):
         command = lambda budget: table.run(  # noqa: E731
             args.cnpic, path, input_path, *given_flags, timeout=budget)
         timed[flag] = processes(command, args.repeat, args.budget)
+    pair = [lambda budget, flags=flags: table.run(
+        args.cnpic, combinatory, input_path, *flags, timeout=budget)
+        for flags in ([], ["--symbolic"])]
+    timed["combinatory"], timed["combinatory --symbolic"] = interleaved(
+        pair, args.repeat, args.budget)
     ref = own = None
     if algorithms is not None:
         function = getattr(algorithms, pid)
@@ -222,13 +268,17 @@ def measure(args, program, algorithms, pid, n, given, input_path):
                 sys.exit(f"{pid} at n = {n}: {flag} and {finished[0][0] or 'the network'} "
                          f"disagree on `{member}`")
     network, sym = timed[None], timed["--symbolic"]
+    comb, comb_sym = timed["combinatory"], timed["combinatory --symbolic"]
     steps = rate = "—"
     if network.output is not None:
         steps = f"{network.output['steps']:,}"
         rate = f"{network.output['steps'] / network.seconds / 1e6:.1f}"
-    return (f"| `{pid}` | {n} | {steps} | {network.cell()} | {rate} | "
-            f"{cell(timed.get('--no-cache'))} | {sym.cell()} | {ratio(network, sym)} | "
-            f"{cell(ref)} | {ratio(ref, network)} | {cell(own)} | {ratio(ref, own)} |")
+    written, same = ratio(network, sym), ratio(comb, comb_sym)
+    row = (f"| `{pid}` | {n} | {steps} | {network.cell()} | {rate} | "
+           f"{cell(timed.get('--no-cache'))} | {sym.cell()} | {written} | "
+           f"{comb.cell()} | {comb_sym.cell()} | {same} | "
+           f"{cell(ref)} | {ratio(ref, network)} | {cell(own)} | {ratio(ref, own)} |")
+    return row, written, same
 
 
 def main():
@@ -253,10 +303,13 @@ def main():
     chosen = args.only.split(",") if args.only else list(table.PROGRAMS)
     print(f"`{command}`\n\nat start: `{uptime()}`\n", flush=True)
     print("| program | n | core steps | network s | M steps/s | --no-cache s | --symbolic s "
-          "| network / symbolic | CLRS reference s | reference / network "
+          "| network / symbolic | combinatory: network s | combinatory: --symbolic s "
+          "| combinatory: network / symbolic | CLRS reference s | reference / network "
           "| in process s | reference / in process |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|", flush=True)
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+          flush=True)
     started = time.perf_counter()
+    largest_rows = []  # the two ratios at the largest size of each program
     with tempfile.TemporaryDirectory() as scratch:
         for pid in chosen:
             _, _, largest = table.PROGRAMS[pid]
@@ -264,6 +317,9 @@ def main():
             program = cnpi.load(os.path.join(ROOT, path)) if cnpi else None
             rng = random.Random(f"{args.seed}/{pid}")
             input_path = os.path.join(scratch, "input.json")
+            combinatory = os.path.join(scratch, f"{pid}.cnpi")
+            subprocess.run([args.cnpic, "combinatorize", path, "-o", combinatory],
+                           cwd=ROOT, check=True, capture_output=True)
             if args.sizes:
                 sizes = [int(n) for n in args.sizes.split(",")]
             else:
@@ -274,8 +330,16 @@ def main():
                     json.dump(given, f)
                 if i == 0:
                     table.run(args.cnpic, path, input_path)  # warm the detector cache
-                print(measure(args, program, algorithms, pid, n, given, input_path), flush=True)
+                    table.run(args.cnpic, combinatory, input_path)
+                row, written, same = measure(
+                    args, program, algorithms, pid, n, given, input_path, combinatory)
+                print(row, flush=True)
+            largest_rows.append((written, same))
     minutes = (time.perf_counter() - started) / 60
+    for name, column in [("the program as written", 0), ("the same combinatory program", 1)]:
+        mean, count = geomean([r[column] for r in largest_rows])
+        print(f"\nnetwork / `--symbolic` on {name}, geometric mean over {count} programs "
+              f"at their largest size measured: {mean}")
     print(f"\nat end: `{uptime()}` ({minutes:.1f} minutes)")
 
 

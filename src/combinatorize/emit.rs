@@ -216,20 +216,34 @@ impl<'a> Emitter<'a> {
         if let Some(name) = self.seen.get(&text) {
             return Arg::Def(name.clone());
         }
-        let line = self.lines.line(piece.extent.head);
-        let name = self
-            .names
-            .fresh(format!("{}_{}_L{line}", self.stem, piece.kind));
+        let name = self.reserve(piece.kind, piece.extent);
         self.seen.insert(text, name.clone());
-        let head = Span::new(SourceId::USER, piece.extent.head, piece.extent.end);
+        self.define(name.clone(), node, piece.extent, runs);
+        Arg::Def(name)
+    }
+
+    /// A fresh name for a helper of `kind` from `extent`, taken before its
+    /// body is built (a loop that code inside it goes back to).
+    pub fn reserve(&mut self, kind: &str, extent: Extent) -> String {
+        let line = self.lines.line(extent.head);
+        self.names.fresh(format!("{}_{kind}_L{line}", self.stem))
+    }
+
+    /// The helper `name` (from [`Self::reserve`]) is `piece`.
+    pub fn define_piece(&mut self, name: String, piece: Piece) {
+        let runs = piece.runs();
+        self.define(name, piece.node, piece.extent, runs);
+    }
+
+    fn define(&mut self, name: String, node: Node, extent: Extent, runs: Option<Span>) {
+        let head = Span::new(SourceId::USER, extent.head, extent.end);
         self.helpers.push(OutDef {
-            name: name.clone(),
-            comment: Some(self.lines.comment(piece.extent)),
+            name,
+            comment: Some(self.lines.comment(extent)),
             node,
             origin: self.lines.first_line(head),
             runs,
         });
-        Arg::Def(name)
     }
 
     /// A combinator application covering `extent`.

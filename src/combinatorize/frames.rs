@@ -8,11 +8,11 @@
 //! A block ends by saying where its frame goes on (`_goto(k)`), by calling
 //! (`_goto` to the code after the call, then `_enter(k)` for a plain call or
 //! `_call(k, e1, ..., ek)` for a state call, which pushes a frame resuming at
-//! the callee's first block) or by returning (`_return`). Code without such
-//! calls stays as the ordinary rules make it (`cond`, `linrec`, `seq`), so a
-//! block is a small combinatory program. One `linrec(_resume > 0?; DISPATCH,
-//! NOP, NOP)` runs the blocks: `DISPATCH` is a balanced tree of
-//! `cond(_resume < k?; ...)` over the block numbers. Each normal program
+//! the callee's first block) or by returning (`_return`); `cut` builds
+//! them. One `linrec(_resume > 0?; DISPATCH, DISPATCH, NOP)` runs the
+//! blocks, two a round: `DISPATCH` is a balanced tree of `cond(_resume <
+//! k?; ...)` over the block numbers, where 0 (the program returned) does
+//! nothing. Each normal program
 //! keeps its name as `seq(; _enter(0), _enter(ENTRY), LOOP, _return)`:
 //! the frame resuming at 0 stops the loop when the program returns, and is
 //! taken off again. The frame stack lives in the run's store (`exec`), so
@@ -21,9 +21,10 @@
 use std::collections::HashMap;
 
 use super::convert::{Context, Converter, extent};
+use super::cut::{Blocks, Cutter, Next, Place};
 use super::emit::{Emitter, Extent, Lines, Names, Piece};
 use super::output::{Arg, OutDef};
-use super::walk::{calls, returns};
+use super::walk::calls;
 use crate::diagnostic::Diagnostic;
 use crate::operators::CompareOp;
 use crate::program::{
@@ -31,35 +32,6 @@ use crate::program::{
     Program, Stmt,
 };
 use crate::span::Span;
-
-/// Where a piece of code goes when it ends.
-#[derive(Clone, Copy)]
-enum Next {
-    /// The frame resumes at this block.
-    Goto(i64),
-    /// The program returns.
-    Return,
-}
-
-/// The blocks of all converted programs, by number (block k is `blocks[k - 1]`).
-struct Blocks {
-    code: Vec<Option<Piece>>,
-    /// The block that only returns, once some call needs it.
-    returns: Option<i64>,
-}
-
-impl Blocks {
-    fn new_block(&mut self) -> i64 {
-        self.code.push(None);
-        self.code.len() as i64
-    }
-
-    fn set(&mut self, k: i64, piece: Piece) {
-        if let Some(slot) = self.code.get_mut(k as usize - 1) {
-            *slot = Some(piece);
-        }
-    }
-}
 
 /// What the entry reaches, in file order.
 pub struct Reached {
@@ -122,7 +94,7 @@ fn members(program: &Program, root: DefId) -> Vec<DefId> {
 }
 
 /// The definition a call statement calls.
-fn target(stmt: &Stmt) -> Option<DefId> {
+pub fn target(stmt: &Stmt) -> Option<DefId> {
     match stmt {
         Stmt::Call(id, _) | Stmt::StateCall(id, _, _) => Some(*id),
         Stmt::ParamCall(call) => Some(call.def),
@@ -162,6 +134,7 @@ fn machine(
     let mut blocks = Blocks {
         code: Vec::new(),
         returns: None,
+        loops: HashMap::new(),
     };
     let entries: HashMap<DefId, i64> = members.iter().map(|&m| (m, blocks.new_block())).collect();
     let mut out = Vec::new();
@@ -181,7 +154,7 @@ fn machine(
             blocks: &mut blocks,
             entries: &entries,
         };
-        let code = cut.code(body, Next::Return)?;
+        let code = cut.code(body, Next::Return, Place::Block)?;
         let whole = body.iter().map(extent).reduce(Extent::to);
         let block = cut.conv.emit.seq(code, "BLOCK");
         let block = Piece {
@@ -199,14 +172,18 @@ fn machine(
         .filter_map(|&id| program.defs.get(id))
         .map(|def| Extent::new(def.span.start, def_end(def)));
     let whole = all.reduce(Extent::to).unwrap_or_default();
-    let pieces: Vec<Piece> = blocks.code.into_iter().flatten().collect();
-    let dispatch = dispatch(&mut emit, pieces, 1, whole);
+    // Resume point 0, the program returned, does nothing: the loop
+    // dispatches twice a round, and the second may find it.
     let nop = || Piece::arg(Arg::Nop, Extent::default());
+    let pieces: Vec<Piece> = std::iter::once(nop())
+        .chain(blocks.code.into_iter().flatten())
+        .collect();
+    let dispatch = dispatch(&mut emit, pieces, 0, whole);
     let running = compare(CompareOp::Gt, 0);
     let run = emit.comb(
         Combinator::Linrec,
         Some(running),
-        [dispatch, nop(), nop()],
+        [dispatch.clone(), dispatch, nop()],
         whole,
         "LOOP",
     );
@@ -272,7 +249,7 @@ fn dispatch(emit: &mut Emitter, mut blocks: Vec<Piece>, first: i64, whole: Exten
 }
 
 /// `_resume OP k`.
-fn compare(op: CompareOp, k: i64) -> BoolExpr {
+pub fn compare(op: CompareOp, k: i64) -> BoolExpr {
     let resume = PosExpr {
         kind: PosKind::Resume,
         span: Span::default(),
@@ -281,156 +258,9 @@ fn compare(op: CompareOp, k: i64) -> BoolExpr {
 }
 
 /// The integer `k` as a position.
-fn int(k: i64) -> PosExpr {
+pub fn int(k: i64) -> PosExpr {
     PosExpr {
         kind: PosKind::Int(k),
         span: Span::default(),
-    }
-}
-
-/// Cuts one program into blocks.
-struct Cutter<'c, 'e> {
-    conv: Converter<'c, 'e>,
-    blocks: &'c mut Blocks,
-    entries: &'c HashMap<DefId, i64>,
-}
-
-impl Cutter<'_, '_> {
-    /// Whether a statement calls a program that runs on frames, or
-    /// returns: code that ends its block.
-    fn cuts(&self, stmt: &Stmt) -> bool {
-        let mut callees = calls(std::slice::from_ref(stmt))
-            .into_iter()
-            .filter_map(target);
-        returns(stmt) || callees.any(|id| self.entries.contains_key(&id))
-    }
-
-    /// The ACT that ends code going to `next`.
-    fn end(next: Next, extent: Extent) -> Piece {
-        let act = match next {
-            Next::Goto(k) => Act::Frame(FrameAct::Goto, vec![int(k)]),
-            Next::Return => Act::Frame(FrameAct::Return, Vec::new()),
-        };
-        Piece::arg(Arg::Act(act), extent)
-    }
-
-    /// The block where code goes on after `stmts` (which end by going to
-    /// `next`): `next`'s own block when there are none, else a new block.
-    fn resume_after(&mut self, stmts: &[Stmt], next: Next) -> Option<i64> {
-        if stmts.is_empty() {
-            return Some(match next {
-                Next::Goto(k) => k,
-                Next::Return => self.return_block(),
-            });
-        }
-        let k = self.blocks.new_block();
-        let code = self.code(stmts, next)?;
-        let piece = self.conv.emit.seq(code, "BLOCK");
-        self.keep(k, piece);
-        Some(k)
-    }
-
-    /// Block `k` is `piece`, named after this program.
-    fn keep(&mut self, k: i64, piece: Piece) {
-        let extent = piece.extent;
-        let arg = self.conv.emit.arg(piece);
-        self.blocks.set(k, Piece::arg(arg, extent));
-    }
-
-    /// The block that only returns.
-    fn return_block(&mut self) -> i64 {
-        if let Some(k) = self.blocks.returns {
-            return k;
-        }
-        let k = self.blocks.new_block();
-        self.blocks
-            .set(k, Self::end(Next::Return, Extent::default()));
-        self.blocks.returns = Some(k);
-        k
-    }
-
-    /// The code of the current block that runs `stmts` and then goes to
-    /// `next`; code after a call goes to blocks of its own.
-    fn code(&mut self, stmts: &[Stmt], next: Next) -> Option<Vec<Piece>> {
-        let Some(at) = stmts.iter().position(|s| self.cuts(s)) else {
-            let mut pieces = self.conv.block(stmts)?;
-            let last = stmts.last().map(extent).unwrap_or_default();
-            pieces.push(Self::end(next, last));
-            return Some(pieces);
-        };
-        let mut pieces = self.conv.block(&stmts[..at])?;
-        let (stmt, rest) = (&stmts[at], &stmts[at + 1..]);
-        let here = extent(stmt);
-        match stmt {
-            Stmt::Call(id, _) | Stmt::StateCall(id, _, _) => {
-                let after = self.resume_after(rest, next)?;
-                pieces.push(Self::end(Next::Goto(after), here));
-                let callee = *self.entries.get(id)?;
-                let act = match stmt {
-                    Stmt::StateCall(_, args, _) => {
-                        let mut positions = vec![int(callee)];
-                        positions.extend(args.iter().cloned());
-                        Act::Frame(FrameAct::Call, positions)
-                    }
-                    _ => Act::Frame(FrameAct::Enter, vec![int(callee)]),
-                };
-                pieces.push(Piece::arg(Arg::Act(act), here));
-            }
-            Stmt::If {
-                condition,
-                then,
-                otherwise,
-                ..
-            } => {
-                let join = match rest.is_empty() {
-                    true => next,
-                    false => Next::Goto(self.resume_after(rest, next)?),
-                };
-                let then = self.code(then, join)?;
-                let otherwise = self.code(otherwise, join)?;
-                let a1 = self.conv.emit.seq(then, "SEQ");
-                let a3 = self.conv.emit.seq(otherwise, "SEQ");
-                let nop = Piece::arg(Arg::Nop, here);
-                let detector = Some(condition.clone());
-                let comb =
-                    (self.conv.emit).comb(Combinator::Cond, detector, [a1, nop, a3], here, "IF");
-                pieces.push(comb);
-            }
-            Stmt::While {
-                condition, body, ..
-            } => {
-                let head = self.blocks.new_block();
-                pieces.push(Self::end(Next::Goto(head), here));
-                let body = self.code(body, Next::Goto(head))?;
-                let after = self.code(rest, next)?;
-                let a1 = self.conv.emit.seq(body, "SEQ");
-                let a3 = self.conv.emit.seq(after, "SEQ");
-                let nop = Piece::arg(Arg::Nop, here);
-                let detector = Some(condition.clone());
-                let comb =
-                    (self.conv.emit).comb(Combinator::Cond, detector, [a1, nop, a3], here, "LOOP");
-                self.keep(head, comb);
-            }
-            // A call with arguments saves the registers (`_call` with no
-            // state to set), then sets the parameters in the new frame:
-            // the arguments read what the caller's registers hold, as
-            // `lower` made sure.
-            Stmt::ParamCall(call) => {
-                let after = self.resume_after(rest, next)?;
-                pieces.push(Self::end(Next::Goto(after), here));
-                let callee = *self.entries.get(&call.def)?;
-                let act = Act::Frame(FrameAct::Call, vec![int(callee)]);
-                pieces.push(Piece::arg(Arg::Act(act), here));
-                let params = &self.conv.ctx.program.defs.get(call.def)?.params;
-                for (&param, arg) in params.iter().zip(&call.args) {
-                    let act = Act::Set(param, arg.clone());
-                    pieces.push(Piece::arg(Arg::Act(act), here));
-                }
-            }
-            // `lower` left only bare returns; what follows is never run.
-            Stmt::Return { .. } => pieces.push(Self::end(Next::Return, here)),
-            Stmt::Act(_) | Stmt::Pass(_) => return None,
-        }
-        Some(pieces)
     }
 }

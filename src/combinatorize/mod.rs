@@ -17,6 +17,7 @@
 
 mod apart;
 mod convert;
+mod cut;
 mod effects;
 mod emit;
 mod errors;
