@@ -64,7 +64,7 @@ pub struct Written {
 /// diagnostics about a program are drawn against.
 pub fn sources(name: &str, text: &str) -> Sources {
     let mut sources = Sources::new();
-    sources.add(SourceId::USER, name, text);
+    sources.add(SourceId::USER, name, text.to_string());
     for file in stdlib::files() {
         sources.add(file.id, file.name.as_str(), file.text);
     }

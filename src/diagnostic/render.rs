@@ -8,6 +8,7 @@
 //! plain `error[E0601]: ...` line followed by their help and notes. Very
 //! long lines are cut around the labels first (see [`super::cut`]).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::OnceLock;
@@ -26,17 +27,18 @@ pub struct Sources {
     entries: HashMap<SourceId, Entry>,
 }
 
-/// One registered source: its name, its text as given, and the text
-/// prepared for ariadne, made when first needed.
+/// One registered source: its name, its text as given (the stdlib's
+/// borrowed, not copied), and the text prepared for ariadne, made when
+/// first needed.
 struct Entry {
     name: String,
-    text: String,
+    text: Cow<'static, str>,
     source: OnceLock<Source<String>>,
 }
 
 impl Entry {
     fn source(&self) -> &Source<String> {
-        (self.source).get_or_init(|| Source::from(only_newlines_break(self.text.clone())))
+        (self.source).get_or_init(|| Source::from(only_newlines_break(self.text.to_string())))
     }
 }
 
@@ -46,7 +48,12 @@ impl Sources {
     }
 
     /// Registers `text` under `id`, shown as `name` (usually a path).
-    pub fn add(&mut self, id: SourceId, name: impl Into<String>, text: impl Into<String>) {
+    pub fn add(
+        &mut self,
+        id: SourceId,
+        name: impl Into<String>,
+        text: impl Into<Cow<'static, str>>,
+    ) {
         let entry = Entry {
             name: name.into(),
             text: text.into(),

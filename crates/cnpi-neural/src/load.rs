@@ -11,6 +11,7 @@
 //! put on the runtime once ([`OnTheNetwork`]): what `cnpic run`, `cnpic run
 //! --inputs` and the Python package run.
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use cnpi::compile::{Compiled, ForNetwork};
@@ -133,11 +134,12 @@ impl Request<'_> {
         }
     }
 
-    /// The core to run on, loaded (and verified) once.
-    fn core(&self) -> Result<Core, Diagnostic> {
+    /// The core to run on, loaded (and verified) once; the shipped core is
+    /// borrowed, not copied.
+    fn core(&self) -> Result<Cow<'static, Core>, Diagnostic> {
         match self.core {
-            Some(path) => Core::load(path),
-            None => Core::shipped().cloned(),
+            Some(path) => Core::load(path).map(Cow::Owned),
+            None => Core::shipped().map(Cow::Borrowed),
         }
     }
 }
@@ -223,7 +225,7 @@ fn plan_memory(path: &Path, request: &Request, report: Report) -> Option<Plan> {
     };
     let file = path.display().to_string();
     let network = move || {
-        let on = OnTheNetwork::new(&request.core()?, memory, entry, request.cached)?;
+        let on = OnTheNetwork::new(&*request.core()?, memory, entry, request.cached)?;
         Ok(on.read_from(&file))
     };
     Plan::from_network(declared, &source, request.engines, network, report)

@@ -125,7 +125,9 @@ impl Memory {
             .map_err(|n| full(n, "program"))?;
         keys::draw(&mut w_key, detectors.len(), self.seed, Table::Detectors)
             .map_err(|n| full(n, "detector"))?;
-        let mut m_prog = self.m_prog.clone();
+        // Sized once: grown row by row, it was copied at every doubling.
+        let mut m_prog = Vec::with_capacity(self.m_prog.len() + planned.rows.len() * EMBED_DIM);
+        m_prog.extend_from_slice(&self.m_prog);
         let mut rows = Vec::with_capacity(planned.rows.len());
         let mut combinators = Vec::new();
         for (mut row, plan) in planned.rows {
