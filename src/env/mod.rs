@@ -26,7 +26,7 @@ mod ram;
 pub use array::{ArrayState, Tape};
 pub use errors::{eval_error, internal};
 pub use picture::{Mark, Panel, Picture, Shape};
-pub use ram::MAX_SCRATCH;
+pub use ram::{CompiledAct, MAX_SCRATCH};
 
 use std::any::Any;
 
@@ -215,6 +215,7 @@ pub trait EnvState: std::fmt::Debug + Send + Sync + AnyState {
 pub trait AnyState {
     fn clone_box(&self) -> Box<dyn EnvState>;
     fn as_any(&self) -> &dyn Any;
+    fn as_any_mut(&mut self) -> &mut dyn Any;
     fn same(&self, other: &dyn EnvState) -> bool;
 }
 
@@ -224,6 +225,10 @@ impl<T: EnvState + Clone + PartialEq + 'static> AnyState for T {
     }
 
     fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
         self
     }
 
@@ -391,10 +396,12 @@ impl State {
     /// The state as conditions see it, with the current pointer values.
     #[inline]
     pub fn view<'a>(&'a self, pointers: &'a [i64]) -> View<'a> {
+        let state = self.inner.as_ref();
         View {
-            state: self.inner.as_ref(),
+            state,
             pointers,
             resume: 0,
+            memory: ram::regions(state),
         }
     }
 
@@ -511,6 +518,7 @@ impl ActContext<'_> {
 }
 
 /// The index `at` if it lies in `0..len`.
+#[inline]
 fn index(at: i64, len: usize) -> Option<usize> {
     usize::try_from(at).ok().filter(|&i| i < len)
 }
@@ -528,6 +536,9 @@ pub struct View<'a> {
     pointers: &'a [i64],
     /// `_resume`: the top frame's resume point (0 without frames).
     resume: i64,
+    /// The declared memory of a `ram` state, read here directly rather
+    /// than through the state's dynamic `cell` at every read.
+    memory: Option<&'a [ram::Region]>,
 }
 
 impl View<'_> {
@@ -544,10 +555,12 @@ impl View<'_> {
 }
 
 impl World for View<'_> {
+    #[inline]
     fn len(&self) -> i64 {
         self.state.len()
     }
 
+    #[inline]
     fn pointer(&self, pointer: PointerId) -> i64 {
         self.pointers[pointer]
     }
@@ -568,10 +581,15 @@ impl World for View<'_> {
         self.state.position(observation, at)
     }
 
+    #[inline]
     fn cell(&self, data: DataId, at: &[i64]) -> Option<i64> {
-        self.state.cell(data, at)
+        match self.memory {
+            Some(memory) => ram::cell(memory, data, at),
+            None => self.state.cell(data, at),
+        }
     }
 
+    #[inline]
     fn resume(&self) -> i64 {
         self.resume
     }

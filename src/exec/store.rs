@@ -12,7 +12,7 @@ use std::io::Write;
 
 use super::{FrameStack, MAX_STACK_BYTES, MAX_TASKS, Options, Outcome, StateStack, errors};
 use crate::diagnostic::Diagnostic;
-use crate::env::{State, View, eval_error, internal};
+use crate::env::{CompiledAct, State, View, eval_error, internal};
 use crate::program::{Act, ActApp, BoolExpr, EnvKind, FrameAct, Pointer, PosExpr};
 use crate::span::Span;
 
@@ -211,6 +211,21 @@ impl<'o> Store<'o> {
                 }
                 Ok(())
             }
+        }
+    }
+
+    /// Applies `act`, compiled from an ACT of the environment, as
+    /// [`Self::apply`] applies the ACT: true when done; false, changing
+    /// nothing, where the ACT as written must be applied instead (for its
+    /// error, or in another environment than `ram`).
+    #[inline]
+    pub fn apply_compiled(&mut self, act: &CompiledAct) -> bool {
+        match act.apply(&mut self.state, &self.pointers) {
+            Some(changed) => {
+                self.version += u64::from(changed);
+                true
+            }
+            None => false,
         }
     }
 

@@ -73,6 +73,65 @@ enum Top {
 pub struct FlatOperand {
     ops: Box<[Op]>,
     top: Top,
+    /// The same side in one of the shapes most sides have, if it is.
+    fast: Option<Fast>,
+}
+
+/// The shapes of most sides of comparisons, read with no stack and no
+/// failure: an integer, a pointer, or a cell at pointers (`n`, `A[i]`,
+/// `A[u][v]`; END outside).
+#[derive(Clone, Copy, Debug)]
+enum Fast {
+    Int(i64),
+    Pointer(u32),
+    Cell0(DataId),
+    Cell1(DataId, u32),
+    Cell2(DataId, u32, u32),
+}
+
+impl Fast {
+    /// The shape of the side computed by `ops` and read by `top`, if it
+    /// has one.
+    fn of(ops: &[Op], top: Top) -> Option<Fast> {
+        Some(match (top, ops) {
+            (Top::Position, &[Op::Int(k)]) => Fast::Int(k),
+            (Top::Position, &[Op::Pointer(p)]) => Fast::Pointer(p),
+            (Top::Cell(data, 0), []) => Fast::Cell0(data),
+            (Top::Cell(data, 1), &[Op::Pointer(p)]) => Fast::Cell1(data, p),
+            (Top::Cell(data, 2), &[Op::Pointer(p), Op::Pointer(q)]) => Fast::Cell2(data, p, q),
+            _ => return None,
+        })
+    }
+
+    /// The side's number; `None` for a cell outside its data (END).
+    #[inline(always)]
+    fn eval<W: World + ?Sized>(self, world: &W) -> Option<i64> {
+        let at = |p: u32| world.pointer(p as PointerId);
+        match self {
+            Fast::Int(k) => Some(k),
+            Fast::Pointer(p) => Some(at(p)),
+            Fast::Cell0(data) => world.cell(data, &[]),
+            Fast::Cell1(data, p) => world.cell(data, &[at(p)]),
+            Fast::Cell2(data, p, q) => world.cell(data, &[at(p), at(q)]),
+        }
+    }
+}
+
+/// How two fast sides relate, as [`relate`] relates them: two numbers
+/// (positions or values) by order; a value that is END (`None`) is the
+/// same as another END and different from any number (a position is
+/// never END here: only the literal and values are).
+#[inline(always)]
+fn relate_fast(lhs: Option<i64>, rhs: Option<i64>) -> Relation {
+    match (lhs, rhs) {
+        (Some(a), Some(b)) => match a.cmp(&b) {
+            std::cmp::Ordering::Less => Relation::Less,
+            std::cmp::Ordering::Equal => Relation::Equal,
+            std::cmp::Ordering::Greater => Relation::Greater,
+        },
+        (None, None) => Relation::Same,
+        _ => Relation::Different,
+    }
 }
 
 /// The ops of `e` appended to `ops`; `None` where the flat form does not
@@ -213,8 +272,10 @@ impl FlatOperand {
                 Top::Symbol(o)
             }
         };
+        let ops = finish(ops)?;
         Some(FlatOperand {
-            ops: finish(ops)?,
+            fast: Fast::of(&ops, top),
+            ops,
             top,
         })
     }
@@ -260,6 +321,9 @@ pub fn relation<W: World + ?Sized>(
     rhs: &FlatOperand,
     world: &W,
 ) -> Result<Relation, Slow> {
+    if let (Some(a), Some(b)) = (lhs.fast, rhs.fast) {
+        return Ok(relate_fast(a.eval(world), b.eval(world)));
+    }
     Ok(relate(lhs.eval(world)?, rhs.eval(world)?, || world.len()))
 }
 
@@ -331,5 +395,71 @@ fn arith(op: ArithOp, a: i64, b: i64) -> Option<i64> {
         ArithOp::Mul => a.checked_mul(b),
         ArithOp::Div => a.checked_div(b),
         ArithOp::Rem => a.checked_rem(b),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::env::{Declarations, read_input};
+    use crate::program::{Applier, Body, BoolExpr, relation as tree_relation};
+
+    /// The comparisons of `expr`, left to right.
+    fn sides(expr: &BoolExpr, out: &mut Vec<(Operand, Operand)>) {
+        match expr {
+            BoolExpr::Compare(_, lhs, rhs) => out.push((lhs.clone(), rhs.clone())),
+            BoolExpr::And(a, b) | BoolExpr::Or(a, b) => {
+                sides(a, out);
+                sides(b, out);
+            }
+            BoolExpr::Not(a) => sides(a, out),
+            BoolExpr::Test(..) => {}
+        }
+    }
+
+    #[test]
+    fn the_fast_sides_relate_as_the_tree_does() {
+        let text = "env ram(i = 0, j = 0)\ninput A[n][n]\ninput B[n]\ninput x\n\
+                    def MAIN: cond(A[i][j] < B[i] and x == i or j != -1 and B[j] > n \
+                    and i + 1 < B[i + 1]?; NOP, NOP, NOP)\n";
+        let compiled = crate::compile::compile("p.cnpi", text, None).program;
+        let program = compiled.expect("the program compiles");
+        let Body::Applier(Applier::Combinator {
+            detector: Some(condition),
+            ..
+        }) = &program.defs[0].body
+        else {
+            panic!("a cond applier");
+        };
+        let mut pairs = Vec::new();
+        sides(condition, &mut pairs);
+        let flat: Vec<_> = (pairs.iter())
+            .map(|(a, b)| (FlatOperand::new(a).unwrap(), FlatOperand::new(b).unwrap()))
+            .collect();
+        let fast = |f: &FlatOperand| f.fast.is_some();
+        let shapes: Vec<_> = flat.iter().map(|(a, b)| (fast(a), fast(b))).collect();
+        assert_eq!(
+            shapes,
+            [
+                (true, true),
+                (true, true),
+                (true, true),
+                (true, true),
+                (false, false)
+            ]
+        );
+        let layout = Declarations::of(&program);
+        let json = r#"{"A": [[1, 5, -2], [3, 3, 0], [7, 1, 2]], "B": [3, 0, 2], "x": 1}"#;
+        let state = read_input(program.env, &layout, json).expect("reads");
+        for i in -1..=3 {
+            for j in -1..=3 {
+                let pointers = [i, j];
+                let view = state.view(&pointers);
+                for ((a, b), (fa, fb)) in pairs.iter().zip(&flat) {
+                    let tree = tree_relation(a, b, &view).ok();
+                    assert_eq!(relation(fa, fb, &view).ok(), tree, "i = {i}, j = {j}");
+                }
+            }
+        }
     }
 }

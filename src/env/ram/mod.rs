@@ -24,9 +24,12 @@ use crate::program::calls::hidden;
 use crate::program::declared::{MOVE, NOP, SET};
 use crate::program::{ActArg, ActDecl, Cell, Data, DataKind, EnvAct, EnvKind, ParamType, PosKind};
 
+mod compiled;
 mod output;
 mod picture;
 mod typed;
+
+pub use compiled::CompiledAct;
 
 /// The most integers all scratch data of a run may hold together (256 MiB).
 pub const MAX_SCRATCH: usize = 1 << 25;
@@ -69,7 +72,7 @@ struct Names {
 /// One declared name's region of memory: a scalar, an array or a matrix
 /// (`Memory` is program memory, `cnpi_neural::memory::Memory`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum Region {
+pub(super) enum Region {
     Scalar(i64),
     Array(Vec<i64>),
     /// Row-major, `rows × cols`.
@@ -82,6 +85,7 @@ enum Region {
 
 impl Region {
     /// The flat index of the element at `at`, if it is inside.
+    #[inline]
     fn offset(&self, at: &[i64]) -> Option<usize> {
         match (self, at) {
             (Region::Scalar(_), []) => Some(0),
@@ -93,6 +97,7 @@ impl Region {
         }
     }
 
+    #[inline]
     fn get(&self, offset: usize) -> i64 {
         match self {
             Region::Scalar(k) => *k,
@@ -100,6 +105,7 @@ impl Region {
         }
     }
 
+    #[inline]
     fn slot(&mut self, offset: usize) -> &mut i64 {
         match self {
             Region::Scalar(k) => k,
@@ -245,6 +251,7 @@ impl RamState {
                 state: &state,
                 pointers: &[],
                 resume: 0,
+                memory: Some(&state.memory),
             };
             let eval = |e: &crate::program::PosExpr| e.eval(&view).map_err(super::eval_error);
             let init = eval(init)?;
@@ -293,6 +300,28 @@ impl RamState {
     }
 }
 
+/// The declared memory of `state` when it is a ram state (what
+/// [`super::View`] reads cells from without a dynamic call per read).
+#[inline]
+pub(super) fn regions(state: &dyn EnvState) -> Option<&[Region]> {
+    (state.as_any().downcast_ref::<RamState>()).map(|ram| ram.memory.as_slice())
+}
+
+/// The cell of `memory` at `at` in data `data`, as [`EnvState::cell`] reads
+/// it (`None` outside).
+#[inline]
+pub(super) fn cell(memory: &[Region], data: usize, at: &[i64]) -> Option<i64> {
+    let region = memory.get(data)?;
+    region.offset(at).map(|offset| region.get(offset))
+}
+
+/// The flat offset of the cell of `memory` at `at` in data `data`, if it
+/// lies inside.
+#[inline]
+fn cell_offset(memory: &[Region], data: usize, at: &[i64]) -> Option<usize> {
+    memory.get(data)?.offset(at)
+}
+
 impl EnvState for RamState {
     fn len(&self) -> i64 {
         0
@@ -303,8 +332,7 @@ impl EnvState for RamState {
     }
 
     fn cell(&self, data: usize, at: &[i64]) -> Option<i64> {
-        let memory = self.memory.get(data)?;
-        memory.offset(at).map(|offset| memory.get(offset))
+        cell(&self.memory, data, at)
     }
 
     fn apply(&mut self, act: &EnvAct, ctx: &ActContext) -> Result<bool, Diagnostic> {
@@ -312,6 +340,7 @@ impl EnvState for RamState {
             state: &*self,
             pointers: ctx.pointers,
             resume: 0,
+            memory: Some(&self.memory),
         };
         Ok(match (act.name(), act.args.as_slice()) {
             ("WRITE", [ActArg::Place(cell), ActArg::Position(e)]) => {

@@ -118,6 +118,22 @@ impl DecisionTable {
     pub fn depth_at(&self, index: usize) -> usize {
         self.rows.get(index).map_or(0, |row| depth_of(row))
     }
+
+    /// Whether the decisions of combinator `index` depend on its first bit
+    /// alone: after every prefix the table covers, the decision is the one
+    /// after the first bit repeated. Then whoever knows the first bit may
+    /// take it for every later one without changing any decision (an
+    /// index the table does not have is settled too: it has no decisions).
+    pub fn first_bit_decides(&self, index: usize) -> bool {
+        let row = self.row(index);
+        (2..=depth_of(row)).all(|len| {
+            (0..1usize << len).all(|code| {
+                let repeated = if code & 1 == 1 { (1 << len) - 1 } else { 0 };
+                let at = |code| position(code, len, depth_of(row)).and_then(|i| row.get(i));
+                at(code) == at(repeated)
+            })
+        })
+    }
 }
 
 /// A row of `2^(d+1) - 2` entries covers `d` bits (an empty row none).
@@ -197,6 +213,45 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_shipped_core_decides_by_the_first_bit_alone() {
+        let core = crate::core::Core::shipped().expect("the shipped core loads");
+        let table = core.decision_table();
+        for index in 0..crate::core::COMBINATORS.len() {
+            assert!(table.depth_at(index) >= 1);
+            assert!(table.first_bit_decides(index), "combinator {index}");
+        }
+    }
+
+    #[test]
+    fn a_decision_that_reads_a_later_bit_is_seen() {
+        let slot = |ret| Decision {
+            slot: cnpi::program::Slot::A1,
+            ret,
+        };
+        // Two combinators of 4 bits, the first deciding alike everywhere;
+        // and one without decisions.
+        let mut table = DecisionTable {
+            rows: vec![vec![slot(false); (1 << 5) - 2]; 2],
+        };
+        table.rows.push(Vec::new());
+        // The second after `[true, true, false]` (length 3, code 0b011)
+        // otherwise than after `[true, true, true]`.
+        table.rows[1][(1 << 3) - 2 + 0b011] = slot(true);
+        assert!(table.first_bit_decides(0));
+        assert!(!table.first_bit_decides(1));
+        assert!(table.first_bit_decides(2), "no decisions at all");
+        // After `[false, true]` otherwise than after `[false, false]`.
+        table.rows[0][(1 << 2) - 2 + 0b10] = slot(true);
+        assert!(!table.first_bit_decides(0));
+        // A first bit alone decides whatever it is.
+        let mut by_first = table.clone();
+        by_first.rows[1] = (1..=4usize)
+            .flat_map(|len| (0..1usize << len).map(|code| slot(code & 1 == 1)))
+            .collect();
+        assert!(by_first.first_bit_decides(1));
     }
 
     #[test]

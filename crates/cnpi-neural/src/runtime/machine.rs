@@ -36,6 +36,7 @@ const MAPSELF: u32 = 4;
 type Frame = [u32; 4];
 
 /// One activation on the heap stack, kept small: it is moved at every step.
+#[derive(Clone, Copy)]
 struct Activation {
     /// The combinator's row in the decision table ([`crate::core::index`]).
     combinator: u32,
@@ -51,8 +52,6 @@ struct Activation {
     len: u8,
     /// The change counter when the activation started.
     version: u64,
-    /// The LSTM state, when the network runs rather than its table.
-    network: Option<Box<CoreState>>,
 }
 
 pub(super) struct Machine<'m, 'o, 'r> {
@@ -64,8 +63,15 @@ pub(super) struct Machine<'m, 'o, 'r> {
     plan: &'m Plan,
     /// On the exact caches of the networks (else the plain networks).
     cached: bool,
+    /// On the caches, with no trace and no recorder: nobody sees the
+    /// condition bits of an activation's later steps, so where its first
+    /// bit decides them all ([`Plan::settled`]) they are not computed.
+    quiet: bool,
     store: Store<'o>,
     tasks: Vec<Activation>,
+    /// Without the caches, the LSTM state of each activation (in step with
+    /// `tasks`).
+    networks: Vec<CoreState>,
     /// The combinators (by their table row, below 32) the core was found to
     /// have: [`Extended::require`] asked once per combinator, not per start.
     required: u32,
@@ -92,8 +98,10 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
             unit,
             plan,
             cached,
+            quiet: cached && !store.tracing() && recorder.is_none(),
             store,
             tasks: Vec::new(),
+            networks: Vec::new(),
             required: 0,
             recorder,
         }
@@ -131,8 +139,14 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
     /// Runs applier `row`: parse, then start its combinator with a new
     /// frame, or apply its ACT.
     fn call_applier(&mut self, row: RowId, depth: u32) -> Result<(), Diagnostic> {
+        self.run_applier(row, self.plan.op(row), depth)
+    }
+
+    /// [`Self::call_applier`] for the op of `row`, already read.
+    #[inline]
+    fn run_applier(&mut self, row: RowId, op: &'m Op, depth: u32) -> Result<(), Diagnostic> {
         let plan = self.plan;
-        match plan.op(row) {
+        match op {
             &Op::Start {
                 combinator,
                 detector,
@@ -164,6 +178,7 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
         ))
     }
 
+    #[inline]
     fn start(
         &mut self,
         combinator: u32,
@@ -173,11 +188,12 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
         depth: u32,
     ) -> Result<(), Diagnostic> {
         if self.tasks.len() >= MAX_TASKS {
-            return Err(too_deep(MAX_TASKS, self.name(owner), self.span(owner)));
+            return Err(self.too_deep(owner));
         }
         self.require(combinator)?;
-        let network =
-            (!self.cached).then(|| Box::new(self.core.start(kind_at(combinator as usize))));
+        if !self.cached {
+            (self.networks).push(self.core.start(kind_at(combinator as usize)));
+        }
         self.tasks.push(Activation {
             combinator,
             detector,
@@ -187,9 +203,14 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
             bits: 0,
             len: 0,
             version: self.store.version(),
-            network,
         });
         Ok(())
+    }
+
+    /// E0704 for a start by `owner` on a full stack.
+    #[cold]
+    fn too_deep(&self, owner: u32) -> Diagnostic {
+        too_deep(MAX_TASKS, self.name(owner), self.span(owner))
     }
 
     /// [`Extended::require`], remembered for the run.
@@ -197,9 +218,16 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
     fn require(&mut self, combinator: u32) -> Result<(), Diagnostic> {
         let bit = 1u32.checked_shl(combinator).unwrap_or(0);
         if self.required & bit == 0 {
-            self.core.require(kind_at(combinator as usize))?;
-            self.required |= bit;
+            self.require_first(combinator, bit)?;
         }
+        Ok(())
+    }
+
+    /// [`Self::require`] the first time.
+    #[cold]
+    fn require_first(&mut self, combinator: u32, bit: u32) -> Result<(), Diagnostic> {
+        self.core.require(kind_at(combinator as usize))?;
+        self.required |= bit;
         Ok(())
     }
 
@@ -216,12 +244,17 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
             a.detector as DetectorId
         };
         let first = (a.len > 0).then_some(a.bits & 1 == 1);
-        let c = self.detect(detector, first)?;
+        let c = match first {
+            // A later bit unseen, which changes no decision (and whose
+            // detection never fails, see `step_bit`): the first.
+            Some(bit) if self.quiet && self.plan.settled(combinator) => bit,
+            _ => self.detect(detector, first)?,
+        };
         let core = self.core;
         let Some(a) = self.tasks.last_mut() else {
             return Ok(());
         };
-        let decision = decide(core, a, c);
+        let decision = decide(core, a, self.networks.last_mut(), c);
         let (owner, depth, frame, bits, len) = (a.owner, a.depth, a.frame, a.bits, a.len);
         let decision = decision.ok_or_else(|| {
             internal(format!(
@@ -265,11 +298,11 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
             return self.restart(next, decision.ret);
         }
         if decision.ret {
-            self.tasks.pop();
+            self.pop();
         }
         match op {
             Op::Start { .. } | Op::Act(_) | Op::Parse | Op::Unparsed(_) => {
-                self.call_applier(target, depth.saturating_add(1))
+                self.run_applier(target, op, depth.saturating_add(1))
             }
             Op::Builtin(builtin) => self.builtin(*builtin, owner),
             Op::Nop => Ok(()),
@@ -278,6 +311,15 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
                 decision.slot,
                 self.name(owner)
             ))),
+        }
+    }
+
+    /// Pops the activation on top of the stack (and its LSTM state).
+    #[inline]
+    fn pop(&mut self) {
+        self.tasks.pop();
+        if !self.cached {
+            self.networks.pop();
         }
     }
 
@@ -323,7 +365,7 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
             a.depth.saturating_add(1)
         };
         if tail {
-            self.tasks.pop();
+            self.pop();
         }
         self.start(combinator, detector, frame, owner, depth)
     }
@@ -337,6 +379,11 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
             {
                 return Ok(());
             }
+        }
+        if let Some(compiled) = &act.compiled
+            && self.store.apply_compiled(compiled)
+        {
+            return Ok(());
         }
         self.store.apply(&act.app, &self.unit.pointers)
     }
@@ -382,15 +429,21 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
 }
 
 /// The core's decision for activation `a` after bit `c`, which joins its
-/// bits: from the LSTM when `a` runs it, else from `core`'s decision table.
+/// bits: from the LSTM when `a` runs it (`network`, its state), else from
+/// `core`'s decision table.
 #[inline]
-fn decide(core: &Extended, a: &mut Activation, c: bool) -> Option<Decision> {
+fn decide(
+    core: &Extended,
+    a: &mut Activation,
+    network: Option<&mut CoreState>,
+    c: bool,
+) -> Option<Decision> {
     let n = usize::from(a.len);
     if n < MAX_BITS {
         a.bits |= u16::from(c) << n;
     }
     a.len = a.len.saturating_add(1);
-    match &mut a.network {
+    match network {
         Some(state) => Some(core.step(state, c)),
         None if n < MAX_BITS => {
             let row = core.table().row(a.combinator as usize);

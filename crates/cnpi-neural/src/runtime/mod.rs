@@ -65,9 +65,10 @@ impl OnTheNetwork {
                 entry.unit
             )));
         }
+        let core = extend(core, &memory)?;
         Ok(OnTheNetwork {
-            core: extend(core, &memory)?,
-            plan: Plan::new(&memory, cached),
+            plan: Plan::new(&memory, cached, core.table()),
+            core,
             cached,
             memory,
             entry,

@@ -11,9 +11,10 @@
 //! detectors that read no environment (the blind one, `_mapself`'s) are
 //! read from their verified tables directly.
 
-use crate::core::index;
+use crate::core::{DecisionTable, index};
 use crate::detector::{Condition, Detector};
 use crate::memory::{ActKind, Builtin, DetectorId, KeySearch, Memory, Parsed, RowId, RowKind};
+use cnpi::env::CompiledAct;
 use cnpi::program::flat::Flat;
 use cnpi::program::{ActApp, Combinator, CombinatorKind, PointerId};
 
@@ -44,21 +45,25 @@ pub(super) enum Op {
 }
 
 /// An ACT as the machine applies it: a `SET` whose value has a flat form
-/// is done by the machine (the store applies it only when the flat form
-/// cannot give the value, for the error); any other by the store.
+/// is done by the machine, and a `WRITE` or `SWAP` of cells compiled
+/// ([`CompiledAct`]) by the store without the expression tree (each as
+/// written only where that cannot give the result, for the error); any
+/// other by the store.
 #[derive(Debug)]
 pub(super) struct Act {
     pub(super) app: ActApp,
     pub(super) set: Option<(PointerId, Flat)>,
+    pub(super) compiled: Option<CompiledAct>,
 }
 
 impl Act {
     fn new(app: ActApp) -> Act {
-        let set = match &app.act {
-            cnpi::program::Act::Set(p, value) => Flat::new(value).map(|flat| (*p, flat)),
-            _ => None,
+        let (set, compiled) = match &app.act {
+            cnpi::program::Act::Set(p, value) => (Flat::new(value).map(|flat| (*p, flat)), None),
+            cnpi::program::Act::Env(act) => (None, CompiledAct::new(act)),
+            _ => (None, None),
         };
-        Act { app, set }
+        Act { app, set, compiled }
     }
 }
 
@@ -81,11 +86,15 @@ pub(super) struct Plan {
     search: Option<KeySearch>,
     /// With the exact caches, per detector (else none).
     probes: Vec<Probe>,
+    /// Per decision-table row: whether the combinator's decisions depend
+    /// on its first bit alone ([`DecisionTable::first_bit_decides`]).
+    settled: Vec<bool>,
 }
 
 impl Plan {
-    /// The plan of `memory`; with `cached`, every applier parsed now.
-    pub(super) fn new(memory: &Memory, cached: bool) -> Plan {
+    /// The plan of `memory` on a core deciding as `table` says; with
+    /// `cached`, every applier parsed now.
+    pub(super) fn new(memory: &Memory, cached: bool, table: &DecisionTable) -> Plan {
         let keys = cached.then(|| memory.key_index());
         let ops = (memory.rows.iter().enumerate())
             .map(|(row, info)| match info.kind {
@@ -111,11 +120,23 @@ impl Plan {
             false => Vec::new(),
         };
         let search = (!cached).then(|| memory.key_search());
+        let combinators = crate::core::COMBINATORS.len() + memory.combinators.len();
         Plan {
             ops,
             search,
             probes,
+            settled: (0..combinators)
+                .map(|k| table.first_bit_decides(k))
+                .collect(),
         }
+    }
+
+    /// Whether the decisions of the combinator at decision-table row
+    /// `combinator` depend on its first bit alone, so that a later step's
+    /// bit need not be computed where nobody sees it.
+    #[inline]
+    pub(super) fn settled(&self, combinator: u32) -> bool {
+        (self.settled.get(combinator as usize)).is_some_and(|&settled| settled)
     }
 
     /// The plain parser's parse of applier `row` (by `argmax` over the
