@@ -47,12 +47,25 @@ pub struct Blocks {
     pub returns: Option<i64>,
     /// The name of each loop that runs in its own `linrec`, by its block.
     pub loops: HashMap<i64, String>,
+    /// How often the dispatch is guessed to find each block, by number
+    /// (see [`Blocks::arrive`]).
+    pub weights: Vec<u64>,
 }
 
 impl Blocks {
     pub fn new_block(&mut self) -> i64 {
         self.code.push(None);
+        self.weights.push(1);
         self.code.len() as i64
+    }
+
+    /// Counts a way into block `k` through the dispatch (a call into it,
+    /// a return to it, a `_goto` to it) from code `depth` loops deep,
+    /// guessing each loop runs eight rounds.
+    fn arrive(&mut self, k: i64, depth: u32) {
+        if let Some(weight) = self.weights.get_mut(k as usize - 1) {
+            *weight = weight.saturating_add(8u64.saturating_pow(depth.min(8)));
+        }
     }
 
     fn set(&mut self, k: i64, piece: Piece) {
@@ -67,6 +80,8 @@ pub struct Cutter<'c, 'e> {
     pub conv: Converter<'c, 'e>,
     pub blocks: &'c mut Blocks,
     pub entries: &'c HashMap<DefId, i64>,
+    /// How many `while`s hold the code being cut.
+    pub depth: u32,
 }
 
 impl Cutter<'_, '_> {
@@ -90,15 +105,27 @@ impl Cutter<'_, '_> {
     }
 
     /// The steps that end code at `place` going to `next`.
-    fn end(&self, next: Next, place: Place, extent: Extent) -> Vec<Piece> {
+    /// In a block, a block already built runs where it is gone to, without
+    /// its `_goto` (every path of a block sets where its frame resumes or
+    /// returns) or the dispatch; this nests only blocks built before.
+    fn end(&mut self, next: Next, place: Place, extent: Extent) -> Vec<Piece> {
         match next {
-            Next::Goto(k) => vec![Self::frame(FrameAct::Goto, k, extent)],
+            Next::Goto(k) => match self.blocks.code.get(k as usize - 1) {
+                Some(Some(block)) if place == Place::Block => vec![block.clone()],
+                _ => {
+                    self.blocks.arrive(k, self.depth);
+                    vec![Self::frame(FrameAct::Goto, k, extent)]
+                }
+            },
             Next::Return => vec![Self::ret(extent)],
             Next::Again(head) if place == Place::Body(head) => Vec::new(),
             Next::Again(head) => {
                 let mut steps = vec![Self::frame(FrameAct::Goto, head, extent)];
-                if let (Place::Block, Some(name)) = (place, self.blocks.loops.get(&head)) {
-                    steps.push(Piece::arg(Arg::Def(name.clone()), extent));
+                match (place, self.blocks.loops.get(&head)) {
+                    (Place::Block, Some(name)) => {
+                        steps.push(Piece::arg(Arg::Def(name.clone()), extent))
+                    }
+                    _ => self.blocks.arrive(head, self.depth),
                 }
                 steps
             }
@@ -156,6 +183,8 @@ impl Cutter<'_, '_> {
                 let after = self.resume_after(rest, next)?;
                 pieces.push(Self::frame(FrameAct::Goto, after, here));
                 let callee = *self.entries.get(id)?;
+                self.blocks.arrive(after, self.depth);
+                self.blocks.arrive(callee, self.depth);
                 let act = match stmt {
                     Stmt::StateCall(_, args, _) => {
                         let mut positions = vec![int(callee)];
@@ -184,7 +213,11 @@ impl Cutter<'_, '_> {
             } => {
                 let head = self.blocks.new_block();
                 pieces.push(Self::frame(FrameAct::Goto, head, here));
-                let body = self.code(body, Next::Goto(head), Place::Nested)?;
+                self.blocks.arrive(head, self.depth);
+                self.depth += 1;
+                let body = self.code(body, Next::Goto(head), Place::Nested);
+                self.depth -= 1;
+                let body = body?;
                 let after = self.code(rest, next, Place::Nested)?;
                 let a1 = self.conv.emit.seq(body, "SEQ");
                 let a3 = self.conv.emit.seq(after, "SEQ");
@@ -202,6 +235,8 @@ impl Cutter<'_, '_> {
                 let after = self.resume_after(rest, next)?;
                 pieces.push(Self::frame(FrameAct::Goto, after, here));
                 let callee = *self.entries.get(&call.def)?;
+                self.blocks.arrive(after, self.depth);
+                self.blocks.arrive(callee, self.depth);
                 pieces.push(Self::frame(FrameAct::Call, callee, here));
                 let params = &self.conv.ctx.program.defs.get(call.def)?.params;
                 // `SET(p, p)` changes nothing, whatever came before it.
@@ -276,7 +311,10 @@ impl Cutter<'_, '_> {
         let head = self.blocks.new_block();
         let name = self.conv.emit.reserve("LOOP", here);
         self.blocks.loops.insert(head, name.clone());
-        let body = self.code(body, Next::Again(head), Place::Body(head))?;
+        self.depth += 1;
+        let body = self.code(body, Next::Again(head), Place::Body(head));
+        self.depth -= 1;
+        let body = body?;
         let after = self.code(rest, next, Place::Nested)?;
         let [after, then] = self.conv.emit.split(after);
         let done = Some(compare(CompareOp::Eq, head));

@@ -10,10 +10,10 @@
 //! `_call(k, e1, ..., ek)` for a state call, which pushes a frame resuming at
 //! the callee's first block) or by returning (`_return`); `cut` builds
 //! them. One `linrec(_resume > 0?; DISPATCH, DISPATCH, NOP)` runs the
-//! blocks, two a round: `DISPATCH` is a balanced tree of `cond(_resume <
-//! k?; ...)` over the block numbers, where 0 (the program returned) does
-//! nothing. Each normal program
-//! keeps its name as `seq(; _enter(0), _enter(ENTRY), LOOP, _return)`:
+//! blocks, two a round: `DISPATCH` is a tree of `cond(_resume < k?; ...)`
+//! over the block numbers, weighted by guessed use, where 0 (the program
+//! returned) does nothing. Each normal program keeps its name as
+//! `seq(; _enter(0), _enter(ENTRY), LOOP, _return)`:
 //! the frame resuming at 0 stops the loop when the program returns, and is
 //! taken off again. The frame stack lives in the run's store (`exec`), so
 //! this works in every environment, and the fixed core runs it step by step.
@@ -135,6 +135,7 @@ fn machine(
         code: Vec::new(),
         returns: None,
         loops: HashMap::new(),
+        weights: Vec::new(),
     };
     let entries: HashMap<DefId, i64> = members.iter().map(|&m| (m, blocks.new_block())).collect();
     let mut out = Vec::new();
@@ -153,6 +154,7 @@ fn machine(
             },
             blocks: &mut blocks,
             entries: &entries,
+            depth: 0,
         };
         let code = cut.code(body, Next::Return, Place::Block)?;
         let whole = body.iter().map(extent).reduce(Extent::to);
@@ -175,8 +177,9 @@ fn machine(
     // Resume point 0, the program returned, does nothing: the loop
     // dispatches twice a round, and the second may find it.
     let nop = || Piece::arg(Arg::Nop, Extent::default());
-    let pieces: Vec<Piece> = std::iter::once(nop())
-        .chain(blocks.code.into_iter().flatten())
+    let code = blocks.code.into_iter().zip(blocks.weights);
+    let pieces: Vec<(Piece, u64)> = std::iter::once((nop(), 0))
+        .chain(code.filter_map(|(piece, weight)| Some((piece?, weight))))
         .collect();
     let dispatch = dispatch(&mut emit, pieces, 0, whole);
     let running = compare(CompareOp::Gt, 0);
@@ -225,17 +228,30 @@ fn def_end(def: &crate::program::Def) -> usize {
     }
 }
 
-/// The blocks numbered from `first` on, chosen by `_resume`: a balanced
-/// tree of `cond(_resume < k?; LOWER, NOP, UPPER)`; `whole` is the source
-/// of all the programs they come from.
-fn dispatch(emit: &mut Emitter, mut blocks: Vec<Piece>, first: i64, whole: Extent) -> Piece {
+/// The blocks numbered from `first` on, chosen by `_resume`: a tree of
+/// `cond(_resume < k?; LOWER, NOP, UPPER)`, cut where the lower side
+/// holds about 0.382 of the blocks' weight, since it costs a step more
+/// (`cond`'s `NOP`) than the upper one: the golden cut, x + x^2 = 1,
+/// spends the steps in proportion to what each side is worth. `whole` is
+/// the source of all the programs they come from.
+fn dispatch(emit: &mut Emitter, mut blocks: Vec<(Piece, u64)>, first: i64, whole: Extent) -> Piece {
     if blocks.len() <= 1 {
-        return blocks
-            .pop()
-            .unwrap_or_else(|| Piece::arg(Arg::Nop, Extent::default()));
+        return blocks.pop().map_or_else(
+            || Piece::arg(Arg::Nop, Extent::default()),
+            |(piece, _)| piece,
+        );
     }
-    let upper = blocks.split_off(blocks.len() / 2);
-    let middle = first + blocks.len() as i64;
+    let total: u64 = blocks.iter().map(|(_, w)| w).sum();
+    let target = total as f64 * 0.382;
+    let (mut cut, mut lower) = (1, blocks[0].1);
+    while cut + 1 < blocks.len()
+        && ((lower + blocks[cut].1) as f64 - target).abs() < (lower as f64 - target).abs()
+    {
+        lower += blocks[cut].1;
+        cut += 1;
+    }
+    let upper = blocks.split_off(cut);
+    let middle = first + cut as i64;
     let lower = dispatch(emit, blocks, first, whole);
     let upper = dispatch(emit, upper, middle, whole);
     let nop = Piece::arg(Arg::Nop, Extent::default());
