@@ -4,7 +4,9 @@
 //! own tables at every start, writing (so copying) each page they lie on;
 //! a position-dependent one has them resolved when it is linked. Only the
 //! binary's link changes: the code is compiled as usual, and the tests and
-//! the Python module link as before.
+//! the Python module link as before. The price: the binary's own code and
+//! data are loaded at a fixed address (no address randomisation for them;
+//! the shared libraries, stack and heap keep it).
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");

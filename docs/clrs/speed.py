@@ -35,7 +35,8 @@ budget (--budget, 60 s): no run starts once it is spent, and a run still
 going when it runs out is killed: a cnpic process, or the forked child in
 which the reference and the in-process run are timed (CLRS's bubble sort
 at n = 1024 records the array at every swap: minutes and gigabytes). A
-cell with no finished run reads "> 60 s". The table is
+cell with no finished run reads "> 60 s" ("> T s, died" when the child
+died first, out of memory, after T seconds). The table is
 printed in the form of docs/clrs.md, after the command and `uptime` and
 before the geometric means of the two network / `--symbolic` ratios
 over the programs at the largest size measured for each, and `uptime` at
@@ -100,10 +101,12 @@ def in_process():
 class Timed:
     """The best time of a measurement, or that its budget ran out."""
 
-    def __init__(self, seconds, over=False, output=None):
-        self.seconds, self.over, self.output = seconds, over, output
+    def __init__(self, seconds, over=False, output=None, died=False):
+        self.seconds, self.over, self.output, self.died = seconds, over, output, died
 
     def cell(self):
+        if self.died:
+            return f"> {self.seconds:.0f} s, died"
         return f"> {self.seconds:.0f} s" if self.over else f"{self.seconds:.3f}"
 
 
@@ -167,7 +170,7 @@ def forked(call, members, repeat, budget):
     start = time.perf_counter()
     child.start()
     theirs.close()
-    times, output = [], None
+    times, output, died = [], None, False
     try:
         while len(times) < repeat:
             left = budget - (time.perf_counter() - start)
@@ -177,11 +180,15 @@ def forked(call, members, repeat, budget):
         else:
             output = ours.recv() if ours.poll(budget) else None
     except EOFError:
-        sys.exit("a forked measurement died (out of memory?)")
+        died = True
     finally:
         child.kill()
         child.join()
     if not times:
+        # Killed by its budget, or died first (out of memory): either way
+        # it had not finished after the seconds it ran.
+        if died:
+            return Timed(time.perf_counter() - start, over=True, died=True)
         return Timed(budget, over=True)
     return Timed(min(times), output=output)
 
