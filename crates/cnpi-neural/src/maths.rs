@@ -15,6 +15,8 @@
 //! (`libm.rs`), bit for bit the system's, so that the LSTM cell's loops
 //! inline and vectorize them.
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 mod libm;
 
 pub(crate) use libm::Arithmetic;
@@ -52,15 +54,19 @@ pub(crate) fn sigmoid_in<A: Arithmetic>(x: f32) -> f32 {
 /// σ of each of `values`, [`libm::LANES`] at a time.
 #[inline(always)]
 fn sigmoid_all<A: Arithmetic>(values: &mut [f32]) {
-    let mut chunks = values.chunks_exact_mut(libm::LANES);
-    for chunk in &mut chunks {
-        let negated = std::array::from_fn(|i| -chunk[i]);
-        for (value, e) in chunk.iter_mut().zip(libm::expf_lanes::<A>(negated)) {
-            *value = 1.0 / (1.0 + e);
-        }
-    }
-    for value in chunks.into_remainder() {
-        *value = sigmoid_in::<A>(*value);
+    by_lanes(values, |lanes| {
+        A::expf_lanes(lanes.map(|x| -x)).map(|e| 1.0 / (1.0 + e))
+    });
+}
+
+/// `f` on `values`, [`libm::LANES`] at a time (the last lanes filled
+/// with zeros, whose results are dropped): lane by lane the same values.
+#[inline(always)]
+fn by_lanes(values: &mut [f32], f: impl Fn([f32; libm::LANES]) -> [f32; libm::LANES]) {
+    for chunk in values.chunks_mut(libm::LANES) {
+        let mut lanes = [0.0; libm::LANES];
+        lanes[..chunk.len()].copy_from_slice(chunk);
+        chunk.copy_from_slice(&f(lanes)[..chunk.len()]);
     }
 }
 
@@ -71,12 +77,16 @@ pub fn tanh_all(values: &mut [f32]) {
         type Output = ();
         #[inline(always)]
         fn run<A: Arithmetic>(self) {
-            for value in self.0.iter_mut() {
-                *value = libm::tanhf(*value);
-            }
+            tanh_lanes::<A>(self.0);
         }
     }
     run(Tanh(values));
+}
+
+/// tanh of each of `values` in place, [`libm::LANES`] at a time.
+#[inline(always)]
+fn tanh_lanes<A: Arithmetic>(values: &mut [f32]) {
+    by_lanes(values, A::tanhf_lanes);
 }
 
 /// Work that computes `expf`, written for either [`Arithmetic`]: [`run`]
@@ -216,17 +226,17 @@ pub(crate) fn cell<A: Arithmetic>(z: &mut [f32], c: &mut [f32], h: &mut [f32]) {
     let (candidate, output) = rest.split_at_mut(n);
     sigmoid_all::<A>(input_forget);
     sigmoid_all::<A>(output);
-    for gate in candidate.iter_mut() {
-        *gate = libm::tanhf(*gate);
-    }
+    tanh_lanes::<A>(candidate);
     let (input, forget) = input_forget.split_at(n);
     // Zipped, so that no index is checked and the loops vectorize.
     let gates = input.iter().zip(forget).zip(candidate.iter());
     for (c, ((i, f), g)) in c.iter_mut().zip(gates) {
         *c = f * *c + i * g;
     }
-    for ((h, c), o) in h.iter_mut().zip(c.iter()).zip(output.iter()) {
-        *h = o * libm::tanhf(*c);
+    h.copy_from_slice(c);
+    tanh_lanes::<A>(h);
+    for (h, o) in h.iter_mut().zip(output.iter()) {
+        *h *= o;
     }
 }
 

@@ -309,8 +309,9 @@ struct Step<'a> {
 impl Kernel for Step<'_> {
     type Output = Decision;
 
-    /// `z = b (+ W_ih) + Σ_k h_k · W_hh[:, k]`, each gate summed in that
-    /// order, then the cell and the decoders.
+    /// [`step`] on the shipped size with every length a constant, so that
+    /// the gates stay in vector registers and every loop is unrolled;
+    /// on any other size, the same function with the lengths read.
     #[inline(always)]
     fn run<A: Arithmetic>(self) -> Decision {
         let Step {
@@ -318,29 +319,43 @@ impl Kernel for Step<'_> {
             state,
             bit,
         } = self;
-        let w = &network.weights;
-        let h = w.cells();
-        let (mut stack, mut heap) = ([0.0; STACK_GATES], Vec::new());
-        let z = if 4 * h <= STACK_GATES {
-            &mut stack[..4 * h]
-        } else {
-            heap.resize(4 * h, 0.0);
-            &mut heap[..]
-        };
-        z.copy_from_slice(&w.lstm.bias);
-        if bit {
-            for (z, wi) in z.iter_mut().zip(&w.lstm.w_ih) {
-                *z += wi;
-            }
+        match network.cells() {
+            SHIPPED_CELLS => step::<A>(network, state, bit, SHIPPED_CELLS),
+            h => step::<A>(network, state, bit, h),
         }
-        for (&hk, column) in state.h.iter().zip(network.w_hh_t.chunks_exact(4 * h)) {
-            for (z, wk) in z.iter_mut().zip(column) {
-                *z += hk * wk;
-            }
-        }
-        cell::<A>(z, &mut state.c, &mut state.h);
-        network.decode::<A>(&state.h)
     }
+}
+
+/// The cell count of the shipped core, which [`Step`] compiles apart.
+const SHIPPED_CELLS: usize = 16;
+
+/// `z = b (+ W_ih) + Σ_k h_k · W_hh[:, k]`, each gate summed in that
+/// order, then the cell and the decoders, on `h` cells.
+#[inline(always)]
+fn step<A: Arithmetic>(network: &Network, state: &mut State, bit: bool, h: usize) -> Decision {
+    let w = &network.weights;
+    let (mut stack, mut heap) = ([0.0; STACK_GATES], Vec::new());
+    let z = if 4 * h <= STACK_GATES {
+        &mut stack[..4 * h]
+    } else {
+        heap.resize(4 * h, 0.0);
+        &mut heap[..]
+    };
+    z.copy_from_slice(&w.lstm.bias[..4 * h]);
+    if bit {
+        for (z, wi) in z.iter_mut().zip(&w.lstm.w_ih[..4 * h]) {
+            *z += wi;
+        }
+    }
+    let hidden = &mut state.h[..h];
+    let columns = network.w_hh_t[..4 * h * h].chunks_exact(4 * h);
+    for (&hk, column) in hidden.iter().zip(columns) {
+        for (z, wk) in z.iter_mut().zip(column) {
+            *z += hk * wk;
+        }
+    }
+    cell::<A>(z, &mut state.c[..h], hidden);
+    network.decode::<A>(hidden)
 }
 
 #[cfg(test)]

@@ -31,6 +31,10 @@ const WIDTHS: [usize; 5] = [4, 8, 16, 32, 64];
 /// Training stops when every logit is at least this far on its side of 0.
 const MARGIN: f32 = 2.0;
 
+/// The hidden layer of up to the widest of [`WIDTHS`] units is computed
+/// on the stack.
+const STACK_HIDDEN: usize = 64;
+
 const LEARNING_RATE: f32 = 0.2;
 
 /// The multiply-adds one training attempt may spend, and the fewest
@@ -66,18 +70,24 @@ impl Classifier {
     }
 
     /// The hidden layer for the one-hot input whose ones are at `active`
-    /// (ascending).
-    fn hidden_layer(&self, active: &[usize], hidden: &mut Vec<f32>) {
-        hidden.clear();
-        for (j, bias) in self.b1.iter().enumerate() {
+    /// (ascending), into `hidden` (one value per unit).
+    fn hidden_layer(&self, active: &[usize], hidden: &mut [f32]) {
+        for (j, (bias, unit)) in self.b1.iter().zip(hidden.iter_mut()).enumerate() {
             let row = self
                 .w1
                 .get(j * self.inputs..(j + 1) * self.inputs)
                 .unwrap_or_default();
             let sum: f32 = active.iter().filter_map(|&a| row.get(a)).sum();
-            hidden.push(bias + sum);
+            *unit = bias + sum;
         }
         tanh_all(hidden);
+    }
+
+    /// [`Classifier::hidden_layer`] into `hidden`, made the right length.
+    fn hidden_into(&self, active: &[usize], hidden: &mut Vec<f32>) {
+        hidden.clear();
+        hidden.resize(self.b1.len(), 0.0);
+        self.hidden_layer(active, hidden);
     }
 
     fn logit(&self, hidden: &[f32]) -> f32 {
@@ -86,9 +96,16 @@ impl Classifier {
 
     /// `f_det`: the network's output for the input with ones at `active`.
     pub fn output(&self, active: &[usize]) -> f32 {
-        let mut hidden = Vec::with_capacity(self.hidden);
-        self.hidden_layer(active, &mut hidden);
-        sigmoid(self.logit(&hidden))
+        let (mut stack, mut heap) = ([0.0; STACK_HIDDEN], Vec::new());
+        let hidden = match stack.get_mut(..self.b1.len()) {
+            Some(hidden) => hidden,
+            None => {
+                heap.resize(self.b1.len(), 0.0);
+                &mut heap[..]
+            }
+        };
+        self.hidden_layer(active, hidden);
+        sigmoid(self.logit(hidden))
     }
 
     /// The condition bit: `f_det ≥ β`.
@@ -114,7 +131,7 @@ impl Classifier {
 
     /// One SGD step on one point.
     fn learn(&mut self, active: &[usize], label: bool, hidden: &mut Vec<f32>) {
-        self.hidden_layer(active, hidden);
+        self.hidden_into(active, hidden);
         let error = sigmoid(self.logit(hidden)) - f32::from(u8::from(label));
         let step = LEARNING_RATE * error;
         for (j, &h) in hidden.iter().enumerate() {
@@ -132,7 +149,7 @@ impl Classifier {
     /// True when every point is classified right with [`MARGIN`] to spare.
     fn separates(&self, points: &[(Vec<usize>, bool)], hidden: &mut Vec<f32>) -> bool {
         points.iter().all(|(active, label)| {
-            self.hidden_layer(active, hidden);
+            self.hidden_into(active, hidden);
             let logit = self.logit(hidden);
             if *label {
                 logit >= MARGIN

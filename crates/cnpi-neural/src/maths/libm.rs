@@ -19,8 +19,15 @@
 
 /// How the double-precision steps of `expf` round: each product and sum
 /// apart, or a product and a sum together (one fused multiply-add).
+/// With it, how [`LANES`] values are computed side by side: plain loops
+/// for [`Separate`], AVX2 vectors for [`Fused`] (glibc's fused build
+/// needs AVX2 too).
 pub(crate) trait Arithmetic {
     fn mul_add(a: f64, b: f64, c: f64) -> f64;
+    /// [`expf`] of each lane.
+    fn expf_lanes(x: [f32; LANES]) -> [f32; LANES];
+    /// [`tanhf`] of each lane.
+    fn tanhf_lanes(x: [f32; LANES]) -> [f32; LANES];
 }
 
 /// A product then a sum, each rounded.
@@ -35,12 +42,37 @@ impl Arithmetic for Separate {
     fn mul_add(a: f64, b: f64, c: f64) -> f64 {
         a * b + c
     }
+    #[inline(always)]
+    fn expf_lanes(x: [f32; LANES]) -> [f32; LANES] {
+        expf_lanes::<Separate>(x)
+    }
+    #[inline(always)]
+    fn tanhf_lanes(x: [f32; LANES]) -> [f32; LANES] {
+        x.map(tanhf)
+    }
 }
 
 impl Arithmetic for Fused {
     #[inline(always)]
     fn mul_add(a: f64, b: f64, c: f64) -> f64 {
         a.mul_add(b, c)
+    }
+    #[inline(always)]
+    fn expf_lanes(x: [f32; LANES]) -> [f32; LANES] {
+        // SAFETY: `Fused` runs only through `maths::run`, which has found
+        // FMA and AVX2 (see `fused`).
+        #[cfg(target_arch = "x86_64")]
+        return unsafe { super::avx2::expf8(x) };
+        #[cfg(not(target_arch = "x86_64"))]
+        expf_lanes::<Fused>(x)
+    }
+    #[inline(always)]
+    fn tanhf_lanes(x: [f32; LANES]) -> [f32; LANES] {
+        // SAFETY: as in `expf_lanes`.
+        #[cfg(target_arch = "x86_64")]
+        return unsafe { super::avx2::tanhf8(x) };
+        #[cfg(not(target_arch = "x86_64"))]
+        x.map(tanhf)
     }
 }
 
@@ -96,7 +128,7 @@ const POWERS: [u64; 32] = [
 
 /// `POWERS[i]` less `i / 32` in its exponent field, so that adding the
 /// bits of `k << 47` gives `2^(k/32)` for any integer `k`.
-const TABLE: [u64; 32] = {
+pub(super) const TABLE: [u64; 32] = {
     let mut table = [0; 32];
     let mut i = 0;
     while i < 32 {
@@ -108,9 +140,9 @@ const TABLE: [u64; 32] = {
 
 /// 32 / ln 2; 1.5 · 2^52 (adding it rounds a double to an integer);
 /// the cubic for `2^(r/32)`, from its `r³` coefficient down.
-const INV_LN2_N: u64 = 0x40471547652b82fe;
-const SHIFT: u64 = 0x4338000000000000;
-const CUBIC: [u64; 3] = [0x3ebc6af84b912394, 0x3f2ebfce50fac4f3, 0x3f962e42ff0c52d6];
+pub(super) const INV_LN2_N: u64 = 0x40471547652b82fe;
+pub(super) const SHIFT: u64 = 0x4338000000000000;
+pub(super) const CUBIC: [u64; 3] = [0x3ebc6af84b912394, 0x3f2ebfce50fac4f3, 0x3f962e42ff0c52d6];
 
 /// Above it `expf` overflows; below these it underflows to 0 or to the
 /// least subnormal.
@@ -129,10 +161,10 @@ pub fn expf<A: Arithmetic>(x: f32) -> f32 {
 pub const LANES: usize = 8;
 
 /// [`expf`] of each of `x`, in three loops: the reduction and the cubic,
-/// then the table look-up (a gather, which stays scalar), then the
-/// rounding and the special cases; the first and the last vectorize.
+/// then the table look-up, then the rounding and the special cases
+/// ([`Separate`]'s lanes; the compiler leaves much of it scalar).
 #[inline(always)]
-pub fn expf_lanes<A: Arithmetic>(x: [f32; LANES]) -> [f32; LANES] {
+fn expf_lanes<A: Arithmetic>(x: [f32; LANES]) -> [f32; LANES] {
     let (mut cubic, mut k) = ([0.0; LANES], [0; LANES]);
     for i in 0..LANES {
         (cubic[i], k[i]) = reduce::<A>(x[i]);
@@ -196,10 +228,10 @@ fn finish(x: f32, value: f64) -> f32 {
 
 /// ln 2 in two parts (the first exact in products with small integers),
 /// 1/ln 2, and fdlibm's scaled coefficients of `expm1f`.
-const LN2_HI: u32 = 0x3f317180;
-const LN2_LO: u32 = 0x3717f7d1;
-const INV_LN2: u32 = 0x3fb8aa3b;
-const Q: [u32; 5] = [0xbd088889, 0x3ad00d01, 0xb8a670cd, 0x36867e54, 0xb457edbb];
+pub(super) const LN2_HI: u32 = 0x3f317180;
+pub(super) const LN2_LO: u32 = 0x3717f7d1;
+pub(super) const INV_LN2: u32 = 0x3fb8aa3b;
+pub(super) const Q: [u32; 5] = [0xbd088889, 0x3ad00d01, 0xb8a670cd, 0x36867e54, 0xb457edbb];
 
 /// fdlibm's `expm1f` on the arguments `tanhf` gives it: `(−2, 44)`, where
 /// neither its overflow nor its underflow branch is taken (`tanhf`'s
@@ -315,11 +347,13 @@ mod tests {
             let mut wrong = Vec::new();
             for start in self.0 {
                 let bits: [u32; LANES] = std::array::from_fn(|i| start.wrapping_add(i as u32));
-                let lanes = expf_lanes::<A>(bits.map(f32::from_bits));
-                for (&bits, lane) in bits.iter().zip(lanes) {
+                let lanes = A::expf_lanes(bits.map(f32::from_bits));
+                let tanh_lanes = A::tanhf_lanes(bits.map(f32::from_bits));
+                for ((&bits, lane), tanh_lane) in bits.iter().zip(lanes).zip(tanh_lanes) {
                     let x = f32::from_bits(bits);
-                    let e = x.exp();
-                    if !(same(lane, e) && same(expf::<A>(x), e) && same(tanhf(x), x.tanh())) {
+                    let (e, t) = (x.exp(), x.tanh());
+                    let scalar = same(expf::<A>(x), e) && same(tanhf(x), t);
+                    if !(scalar && same(lane, e) && same(tanh_lane, t)) {
                         wrong.push(bits);
                     }
                 }
