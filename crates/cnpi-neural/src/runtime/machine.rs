@@ -22,7 +22,7 @@ use cnpi::program::print::combinator_name;
 use cnpi::program::{Combinator, CombinatorKind, Slot};
 use cnpi::span::Span;
 
-use super::plan::{Act, Op, Plan, Probe};
+use super::plan::{Act, Op, Parse, Plan, Probe};
 
 /// The most condition bits an activation may see (the decision table's
 /// depth is far below).
@@ -157,14 +157,15 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
             // The plain parser, by `argmax` over the keys (a row of another
             // kind fails to parse, saying so).
             _ => match plan.parse(self.memory, row) {
-                Op::Start {
+                Parse::Kept(act) => self.apply(act),
+                Parse::Made(Op::Start {
                     combinator,
                     detector,
                     frame,
-                } => self.start(combinator, detector, frame, row as u32, depth),
-                Op::Act(app) => self.apply(&app),
-                Op::Unparsed(why) => Err(self.unparsed(row, &why)),
-                _ => Err(internal(format!("row {row} parses to no applier"))),
+                }) => self.start(combinator, detector, frame, row as u32, depth),
+                Parse::Made(Op::Act(app)) => self.apply(&app),
+                Parse::Made(Op::Unparsed(why)) => Err(self.unparsed(row, &why)),
+                Parse::Made(_) => Err(internal(format!("row {row} parses to no applier"))),
             },
         }
     }

@@ -67,6 +67,12 @@ impl Act {
     }
 }
 
+/// What [`Plan::parse`] gives: an ACT the plan holds, or a new op.
+pub(super) enum Parse<'p> {
+    Kept(&'p Act),
+    Made(Op),
+}
+
 /// How the cached machine reads a detector's bit.
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Probe {
@@ -84,6 +90,11 @@ pub(super) struct Plan {
     /// Without the exact caches, the key tables laid out for the plain
     /// parser's `argmax`.
     search: Option<KeySearch>,
+    /// Without the exact caches, per row, the ACT its parse gave when the
+    /// plan was made, compiled: a parse at run time (which runs every
+    /// time) that gives the same ACT applies this one rather than
+    /// compiling it again.
+    acts: Vec<Option<Act>>,
     /// With the exact caches, per detector (else none).
     probes: Vec<Probe>,
     /// Per decision-table row: whether the combinator's decisions depend
@@ -120,10 +131,20 @@ impl Plan {
             false => Vec::new(),
         };
         let search = (!cached).then(|| memory.key_search());
+        let acts = match &search {
+            Some(search) => (0..memory.rows.len())
+                .map(|row| match memory.parse_indexed(row, search) {
+                    Ok(Parsed::Act(app)) => Some(Act::new(app)),
+                    _ => None,
+                })
+                .collect(),
+            None => Vec::new(),
+        };
         let combinators = crate::core::COMBINATORS.len() + memory.combinators.len();
         Plan {
             ops,
             search,
+            acts,
             probes,
             settled: (0..combinators)
                 .map(|k| table.first_bit_decides(k))
@@ -140,12 +161,20 @@ impl Plan {
     }
 
     /// The plain parser's parse of applier `row` (by `argmax` over the
-    /// keys).
-    pub(super) fn parse(&self, memory: &Memory, row: RowId) -> Op {
-        parsed(match &self.search {
+    /// keys): the ACT compiled when the plan was made if the parse gives
+    /// that ACT, else the op of the parse.
+    pub(super) fn parse(&self, memory: &Memory, row: RowId) -> Parse<'_> {
+        let parse = match &self.search {
             Some(search) => memory.parse_indexed(row, search),
             None => memory.parse(row),
-        })
+        };
+        if let Ok(Parsed::Act(app)) = &parse
+            && let Some(Some(act)) = self.acts.get(row)
+            && (act.app.act == app.act && act.app.span == app.span)
+        {
+            return Parse::Kept(act);
+        }
+        Parse::Made(parsed(parse))
     }
 
     /// How to read detector `id` from its table (in the cached mode).
