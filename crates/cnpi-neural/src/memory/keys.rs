@@ -238,6 +238,11 @@ impl Kernel for Scan<'_> {
             let sums = (block.iter().zip(key)).fold([-0.0f32; LANES], |sums, (column, &x)| {
                 std::array::from_fn(|lane| sums[lane] + column[lane] * x)
             });
+            // No lane (padding included) above `top`: nothing to pick
+            // here; one vector comparison.
+            if !sums.iter().fold(false, |any, &score| any | (score > top)) {
+                continue;
+            }
             let lanes = (search.rows - b * LANES).min(LANES);
             for (lane, &score) in sums.iter().take(lanes).enumerate() {
                 // `maths::argmax`'s rule: a strictly larger score wins.
