@@ -4,12 +4,12 @@
 //! in `cli/`. Everything runs on a large stack, so that deeply nested source
 //! text (10^5 levels) is checked without overflowing; user programs never
 //! recurse on it (the interpreters keep heap stacks). The stack is switched
-//! to on the main thread (`stacker`): starting a thread for it cost a
+//! to on the main thread (`stack`): starting a thread for it cost a
 //! quarter of a millisecond of every small run.
 
 mod cli;
+mod stack;
 
-use std::panic::AssertUnwindSafe;
 use std::process::ExitCode;
 
 /// candle sizes gemm's thread pool by `RAYON_NUM_THREADS`. For the core (a
@@ -28,8 +28,7 @@ const STACK_BYTES: usize = 1 << 30;
 fn main() -> ExitCode {
     one_tensor_thread();
     let args = cli::parse_args();
-    let command = AssertUnwindSafe(move || stacker::grow(STACK_BYTES, move || cli::execute(args)));
-    match std::panic::catch_unwind(command) {
+    match stack::run_on_large_stack(STACK_BYTES, move || cli::execute(args)) {
         Ok(code) => code,
         Err(_) => {
             eprintln!("internal error: cnpic crashed; please report this with the input file");
