@@ -59,11 +59,13 @@ impl<'de> Visitor<'de> for HeaderVisitor {
     }
 }
 
+/// A header as [`read`] gives it: its size in bytes, its tensors and its
+/// metadata map.
+pub type Parts = (usize, Metadata, Option<HashMap<String, String>>);
+
 /// The header's size, its tensors and its metadata map, as
 /// `SafeTensors::read_metadata` gives them.
-pub fn read(
-    bytes: &[u8],
-) -> Result<(usize, Metadata, Option<HashMap<String, String>>), SafeTensorError> {
+pub fn read(bytes: &[u8]) -> Result<Parts, SafeTensorError> {
     read_typed(bytes).map_or_else(
         || {
             let (size, header) = SafeTensors::read_metadata(bytes)?;
@@ -75,7 +77,7 @@ pub fn read(
 }
 
 /// [`read`] for a header the visitor takes and safetensors checks.
-fn read_typed(bytes: &[u8]) -> Option<(usize, Metadata, Option<HashMap<String, String>>)> {
+fn read_typed(bytes: &[u8]) -> Option<Parts> {
     let size = usize::try_from(u64::from_le_bytes(bytes.get(..8)?.try_into().ok()?)).ok()?;
     if size > MAX_SIZE {
         return None;
@@ -103,27 +105,27 @@ fn read_typed(bytes: &[u8]) -> Option<(usize, Metadata, Option<HashMap<String, S
 mod tests {
     use super::*;
 
-    /// The parts `read` gives, comparable.
-    fn parts(bytes: &[u8]) -> Option<(usize, Vec<(String, String)>, String)> {
-        let (size, header, metadata) = read(bytes).ok()?;
+    /// A header's parts, written out in a fixed order to be compared.
+    fn shown(size: usize, header: &Metadata, metadata: Option<HashMap<String, String>>) -> String {
         let mut tensors: Vec<_> = (header.tensors().into_iter())
-            .map(|(name, info)| (name, format!("{info:?}")))
+            .map(|(name, info)| format!("{name}: {info:?}"))
             .collect();
         tensors.sort();
         let metadata: std::collections::BTreeMap<_, _> = metadata.into_iter().flatten().collect();
-        Some((size, tensors, format!("{metadata:?}")))
+        format!("{size} {tensors:?} {metadata:?}")
     }
 
-    /// `read_metadata`'s parts, for the same comparison.
-    fn reference(bytes: &[u8]) -> Option<(usize, Vec<(String, String)>, String)> {
+    /// What `read` gives for `bytes`, shown.
+    fn parts(bytes: &[u8]) -> Option<String> {
+        let (size, header, metadata) = read(bytes).ok()?;
+        Some(shown(size, &header, metadata))
+    }
+
+    /// What `read_metadata` gives for `bytes`, shown.
+    fn reference(bytes: &[u8]) -> Option<String> {
         let (size, header) = SafeTensors::read_metadata(bytes).ok()?;
-        let mut tensors: Vec<_> = (header.tensors().into_iter())
-            .map(|(name, info)| (name, format!("{info:?}")))
-            .collect();
-        tensors.sort();
-        let metadata: std::collections::BTreeMap<_, _> =
-            header.metadata().clone().into_iter().flatten().collect();
-        Some((size, tensors, format!("{metadata:?}")))
+        let metadata = header.metadata().clone();
+        Some(shown(size, &header, metadata))
     }
 
     /// A file of header `json` and `data` bytes of tensor data.
@@ -151,7 +153,7 @@ mod tests {
             (format!("{{{a},{b}}}"), 11),
             (format!("{{{a},{b}}}"), 13),
             (
-                format!(r#"{{"a":{{"dtype":"F32","shape":[3],"data_offsets":[0,8]}}}}"#),
+                r#"{"a":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}}"#.to_string(),
                 8,
             ),
             (format!("{{{meta},{meta},{a}}}"), 8),
