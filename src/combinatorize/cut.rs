@@ -132,6 +132,27 @@ impl Cutter<'_, '_> {
         }
     }
 
+    /// What ends code that has just called block `callee` (pushed its
+    /// frame, set its parameters): the callee's first block itself when
+    /// it is already built (so it cannot hold this call), which is what
+    /// the dispatch would run next, the new frame resuming there; else
+    /// nothing, and the dispatch finds it. Whatever that block leaves
+    /// due, the code around the call goes on as after the dispatch: a
+    /// block ends, and a loop goes round only when its frame resumes at it.
+    /// It stands where the call does in the source (`here`).
+    fn enter(&mut self, callee: i64, here: Extent) -> Option<Piece> {
+        match self.blocks.code.get(callee as usize - 1) {
+            Some(Some(block)) => Some(Piece {
+                extent: here,
+                ..block.clone()
+            }),
+            _ => {
+                self.blocks.arrive(callee, self.depth);
+                None
+            }
+        }
+    }
+
     /// The block where code goes on after `stmts` (which end by going to
     /// `next`): `next`'s own block when there are none, else a new block.
     fn resume_after(&mut self, stmts: &[Stmt], next: Next) -> Option<i64> {
@@ -184,7 +205,6 @@ impl Cutter<'_, '_> {
                 pieces.push(Self::frame(FrameAct::Goto, after, here));
                 let callee = *self.entries.get(id)?;
                 self.blocks.arrive(after, self.depth);
-                self.blocks.arrive(callee, self.depth);
                 let act = match stmt {
                     Stmt::StateCall(_, args, _) => {
                         let mut positions = vec![int(callee)];
@@ -194,6 +214,7 @@ impl Cutter<'_, '_> {
                     _ => Act::Frame(FrameAct::Enter, vec![int(callee)]),
                 };
                 pieces.push(Piece::arg(Arg::Act(act), here));
+                pieces.extend(self.enter(callee, here));
             }
             Stmt::If {
                 condition,
@@ -236,7 +257,6 @@ impl Cutter<'_, '_> {
                 pieces.push(Self::frame(FrameAct::Goto, after, here));
                 let callee = *self.entries.get(&call.def)?;
                 self.blocks.arrive(after, self.depth);
-                self.blocks.arrive(callee, self.depth);
                 pieces.push(Self::frame(FrameAct::Call, callee, here));
                 let params = &self.conv.ctx.program.defs.get(call.def)?.params;
                 // `SET(p, p)` changes nothing, whatever came before it.
@@ -245,6 +265,7 @@ impl Cutter<'_, '_> {
                     let act = Act::Set(param, arg.clone());
                     pieces.push(Piece::arg(Arg::Act(act), here));
                 }
+                pieces.extend(self.enter(callee, here));
             }
             // `lower` left only bare returns; what follows is never run.
             Stmt::Return { .. } => pieces.push(Self::ret(here)),
