@@ -157,6 +157,7 @@ fn machine(
             blocks: &mut blocks,
             entries: &entries,
             depth: 0,
+            later: Vec::new(),
         };
         let code = cut.code(body, Next::Return, Place::Block)?;
         let whole = body.iter().map(extent).reduce(Extent::to);
@@ -166,6 +167,7 @@ fn machine(
             ..block
         };
         cut.keep(entries[&id], block);
+        cut.finish()?;
         out.extend(cut.conv.emit.helpers);
     }
     let def = &program.defs[root];
