@@ -282,7 +282,7 @@ pub fn parse_input(kind: EnvKind, json: &str) -> Result<State, Diagnostic> {
 pub fn read_input(kind: EnvKind, layout: &Declarations, json: &str) -> Result<State, Diagnostic> {
     let fast = environment(kind).read_text;
     if let Some(inner) = fast.and_then(|read| read(kind, layout, input::without_bom(json))) {
-        return Ok(State { kind, inner });
+        return Ok(State::new(kind, inner));
     }
     read_value(kind, layout, input::parse_json(kind, json)?)
 }
@@ -291,7 +291,7 @@ pub fn read_input(kind: EnvKind, layout: &Declarations, json: &str) -> Result<St
 /// file, as `cnpic learn`'s examples).
 pub fn read_value(kind: EnvKind, layout: &Declarations, value: Value) -> Result<State, Diagnostic> {
     let inner = (environment(kind).read)(kind, layout, value)?;
-    Ok(State { kind, inner })
+    Ok(State::new(kind, inner))
 }
 
 /// E0707 unless the tape, holding `held` entries, has room for one more
@@ -342,21 +342,58 @@ pub fn all_observations() -> Vec<&'static Observation> {
 #[derive(Debug)]
 pub struct State {
     kind: EnvKind,
-    inner: Box<dyn EnvState>,
+    inner: Inner,
+}
+
+/// A state's own data. A `ram` state is kept apart, so that a view finds
+/// its memory, and a compiled ACT writes it, without a downcast each time.
+#[derive(Debug)]
+enum Inner {
+    Ram(Box<ram::RamState>),
+    Other(Box<dyn EnvState>),
+}
+
+impl Inner {
+    /// `state`, a ram state taken out of its box.
+    fn of(mut state: Box<dyn EnvState>) -> Inner {
+        match state.as_any_mut().downcast_mut::<ram::RamState>() {
+            Some(ram) => Inner::Ram(Box::new(std::mem::take(ram))),
+            None => Inner::Other(state),
+        }
+    }
+
+    #[inline]
+    fn get(&self) -> &dyn EnvState {
+        match self {
+            Inner::Ram(ram) => ram.as_ref(),
+            Inner::Other(state) => state.as_ref(),
+        }
+    }
+
+    fn get_mut(&mut self) -> &mut dyn EnvState {
+        match self {
+            Inner::Ram(ram) => ram.as_mut(),
+            Inner::Other(state) => state.as_mut(),
+        }
+    }
 }
 
 impl Clone for State {
     fn clone(&self) -> State {
+        let inner = match &self.inner {
+            Inner::Ram(ram) => Inner::Ram(ram.clone()),
+            Inner::Other(state) => Inner::Other(state.clone_box()),
+        };
         State {
             kind: self.kind,
-            inner: self.inner.clone_box(),
+            inner,
         }
     }
 }
 
 impl PartialEq for State {
     fn eq(&self, other: &State) -> bool {
-        self.kind == other.kind && self.inner.same(other.inner.as_ref())
+        self.kind == other.kind && self.inner.get().same(other.inner.get())
     }
 }
 
@@ -367,7 +404,10 @@ impl State {
     /// that environment's own state type (an [`ArrayState`] for `array`):
     /// how a caller that builds states as values, not JSON, makes one.
     pub fn new(kind: EnvKind, inner: Box<dyn EnvState>) -> State {
-        State { kind, inner }
+        State {
+            kind,
+            inner: Inner::of(inner),
+        }
     }
 
     pub fn kind(&self) -> EnvKind {
@@ -376,17 +416,17 @@ impl State {
 
     /// The state as the trace viewer draws it.
     pub fn picture(&self) -> Picture {
-        self.inner.picture()
+        self.inner.get().picture()
     }
 
     /// The environment's own state, when it is a `T`.
     pub fn downcast<T: 'static>(&self) -> Option<&T> {
-        self.inner.as_any().downcast_ref()
+        self.inner.get().as_any().downcast_ref()
     }
 
     /// n: the array length, the number of vertices or of columns.
     pub fn len(&self) -> i64 {
-        self.inner.len()
+        self.inner.get().len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -396,12 +436,14 @@ impl State {
     /// The state as conditions see it, with the current pointer values.
     #[inline]
     pub fn view<'a>(&'a self, pointers: &'a [i64]) -> View<'a> {
-        let state = self.inner.as_ref();
+        let source = match &self.inner {
+            Inner::Ram(ram) => Source::Ram(ram),
+            Inner::Other(state) => Source::Other(state.as_ref()),
+        };
         View {
-            state,
+            source,
             pointers,
             resume: 0,
-            memory: ram::regions(state),
         }
     }
 
@@ -441,19 +483,19 @@ impl State {
                     pointers,
                     decls,
                 };
-                self.inner.apply(act, &ctx)
+                self.inner.get_mut().apply(act, &ctx)
             }
         }
     }
 
     /// Records the pointers' final values (see [`EnvState::finish`]).
     pub fn finish(&mut self, pointers: &[i64]) {
-        self.inner.finish(pointers);
+        self.inner.get_mut().finish(pointers);
     }
 
     /// The final state as the JSON object of `cnpic run --format json`.
     pub fn to_json(&self, steps: u64, engine: &str) -> serde_json::Value {
-        let mut object = self.inner.to_json();
+        let mut object = self.inner.get().to_json();
         for (name, value) in run_members(steps, engine) {
             object.insert(name.into(), value);
         }
@@ -463,12 +505,12 @@ impl State {
     /// [`Self::to_json`] as JSON text (one line, no newline), written
     /// without the `Value` tree where the environment can.
     pub fn to_json_text(&self, steps: u64, engine: &str) -> String {
-        self.inner.to_json_text(&run_members(steps, engine))
+        self.inner.get().to_json_text(&run_members(steps, engine))
     }
 
     /// The final state as aligned, readable lines (each ends with `\n`).
     pub fn to_text(&self, steps: u64, engine: &str) -> String {
-        let mut text = self.inner.to_text();
+        let mut text = self.inner.get().to_text();
         text.push_str(&row("steps", format!("{steps} ({engine})")));
         text
     }
@@ -532,32 +574,53 @@ fn len_i64(len: usize) -> i64 {
 /// and the pointer values, both borrowed.
 #[derive(Clone, Copy)]
 pub struct View<'a> {
-    state: &'a dyn EnvState,
+    source: Source<'a>,
     pointers: &'a [i64],
     /// `_resume`: the top frame's resume point (0 without frames).
     resume: i64,
-    /// The declared memory of a `ram` state, read here directly rather
-    /// than through the state's dynamic `cell` at every read.
-    memory: Option<&'a [ram::Region]>,
 }
 
-impl View<'_> {
+/// The state a [`View`] reads: a `ram` state's memory is read directly,
+/// rather than through the state's dynamic `cell` at every read.
+#[derive(Clone, Copy)]
+enum Source<'a> {
+    Ram(&'a ram::RamState),
+    Other(&'a dyn EnvState),
+}
+
+impl<'a> View<'a> {
     /// The view with `_resume` reading `resume`.
     #[inline]
     pub fn with_resume(self, resume: i64) -> Self {
         View { resume, ..self }
     }
 
+    /// The ram state the view reads, if it reads one.
+    #[inline]
+    fn ram(&self) -> Option<&'a ram::RamState> {
+        match self.source {
+            Source::Ram(ram) => Some(ram),
+            Source::Other(_) => None,
+        }
+    }
+
     /// The environment's state as the view sees it.
+    #[inline]
     pub fn state(&self) -> &dyn EnvState {
-        self.state
+        match self.source {
+            Source::Ram(ram) => ram,
+            Source::Other(state) => state,
+        }
     }
 }
 
 impl World for View<'_> {
     #[inline]
     fn len(&self) -> i64 {
-        self.state.len()
+        match self.source {
+            Source::Ram(ram) => ram.len(),
+            Source::Other(state) => state.len(),
+        }
     }
 
     #[inline]
@@ -566,26 +629,26 @@ impl World for View<'_> {
     }
 
     fn value(&self, observation: &Observation, at: i64) -> Option<i64> {
-        self.state.value(observation, at)
+        self.state().value(observation, at)
     }
 
     fn symbol(&self, observation: &Observation, at: i64) -> Option<Color> {
-        self.state.symbol(observation, at)
+        self.state().symbol(observation, at)
     }
 
     fn test(&self, observation: &Observation, at: i64) -> bool {
-        self.state.test(observation, at)
+        self.state().test(observation, at)
     }
 
     fn position(&self, observation: &Observation, at: i64) -> i64 {
-        self.state.position(observation, at)
+        self.state().position(observation, at)
     }
 
     #[inline]
     fn cell(&self, data: DataId, at: &[i64]) -> Option<i64> {
-        match self.memory {
-            Some(memory) => ram::cell(memory, data, at),
-            None => self.state.cell(data, at),
+        match self.source {
+            Source::Ram(ram) => ram::cell(ram.regions(), data, at),
+            Source::Other(state) => state.cell(data, at),
         }
     }
 

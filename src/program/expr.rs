@@ -274,6 +274,18 @@ pub enum Relation {
     Different,
 }
 
+/// Two numbers relate by their order.
+impl From<std::cmp::Ordering> for Relation {
+    #[inline]
+    fn from(order: std::cmp::Ordering) -> Relation {
+        match order {
+            std::cmp::Ordering::Less => Relation::Less,
+            std::cmp::Ordering::Equal => Relation::Equal,
+            std::cmp::Ordering::Greater => Relation::Greater,
+        }
+    }
+}
+
 impl Relation {
     /// Whether `lhs op rhs` holds when the sides relate as `self`. Any
     /// ordering comparison of sides that are not both numbers is false.
@@ -306,13 +318,7 @@ pub(super) fn relate(lhs: Evaluated, rhs: Evaluated, n: impl Fn() -> i64) -> Rel
         (Value(None), Value(None)) => true,
         (Value(None), _) | (_, Value(None)) => false,
         (Symbol(a), Symbol(b)) => a == b,
-        (Position(a) | Value(Some(a)), Position(b) | Value(Some(b))) => {
-            return match a.cmp(b) {
-                std::cmp::Ordering::Less => Relation::Less,
-                std::cmp::Ordering::Equal => Relation::Equal,
-                std::cmp::Ordering::Greater => Relation::Greater,
-            };
-        }
+        (Position(a) | Value(Some(a)), Position(b) | Value(Some(b))) => return a.cmp(b).into(),
         // Symbols against numbers: the checker rejects these.
         _ => false,
     };

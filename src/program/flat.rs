@@ -124,11 +124,7 @@ impl Fast {
 #[inline(always)]
 fn relate_fast(lhs: Option<i64>, rhs: Option<i64>) -> Relation {
     match (lhs, rhs) {
-        (Some(a), Some(b)) => match a.cmp(&b) {
-            std::cmp::Ordering::Less => Relation::Less,
-            std::cmp::Ordering::Equal => Relation::Equal,
-            std::cmp::Ordering::Greater => Relation::Greater,
-        },
+        (Some(a), Some(b)) => a.cmp(&b).into(),
         (None, None) => Relation::Same,
         _ => Relation::Different,
     }

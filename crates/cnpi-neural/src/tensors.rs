@@ -10,8 +10,10 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use safetensors::Dtype;
 use safetensors::tensor::{Metadata, TensorInfo};
-use safetensors::{Dtype, SafeTensors};
+
+mod header;
 
 const CHECKSUM: &str = "checksum";
 const FORMAT: &str = "format";
@@ -48,7 +50,7 @@ impl Writer {
             self.tensors
                 .iter()
                 .map(|(name, (shape, bytes))| (name.as_str(), shape.as_slice(), bytes.as_slice())),
-            &self.metadata,
+            self.metadata.iter().map(|(k, v)| (k.as_str(), v.as_str())),
         );
         self.metadata.insert(CHECKSUM.into(), format!("{sum:016x}"));
         // serde_json's map keeps keys sorted.
@@ -99,8 +101,8 @@ impl std::fmt::Display for OpenError {
 /// The `format` entry of a safetensors file, if `bytes` start like one:
 /// how a file is recognised by its contents rather than its name.
 pub fn format_of(bytes: &[u8]) -> Option<String> {
-    let (_, header) = SafeTensors::read_metadata(bytes).ok()?;
-    header.metadata().as_ref()?.get(FORMAT).cloned()
+    let (_, _, mut metadata) = header::read(bytes).ok()?;
+    metadata.as_mut()?.remove(FORMAT)
 }
 
 /// A file whose checksum and format have been checked: its header, read
@@ -116,14 +118,14 @@ impl<'a> Reader<'a> {
     /// its checksum.
     pub fn open(bytes: &'a [u8], format: &str) -> Result<Reader<'a>, OpenError> {
         let malformed = |why: String| OpenError::Malformed(why);
-        let (size, header) = SafeTensors::read_metadata(bytes).map_err(|e| {
+        let (size, header, metadata) = header::read(bytes).map_err(|e| {
             malformed(format!(
                 "it is not a safetensors file, or it is truncated ({e})"
             ))
         })?;
         // After the header's length (8 bytes) and the header.
         let data = bytes.get(8 + size..).unwrap_or_default();
-        let mut metadata = header.metadata().clone().unwrap_or_default();
+        let mut metadata = metadata.unwrap_or_default();
         match metadata.get(FORMAT) {
             Some(found) if found == format => {}
             Some(found) => {
@@ -137,17 +139,19 @@ impl<'a> Reader<'a> {
         let stored = metadata
             .remove(CHECKSUM)
             .ok_or_else(|| malformed(format!("it has no `{CHECKSUM}` entry")))?;
-        let sorted: BTreeMap<String, String> = metadata.clone().into_iter().collect();
         let reader = Reader {
             header,
             data,
             metadata,
         };
+        let sorted: BTreeMap<&str, &str> = (reader.metadata.iter())
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
         let tensors = reader.header.tensors();
         let actual = checksum(
             (tensors.iter())
                 .map(|(name, info)| (name.as_str(), info.shape.as_slice(), reader.bytes(info))),
-            &sorted,
+            sorted,
         );
         if stored != format!("{actual:016x}") {
             return Err(OpenError::Modified);
@@ -223,11 +227,11 @@ impl Fnv {
     }
 }
 
-/// 64-bit FNV-1a over tensors (in the order given, sorted by the callers'
-/// maps) and metadata entries (sorted by key).
+/// 64-bit FNV-1a over tensors (sorted here by name) and metadata entries
+/// (in the order given: the callers' sorted maps).
 fn checksum<'t>(
     tensors: impl Iterator<Item = (&'t str, &'t [usize], &'t [u8])>,
-    metadata: &BTreeMap<String, String>,
+    metadata: impl IntoIterator<Item = (&'t str, &'t str)>,
 ) -> u64 {
     let mut sorted: Vec<_> = tensors.collect();
     sorted.sort_by_key(|(name, ..)| *name);

@@ -4,12 +4,17 @@
 //! in `cli/`. Everything runs on a large stack, so that deeply nested source
 //! text (10^5 levels) is checked without overflowing; user programs never
 //! recurse on it (the interpreters keep heap stacks). The stack is switched
-//! to on the main thread (`stacker`): starting a thread for it cost a
-//! quarter of a millisecond of every small run.
+//! to on the main thread (`stack`): starting a thread for it cost a
+//! quarter of a millisecond of every small run. On Linux the process
+//! starts at the C `main` below rather than std's (`entry`).
+
+#![cfg_attr(all(target_os = "linux", not(test)), no_main)]
 
 mod cli;
+#[cfg(all(target_os = "linux", not(test)))]
+mod entry;
+mod stack;
 
-use std::panic::AssertUnwindSafe;
 use std::process::ExitCode;
 
 /// candle sizes gemm's thread pool by `RAYON_NUM_THREADS`. For the core (a
@@ -25,11 +30,26 @@ fn one_tensor_thread() {
 /// recursively. Only touched pages are ever allocated.
 const STACK_BYTES: usize = 1 << 30;
 
+#[cfg(all(target_os = "linux", not(test)))]
+#[unsafe(no_mangle)]
+extern "C" fn main(
+    _argc: std::ffi::c_int,
+    _argv: *const *const std::ffi::c_char,
+) -> std::ffi::c_int {
+    entry::prepare();
+    entry::status(run())
+}
+
+#[cfg(not(all(target_os = "linux", not(test))))]
 fn main() -> ExitCode {
+    run()
+}
+
+/// The command line's command, run; a crash is reported as such.
+fn run() -> ExitCode {
     one_tensor_thread();
     let args = cli::parse_args();
-    let command = AssertUnwindSafe(move || stacker::grow(STACK_BYTES, move || cli::execute(args)));
-    match std::panic::catch_unwind(command) {
+    match stack::run_on_large_stack(STACK_BYTES, move || cli::execute(args)) {
         Ok(code) => code,
         Err(_) => {
             eprintln!("internal error: cnpic crashed; please report this with the input file");

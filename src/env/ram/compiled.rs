@@ -11,7 +11,7 @@
 //! is the one the environment reports).
 
 use super::{RamState, Region, cell_offset};
-use crate::env::State;
+use crate::env::{Inner, State};
 use crate::program::flat::Flat;
 use crate::program::{ActArg, Cell, EnvAct, World};
 
@@ -80,7 +80,7 @@ impl CompiledAct {
     #[inline]
     pub fn apply(&self, state: &mut State, pointers: &[i64]) -> Option<bool> {
         let view = state.view(pointers);
-        let memory = view.memory?;
+        let memory = view.ram()?.regions();
         match &self.0 {
             Compiled::Write(place, value) => {
                 let (data, offset) = place.locate(&view, memory)?;
@@ -104,7 +104,10 @@ impl CompiledAct {
 /// The ram state inside `state`, if it is one.
 #[inline]
 fn ram_mut(state: &mut State) -> Option<&mut RamState> {
-    state.inner.as_any_mut().downcast_mut::<RamState>()
+    match &mut state.inner {
+        Inner::Ram(ram) => Some(ram),
+        Inner::Other(_) => None,
+    }
 }
 
 #[cfg(test)]

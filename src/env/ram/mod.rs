@@ -17,7 +17,8 @@ use serde_json::{Map, Value};
 
 use super::input::{self, integer, not_i64};
 use super::{
-    Ability, ActContext, Declarations, EnvState, Environment, InputForm, View, index, list, row,
+    Ability, ActContext, Declarations, EnvState, Environment, InputForm, Source, View, index, list,
+    row,
 };
 use crate::diagnostic::{Diagnostic, codes};
 use crate::program::calls::hidden;
@@ -63,7 +64,7 @@ pub(super) const RAM: Environment = Environment {
 };
 
 /// The names of a run's registers and data, shared by its states.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, Default, PartialEq, Eq)]
 struct Names {
     registers: Vec<String>,
     data: Vec<String>,
@@ -93,6 +94,20 @@ impl Region {
             (Region::Matrix { rows, cols, .. }, [i, j]) => {
                 Some(index(*i, *rows)? * cols + index(*j, *cols)?)
             }
+            _ => None,
+        }
+    }
+
+    /// The element at `at`, if it is inside: [`Self::offset`] and
+    /// [`Self::get`] in one match.
+    #[inline]
+    fn read(&self, at: &[i64]) -> Option<i64> {
+        match (self, at) {
+            (Region::Scalar(k), []) => Some(*k),
+            (Region::Array(values), [i]) => values.get(usize::try_from(*i).ok()?).copied(),
+            (Region::Matrix { rows, cols, values }, [i, j]) => values
+                .get(index(*i, *rows)? * cols + index(*j, *cols)?)
+                .copied(),
             _ => None,
         }
     }
@@ -135,7 +150,7 @@ impl Region {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct RamState {
     names: Arc<Names>,
     memory: Vec<Region>,
@@ -248,10 +263,9 @@ impl RamState {
                 continue;
             };
             let view = View {
-                state: &state,
+                source: Source::Ram(&state),
                 pointers: &[],
                 resume: 0,
-                memory: Some(&state.memory),
             };
             let eval = |e: &crate::program::PosExpr| e.eval(&view).map_err(super::eval_error);
             let init = eval(init)?;
@@ -300,19 +314,20 @@ impl RamState {
     }
 }
 
-/// The declared memory of `state` when it is a ram state (what
-/// [`super::View`] reads cells from without a dynamic call per read).
-#[inline]
-pub(super) fn regions(state: &dyn EnvState) -> Option<&[Region]> {
-    (state.as_any().downcast_ref::<RamState>()).map(|ram| ram.memory.as_slice())
+impl RamState {
+    /// The declared memory (what [`super::View`] reads cells from without
+    /// a dynamic call per read).
+    #[inline]
+    pub(super) fn regions(&self) -> &[Region] {
+        &self.memory
+    }
 }
 
 /// The cell of `memory` at `at` in data `data`, as [`EnvState::cell`] reads
 /// it (`None` outside).
 #[inline]
 pub(super) fn cell(memory: &[Region], data: usize, at: &[i64]) -> Option<i64> {
-    let region = memory.get(data)?;
-    region.offset(at).map(|offset| region.get(offset))
+    memory.get(data)?.read(at)
 }
 
 /// The flat offset of the cell of `memory` at `at` in data `data`, if it
@@ -337,10 +352,9 @@ impl EnvState for RamState {
 
     fn apply(&mut self, act: &EnvAct, ctx: &ActContext) -> Result<bool, Diagnostic> {
         let view = View {
-            state: &*self,
+            source: Source::Ram(self),
             pointers: ctx.pointers,
             resume: 0,
-            memory: Some(&self.memory),
         };
         Ok(match (act.name(), act.args.as_slice()) {
             ("WRITE", [ActArg::Place(cell), ActArg::Position(e)]) => {

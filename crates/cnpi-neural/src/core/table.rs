@@ -8,6 +8,8 @@
 //! running the network (never from the definitions), which makes it both
 //! what verification checks and an exact cache for the runtime.
 
+use std::borrow::Cow;
+
 use super::network::{Decision, Network, State};
 
 /// Anything that decides like the core, step by step from a combinator's
@@ -34,7 +36,8 @@ impl Decider for Network {
 pub struct DecisionTable {
     /// Per combinator: the decision for the prefix of length `n` with bits
     /// `b` is at `(1 << n) - 2 + code(b)`, where bit `i` of `code(b)` is `b[i]`.
-    rows: Vec<Vec<Decision>>,
+    /// The shipped core's rows are borrowed from the source.
+    rows: Vec<Cow<'static, [Decision]>>,
 }
 
 /// The index in a row of the prefix of `len` bits coded in `code` (bit
@@ -64,15 +67,19 @@ impl DecisionTable {
     ) -> DecisionTable {
         let rows = rows
             .iter()
-            .map(|entry| entry.map_or_else(Vec::new, |(index, depth)| row(network, index, depth)))
+            .map(|entry| {
+                Cow::Owned(entry.map_or_else(Vec::new, |(index, depth)| row(network, index, depth)))
+            })
             .collect();
         DecisionTable { rows }
     }
 
     /// The table whose row `i` is `rows[i]` (as [`DecisionTable::row`]
     /// gives it back): the shipped core's table, kept in the source.
-    pub(super) fn from_rows(rows: Vec<Vec<Decision>>) -> DecisionTable {
-        DecisionTable { rows }
+    pub(super) fn from_rows(rows: &'static [&'static [Decision]]) -> DecisionTable {
+        DecisionTable {
+            rows: rows.iter().copied().map(Cow::Borrowed).collect(),
+        }
     }
 
     /// This table with the rows of `rows` (as [`Self::for_embeddings`]
@@ -111,7 +118,7 @@ impl DecisionTable {
     /// combinator's depth falls past the end.
     #[inline]
     pub fn row(&self, index: usize) -> &[Decision] {
-        self.rows.get(index).map_or(&[], Vec::as_slice)
+        self.rows.get(index).map_or(&[], |row| row)
     }
 
     /// The number of bits the table covers for combinator `index`.
@@ -234,23 +241,24 @@ mod tests {
         // Two combinators of 4 bits, the first deciding alike everywhere;
         // and one without decisions.
         let mut table = DecisionTable {
-            rows: vec![vec![slot(false); (1 << 5) - 2]; 2],
+            rows: vec![Cow::Owned(vec![slot(false); (1 << 5) - 2]); 2],
         };
-        table.rows.push(Vec::new());
+        table.rows.push(Cow::Borrowed(&[]));
         // The second after `[true, true, false]` (length 3, code 0b011)
         // otherwise than after `[true, true, true]`.
-        table.rows[1][(1 << 3) - 2 + 0b011] = slot(true);
+        table.rows[1].to_mut()[(1 << 3) - 2 + 0b011] = slot(true);
         assert!(table.first_bit_decides(0));
         assert!(!table.first_bit_decides(1));
         assert!(table.first_bit_decides(2), "no decisions at all");
         // After `[false, true]` otherwise than after `[false, false]`.
-        table.rows[0][(1 << 2) - 2 + 0b10] = slot(true);
+        table.rows[0].to_mut()[(1 << 2) - 2 + 0b10] = slot(true);
         assert!(!table.first_bit_decides(0));
         // A first bit alone decides whatever it is.
         let mut by_first = table.clone();
         by_first.rows[1] = (1..=4usize)
             .flat_map(|len| (0..1usize << len).map(|code| slot(code & 1 == 1)))
-            .collect();
+            .collect::<Vec<_>>()
+            .into();
         assert!(by_first.first_bit_decides(1));
     }
 
