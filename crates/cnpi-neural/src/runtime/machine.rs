@@ -143,9 +143,8 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
     }
 
     /// [`Self::call_applier`] for the op of `row`, already read.
-    #[inline]
+    #[inline(always)]
     fn run_applier(&mut self, row: RowId, op: &'m Op, depth: u32) -> Result<(), Diagnostic> {
-        let plan = self.plan;
         match op {
             &Op::Start {
                 combinator,
@@ -153,10 +152,19 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
                 frame,
             } => self.start(combinator, detector, frame, row as u32, depth),
             Op::Act(app) => self.apply(app),
+            _ => self.parse_applier(row, op, depth),
+        }
+    }
+
+    /// [`Self::run_applier`] for an applier not parsed in the plan, kept
+    /// out of the cached path.
+    #[inline(never)]
+    fn parse_applier(&mut self, row: RowId, op: &'m Op, depth: u32) -> Result<(), Diagnostic> {
+        match op {
             Op::Unparsed(why) => Err(self.unparsed(row, why)),
             // The plain parser, by `argmax` over the keys (a row of another
             // kind fails to parse, saying so).
-            _ => match plan.parse(self.memory, row) {
+            _ => match self.plan.parse(self.memory, row) {
                 Op::Start {
                     combinator,
                     detector,
@@ -178,7 +186,7 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
         ))
     }
 
-    #[inline]
+    #[inline(always)]
     fn start(
         &mut self,
         combinator: u32,
@@ -192,7 +200,7 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
         }
         self.require(combinator)?;
         if !self.cached {
-            (self.networks).push(self.core.start(kind_at(combinator as usize)));
+            self.start_network(combinator);
         }
         self.tasks.push(Activation {
             combinator,
@@ -205,6 +213,13 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
             version: self.store.version(),
         });
         Ok(())
+    }
+
+    /// The LSTM state of a new activation of `combinator` (without the
+    /// caches), kept out of [`Self::start`]'s cached path.
+    #[inline(never)]
+    fn start_network(&mut self, combinator: u32) {
+        (self.networks).push(self.core.start(kind_at(combinator as usize)));
     }
 
     /// E0704 for a start by `owner` on a full stack.
