@@ -75,6 +75,15 @@ impl Blocks {
     }
 }
 
+/// Code after a call, to be cut into its block later (`Cutter::finish`).
+pub struct Later {
+    block: i64,
+    stmts: Vec<Stmt>,
+    next: Next,
+    /// How many `while`s hold the call.
+    depth: u32,
+}
+
 /// Cuts one program into blocks.
 pub struct Cutter<'c, 'e> {
     pub conv: Converter<'c, 'e>,
@@ -82,6 +91,8 @@ pub struct Cutter<'c, 'e> {
     pub entries: &'c HashMap<DefId, i64>,
     /// How many `while`s hold the code being cut.
     pub depth: u32,
+    /// The blocks put off after calls, not yet cut.
+    pub later: Vec<Later>,
 }
 
 impl Cutter<'_, '_> {
@@ -132,9 +143,35 @@ impl Cutter<'_, '_> {
         }
     }
 
+    /// What ends code that has just called block `callee` (pushed its
+    /// frame, set its parameters): the callee's first block itself when
+    /// it is already built (so it cannot hold this call), which is what
+    /// the dispatch would run next, the new frame resuming there; else
+    /// nothing, and the dispatch finds it. Whatever that block leaves
+    /// due, the code around the call goes on as after the dispatch: a
+    /// block ends, and a loop goes round only when its frame resumes at it.
+    /// It stands where the call does in the source (`here`).
+    fn enter(&mut self, callee: i64, here: Extent) -> Option<Piece> {
+        match self.blocks.code.get(callee as usize - 1) {
+            Some(Some(block)) => Some(Piece {
+                extent: here,
+                ..block.clone()
+            }),
+            _ => {
+                self.blocks.arrive(callee, self.depth);
+                None
+            }
+        }
+    }
+
     /// The block where code goes on after `stmts` (which end by going to
-    /// `next`): `next`'s own block when there are none, else a new block.
-    fn resume_after(&mut self, stmts: &[Stmt], next: Next) -> Option<i64> {
+    /// `next`): `next`'s own block when there are none, else a new block,
+    /// cut at once, or, after a call (`now` false), put off until the
+    /// block holding the call is built (`finish`): the code after a call
+    /// is never run in place of its `_goto`, and cut later it finds more
+    /// blocks built, its own program's first block among them, which its
+    /// calls then run in place (`enter`).
+    fn resume_after(&mut self, stmts: &[Stmt], next: Next, now: bool) -> Option<i64> {
         if stmts.is_empty() {
             return Some(match next {
                 Next::Goto(k) | Next::Again(k) => k,
@@ -142,10 +179,35 @@ impl Cutter<'_, '_> {
             });
         }
         let k = self.blocks.new_block();
+        match now {
+            true => self.cut_block(k, stmts, next)?,
+            false => self.later.push(Later {
+                block: k,
+                stmts: stmts.to_vec(),
+                next,
+                depth: self.depth,
+            }),
+        }
+        Some(k)
+    }
+
+    /// Block `k`: `stmts`, then `next`.
+    fn cut_block(&mut self, k: i64, stmts: &[Stmt], next: Next) -> Option<()> {
         let code = self.code(stmts, next, Place::Block)?;
         let piece = self.conv.emit.seq(code, "BLOCK");
         self.keep(k, piece);
-        Some(k)
+        Some(())
+    }
+
+    /// Cuts the blocks put off after calls, and those they put off.
+    pub fn finish(&mut self) -> Option<()> {
+        while let Some(later) = self.later.pop() {
+            let depth = std::mem::replace(&mut self.depth, later.depth);
+            let cut = self.cut_block(later.block, &later.stmts, later.next);
+            self.depth = depth;
+            cut?;
+        }
+        Some(())
     }
 
     /// Block `k` is `piece`, named after this program.
@@ -180,11 +242,10 @@ impl Cutter<'_, '_> {
         let here = extent(stmt);
         match stmt {
             Stmt::Call(id, _) | Stmt::StateCall(id, _, _) => {
-                let after = self.resume_after(rest, next)?;
+                let after = self.resume_after(rest, next, false)?;
                 pieces.push(Self::frame(FrameAct::Goto, after, here));
                 let callee = *self.entries.get(id)?;
                 self.blocks.arrive(after, self.depth);
-                self.blocks.arrive(callee, self.depth);
                 let act = match stmt {
                     Stmt::StateCall(_, args, _) => {
                         let mut positions = vec![int(callee)];
@@ -194,6 +255,7 @@ impl Cutter<'_, '_> {
                     _ => Act::Frame(FrameAct::Enter, vec![int(callee)]),
                 };
                 pieces.push(Piece::arg(Arg::Act(act), here));
+                pieces.extend(self.enter(callee, here));
             }
             Stmt::If {
                 condition,
@@ -232,11 +294,10 @@ impl Cutter<'_, '_> {
             // the arguments read what the caller's registers hold, as
             // `lower` made sure.
             Stmt::ParamCall(call) => {
-                let after = self.resume_after(rest, next)?;
+                let after = self.resume_after(rest, next, false)?;
                 pieces.push(Self::frame(FrameAct::Goto, after, here));
                 let callee = *self.entries.get(&call.def)?;
                 self.blocks.arrive(after, self.depth);
-                self.blocks.arrive(callee, self.depth);
                 pieces.push(Self::frame(FrameAct::Call, callee, here));
                 let params = &self.conv.ctx.program.defs.get(call.def)?.params;
                 // `SET(p, p)` changes nothing, whatever came before it.
@@ -245,6 +306,7 @@ impl Cutter<'_, '_> {
                     let act = Act::Set(param, arg.clone());
                     pieces.push(Piece::arg(Arg::Act(act), here));
                 }
+                pieces.extend(self.enter(callee, here));
             }
             // `lower` left only bare returns; what follows is never run.
             Stmt::Return { .. } => pieces.push(Self::ret(here)),
@@ -267,7 +329,7 @@ impl Cutter<'_, '_> {
         here: Extent,
     ) -> Option<Piece> {
         let [a1, a3] = if rest.iter().any(|s| self.cuts(s)) {
-            let join = Next::Goto(self.resume_after(rest, next)?);
+            let join = Next::Goto(self.resume_after(rest, next, true)?);
             [
                 self.code(then, join, place)?,
                 self.code(otherwise, join, place)?,

@@ -139,7 +139,9 @@ fn machine(
     };
     let entries: HashMap<DefId, i64> = members.iter().map(|&m| (m, blocks.new_block())).collect();
     let mut out = Vec::new();
-    for &id in &members {
+    // Callees first, so that a call finds its callee's first block built
+    // and runs it in place (`Cutter::enter`).
+    for &id in members.iter().rev() {
         let Some(Body::Normal(body)) = program.defs.get(id).map(|d| &d.body) else {
             continue;
         };
@@ -155,6 +157,7 @@ fn machine(
             blocks: &mut blocks,
             entries: &entries,
             depth: 0,
+            later: Vec::new(),
         };
         let code = cut.code(body, Next::Return, Place::Block)?;
         let whole = body.iter().map(extent).reduce(Extent::to);
@@ -164,6 +167,7 @@ fn machine(
             ..block
         };
         cut.keep(entries[&id], block);
+        cut.finish()?;
         out.extend(cut.conv.emit.helpers);
     }
     let def = &program.defs[root];
@@ -181,7 +185,12 @@ fn machine(
     let pieces: Vec<(Piece, u64)> = std::iter::once((nop(), 0))
         .chain(code.filter_map(|(piece, weight)| Some((piece?, weight))))
         .collect();
-    let dispatch = dispatch(&mut emit, pieces, 0, whole);
+    // Each tree's lower sides go on with the next tree's root instead of
+    // a `NOP` (see `dispatch`): `CASCADE` trees, the last with `NOP`s.
+    let mut dispatch = nop();
+    for _ in 0..CASCADE {
+        dispatch = self::dispatch(&mut emit, pieces.clone(), 0, whole, &dispatch);
+    }
     let running = compare(CompareOp::Gt, 0);
     let run = emit.comb(
         Combinator::Linrec,
@@ -228,13 +237,26 @@ fn def_end(def: &crate::program::Def) -> usize {
     }
 }
 
+/// How many dispatch trees run one after the other (see `dispatch`).
+const CASCADE: usize = 3;
+
 /// The blocks numbered from `first` on, chosen by `_resume`: a tree of
-/// `cond(_resume < k?; LOWER, NOP, UPPER)`, cut where the lower side
+/// `cond(_resume < k?; LOWER, THEN, UPPER)`, cut where the lower side
 /// holds about 0.382 of the blocks' weight, since it costs a step more
-/// (`cond`'s `NOP`) than the upper one: the golden cut, x + x^2 = 1,
-/// spends the steps in proportion to what each side is worth. `whole` is
-/// the source of all the programs they come from.
-fn dispatch(emit: &mut Emitter, mut blocks: Vec<(Piece, u64)>, first: i64, whole: Extent) -> Piece {
+/// (`cond`'s second argument) than the upper one: the golden cut,
+/// x + x^2 = 1, spends the steps in proportion to what each side is
+/// worth. `THEN` is `then`: `NOP`, or the root of another tree, which
+/// runs the block the frame resumes at next, where the loop would
+/// otherwise take a round to dispatch it (every block sets where its frame
+/// resumes or returns, and 0, the program returned, does nothing). `whole`
+/// is the source of all the programs they come from.
+fn dispatch(
+    emit: &mut Emitter,
+    mut blocks: Vec<(Piece, u64)>,
+    first: i64,
+    whole: Extent,
+    then: &Piece,
+) -> Piece {
     if blocks.len() <= 1 {
         return blocks.pop().map_or_else(
             || Piece::arg(Arg::Nop, Extent::default()),
@@ -252,13 +274,12 @@ fn dispatch(emit: &mut Emitter, mut blocks: Vec<(Piece, u64)>, first: i64, whole
     }
     let upper = blocks.split_off(cut);
     let middle = first + cut as i64;
-    let lower = dispatch(emit, blocks, first, whole);
-    let upper = dispatch(emit, upper, middle, whole);
-    let nop = Piece::arg(Arg::Nop, Extent::default());
+    let lower = dispatch(emit, blocks, first, whole, then);
+    let upper = dispatch(emit, upper, middle, whole, then);
     emit.comb(
         Combinator::Cond,
         Some(compare(CompareOp::Lt, middle)),
-        [lower, nop, upper],
+        [lower, then.clone(), upper],
         whole,
         "DISPATCH",
     )
