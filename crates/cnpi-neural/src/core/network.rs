@@ -380,7 +380,19 @@ impl Kernel for Step<'_> {
             bit,
         } = self;
         match network.cells() {
-            SHIPPED_CELLS => step::<A>(network, (hidden, cell), bit, SHIPPED_CELLS),
+            // The state copied into arrays of its own, which the compiler
+            // knows no gate or weight overlaps: every loop then runs as
+            // vectors, with no run-time overlap check.
+            SHIPPED_CELLS if hidden.len() == SHIPPED_CELLS && cell.len() == SHIPPED_CELLS => {
+                let mut state = [[0.0; SHIPPED_CELLS]; 2];
+                state[0].copy_from_slice(hidden);
+                state[1].copy_from_slice(cell);
+                let [h, c] = &mut state;
+                let decision = step_shipped::<A>(network, (h, c), bit);
+                hidden.copy_from_slice(h);
+                cell.copy_from_slice(c);
+                decision.unwrap_or_else(|| step::<A>(network, (hidden, cell), bit, SHIPPED_CELLS))
+            }
             h => step::<A>(network, (hidden, cell), bit, h),
         }
     }
@@ -421,6 +433,32 @@ fn step<A: Arithmetic>(
     }
     cell::<A>(z, &mut c[..h], hidden);
     network.decode::<A>(hidden)
+}
+
+/// [`step`] on the shipped size, the state in arrays of its own: the
+/// gates' sums are a whole array passed by value, which stays in vector
+/// registers across the products (`step` keeps them in memory, stored
+/// and loaded again for each `h_k`), summed in the same order.
+#[inline(always)]
+fn step_shipped<A: Arithmetic>(
+    network: &Network,
+    (hidden, c): (&mut [f32; SHIPPED_CELLS], &mut [f32; SHIPPED_CELLS]),
+    bit: bool,
+) -> Option<Decision> {
+    const G: usize = 4 * SHIPPED_CELLS;
+    let lstm = &network.weights.lstm;
+    let mut z: [f32; G] = lstm.bias.get(..G)?.try_into().ok()?;
+    if bit {
+        let wi: &[f32; G] = lstm.w_ih.get(..G)?.try_into().ok()?;
+        z = std::array::from_fn(|j| z[j] + wi[j]);
+    }
+    let columns = network.w_hh_t.get(..G * SHIPPED_CELLS)?.chunks_exact(G);
+    for (&hk, column) in hidden.iter().zip(columns) {
+        let column: &[f32; G] = column.try_into().ok()?;
+        z = std::array::from_fn(|j| z[j] + hk * column[j]);
+    }
+    cell::<A>(&mut z, c, hidden);
+    Some(network.decode::<A>(hidden))
 }
 
 #[cfg(test)]
