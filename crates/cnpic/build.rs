@@ -8,17 +8,18 @@
 //! data are loaded at a fixed address (no address randomisation for them;
 //! the shared libraries, stack and heap keep it).
 //!
-//! Where the C compiler finds glibc's and libgcc's static archives, the
-//! binary is also linked statically (`-static`): no dynamic loader, no
-//! shared libraries to map, resolve and relocate at every start. rustc
-//! names the system libraries it links against (`-lc`, `-lgcc_s`, ...)
-//! after `-Bdynamic`, which would pick their shared objects, so this
-//! script writes, for the binary's link alone, a directory of linker
-//! scripts with those names that stand for the static archives
-//! (`-lgcc_s` for libgcc's unwinder, `libgcc_eh.a`), searched first. What
-//! `+crt-static` would do, for the binary only: in `.cargo/config.toml` it
-//! applies to every crate, and the proc-macros and the Python module's
-//! cdylib do not build with it.
+//! Built for the machine's own glibc target, where the C compiler finds
+//! glibc's and libgcc's static archives, the binary is also linked
+//! statically (`-static`): no dynamic loader, no shared libraries to map,
+//! resolve and relocate at every start. rustc names the system libraries
+//! it links against (`-lc`, `-lgcc_s`, ...) after `-Bdynamic`, which would
+//! pick their shared objects, so this script writes, for the binary's link
+//! alone, a directory of linker scripts with those names that stand for
+//! the static archives (`-lgcc_s` for libgcc's unwinder, `libgcc_eh.a`),
+//! searched first. What `+crt-static` would do, for the binary only: in
+//! `.cargo/config.toml` it applies to every crate, and the proc-macros and
+//! the Python module's cdylib do not build with it. Elsewhere (another
+//! target, or no archives) the binary links dynamically.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -38,13 +39,23 @@ const LIBRARIES: [(&str, &[&str]); 7] = [
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-env-changed=CC");
     if std::env::var("CARGO_CFG_TARGET_OS").is_ok_and(|os| os == "linux") {
         println!("cargo:rustc-link-arg-bin=cnpic=-no-pie");
-        if let Some(dir) = static_scripts() {
+        if native_gnu()
+            && let Some(dir) = static_scripts()
+        {
             println!("cargo:rustc-link-arg-bin=cnpic=-L{}", dir.display());
             println!("cargo:rustc-link-arg-bin=cnpic=-static");
         }
     }
+}
+
+/// True when building for this machine's own `*-linux-gnu` target: the
+/// archives the C compiler finds are then the target's.
+fn native_gnu() -> bool {
+    let var = |name: &str| std::env::var(name).ok();
+    var("CARGO_CFG_TARGET_ENV").as_deref() == Some("gnu") && var("TARGET") == var("HOST")
 }
 
 /// The directory of linker scripts (see the file's doc), or `None` if an
