@@ -180,7 +180,6 @@ fn machine(
     let whole = all.reduce(Extent::to).unwrap_or_default();
     // Resume point 0, the program returned, does nothing: the loop
     // dispatches twice a round, and the second may find it.
-    let nop = || Piece::arg(Arg::Nop, Extent::default());
     let code = blocks.code.into_iter().zip(blocks.weights);
     let pieces: Vec<(Piece, u64)> = std::iter::once((nop(), 0))
         .chain(code.filter_map(|(piece, weight)| Some((piece?, weight))))
@@ -240,6 +239,11 @@ fn def_end(def: &crate::program::Def) -> usize {
 /// How many dispatch trees run one after the other (see `dispatch`).
 const CASCADE: usize = 3;
 
+/// `NOP`, from no source: what resume point 0 (the program returned) runs.
+fn nop() -> Piece {
+    Piece::arg(Arg::Nop, Extent::default())
+}
+
 /// The blocks numbered from `first` on, chosen by `_resume`: a tree of
 /// `cond(_resume < k?; LOWER, THEN, UPPER)`, cut where the lower side
 /// holds about 0.382 of the blocks' weight, since it costs a step more
@@ -258,10 +262,7 @@ fn dispatch(
     then: &Piece,
 ) -> Piece {
     if blocks.len() <= 1 {
-        return blocks.pop().map_or_else(
-            || Piece::arg(Arg::Nop, Extent::default()),
-            |(piece, _)| piece,
-        );
+        return blocks.pop().map_or_else(nop, |(piece, _)| piece);
     }
     let total: u64 = blocks.iter().map(|(_, w)| w).sum();
     let target = total as f64 * 0.382;
