@@ -100,12 +100,18 @@ pub fn convert(
 ) -> Result<(Combinatorized, Compiled), Vec<Diagnostic>> {
     runnable(&compiled.program)?;
     let converted = combinatorize(&compiled.program, &compiled.text, name)?;
-    let combinatory = Compiled {
-        program: converted.program.clone(),
-        sources: sources(&output_name(name), &converted.text),
-        text: converted.text.clone(),
-    };
+    let combinatory = combinatory(name, converted.program.clone(), converted.text.clone());
     Ok((converted, combinatory))
+}
+
+/// The combinatory program `program` with its text `text`, converted from
+/// the file `name`, as a compiled file.
+fn combinatory(name: &str, program: Program, text: String) -> Compiled {
+    Compiled {
+        program,
+        sources: sources(&output_name(name), &text),
+        text,
+    }
 }
 
 /// How diagnostics name the combinatorized form of the file `name`.
@@ -245,9 +251,10 @@ pub fn for_the_network(
             written: None,
         });
     }
-    match convert(&compiled, name) {
-        Ok((converted, combinatory)) => Ok(ForNetwork {
-            combinatory,
+    // As `convert`, with the conversion's program and text moved, not copied.
+    match combinatorize(&compiled.program, &compiled.text, name) {
+        Ok(converted) => Ok(ForNetwork {
+            combinatory: combinatory(name, converted.program, converted.text),
             written: Some(Written {
                 compiled,
                 warnings: converted.warnings,

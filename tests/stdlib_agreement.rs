@@ -4,16 +4,22 @@
 //! `stdlib/<env>.cnpi` declares are exactly those its Rust side implements
 //! (`cnpi::env::Environment`), in the same order; and the combinators read
 //! from `stdlib/core.cnpi` have the slot sequences of language.md §3.1.
+//! The files are read here as they are written (`stdlib::from_files`);
+//! what a compile uses is the form kept in the source, which a unit test
+//! of `cnpi::stdlib` holds to them.
+
+use std::sync::OnceLock;
 
 use cnpi::env::{self, ENVIRONMENTS};
 use cnpi::program::{Combinator, Slot};
 use cnpi::stdlib::{self, Stdlib};
 
 fn stdlib() -> &'static Stdlib {
-    match stdlib::load() {
+    static READ: OnceLock<Stdlib> = OnceLock::new();
+    READ.get_or_init(|| match stdlib::from_files() {
         Ok(stdlib) => stdlib,
         Err(diagnostics) => panic!("the stdlib does not load: {diagnostics:#?}"),
-    }
+    })
 }
 
 #[test]

@@ -21,11 +21,13 @@ const COMBINATOR_NAMES: [(&str, CombinatorKind); 5] = [
     ("_mapself", CombinatorKind::MapSelf),
 ];
 
-pub(super) fn load_core(
-    file: &ast::File,
-) -> Result<(Combinators, Vec<CombinatorInfo>), Diagnostic> {
-    // Each combinator found: its kind, behaviour, and whether it reads `c`.
-    let mut found: Vec<(CombinatorKind, Behaviour, bool)> = Vec::new();
+/// One combinator of core.cnpi as loaded: its kind, its behaviour, and
+/// whether its body reads `c`.
+pub(super) type Found = (CombinatorKind, Behaviour, bool);
+
+/// The combinators `file` (core.cnpi, parsed) defines, in its order.
+pub(super) fn read_core(file: &ast::File) -> Result<Vec<Found>, Diagnostic> {
+    let mut found: Vec<Found> = Vec::new();
     for item in &file.items {
         let Item::Combinator(decl) = item else {
             return Err(internal(
@@ -49,6 +51,12 @@ pub(super) fn load_core(
         let (behaviour, reads_c) = load_combinator(decl)?;
         found.push((kind, behaviour, reads_c));
     }
+    Ok(found)
+}
+
+/// The combinators' behaviours and what the checker knows of the four
+/// user-visible ones, from the combinators of core.cnpi in its order.
+pub(super) fn assemble(found: &[Found]) -> Result<(Combinators, Vec<CombinatorInfo>), Diagnostic> {
     let behaviour = |kind: CombinatorKind| {
         found
             .iter()
@@ -241,7 +249,7 @@ mod tests {
 
     fn load(text: &str) -> Result<(Combinators, Vec<CombinatorInfo>), Diagnostic> {
         let file = crate::stdlib::testing::parse(text, SourceId(1));
-        load_core(&file)
+        assemble(&read_core(&file)?)
     }
 
     fn message(text: &str) -> String {

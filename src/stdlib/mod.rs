@@ -16,6 +16,7 @@ use std::sync::OnceLock;
 
 mod combinators;
 mod envs;
+mod kept;
 pub(crate) use combinators::{NoShape, Shape, shape};
 pub mod full_set;
 
@@ -106,10 +107,13 @@ pub struct Stdlib {
     pub combinators: Combinators,
     /// The four combinators programs may apply, in the order of core.cnpi.
     pub user_combinators: Vec<CombinatorInfo>,
-    /// One per registered environment, in registry order, each file read
-    /// when its environment is first asked for ([`Stdlib::env`]): a
-    /// program runs in one of them.
+    /// One per registered environment, in registry order, each made when
+    /// its environment is first asked for ([`Stdlib::env`]): a program
+    /// runs in one of them.
     envs: Vec<OnceLock<Result<EnvLibrary, Vec<Diagnostic>>>>,
+    /// The environments are read from their files ([`from_files`]), not
+    /// taken from the kept form ([`load`]).
+    read_envs: bool,
 }
 
 /// What the checker needs to know to apply a user-visible combinator.
@@ -134,10 +138,13 @@ pub struct EnvLibrary {
 }
 
 impl Stdlib {
-    /// The library of `kind`, read from its file the first time; the
+    /// The library of `kind`, made the first time; read from its file, the
     /// internal error if the file and the Rust side disagree.
     pub fn env(&self, kind: EnvKind) -> Result<&EnvLibrary, &[Diagnostic]> {
-        let library = self.envs[kind.index()].get_or_init(|| load_env(kind));
+        let library = self.envs[kind.index()].get_or_init(|| match self.read_envs {
+            true => load_env(kind),
+            false => Ok(kept::env(kind)),
+        });
         library.as_ref().map_err(Vec::as_slice)
     }
 
@@ -158,23 +165,34 @@ impl EnvLibrary {
     }
 }
 
-/// The standard library, parsed and interpreted once per process (each
-/// environment's file when it is first used).
+/// The standard library, made once per process from the form kept in the
+/// source (`kept`), which a test holds to what [`from_files`] reads.
 pub fn load() -> Result<&'static Stdlib, &'static [Diagnostic]> {
     static STDLIB: OnceLock<Result<Stdlib, Vec<Diagnostic>>> = OnceLock::new();
-    match STDLIB.get_or_init(load_uncached) {
+    let kept = || assembled(&kept::core(), false).map_err(|d| vec![d]);
+    match STDLIB.get_or_init(kept) {
         Ok(stdlib) => Ok(stdlib),
         Err(diagnostics) => Err(diagnostics),
     }
 }
 
-fn load_uncached() -> Result<Stdlib, Vec<Diagnostic>> {
-    let (combinators, user_combinators) =
-        combinators::load_core(&parse(core_file())?).map_err(|d| vec![d])?;
+/// The standard library read from its files, each parsed and checked
+/// against the Rust side (each environment's when it is first asked for):
+/// what [`load`]'s kept form must equal.
+pub fn from_files() -> Result<Stdlib, Vec<Diagnostic>> {
+    let found = combinators::read_core(&parse(core_file())?).map_err(|d| vec![d])?;
+    assembled(&found, true).map_err(|d| vec![d])
+}
+
+/// The library of the combinators `found` in core.cnpi, its environments
+/// read from their files when `read_envs`.
+fn assembled(found: &[combinators::Found], read_envs: bool) -> Result<Stdlib, Diagnostic> {
+    let (combinators, user_combinators) = combinators::assemble(found)?;
     Ok(Stdlib {
         combinators,
         user_combinators,
         envs: env::kinds().map(|_| OnceLock::new()).collect(),
+        read_envs,
     })
 }
 

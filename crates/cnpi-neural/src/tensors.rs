@@ -216,10 +216,19 @@ impl Default for Fnv {
 
 impl Fnv {
     pub fn field(&mut self, bytes: &[u8]) {
-        for &byte in bytes.iter().chain(&(bytes.len() as u64).to_le_bytes()) {
-            self.0 ^= u64::from(byte);
-            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        self.bytes(bytes);
+        self.bytes(&(bytes.len() as u64).to_le_bytes());
+    }
+
+    /// The bytes hashed one after another, in a loop of its own (a chained
+    /// iterator cost twice the instructions per byte, and the shipped
+    /// core's checksum is hashed at every start).
+    fn bytes(&mut self, bytes: &[u8]) {
+        let mut hash = self.0;
+        for &byte in bytes {
+            hash = (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
         }
+        self.0 = hash;
     }
 
     pub fn finish(&self) -> u64 {

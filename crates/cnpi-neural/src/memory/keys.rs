@@ -266,7 +266,7 @@ pub struct Index(HashMap<[u32; KEY_DIM], usize>);
 
 impl Index {
     pub fn new(keys: &[f32]) -> Index {
-        let mut index = Index::default();
+        let mut index = Index(HashMap::with_capacity(keys.len() / KEY_DIM));
         index.extend(keys, 0);
         index
     }

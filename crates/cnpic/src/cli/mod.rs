@@ -127,10 +127,11 @@ fn parse_run() -> Option<Cli> {
         return None;
     }
     let run = run::RunArgs::augment_args(clap::Command::new("run"));
-    let matches = (clap::Command::new("cnpic").subcommand(run))
+    let mut matches = (clap::Command::new("cnpic").subcommand(run))
         .try_get_matches()
         .ok()?;
-    let args = run::RunArgs::from_arg_matches(matches.subcommand_matches("run")?).ok()?;
+    let (_, mut run) = matches.remove_subcommand()?;
+    let args = run::RunArgs::from_arg_matches_mut(&mut run).ok()?;
     Some(Cli {
         command: Command::Run(args),
     })
