@@ -85,7 +85,7 @@ pub fn tanh_all(values: &mut [f32]) {
 
 /// tanh of each of `values` in place, [`libm::LANES`] at a time.
 #[inline(always)]
-fn tanh_lanes<A: Arithmetic>(values: &mut [f32]) {
+pub(crate) fn tanh_lanes<A: Arithmetic>(values: &mut [f32]) {
     by_lanes(values, A::tanhf_lanes);
 }
 

@@ -50,7 +50,7 @@ impl<'a> Decoder<'a> {
 
     /// Reads one nested node with `read`, refusing nesting deeper than the
     /// front end accepts.
-    fn nested<T>(
+    pub(super) fn nested<T>(
         &mut self,
         read: impl FnOnce(&mut Self) -> Result<T, CodeError>,
     ) -> Result<T, CodeError> {
@@ -63,13 +63,20 @@ impl<'a> Decoder<'a> {
         node
     }
 
-    /// True when every span was used and only zeros are left.
+    /// True when every span was used and only zeros are left (every value
+    /// looked at, so that the loop runs as vectors).
     pub fn finished(&self) -> bool {
-        self.span_at == self.spans.len() && self.values[self.at..].iter().all(|&v| v == 0.0)
+        let rest = self.values.get(self.at..).unwrap_or_default();
+        self.span_at == self.spans.len() && rest.iter().fold(true, |zero, &v| zero & (v == 0.0))
+    }
+
+    /// The data the program declares.
+    pub(super) fn data(&self) -> &'a [Data] {
+        self.data
     }
 
     /// The next number, which must be a whole number in `0..limit`.
-    fn index(&mut self, limit: u32, what: &str) -> Result<u32, CodeError> {
+    pub(super) fn index(&mut self, limit: u32, what: &str) -> Result<u32, CodeError> {
         let value = *self
             .values
             .get(self.at)
@@ -82,7 +89,7 @@ impl<'a> Decoder<'a> {
         }
     }
 
-    fn span(&mut self) -> Result<Span, CodeError> {
+    pub(super) fn span(&mut self) -> Result<Span, CodeError> {
         let span = self
             .spans
             .get(self.span_at)
@@ -93,25 +100,28 @@ impl<'a> Decoder<'a> {
     }
 
     /// An observation of `kind`, by its place among those of its kind.
-    fn observation(&mut self, kind: ObservationKind) -> Result<&'static Observation, CodeError> {
+    pub(super) fn observation(
+        &mut self,
+        kind: ObservationKind,
+    ) -> Result<&'static Observation, CodeError> {
         let list = observations(kind);
         let limit = u32::try_from(list.len()).unwrap_or(u32::MAX);
         Ok(list[self.index(limit, "observation")? as usize])
     }
 
-    fn pointer(&mut self) -> Result<PointerId, CodeError> {
+    pub(super) fn pointer(&mut self) -> Result<PointerId, CodeError> {
         let limit = u32::try_from(self.pointers).unwrap_or(u32::MAX);
         Ok(self.index(limit, "pointer")? as PointerId)
     }
 
     /// The next number as a tag of the prefix code (`what` says where).
-    fn tag(&mut self, what: &str) -> Result<Tag, CodeError> {
+    pub(super) fn tag(&mut self, what: &str) -> Result<Tag, CodeError> {
         let number = self.index(u32::MAX, what)?;
         Tag::from_number(number).ok_or_else(|| CodeError(format!("{number} is not a {what}")))
     }
 
     /// An integer after its tag (`Int` or `BigInt`).
-    fn int(&mut self, tag: Tag) -> Result<i64, CodeError> {
+    pub(super) fn int(&mut self, tag: Tag) -> Result<i64, CodeError> {
         if tag == Tag::Int {
             let value = *self
                 .values

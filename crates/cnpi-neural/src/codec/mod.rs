@@ -12,10 +12,12 @@
 //!
 //! [`ActKind`] numbers the ACT rows (`acts`), `tags` holds the code's
 //! vocabulary, [`Code`] writes a code (`encode`) and [`Decoder`] reads one
-//! back (`decode`). The module sits below both the program memory and the
+//! back (`decode`), or checks it against the ACT it should give
+//! (`compare`). The module sits below both the program memory and the
 //! detectors, which both write codes.
 
 mod acts;
+mod compare;
 mod decode;
 mod encode;
 mod tags;

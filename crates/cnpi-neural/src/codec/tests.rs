@@ -4,8 +4,8 @@ use super::*;
 use cnpi::env;
 use cnpi::operators::{ArithOp, CompareOp};
 use cnpi::program::{
-    Act, ActArg, BoolExpr, Cell, Color, Direction, EnvKind, FrameAct, Observation, Operand,
-    PosExpr, PosKind, ValExpr,
+    Act, ActApp, ActArg, BoolExpr, Cell, Color, Data, DataKind, Direction, EnvKind, FrameAct,
+    Observation, Operand, PosExpr, PosKind, ValExpr,
 };
 use cnpi::span::{SourceId, Span};
 
@@ -88,6 +88,23 @@ fn conditions_and_acts_round_trip() {
     assert!(ActKind::all().any(|kind| kind.name() == "OUT(OK)"));
 }
 
+/// `write`, then an ACT of each other shape, with `sum` as a position.
+fn acts(write: Act, sum: PosExpr) -> Vec<Act> {
+    let at = |p| e(PosKind::Pointer(p), p);
+    let child = PosKind::Observe(observe("child"), Box::new(at(0)));
+    vec![
+        write,
+        Act::Set(1, sum.clone()),
+        Act::Push(vec![at(1), e(child, 7), e(PosKind::Int(-3), 8)]),
+        Act::Frame(
+            FrameAct::Call,
+            vec![e(PosKind::Int(2), 1), sum, e(PosKind::Resume, 2)],
+        ),
+        Act::Move(0, Direction::Right),
+        Act::Nop,
+    ]
+}
+
 /// The conversion cuts ACTs longer than a row into steps by its own count
 /// of their numbers (`cnpi::combinatorize::numbers`): the count is what the
 /// encoder writes.
@@ -120,18 +137,8 @@ fn the_conversion_counts_the_numbers_the_encoder_writes() {
             9,
         )),
     ];
-    let child = PosKind::Observe(observe("child"), Box::new(at(0)));
-    for act in [
-        env::build_act(ram, "WRITE", write).expect("an ACT of ram"),
-        Act::Set(3, sum.clone()),
-        Act::Push(vec![at(1), e(child, 7), e(PosKind::Int(-3), 8)]),
-        Act::Frame(
-            FrameAct::Call,
-            vec![e(PosKind::Int(2), 1), sum, e(PosKind::Resume, 2)],
-        ),
-        Act::Move(0, Direction::Right),
-        Act::Nop,
-    ] {
+    let write = env::build_act(ram, "WRITE", write).expect("an ACT of ram");
+    for act in acts(write, sum) {
         let mut code = Code::default();
         code.act_arguments(&act);
         assert_eq!(
@@ -139,6 +146,87 @@ fn the_conversion_counts_the_numbers_the_encoder_writes() {
             code.values.len(),
             "{act:?}"
         );
+    }
+}
+
+/// `act_is` says `true` exactly where decoding gives the expected ACT:
+/// on each ACT's own code, on every code with one number changed, and
+/// against every other ACT.
+#[test]
+fn checking_a_code_agrees_with_decoding_it() {
+    let at = |p| e(PosKind::Pointer(p), p);
+    let cell = |at: Vec<PosExpr>, span_at| Cell {
+        data: 1,
+        name: "M".into(),
+        at,
+        span: span(span_at),
+    };
+    let data: Vec<Data> = ["t", "M"]
+        .iter()
+        .enumerate()
+        .map(|(dims, name)| Data {
+            name: name.to_string(),
+            span: span(0),
+            kind: DataKind::Input,
+            dims: vec![e(PosKind::Int(0), 0); 2 * dims],
+        })
+        .collect();
+    let read = e(PosKind::Read(Box::new(cell(vec![at(0), at(1)], 2))), 2);
+    let sum = e(
+        PosKind::Arith(
+            ArithOp::Add,
+            Box::new(read),
+            Box::new(e(PosKind::Int(1 << 40), 3)),
+        ),
+        6,
+    );
+    let ram = EnvKind::from_name("ram").expect("registered");
+    let graph = EnvKind::from_name("graph").expect("registered");
+    let write = vec![
+        ActArg::Place(cell(vec![sum.clone(), e(PosKind::End, 7)], 5)),
+        ActArg::Position(e(PosKind::Neg(Box::new(e(PosKind::Last, 8))), 9)),
+    ];
+    let write = env::build_act(ram, "WRITE", write).expect("an ACT of ram");
+    let mut acts = acts(write, sum);
+    let color = vec![ActArg::Pointer(1), ActArg::Color(Color::Grey)];
+    acts.push(env::build_act(graph, "COLOR", color).expect("an ACT of graph"));
+    acts.push(Act::Move(0, Direction::Left));
+    let checks = |values: &[f32], spans: &[Span], kind, expected: &Act| {
+        let app = ActApp {
+            act: expected.clone(),
+            span: span(4),
+        };
+        let mut decoder = Decoder::new(values, spans, 2, &data);
+        let same = decoder.act_is(kind, span(4), &app) && decoder.finished();
+        let mut decoder = Decoder::new(values, spans, 2, &data);
+        let decoded = decoder.act(kind, span(4));
+        let decodes = decoded.is_ok_and(|d| d.act == *expected) && decoder.finished();
+        assert_eq!(same, decodes, "{values:?} against {expected:?}");
+        same
+    };
+    for act in &acts {
+        let mut code = Code::default();
+        code.act_arguments(act);
+        let kind = ActKind::of(act).expect("a row");
+        let mut values = code.values.clone();
+        values.extend([0.0; 3]);
+        assert!(checks(&values, &code.spans, kind, act), "{act:?}");
+        for other in acts.iter().filter(|other| *other != act) {
+            assert!(!checks(&values, &code.spans, kind, other), "{act:?}");
+        }
+        for i in 0..values.len() {
+            for change in [1.0, -1.0, 0.5, f32::NAN, 1e9] {
+                let mut changed = values.clone();
+                changed[i] += change;
+                checks(&changed, &code.spans, kind, act);
+            }
+        }
+        let mut spans = code.spans.clone();
+        if let Some(first) = spans.first_mut() {
+            *first = span(99);
+            assert!(!checks(&values, &spans, kind, act), "{act:?}");
+        }
+        assert!(!checks(&values, &code.spans[..0], kind, act) || code.spans.is_empty());
     }
 }
 

@@ -20,7 +20,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::fast::{self, FastOptions, Variant};
-use super::network::{Decision, Network, State};
+use super::network::{Decision, Network, State, States};
 use super::table::DecisionTable;
 use super::verify::{Verification, verify_network};
 use super::{Core, longest};
@@ -308,17 +308,31 @@ impl Extended {
     /// The initial state of `combinator`, which the core must have (see
     /// [`Extended::require`]).
     pub fn start(&self, combinator: CombinatorKind) -> State {
+        self.network.start(self.embedding(combinator))
+    }
+
+    /// [`Extended::start`] onto a stack of states, without allocating.
+    pub fn push(&self, combinator: CombinatorKind, states: &mut States) {
+        self.network.push(self.embedding(combinator), states);
+    }
+
+    /// The row of `combinator`'s embedding in the extended network.
+    fn embedding(&self, combinator: CombinatorKind) -> usize {
         match combinator {
-            CombinatorKind::User(Combinator::Defined(k)) => {
-                self.network.start(self.core.kinds().len() + k)
-            }
-            stdlib => self.core.start(stdlib),
+            CombinatorKind::User(Combinator::Defined(k)) => self.core.kinds().len() + k,
+            stdlib => self.core.embedding(stdlib),
         }
     }
 
     /// One step of the network (see [`Core::step`]).
     pub fn step(&self, state: &mut State, bit: bool) -> Decision {
         self.network.step(state, bit)
+    }
+
+    /// [`Extended::step`] of the state on top of `states` (`None` when
+    /// there is none).
+    pub fn step_top(&self, states: &mut States, bit: bool) -> Option<Decision> {
+        self.network.step_top(states, bit)
     }
 
     /// The decision table over the five combinators and the appended ones

@@ -40,7 +40,9 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 pub use file::{FORMAT, Metadata, write};
-pub use network::{ALPHA, Decision, Network, Numbers, SLOTS, State as CoreState, Weights};
+pub use network::{
+    ALPHA, Decision, Network, Numbers, SLOTS, State as CoreState, States as CoreStates, Weights,
+};
 pub use schedule::EpochReport;
 pub use table::{Decider, DecisionTable};
 pub use traces::{Trace, expected, longest, traces};
@@ -240,8 +242,14 @@ impl Core {
     /// Emb-as-State0: the combinator's embedding is the initial `(h, c)`.
     /// The core must have the combinator (see [`Core::require`]).
     pub fn start(&self, combinator: CombinatorKind) -> CoreState {
+        self.network.start(self.embedding(combinator))
+    }
+
+    /// The row of `combinator`'s embedding (past the last when the core
+    /// lacks it).
+    fn embedding(&self, combinator: CombinatorKind) -> usize {
         let embedding = self.kinds.iter().position(|&k| k == combinator);
-        self.network.start(embedding.unwrap_or(usize::MAX))
+        embedding.unwrap_or(usize::MAX)
     }
 
     /// One LSTM step on the condition bit, then `f_end` (return iff

@@ -161,6 +161,32 @@ pub struct State {
     pub c: Vec<f32>,
 }
 
+/// The LSTM states of a stack of activations in one buffer, each `h` then
+/// `c` ([`Network::states`]): starting an activation copies its
+/// combinator's embedding onto the top ([`Network::push`]) and ending one
+/// drops it ([`States::pop`]), so once the buffer has grown to the deepest
+/// stack neither allocates.
+#[derive(Clone, Debug, Default)]
+pub struct States {
+    cells: usize,
+    values: Vec<f32>,
+}
+
+impl States {
+    /// Drops the state on top (none when empty).
+    pub fn pop(&mut self) {
+        let len = self.values.len().saturating_sub(2 * self.cells);
+        self.values.truncate(len);
+    }
+
+    /// The state on top, as `(h, c)`.
+    fn top(&mut self) -> Option<(&mut [f32], &mut [f32])> {
+        let start = self.values.len().checked_sub(2 * self.cells)?;
+        let top = self.values.get_mut(start..).filter(|top| !top.is_empty())?;
+        Some(top.split_at_mut(self.cells))
+    }
+}
+
 /// What the core decides at one step: the frame slot to run next and
 /// whether the activation returns after it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -244,11 +270,43 @@ impl Network {
         }
     }
 
+    /// An empty stack of states of this network's size.
+    pub fn states(&self) -> States {
+        States {
+            cells: self.cells(),
+            values: Vec::new(),
+        }
+    }
+
+    /// Pushes the initial state of combinator `index` onto `states`
+    /// ([`Network::start`] without allocating).
+    pub fn push(&self, index: usize, states: &mut States) {
+        let h = self.cells();
+        let range = index * h..(index + 1) * h;
+        states
+            .values
+            .extend_from_slice(&self.weights.emb_h[range.clone()]);
+        states.values.extend_from_slice(&self.weights.emb_c[range]);
+    }
+
     /// One step on `bit`: updates `state` and decodes the decision.
     pub fn step(&self, state: &mut State, bit: bool) -> Decision {
+        self.step_cell(&mut state.h, &mut state.c, bit)
+    }
+
+    /// [`Network::step`] of the state on top of `states`; `None` when
+    /// there is none.
+    pub fn step_top(&self, states: &mut States, bit: bool) -> Option<Decision> {
+        let (hidden, cell) = states.top()?;
+        Some(self.step_cell(hidden, cell, bit))
+    }
+
+    /// [`Network::step`] on the state `(hidden, cell)`.
+    fn step_cell(&self, hidden: &mut [f32], cell: &mut [f32], bit: bool) -> Decision {
         maths::run(Step {
             network: self,
-            state,
+            hidden,
+            cell,
             bit,
         })
     }
@@ -302,7 +360,8 @@ const STACK_GATES: usize = 64;
 /// decoders run in one function compiled for the processor's `expf`.
 struct Step<'a> {
     network: &'a Network,
-    state: &'a mut State,
+    hidden: &'a mut [f32],
+    cell: &'a mut [f32],
     bit: bool,
 }
 
@@ -316,12 +375,25 @@ impl Kernel for Step<'_> {
     fn run<A: Arithmetic>(self) -> Decision {
         let Step {
             network,
-            state,
+            hidden,
+            cell,
             bit,
         } = self;
         match network.cells() {
-            SHIPPED_CELLS => step::<A>(network, state, bit, SHIPPED_CELLS),
-            h => step::<A>(network, state, bit, h),
+            // The state copied into arrays of its own, which the compiler
+            // knows no gate or weight overlaps: every loop then runs as
+            // vectors, with no run-time overlap check.
+            SHIPPED_CELLS if hidden.len() == SHIPPED_CELLS && cell.len() == SHIPPED_CELLS => {
+                let mut state = [[0.0; SHIPPED_CELLS]; 2];
+                state[0].copy_from_slice(hidden);
+                state[1].copy_from_slice(cell);
+                let [h, c] = &mut state;
+                let decision = step_shipped::<A>(network, (h, c), bit);
+                hidden.copy_from_slice(h);
+                cell.copy_from_slice(c);
+                decision.unwrap_or_else(|| step::<A>(network, (hidden, cell), bit, SHIPPED_CELLS))
+            }
+            h => step::<A>(network, (hidden, cell), bit, h),
         }
     }
 }
@@ -332,7 +404,12 @@ const SHIPPED_CELLS: usize = 16;
 /// `z = b (+ W_ih) + Σ_k h_k · W_hh[:, k]`, each gate summed in that
 /// order, then the cell and the decoders, on `h` cells.
 #[inline(always)]
-fn step<A: Arithmetic>(network: &Network, state: &mut State, bit: bool, h: usize) -> Decision {
+fn step<A: Arithmetic>(
+    network: &Network,
+    (hidden, c): (&mut [f32], &mut [f32]),
+    bit: bool,
+    h: usize,
+) -> Decision {
     let w = &network.weights;
     let (mut stack, mut heap) = ([0.0; STACK_GATES], Vec::new());
     let z = if 4 * h <= STACK_GATES {
@@ -347,15 +424,41 @@ fn step<A: Arithmetic>(network: &Network, state: &mut State, bit: bool, h: usize
             *z += wi;
         }
     }
-    let hidden = &mut state.h[..h];
+    let hidden = &mut hidden[..h];
     let columns = network.w_hh_t[..4 * h * h].chunks_exact(4 * h);
     for (&hk, column) in hidden.iter().zip(columns) {
         for (z, wk) in z.iter_mut().zip(column) {
             *z += hk * wk;
         }
     }
-    cell::<A>(z, &mut state.c[..h], hidden);
+    cell::<A>(z, &mut c[..h], hidden);
     network.decode::<A>(hidden)
+}
+
+/// [`step`] on the shipped size, the state in arrays of its own: the
+/// gates' sums are a whole array passed by value, which stays in vector
+/// registers across the products (`step` keeps them in memory, stored
+/// and loaded again for each `h_k`), summed in the same order.
+#[inline(always)]
+fn step_shipped<A: Arithmetic>(
+    network: &Network,
+    (hidden, c): (&mut [f32; SHIPPED_CELLS], &mut [f32; SHIPPED_CELLS]),
+    bit: bool,
+) -> Option<Decision> {
+    const G: usize = 4 * SHIPPED_CELLS;
+    let lstm = &network.weights.lstm;
+    let mut z: [f32; G] = lstm.bias.get(..G)?.try_into().ok()?;
+    if bit {
+        let wi: &[f32; G] = lstm.w_ih.get(..G)?.try_into().ok()?;
+        z = std::array::from_fn(|j| z[j] + wi[j]);
+    }
+    let columns = network.w_hh_t.get(..G * SHIPPED_CELLS)?.chunks_exact(G);
+    for (&hk, column) in hidden.iter().zip(columns) {
+        let column: &[f32; G] = column.try_into().ok()?;
+        z = std::array::from_fn(|j| z[j] + hk * column[j]);
+    }
+    cell::<A>(&mut z, c, hidden);
+    Some(network.decode::<A>(hidden))
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::encoder::Encoder;
-use crate::maths::{dot, sigmoid, tanh_all};
+use crate::maths::{self, Arithmetic, Kernel, dot, sigmoid, sigmoid_in, tanh_all, tanh_lanes};
 
 /// The condition threshold β.
 pub const BETA: f32 = 0.5;
@@ -72,6 +72,13 @@ impl Classifier {
     /// The hidden layer for the one-hot input whose ones are at `active`
     /// (ascending), into `hidden` (one value per unit).
     fn hidden_layer(&self, active: &[usize], hidden: &mut [f32]) {
+        self.pre_activations(active, hidden);
+        tanh_all(hidden);
+    }
+
+    /// [`Classifier::hidden_layer`] before its `tanh`.
+    #[inline(always)]
+    fn pre_activations(&self, active: &[usize], hidden: &mut [f32]) {
         for (j, (bias, unit)) in self.b1.iter().zip(hidden.iter_mut()).enumerate() {
             let row = self
                 .w1
@@ -80,7 +87,6 @@ impl Classifier {
             let sum: f32 = active.iter().filter_map(|&a| row.get(a)).sum();
             *unit = bias + sum;
         }
-        tanh_all(hidden);
     }
 
     /// [`Classifier::hidden_layer`] into `hidden`, made the right length.
@@ -94,18 +100,13 @@ impl Classifier {
         self.b2 + dot(hidden, &self.w2)
     }
 
-    /// `f_det`: the network's output for the input with ones at `active`.
+    /// `f_det`: the network's output for the input with ones at `active`,
+    /// as one function compiled for the processor's `expf`.
     pub fn output(&self, active: &[usize]) -> f32 {
-        let (mut stack, mut heap) = ([0.0; STACK_HIDDEN], Vec::new());
-        let hidden = match stack.get_mut(..self.b1.len()) {
-            Some(hidden) => hidden,
-            None => {
-                heap.resize(self.b1.len(), 0.0);
-                &mut heap[..]
-            }
-        };
-        self.hidden_layer(active, hidden);
-        sigmoid(self.logit(hidden))
+        maths::run(Forward {
+            classifier: self,
+            active,
+        })
     }
 
     /// The condition bit: `f_det ≥ β`.
@@ -208,6 +209,35 @@ pub fn verify(encoder: &Encoder, classifier: &Classifier) -> Result<Vec<bool>, u
             }
         })
         .collect()
+}
+
+/// [`Classifier::output`] as a [`Kernel`]: the hidden layer on the stack,
+/// its `tanh` eight units at a time, and σ of the logit, as
+/// [`Classifier::hidden_layer`], [`Classifier::logit`] and [`sigmoid`]
+/// compute them.
+struct Forward<'a> {
+    classifier: &'a Classifier,
+    active: &'a [usize],
+}
+
+impl Kernel for Forward<'_> {
+    type Output = f32;
+
+    #[inline(always)]
+    fn run<A: Arithmetic>(self) -> f32 {
+        let Forward { classifier, active } = self;
+        let (mut stack, mut heap) = ([0.0; STACK_HIDDEN], Vec::new());
+        let hidden = match stack.get_mut(..classifier.b1.len()) {
+            Some(hidden) => hidden,
+            None => {
+                heap.resize(classifier.b1.len(), 0.0);
+                &mut heap[..]
+            }
+        };
+        classifier.pre_activations(active, hidden);
+        tanh_lanes::<A>(hidden);
+        sigmoid_in::<A>(classifier.logit(hidden))
+    }
 }
 
 #[cfg(test)]

@@ -276,13 +276,20 @@ impl Encoder {
 
     /// The positions of the ones of the one-hot input at `point`.
     pub fn active(&self, point: usize) -> Vec<usize> {
-        let mut offset = 0;
-        let mut active = Vec::with_capacity(self.radices.len());
-        for (state, &radix) in self.states(point).into_iter().zip(&self.radices) {
-            active.push(offset + state);
+        self.actives(point).collect()
+    }
+
+    /// [`Encoder::active`] one by one, ascending, without allocating:
+    /// feature `i` is in state `point / stride_i % radix_i`, where
+    /// `stride_i` is the product of the later features' radices.
+    pub fn actives(&self, point: usize) -> impl Iterator<Item = usize> + '_ {
+        let (mut stride, mut offset) = (self.domain, 0);
+        self.radices.iter().map(move |&radix| {
+            stride /= radix.max(1);
+            let active = offset + point / stride.max(1) % radix.max(1);
             offset += radix;
-        }
-        active
+            active
+        })
     }
 
     /// The value the condition has at `point`: the training target and the
@@ -373,6 +380,9 @@ pub(crate) mod tests {
         assert_eq!((encoder.domain(), encoder.width()), (10, 7));
         // Point 7 = (Different, END): the or fails, and so does the and.
         assert_eq!(encoder.active(7), [3, 6]);
+        for point in 0..encoder.domain() {
+            assert_eq!(encoder.active(point), [point / 2, 5 + point % 2]);
+        }
         assert!(!encoder.label(7));
         assert!(encoder.label(2 * 2), "(Greater, END)");
         assert!(!encoder.label(2 * 2 + 1), "(Greater, not END)");

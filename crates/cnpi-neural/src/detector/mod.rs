@@ -21,6 +21,12 @@ pub use encoder::{Condition, Encoder, MAX_DOMAIN, TooLarge};
 pub use fast::FastDetector;
 
 use cnpi::program::{EvalError, World};
+use smallvec::SmallVec;
+
+/// The positions of a one-hot input's ones, on the stack for up to 16
+/// features (a domain of at most [`MAX_DOMAIN`] points has no more
+/// features of two states or more).
+type Active = SmallVec<[usize; 16]>;
 
 /// A trained, verified detector.
 #[derive(Clone, Debug)]
@@ -113,7 +119,8 @@ impl Detector {
         Ok(if cached {
             self.table.get(point).copied().unwrap_or(false)
         } else {
-            self.classifier.fires(&self.encoder.active(point))
+            self.classifier
+                .fires(&self.encoder.actives(point).collect::<Active>())
         })
     }
 }

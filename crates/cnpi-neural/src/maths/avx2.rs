@@ -105,14 +105,21 @@ pub fn tanhf8(x: [f32; LANES]) -> [f32; LANES] {
     let minus_twice = _mm256_mul_ps(_mm256_set1_ps(-2.0), a);
     let t = expm1f8(pick(big, twice, minus_twice));
     let (one, two) = (_mm256_set1_ps(1.0), _mm256_set1_ps(2.0));
-    let t2 = _mm256_add_ps(t, two);
-    let z_big = _mm256_sub_ps(one, _mm256_div_ps(two, t2));
+    // `1 − 2/(t + 2)` or `−t/(t + 2)`: one division of the numerator
+    // each lane needs.
     let minus_t = _mm256_xor_ps(t, splat(0x8000_0000));
-    let z_small = _mm256_div_ps(minus_t, t2);
-    let z = pick(big, z_big, z_small);
+    let quotient = _mm256_div_ps(pick(big, two, minus_t), _mm256_add_ps(t, two));
+    let z = pick(big, _mm256_sub_ps(one, quotient), quotient);
     let huge = _mm256_cmpgt_epi32(ix, _mm256_set1_epi32(0x41af_ffff));
     let z = pick(huge, _mm256_set1_ps(1.0 - 1.0e-30), z);
     let signed = _mm256_xor_ps(z, _mm256_castsi256_ps(sign));
+    let tiny = _mm256_mul_ps(x, _mm256_add_ps(one, x));
+    let out = pick(less(ix, 0x2400_0000), tiny, signed);
+    let out = pick(equal(ix, 0), x, out);
+    let finite = less(ix, 0x7f80_0000);
+    if _mm256_movemask_ps(_mm256_castsi256_ps(finite)) == 0xff {
+        return store(out);
+    }
     let reciprocal = _mm256_div_ps(one, x);
     let positive = _mm256_cmpeq_epi32(sign, _mm256_setzero_si256());
     let not_finite = pick(
@@ -120,11 +127,7 @@ pub fn tanhf8(x: [f32; LANES]) -> [f32; LANES] {
         _mm256_add_ps(reciprocal, one),
         _mm256_sub_ps(reciprocal, one),
     );
-    let tiny = _mm256_mul_ps(x, _mm256_add_ps(one, x));
-    let out = pick(less(ix, 0x2400_0000), tiny, signed);
-    let out = pick(equal(ix, 0), x, out);
-    let out = pick(less(ix, 0x7f80_0000), out, not_finite);
-    store(out)
+    store(pick(finite, out, not_finite))
 }
 
 /// `libm::expm1f` of each lane, on the arguments `tanhf` gives it.

@@ -250,6 +250,13 @@ pub enum Parsed {
     Act(ActApp),
 }
 
+/// The row an applier's program key names, with its kind (a defined
+/// combinator's as the combinator it defines).
+struct Named {
+    row: RowId,
+    kind: RowKind,
+}
+
 impl Memory {
     pub fn key(&self, row: RowId) -> &[f32] {
         &self.m_key[row * KEY_DIM..(row + 1) * KEY_DIM]
@@ -321,20 +328,40 @@ impl Memory {
         }
     }
 
-    /// The parser, with `programs` and `detectors` mapping a key to a row.
-    fn parse_with(
+    /// Whether [`Memory::parse_indexed`] of applier `row` gives the ACT
+    /// `expected`: the same keys searched and every number of the
+    /// arguments read and checked against `expected` as the decoder reads
+    /// it, without building the ACT (so without allocating). `false`
+    /// whenever the parse fails or gives anything else.
+    pub fn parses_to<T: keys::Lookup>(
+        &self,
+        row: RowId,
+        index: &KeyTables<T>,
+        expected: &ActApp,
+    ) -> bool {
+        let Ok((program, info)) = self.program_of(row, |key| index.programs.row(key)) else {
+            return false;
+        };
+        let RowKind::Act(kind) = program.kind else {
+            return false;
+        };
+        let mut decoder = self.decoder(row, info);
+        decoder.act_is(kind, info.span, expected) && decoder.finished()
+    }
+
+    /// The program key of applier `row` mapped to its row by `programs`:
+    /// that row (its kind a defined combinator's own) and `row`'s info.
+    fn program_of(
         &self,
         row: RowId,
         programs: impl Fn(&[f32]) -> Option<usize>,
-        detectors: impl Fn(&[f32]) -> Option<usize>,
-    ) -> Result<Parsed, String> {
+    ) -> Result<(Named, &Row), String> {
         let info = self.rows.get(row).ok_or_else(|| format!("no row {row}"))?;
         if info.kind != RowKind::Applier {
             return Err(format!("row {row} is a {:?}, not an applier", info.kind));
         }
         let embedding = self.embedding(row);
-        let part = |i: usize| &embedding[i * KEY_DIM..(i + 1) * KEY_DIM];
-        let program = programs(part(0)).ok_or("its program key names no row")?;
+        let program = programs(&embedding[..KEY_DIM]).ok_or("its program key names no row")?;
         let kind = self.rows.get(program).map(|r| r.kind);
         let kind = match kind.ok_or("`M_key` has more rows than the memory")? {
             RowKind::Defined => {
@@ -344,6 +371,32 @@ impl Memory {
             }
             other => other,
         };
+        Ok((Named { row: program, kind }, info))
+    }
+
+    /// A decoder of the arguments of ACT applier `row`.
+    fn decoder<'m>(&'m self, row: RowId, info: &'m Row) -> Decoder<'m> {
+        let unit = info.unit.and_then(|u| self.units.get(u));
+        let pointers = unit.map_or(0, |u| u.pointers.len());
+        let data = unit.map_or(&[][..], |u| u.data.as_slice());
+        Decoder::new(
+            &self.embedding(row)[2 * KEY_DIM..],
+            &info.spans,
+            pointers,
+            data,
+        )
+    }
+
+    /// The parser, with `programs` and `detectors` mapping a key to a row.
+    fn parse_with(
+        &self,
+        row: RowId,
+        programs: impl Fn(&[f32]) -> Option<usize>,
+        detectors: impl Fn(&[f32]) -> Option<usize>,
+    ) -> Result<Parsed, String> {
+        let (Named { row: program, kind }, info) = self.program_of(row, &programs)?;
+        let embedding = self.embedding(row);
+        let part = |i: usize| &embedding[i * KEY_DIM..(i + 1) * KEY_DIM];
         match kind {
             RowKind::Combinator(kind) => {
                 let detector = detectors(part(1)).ok_or("its detector key names no detector")?;
@@ -359,11 +412,7 @@ impl Memory {
                 })
             }
             RowKind::Act(kind) => {
-                let unit = info.unit.and_then(|u| self.units.get(u));
-                let pointers = unit.map_or(0, |u| u.pointers.len());
-                let data = unit.map_or(&[][..], |u| u.data.as_slice());
-                let mut decoder =
-                    Decoder::new(&embedding[2 * KEY_DIM..], &info.spans, pointers, data);
+                let mut decoder = self.decoder(row, info);
                 let app = decoder.act(kind, info.span).map_err(|e| e.0)?;
                 if !decoder.finished() {
                     return Err("its arguments have trailing numbers or spans".into());

@@ -12,7 +12,7 @@
 //! finishes" and every error follow the reference interpreter exactly.
 
 use crate::core::embedding::Extended;
-use crate::core::{CoreState, Decision, kind_at};
+use crate::core::{CoreStates, Decision, kind_at};
 use crate::detector::FastDetector;
 use crate::memory::{Builtin, DetectorId, Memory, RowId, STACK_TOP, Unit};
 use crate::viewer::{Recorder, Step};
@@ -68,7 +68,7 @@ pub(super) struct Machine<'m, 'o, 'r> {
     tasks: Vec<Activation>,
     /// Without the caches, the LSTM state of each activation (in step with
     /// `tasks`).
-    networks: Vec<CoreState>,
+    networks: CoreStates,
     /// The combinators (by their table row, below 32) the core was found to
     /// have: [`Extended::require`] asked once per combinator, not per start.
     required: u32,
@@ -98,7 +98,7 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
             quiet: cached && !store.tracing() && recorder.is_none(),
             store,
             tasks: Vec::new(),
-            networks: Vec::new(),
+            networks: core.network().states(),
             required: 0,
             recorder,
         }
@@ -224,7 +224,7 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
     /// caches), kept out of [`Self::start`]'s cached path.
     #[inline(never)]
     fn start_network(&mut self, combinator: u32) {
-        (self.networks).push(self.core.start(kind_at(combinator as usize)));
+        (self.core).push(kind_at(combinator as usize), &mut self.networks);
     }
 
     /// E0704 for a start by `owner` on a full stack.
@@ -274,7 +274,8 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
         let Some(a) = self.tasks.last_mut() else {
             return Ok(());
         };
-        let decision = decide(core, a, self.networks.last_mut(), c);
+        let networks = (!self.cached).then_some(&mut self.networks);
+        let decision = decide(core, a, networks, c);
         let (owner, depth, frame, bits, len) = (a.owner, a.depth, a.frame, a.bits, a.len);
         let decision = decision.ok_or_else(|| self.no_decision(combinator))?;
         let memory = self.memory;
@@ -468,13 +469,13 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
 }
 
 /// The core's decision for activation `a` after bit `c`, which joins its
-/// bits: from the LSTM when `a` runs it (`network`, its state), else from
+/// bits: from the LSTM when `a` runs it (`networks`, its state on top), else from
 /// `core`'s decision table.
 #[inline]
 fn decide(
     core: &Extended,
     a: &mut Activation,
-    network: Option<&mut CoreState>,
+    networks: Option<&mut CoreStates>,
     c: bool,
 ) -> Option<Decision> {
     let n = usize::from(a.len);
@@ -482,8 +483,8 @@ fn decide(
         a.bits |= u16::from(c) << n;
     }
     a.len = a.len.saturating_add(1);
-    match network {
-        Some(state) => Some(core.step(state, c)),
+    match networks {
+        Some(states) => core.step_top(states, c),
         None if n < MAX_BITS => {
             let row = core.table().row(a.combinator as usize);
             row.get((2 << n) - 2 + usize::from(a.bits)).copied()

@@ -174,18 +174,19 @@ impl Plan {
 
     /// The plain parser's parse of applier `row` (by `argmax` over the
     /// keys): the ACT compiled when the plan was made if the parse gives
-    /// that ACT, else the op of the parse.
+    /// that ACT (checked as the arguments are read, without building
+    /// them: [`Memory::parses_to`]), else the op of the parse.
     pub(super) fn parse(&self, memory: &Memory, row: RowId) -> Parse<'_> {
+        if let Some(search) = &self.search
+            && let Some(Some(act)) = self.acts.get(row)
+            && memory.parses_to(row, search, &act.app)
+        {
+            return Parse::Kept(act);
+        }
         let parse = match &self.search {
             Some(search) => memory.parse_indexed(row, search),
             None => memory.parse(row),
         };
-        if let Ok(Parsed::Act(app)) = &parse
-            && let Some(Some(act)) = self.acts.get(row)
-            && (act.app.act == app.act && act.app.span == app.span)
-        {
-            return Parse::Kept(act);
-        }
         Parse::Made(parsed(parse))
     }
 
