@@ -1,23 +1,24 @@
 //! Reading a valid `ram` input straight from its text into memory.
 //!
-//! [`members`] deserializes the JSON object with serde, each declared
-//! input member directly into the integers of its [`Region`] (a matrix
-//! row by row into one flat vector), without building a
-//! `serde_json::Value` tree first: on a 1024 × 1024 matrix the tree costs
-//! an allocation per number (`arbitrary_precision` keeps each number's
-//! text). It accepts only what the checked path (`RamState::read` on the
-//! parsed value) accepts with the same result, and gives up (`None`) on
-//! anything else: a number that is no i64, a ragged matrix, a key written
-//! twice, a syntax error. The caller then reads the input the checked way,
-//! which finds the error and words its diagnostic, so every diagnostic
-//! stays exactly what it was. Members the program does not declare are
-//! parsed as values and dropped, as the checked path leaves them.
-
-use std::fmt;
-
-use serde::Deserialize;
-use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde_json::Value;
+//! [`members`] scans the JSON object byte by byte, each declared input
+//! member's integers straight into its [`Region`] (a matrix row by row
+//! into one flat vector), with no `serde_json::Value` tree and no serde
+//! visitor. No crate does this for us: the tree costs an allocation per
+//! number (`arbitrary_precision` keeps each number's text), and even
+//! serde_json's typed path (a visitor per row, `deserialize_i64` per
+//! number) spent about 200 instructions per integer on a 1024 × 1024
+//! matrix, more than the input's share of a whole run of Prim; a loop
+//! over the bytes takes a few per digit. The scanner accepts only what the
+//! checked path (`RamState::read` on the value `input::parse_json` gives)
+//! accepts with the same result, and gives up (`None`) on anything else:
+//! a number that is no i64 (a fraction, an exponent, too many digits), a
+//! ragged matrix, a key written twice, a key with an escape, a syntax
+//! error, nesting deeper than [`MAX_DEPTH`]. The caller then reads the
+//! input the checked way, which finds the error and words its diagnostic,
+//! so every diagnostic stays exactly what it was. Members the program does
+//! not declare are checked to be JSON the checked path parses (giving up
+//! on what it is unsure of: `\u` escapes, deep nesting) and dropped, as
+//! the checked path leaves them.
 
 use super::Region;
 use crate::env::Declarations;
@@ -26,162 +27,266 @@ use crate::program::DataKind;
 /// A declared input member as read: its memory and its lengths.
 pub(super) type Member = (Region, Vec<usize>);
 
+/// How deep the scanner follows an undeclared member (the top object is
+/// depth 1); deeper, it gives up. serde_json refuses nesting past 128
+/// levels, so everything the scanner follows is within its limit.
+const MAX_DEPTH: usize = 64;
+
 /// The input members of `layout` (by data id; `None` where the text has
 /// none) read from `text`, or `None` when the text is not a valid input
 /// the fast way can read (see the module documentation).
 pub(super) fn members(layout: &Declarations, text: &str) -> Option<Vec<Option<Member>>> {
-    let mut deserializer = serde_json::Deserializer::from_str(text);
-    let found = Object { layout }.deserialize(&mut deserializer).ok()?;
-    deserializer.end().ok()?;
-    Some(found)
+    let data = layout.data;
+    let mut found: Vec<Option<Member>> = vec![None; data.len()];
+    let mut others: Vec<&str> = Vec::new();
+    let mut scan = Scan { text, at: 0 };
+    scan.sequence(b'{', b'}', |scan| {
+        let key = scan.key()?;
+        scan.expect(b':')?;
+        let declared = (data.iter()).position(|d| d.kind == DataKind::Input && d.name == key);
+        match declared {
+            Some(id) if found[id].is_none() => {
+                found[id] = Some(scan.member(data[id].dims.len())?);
+            }
+            None if !others.contains(&key) => {
+                scan.value(2)?;
+                others.push(key);
+            }
+            // A key written twice: the checked path refuses it.
+            _ => return None,
+        }
+        Some(())
+    })?;
+    (scan.peek().is_none()).then_some(found)
 }
 
-/// Gives up on the input: the message is never shown (the checked path
-/// words the diagnostic).
-fn give_up<E: de::Error>() -> E {
-    E::custom("not read the fast way")
+/// A place in the input text. Every method reads one JSON item at the
+/// place (after any whitespace) and moves past it, or gives up (`None`).
+struct Scan<'t> {
+    text: &'t str,
+    at: usize,
 }
 
-/// The top-level object, read against the declared inputs.
-struct Object<'l, 'a> {
-    layout: &'l Declarations<'a>,
-}
-
-impl<'de> DeserializeSeed<'de> for Object<'_, '_> {
-    type Value = Vec<Option<Member>>;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        deserializer.deserialize_map(self)
+impl<'t> Scan<'t> {
+    /// The byte at the place.
+    fn byte(&self) -> Option<u8> {
+        self.text.as_bytes().get(self.at).copied()
     }
-}
 
-impl<'de> Visitor<'de> for Object<'_, '_> {
-    type Value = Vec<Option<Member>>;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a JSON object")
+    /// The next byte that is not JSON whitespace, not taken; `None` at
+    /// the end.
+    fn peek(&mut self) -> Option<u8> {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.byte() {
+            self.at += 1;
+        }
+        self.byte()
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let data = self.layout.data;
-        let mut found: Vec<Option<Member>> = vec![None; data.len()];
-        let mut others: Vec<String> = Vec::new();
-        while let Some(key) = map.next_key::<String>()? {
-            let declared = (data.iter()).position(|d| d.kind == DataKind::Input && d.name == key);
-            match declared {
-                Some(id) => {
-                    if found[id].is_some() {
-                        return Err(give_up());
-                    }
-                    let dims = data[id].dims.len();
-                    found[id] = Some(map.next_value_seed(Shaped { dims })?);
+    /// Takes `byte`, after any whitespace.
+    fn expect(&mut self, byte: u8) -> Option<()> {
+        (self.peek()? == byte).then(|| self.at += 1)
+    }
+
+    /// `open`, the items `item` reads separated by commas, and `close`.
+    #[inline]
+    fn sequence(
+        &mut self,
+        open: u8,
+        close: u8,
+        mut item: impl FnMut(&mut Self) -> Option<()>,
+    ) -> Option<()> {
+        self.expect(open)?;
+        if self.peek()? == close {
+            self.at += 1;
+            return Some(());
+        }
+        loop {
+            item(self)?;
+            match self.peek()? {
+                b',' => self.at += 1,
+                byte if byte == close => {
+                    self.at += 1;
+                    return Some(());
                 }
-                None => {
-                    if others.contains(&key) {
-                        return Err(give_up());
-                    }
-                    // Parsed as the checked path parses it, then dropped.
-                    map.next_value::<Value>()?;
-                    others.push(key);
-                }
+                _ => return None,
             }
         }
-        Ok(found)
     }
-}
 
-/// A member of `dims` dimensions: an integer, an array or a matrix.
-struct Shaped {
-    dims: usize,
-}
-
-impl<'de> DeserializeSeed<'de> for Shaped {
-    type Value = Member;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Member, D::Error> {
-        match self.dims {
-            0 => Ok((Region::Scalar(i64::deserialize(deserializer)?), Vec::new())),
+    /// A declared member of `dims` dimensions: an integer, an array or a
+    /// matrix (equal-length rows of integers, into one row-major vector).
+    fn member(&mut self, dims: usize) -> Option<Member> {
+        match dims {
+            0 => Some((Region::Scalar(self.integer()?), Vec::new())),
             1 => {
                 let mut values = Vec::new();
-                deserializer.deserialize_seq(Row {
-                    values: &mut values,
-                })?;
+                self.row(&mut values)?;
                 let n = values.len();
-                Ok((Region::Array(values), vec![n]))
+                Some((Region::Array(values), vec![n]))
             }
-            2 => deserializer.deserialize_seq(Matrix),
-            _ => Err(give_up()),
+            2 => {
+                let (mut values, mut rows, mut cols) = (Vec::new(), 0, None);
+                self.sequence(b'[', b']', |scan| {
+                    let before = values.len();
+                    scan.row(&mut values)?;
+                    let length = values.len() - before;
+                    (*cols.get_or_insert(length) == length).then(|| rows += 1)
+                })?;
+                let cols = cols.unwrap_or(0);
+                Some((Region::Matrix { rows, cols, values }, vec![rows, cols]))
+            }
+            _ => None,
         }
     }
-}
 
-/// A matrix: equal-length rows of integers, into one row-major vector.
-struct Matrix;
-
-impl<'de> Visitor<'de> for Matrix {
-    type Value = Member;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("an array of equal-length arrays of integers")
+    /// An array of integers, appended to `values`.
+    fn row(&mut self, values: &mut Vec<i64>) -> Option<()> {
+        // Read through a copy, whose place the compiler keeps in a
+        // register (about a third fewer instructions per integer).
+        let mut scan = Scan { ..*self };
+        let read = scan.sequence(b'[', b']', |scan| {
+            values.push(scan.integer()?);
+            Some(())
+        });
+        self.at = scan.at;
+        read
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Member, A::Error> {
-        let mut values = Vec::new();
-        let (mut rows, mut cols) = (0, None);
-        loop {
-            let before = values.len();
-            let row = Row {
-                values: &mut values,
-            };
-            if seq.next_element_seed(row)?.is_none() {
+    /// A JSON integer that is an i64: `-`, then `0` or digits not starting
+    /// with `0`, as the checked path reads it (`-0` is 0). What may follow
+    /// is the caller's to check, so `1.5` and `1e3` are given up there.
+    #[inline]
+    fn integer(&mut self) -> Option<i64> {
+        let bytes = self.text.as_bytes();
+        self.peek()?;
+        let negative = bytes[self.at] == b'-';
+        let start = self.at + usize::from(negative);
+        let mut at = start;
+        // Nineteen digits never wrap a u64 (10^19 < 2^64); more are never
+        // an i64.
+        let mut value = 0u64;
+        while let Some(&byte) = bytes.get(at) {
+            let digit = byte.wrapping_sub(b'0');
+            if digit > 9 {
                 break;
             }
-            let length = values.len() - before;
-            if *cols.get_or_insert(length) != length {
-                return Err(give_up());
+            value = value.wrapping_mul(10).wrapping_add(u64::from(digit));
+            at += 1;
+        }
+        self.at = at;
+        let digits = at - start;
+        if digits == 0 || digits > 19 || (digits > 1 && bytes[start] == b'0') {
+            return None;
+        }
+        if negative {
+            0i64.checked_sub_unsigned(value)
+        } else {
+            i64::try_from(value).ok()
+        }
+    }
+
+    /// An object key without escapes (the checked path would compare it
+    /// unescaped).
+    fn key(&mut self) -> Option<&'t str> {
+        self.expect(b'"')?;
+        let start = self.at;
+        loop {
+            match self.byte()? {
+                b'"' => break,
+                b'\\' => return None,
+                byte if byte < 0x20 => return None,
+                _ => self.at += 1,
             }
-            rows += 1;
         }
-        let cols = cols.unwrap_or(0);
-        Ok((Region::Matrix { rows, cols, values }, vec![rows, cols]))
-    }
-}
-
-/// An array of integers, appended to `values`.
-struct Row<'v> {
-    values: &'v mut Vec<i64>,
-}
-
-impl<'de> DeserializeSeed<'de> for Row<'_> {
-    type Value = ();
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
-        deserializer.deserialize_seq(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Row<'_> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("an array of integers")
+        self.at += 1;
+        self.text.get(start..self.at - 1)
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        if let Some(size) = seq.size_hint() {
-            self.values.reserve(size);
+    /// Any JSON value at nesting `depth`, checked and dropped.
+    fn value(&mut self, depth: usize) -> Option<()> {
+        if depth > MAX_DEPTH {
+            return None;
         }
-        while let Some(value) = seq.next_element::<i64>()? {
-            self.values.push(value);
+        match self.peek()? {
+            b'[' => self.sequence(b'[', b']', |scan| scan.value(depth + 1)),
+            b'{' => self.sequence(b'{', b'}', |scan| {
+                scan.string()?;
+                scan.expect(b':')?;
+                scan.value(depth + 1)
+            }),
+            b'"' => self.string(),
+            b't' => self.word("true"),
+            b'f' => self.word("false"),
+            b'n' => self.word("null"),
+            _ => self.number(),
         }
-        Ok(())
+    }
+
+    /// A string, with the escapes that stand for one character; a `\u`
+    /// escape is given up (serde_json refuses a lone surrogate).
+    fn string(&mut self) -> Option<()> {
+        self.expect(b'"')?;
+        loop {
+            match self.byte()? {
+                b'"' => break,
+                b'\\' => match self.text.as_bytes().get(self.at + 1)? {
+                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => self.at += 2,
+                    _ => return None,
+                },
+                byte if byte < 0x20 => return None,
+                _ => self.at += 1,
+            }
+        }
+        self.at += 1;
+        Some(())
+    }
+
+    /// The literal `word`.
+    fn word(&mut self, word: &str) -> Option<()> {
+        let rest = self.text.get(self.at..)?;
+        rest.starts_with(word).then(|| self.at += word.len())
+    }
+
+    /// A JSON number: an integer part as [`Scan::integer`] takes it (of
+    /// any length), then maybe a fraction and an exponent.
+    fn number(&mut self) -> Option<()> {
+        self.at += usize::from(self.byte()? == b'-');
+        let lead = self.byte()?;
+        let whole = self.digits();
+        if whole == 0 || (whole > 1 && lead == b'0') {
+            return None;
+        }
+        if self.byte() == Some(b'.') {
+            self.at += 1;
+            (self.digits() > 0).then_some(())?;
+        }
+        if let Some(b'e' | b'E') = self.byte() {
+            self.at += 1;
+            if let Some(b'+' | b'-') = self.byte() {
+                self.at += 1;
+            }
+            (self.digits() > 0).then_some(())?;
+        }
+        Some(())
+    }
+
+    /// How many digits follow, taken.
+    fn digits(&mut self) -> usize {
+        let start = self.at;
+        while let Some(b'0'..=b'9') = self.byte() {
+            self.at += 1;
+        }
+        self.at - start
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
     use super::super::RamState;
-    use crate::env::{Declarations, input};
+    use crate::env::{Declarations, input, read_input};
     use crate::program::Program;
 
     fn program() -> Program {
@@ -191,6 +296,13 @@ mod tests {
         compiled.expect("the program compiles")
     }
 
+    /// What the checked path makes of `text`: its state or its diagnostic.
+    fn checked(program: &Program, text: &str) -> Result<RamState, crate::diagnostic::Diagnostic> {
+        let (kind, layout) = (program.env, Declarations::of(program));
+        let value = input::parse_json(kind, text)?;
+        RamState::read(kind, &layout, value)
+    }
+
     #[test]
     fn a_valid_input_reads_as_the_checked_path_reads_it() {
         let program = program();
@@ -198,42 +310,142 @@ mod tests {
         for text in [
             r#"{"A": [[1, 2], [3, -4]], "B": [5, 0], "x": 9}"#,
             r#" {"x": -9223372036854775808, "B": [], "A": [[], [], []]} "#,
+            "\t{\"x\":9223372036854775807,\r\n\"B\":[ ],\"A\":[ ]}\n",
             r#"{"A": [], "B": [], "x": 0, "other": {"k": 1, "k": [1.5, "é"]}}"#,
+            // `-0` is 0 on both paths.
+            r#"{"A": [[-0]], "B": [0], "x": -0}"#,
+            r#"{"n": [true, false, null, {}], "A": [], "x": 1, "B": [], "t": "a\"\\\/\b\f\n\r\tb"}"#,
+            r#"{"": -0.5e+7, "y": [0E-0, 1e400, -12.25], "A": [], "B": [], "x": 3}"#,
         ] {
             let fast = RamState::read_text(kind, &layout, text).expect("read fast");
-            let value = input::parse_json(kind, text).expect("parses");
-            let checked = RamState::read(kind, &layout, value).expect("reads");
-            assert_eq!(fast, checked, "{text}");
+            assert_eq!(Ok(fast), checked(&program, text), "{text}");
         }
     }
 
     #[test]
-    fn anything_off_is_left_to_the_checked_path() {
+    fn anything_off_is_left_to_the_checked_path_and_diagnosed_as_before() {
         let program = program();
         let (kind, layout) = (program.env, Declarations::of(&program));
         let big = "9".repeat(320);
+        let deep = format!("{}{}", "[".repeat(130), "]".repeat(130));
+        let deep_but_valid = format!("{}{}", "[".repeat(100), "]".repeat(100));
         for text in [
+            // Keys written twice.
             r#"{"A": [[1]], "B": [5], "x": 9, "x": 9}"#.to_string(),
             r#"{"A": [[1]], "B": [5], "x": 9, "y": 1, "y": 2}"#.into(),
+            // A ragged matrix, lengths that disagree, a missing member.
             r#"{"A": [[1, 2], [3]], "B": [5, 6], "x": 9}"#.into(),
+            r#"{"A": [[1]], "B": [5, 6], "x": 9}"#.into(),
+            r#"{"A": [[1]], "B": [5]}"#.into(),
+            // Numbers that are no i64.
             r#"{"A": [[1]], "B": [5], "x": 9.0}"#.into(),
             r#"{"A": [[1]], "B": [5], "x": 1e3}"#.into(),
+            r#"{"A": [[1]], "B": [5], "x": 1e999999999}"#.into(),
+            r#"{"A": [[1.5]], "B": [5], "x": 1}"#.into(),
             r#"{"A": [[1]], "B": [5], "x": 9223372036854775808}"#.into(),
+            r#"{"A": [[1]], "B": [-9223372036854775809], "x": 1}"#.into(),
             format!(r#"{{"A": [[1]], "B": [5], "x": {big}}}"#),
             r#"{"A": [[1]], "B": [5], "x": "9"}"#.into(),
-            r#"{"A": [[1]], "B": [5]}"#.into(),
-            r#"{"A": [[1]], "B": [5, 6], "x": 9}"#.into(),
+            r#"{"A": [[1]], "B": [5], "x": 09}"#.into(),
+            r#"{"A": [[1]], "B": [null], "x": 1}"#.into(),
+            r#"{"A": [1], "B": [5], "x": 1}"#.into(),
+            // Syntax errors.
             r#"{"A": [[1]], "B": [5], "x": 9} 0"#.into(),
             r#"{"A": [[1]], "B": [5], "x": 9,}"#.into(),
-            // serde_json reads `-0` as a float: the checked path takes it.
-            r#"{"A": [[1]], "B": [5], "x": -0}"#.into(),
-            r#"{"A": [[1]], "B": [5], "x": 9, "y": "\ud800"}"#.into(),
+            r#"{"A": [[1]], "B": [5,], "x": 9}"#.into(),
+            r#"{"A": [[1]] "B": [5], "x": 9}"#.into(),
+            r#"{"A": [[1]], "B": [5], "x": 9, "y": tru}"#.into(),
+            r#"{"A": [[1]], "B": [5], "x": 9, "y": 1.}"#.into(),
+            r#"{"A": [[1]], "B": [5], "x": 9, "y": "a	b"}"#.into(),
+            r#"{"A": [[1]], "B": [5], "x": 9"#.into(),
+            r#"{"A": [[1]], "B": [5], "x": - 9}"#.into(),
             "[1, 2]".into(),
+            String::new(),
+            // A lone surrogate, and an escape the scanner leaves to serde.
+            r#"{"A": [[1]], "B": [5], "x": 9, "y": "\ud800"}"#.into(),
+            r#"{"A": [[1]], "B": [5], "x": 9, "y": "\u00e9"}"#.into(),
+            r#"{"\u0041": [[1]], "B": [5], "x": 9}"#.into(),
+            // Nesting past serde_json's limit, and short of it.
+            format!(r#"{{"A": [[1]], "B": [5], "x": 9, "y": {deep}}}"#),
+            format!(r#"{{"A": [[1]], "B": [5], "x": 9, "y": {deep_but_valid}}}"#),
         ] {
             assert!(
                 RamState::read_text(kind, &layout, &text).is_none(),
                 "{text}"
             );
+            let read = read_input(kind, &layout, &text).map(|state| state.to_json(0, "symbolic"));
+            let before = checked(&program, &text).map(|_| ());
+            assert_eq!(read.is_ok(), before.is_ok(), "{text}");
+            if let Err(diagnostic) = before {
+                assert_eq!(read.unwrap_err(), diagnostic, "{text}");
+            }
         }
+    }
+
+    /// Fragments a mutation puts in.
+    const FRAGMENTS: &[&str] = &[
+        "{",
+        "}",
+        "[",
+        "]",
+        ",",
+        ":",
+        "\"",
+        "\\",
+        "-",
+        "0",
+        "7",
+        ".",
+        "e",
+        " ",
+        "\n",
+        "\"x\": 1, ",
+        "\"A\": [], ",
+        "null",
+        "1.5",
+        "-0",
+        "1e400",
+        "99999999999999999999",
+        "é",
+        "\"y\": [",
+        "\\u",
+    ];
+
+    #[test]
+    fn what_the_scanner_reads_the_checked_path_reads_alike() {
+        let program = program();
+        let (kind, layout) = (program.env, Declarations::of(&program));
+        let mut rng = ChaCha8Rng::seed_from_u64(32);
+        let valid = [
+            r#"{"A": [[1, -22], [0, 9223372036854775807]], "B": [5, 0], "x": -9}"#,
+            r#"{"x": 0, "y": {"k": [1.5e-3, "a\n", true]}, "B": [], "A": [[], []]}"#,
+        ];
+        let (mut read, mut given_up) = (0, 0);
+        for _ in 0..20_000 {
+            let mut text = valid[rng.random_range(0..valid.len())].to_string();
+            for _ in 0..rng.random_range(1..4) {
+                let mut at = rng.random_range(0..=text.len());
+                while !text.is_char_boundary(at) {
+                    at -= 1;
+                }
+                if rng.random_bool(0.5) {
+                    text.insert_str(at, FRAGMENTS[rng.random_range(0..FRAGMENTS.len())]);
+                } else if at < text.len() {
+                    text.remove(at);
+                }
+            }
+            match RamState::read_text(kind, &layout, &text) {
+                Some(fast) => {
+                    read += 1;
+                    assert_eq!(Ok(fast), checked(&program, &text), "{text}");
+                }
+                None => given_up += 1,
+            }
+        }
+        // Both kinds of case were met.
+        assert!(
+            read > 1_000 && given_up > 1_000,
+            "{read} read, {given_up} given up"
+        );
     }
 }
