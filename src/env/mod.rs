@@ -215,7 +215,8 @@ pub trait EnvState: std::fmt::Debug + Send + Sync + AnyState {
 pub trait AnyState {
     fn clone_box(&self) -> Box<dyn EnvState>;
     fn as_any(&self) -> &dyn Any;
-    fn as_any_mut(&mut self) -> &mut dyn Any;
+    /// The box itself, to downcast without moving the state out of it.
+    fn into_any(self: Box<Self>) -> Box<dyn Any>;
     fn same(&self, other: &dyn EnvState) -> bool;
 }
 
@@ -228,7 +229,7 @@ impl<T: EnvState + Clone + PartialEq + 'static> AnyState for T {
         self
     }
 
-    fn as_any_mut(&mut self) -> &mut dyn Any {
+    fn into_any(self: Box<Self>) -> Box<dyn Any> {
         self
     }
 
@@ -354,12 +355,13 @@ enum Inner {
 }
 
 impl Inner {
-    /// `state`, a ram state taken out of its box.
-    fn of(mut state: Box<dyn EnvState>) -> Inner {
-        match state.as_any_mut().downcast_mut::<ram::RamState>() {
-            Some(ram) => Inner::Ram(Box::new(std::mem::take(ram))),
-            None => Inner::Other(state),
+    /// `state`, a ram state in its own box downcast.
+    fn of(state: Box<dyn EnvState>) -> Inner {
+        if state.as_any().is::<ram::RamState>() {
+            let ram = (state.into_any().downcast()).expect("`is` found a ram state");
+            return Inner::Ram(ram);
         }
+        Inner::Other(state)
     }
 
     #[inline]

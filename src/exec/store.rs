@@ -179,9 +179,30 @@ impl<'o> Store<'o> {
         self.steps += 1;
         if self.steps > self.max_steps {
             let (name, at) = who();
-            return Err(errors::out_of_steps(self.max_steps, name, at));
+            return Err(self.out_of_steps(name, at));
         }
         Ok(())
+    }
+
+    /// The steps the budget has left: an engine may take up to this many
+    /// without [`Self::count_step`], then record them with
+    /// [`Self::spend`].
+    #[inline]
+    pub fn steps_left(&self) -> u64 {
+        self.max_steps.saturating_sub(self.steps)
+    }
+
+    /// Records `steps` steps taken (at most [`Self::steps_left`]).
+    #[inline]
+    pub fn spend(&mut self, steps: u64) {
+        self.steps += steps;
+    }
+
+    /// E0701 for a step of the definition `name` (declared at `at`) past
+    /// the budget.
+    #[cold]
+    pub fn out_of_steps(&self, name: &str, at: Span) -> Diagnostic {
+        errors::out_of_steps(self.max_steps, name, at)
     }
 
     /// `_mapself`'s condition: the top of the state stack is a state.

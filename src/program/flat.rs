@@ -117,6 +117,24 @@ impl Fast {
     }
 }
 
+/// Two sides of a comparison both in the shapes [`Fast`] reads: how they
+/// relate is had with no stack and no failure.
+#[derive(Clone, Copy, Debug)]
+pub struct FastPair(Fast, Fast);
+
+impl FastPair {
+    /// The pair of `lhs` and `rhs`, if both have such shapes.
+    pub fn new(lhs: &FlatOperand, rhs: &FlatOperand) -> Option<FastPair> {
+        Some(FastPair(lhs.fast?, rhs.fast?))
+    }
+
+    /// How the sides relate in `world`, as [`relation`] says.
+    #[inline(always)]
+    pub fn relation<W: World + ?Sized>(self, world: &W) -> Relation {
+        relate_fast(self.0.eval(world), self.1.eval(world))
+    }
+}
+
 /// How two fast sides relate, as [`relate`] relates them: two numbers
 /// (positions or values) by order; a value that is END (`None`) is the
 /// same as another END and different from any number (a position is
@@ -317,8 +335,8 @@ pub fn relation<W: World + ?Sized>(
     rhs: &FlatOperand,
     world: &W,
 ) -> Result<Relation, Slow> {
-    if let (Some(a), Some(b)) = (lhs.fast, rhs.fast) {
-        return Ok(relate_fast(a.eval(world), b.eval(world)));
+    if let Some(pair) = FastPair::new(lhs, rhs) {
+        return Ok(pair.relation(world));
     }
     Ok(relate(lhs.eval(world)?, rhs.eval(world)?, || world.len()))
 }

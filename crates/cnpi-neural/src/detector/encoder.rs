@@ -15,7 +15,7 @@
 use std::convert::Infallible;
 
 use crate::codec::Code;
-use cnpi::program::flat::{self, Flat, FlatOperand};
+use cnpi::program::flat::{self, FastPair, Flat, FlatOperand};
 use cnpi::program::{
     BoolExpr, EvalError, Leaf, Observation, Operand, PosExpr, Relation, World, relation,
 };
@@ -49,6 +49,20 @@ enum Feature {
     /// A test observation (`has_child(v)`), its position flat if it can be.
     Test(&'static Observation, PosExpr, Option<Flat>),
     StackTop,
+}
+
+/// The index of `found` among the relations of a feature whose sides may
+/// both be numbers (`numbers`) or not (see [`Feature::relations`]).
+#[inline(always)]
+pub(super) fn index(found: Relation, numbers: bool) -> usize {
+    // `NUMBERS` lists every relation in declaration order; two sides that
+    // cannot both be numbers never relate by order (`relate` only orders
+    // number pairs), so they are `Same` (0) or `Different` (1).
+    if numbers {
+        found as usize
+    } else {
+        usize::from(found != Relation::Same)
+    }
 }
 
 /// The relations two sides can have: all five when both may be numbers,
@@ -97,16 +111,7 @@ impl Feature {
                     Some(Ok(found)) => found,
                     _ => relation(lhs, rhs, world)?,
                 };
-                // The index of `found` in `Feature::relations`: `NUMBERS`
-                // lists every relation in declaration order; two sides that
-                // cannot both be numbers never relate by order (`relate`
-                // only orders number pairs), so they are `Same` (0) or
-                // `Different` (1).
-                if *numbers {
-                    found as usize
-                } else {
-                    usize::from(found != Relation::Same)
-                }
+                index(found, *numbers)
             }
             Feature::Test(o, at, flat) => {
                 let at = match flat.as_ref().map(|f| f.eval(world)) {
@@ -242,6 +247,20 @@ impl Encoder {
             point = point * radix + state;
         }
         Ok(point)
+    }
+
+    /// Per feature, its sides, whether both may be numbers and its radix,
+    /// if every feature relates two sides [`FastPair`] reads (which never
+    /// fail, and give the states [`Self::encode`] gives).
+    pub(super) fn fast_features(&self) -> Option<Vec<(FastPair, bool, usize)>> {
+        (self.features.iter().zip(&self.radices))
+            .map(|(feature, &radix)| match feature {
+                Feature::Relation(_, _, numbers, Some(flat)) => {
+                    Some((FastPair::new(&flat.0, &flat.1)?, *numbers, radix))
+                }
+                _ => None,
+            })
+            .collect()
     }
 
     /// The state of each feature at `point`, in feature order.

@@ -13,10 +13,12 @@
 mod cache;
 pub mod classifier;
 mod encoder;
+mod fast;
 
 pub use cache::{Cache, FORMAT as CACHE_FORMAT, read_classifier, write_classifier};
 pub use classifier::{BETA, Classifier};
 pub use encoder::{Condition, Encoder, MAX_DOMAIN, TooLarge};
+pub use fast::FastDetector;
 
 use cnpi::program::{EvalError, World};
 use smallvec::SmallVec;
@@ -91,6 +93,12 @@ impl Detector {
     /// domain.
     pub fn table(&self) -> &[bool] {
         &self.table
+    }
+
+    /// Its verified table read with no failure, where every feature has a
+    /// fast form ([`FastDetector`]).
+    pub fn fast(&self) -> Option<FastDetector> {
+        FastDetector::new(self.encoder.fast_features()?, &self.table)
     }
 
     /// The number of points verification checked.

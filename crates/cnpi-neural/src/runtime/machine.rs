@@ -13,23 +13,20 @@
 
 use crate::core::embedding::Extended;
 use crate::core::{CoreStates, Decision, kind_at};
+use crate::detector::FastDetector;
 use crate::memory::{Builtin, DetectorId, Memory, RowId, STACK_TOP, Unit};
 use crate::viewer::{Recorder, Step};
 use cnpi::diagnostic::Diagnostic;
-use cnpi::env::internal;
+use cnpi::env::{View, internal};
 use cnpi::exec::{MAX_TASKS, Outcome, Store, never_finishes, step_bit, too_deep};
 use cnpi::program::print::combinator_name;
 use cnpi::program::{Combinator, CombinatorKind, Slot};
 use cnpi::span::Span;
 
-use super::plan::{Act, Op, Parse, Plan, Probe};
+use super::plan::{Act, Op, Parse, Plan, Probe, bound};
+use super::script::{MAPSELF, MAX_BITS};
 
-/// The most condition bits an activation may see (the decision table's
-/// depth is far below).
-const MAX_BITS: usize = 16;
-
-/// `_mapself`'s row in the decision table.
-const MAPSELF: u32 = 4;
+mod scripted;
 
 /// A frame: the rows bound to `self, a1, a2, a3`. The built-in slots are
 /// bound to the fixed rows of [`Memory::builtin_slot`].
@@ -117,6 +114,12 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
 
     /// Runs the applier `entry` to its end.
     pub(super) fn run(&mut self, entry: RowId) -> Result<(), Diagnostic> {
+        if self.quiet
+            && let Some(scripts) = self.plan.scripts()
+            && let Some(first) = scripts.of_row(entry)
+        {
+            return self.run_scripted(scripts, first);
+        }
         self.call_applier(entry, 0)?;
         while !self.tasks.is_empty() {
             self.step()?;
@@ -274,23 +277,11 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
         let networks = (!self.cached).then_some(&mut self.networks);
         let decision = decide(core, a, networks, c);
         let (owner, depth, frame, bits, len) = (a.owner, a.depth, a.frame, a.bits, a.len);
-        let decision = decision.ok_or_else(|| {
-            internal(format!(
-                "the core made no decision for `{}` after {} steps",
-                self.kind_name(combinator),
-                MAX_BITS
-            ))
-        })?;
+        let decision = decision.ok_or_else(|| self.no_decision(combinator))?;
         let memory = self.memory;
         let at = owner as RowId;
         (self.store).count_step_of(|| (row_name(memory, at), row_span(memory, at)))?;
-        let target = match decision.slot {
-            Slot::SelfSlot => frame[0],
-            Slot::A1 => frame[1],
-            Slot::A2 => frame[2],
-            Slot::A3 => frame[3],
-            builtin => Memory::builtin_slot(builtin).unwrap_or_default() as u32,
-        } as RowId;
+        let target = bound(frame, decision.slot) as RowId;
         if self.store.tracing() {
             self.trace_step(owner, combinator, depth, c, decision, target);
         }
@@ -324,12 +315,37 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
             }
             Op::Builtin(builtin) => self.builtin(*builtin, owner),
             Op::Nop => Ok(()),
-            Op::Restart(_) | Op::Invalid => Err(internal(format!(
-                "frame slot `{:?}` of `{}` is bound to row {target}, which cannot be run",
-                decision.slot,
-                self.name(owner)
-            ))),
+            Op::Restart(_) | Op::Invalid => Err(self.unrunnable(decision.slot, owner, target)),
         }
+    }
+
+    /// The internal error of an activation of `combinator` past the
+    /// decision table.
+    #[cold]
+    fn no_decision(&self, combinator: u32) -> Diagnostic {
+        internal(format!(
+            "the core made no decision for `{}` after {} steps",
+            self.kind_name(combinator),
+            MAX_BITS
+        ))
+    }
+
+    /// The internal error of `slot` of `owner`'s frame bound to `target`,
+    /// which no slot can run.
+    #[cold]
+    fn unrunnable(&self, slot: Slot, owner: u32, target: RowId) -> Diagnostic {
+        internal(format!(
+            "frame slot `{slot:?}` of `{}` is bound to row {target}, which cannot be run",
+            self.name(owner)
+        ))
+    }
+
+    /// E0701 for a loop of `combinator` started by `owner` that changed
+    /// nothing in a round.
+    #[cold]
+    fn loops(&self, combinator: u32, owner: u32) -> Diagnostic {
+        let what = format!("its `{}`", self.kind_name(combinator));
+        never_finishes(self.name(owner), &what, self.span(owner))
     }
 
     /// Pops the activation on top of the stack (and its LSTM state).
@@ -348,11 +364,19 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
     fn detect(&self, id: DetectorId, first: Option<bool>) -> Result<bool, Diagnostic> {
         if self.cached {
             match self.plan.probe(id) {
-                Probe::Constant(bit) => return Ok(bit),
+                &Probe::Constant(bit) => return Ok(bit),
                 Probe::StackTop(bits) => return Ok(bits[usize::from(self.store.top_is_state())]),
+                Probe::Fast(fast) => return Ok(fast_bit(fast, &self.store.view())),
                 Probe::Encode => {}
             }
         }
+        self.encode(id, first)
+    }
+
+    /// [`Self::detect`] through the detector's encoder (and its classifier
+    /// without the caches).
+    #[inline(never)]
+    fn encode(&self, id: DetectorId, first: Option<bool>) -> Result<bool, Diagnostic> {
         let row = self
             .memory
             .detectors
@@ -372,9 +396,7 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
         };
         let (detector, frame, owner) = (a.detector, a.frame, a.owner);
         if combinator == a.combinator && self.store.version() == a.version {
-            let what = format!("its `{}`", self.kind_name(combinator));
-            let (name, span) = (self.name(owner), self.span(owner));
-            return Err(never_finishes(name, &what, span));
+            return Err(self.loops(combinator, owner));
         }
         // A loop (a tail call of the same kind) stays at its depth.
         let depth = if tail && combinator == a.combinator {
@@ -469,6 +491,12 @@ fn decide(
         }
         None => None,
     }
+}
+
+/// The bit of a detector read as [`Probe::Fast`] says in `view`.
+#[inline(never)]
+fn fast_bit(fast: &FastDetector, view: &View) -> bool {
+    fast.bit(view)
 }
 
 /// The name of `row` of `memory` (`?` for none).

@@ -20,6 +20,7 @@
 
 mod machine;
 mod plan;
+mod script;
 
 use crate::core::Core;
 use crate::core::embedding::{Embedding, Extended};

@@ -11,12 +11,13 @@
 //! detectors that read no environment (the blind one, `_mapself`'s) are
 //! read from their verified tables directly.
 
+use super::script::Scripts;
 use crate::core::{DecisionTable, index};
-use crate::detector::{Condition, Detector};
+use crate::detector::{Condition, Detector, FastDetector};
 use crate::memory::{ActKind, Builtin, DetectorId, KeySearch, Memory, Parsed, RowId, RowKind};
 use cnpi::env::CompiledAct;
 use cnpi::program::flat::Flat;
-use cnpi::program::{ActApp, Combinator, CombinatorKind, PointerId};
+use cnpi::program::{ActApp, Combinator, CombinatorKind, PointerId, Slot};
 
 /// What running one row does.
 #[derive(Debug)]
@@ -74,12 +75,15 @@ pub(super) enum Parse<'p> {
 }
 
 /// How the cached machine reads a detector's bit.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(super) enum Probe {
     /// A detector without features (the blind one): its table's one bit.
     Constant(bool),
     /// `_mapself`'s: its table's bit at the point `top_is_state`.
     StackTop([bool; 2]),
+    /// One whose features all relate sides read with no failure: its
+    /// table as a diagram ([`FastDetector`]).
+    Fast(Box<FastDetector>),
     /// Any other: encode the environment, then read the table.
     Encode,
 }
@@ -100,6 +104,9 @@ pub(super) struct Plan {
     /// Per decision-table row: whether the combinator's decisions depend
     /// on its first bit alone ([`DecisionTable::first_bit_decides`]).
     settled: Vec<bool>,
+    /// With the exact caches, every activation's steps, if each has a
+    /// script.
+    scripts: Option<Scripts>,
 }
 
 impl Plan {
@@ -107,7 +114,7 @@ impl Plan {
     /// `cached`, every applier parsed now.
     pub(super) fn new(memory: &Memory, cached: bool, table: &DecisionTable) -> Plan {
         let keys = cached.then(|| memory.key_index());
-        let ops = (memory.rows.iter().enumerate())
+        let ops: Vec<Op> = (memory.rows.iter().enumerate())
             .map(|(row, info)| match info.kind {
                 RowKind::Applier => match &keys {
                     Some(keys) => parsed(memory.parse_indexed(row, keys)),
@@ -141,14 +148,19 @@ impl Plan {
             None => Vec::new(),
         };
         let combinators = crate::core::COMBINATORS.len() + memory.combinators.len();
+        let settled: Vec<bool> = (0..combinators)
+            .map(|k| table.first_bit_decides(k))
+            .collect();
+        let scripts = cached
+            .then(|| Scripts::new(&ops, &probes, table, &settled))
+            .flatten();
         Plan {
             ops,
             search,
             acts,
             probes,
-            settled: (0..combinators)
-                .map(|k| table.first_bit_decides(k))
-                .collect(),
+            settled,
+            scripts,
         }
     }
 
@@ -178,16 +190,36 @@ impl Plan {
         Parse::Made(parsed(parse))
     }
 
+    /// With the exact caches, the scripts of every activation, if each has
+    /// one.
+    pub(super) fn scripts(&self) -> Option<&Scripts> {
+        self.scripts.as_ref()
+    }
+
     /// How to read detector `id` from its table (in the cached mode).
     #[inline]
-    pub(super) fn probe(&self, id: DetectorId) -> Probe {
-        self.probes.get(id).copied().unwrap_or(Probe::Encode)
+    pub(super) fn probe(&self, id: DetectorId) -> &Probe {
+        self.probes.get(id).unwrap_or(&Probe::Encode)
     }
 
     /// What running `row` does.
     #[inline]
     pub(super) fn op(&self, row: RowId) -> &Op {
         self.ops.get(row).unwrap_or(&Op::Invalid)
+    }
+}
+
+/// The row `slot` of `frame` (the rows bound to `self, a1, a2, a3`) is
+/// bound to; the built-in slots to the fixed rows of
+/// [`Memory::builtin_slot`].
+#[inline]
+pub(super) fn bound(frame: [u32; 4], slot: Slot) -> u32 {
+    match slot {
+        Slot::SelfSlot => frame[0],
+        Slot::A1 => frame[1],
+        Slot::A2 => frame[2],
+        Slot::A3 => frame[3],
+        builtin => Memory::builtin_slot(builtin).unwrap_or_default() as u32,
     }
 }
 
@@ -198,7 +230,10 @@ fn probe(detector: &Detector) -> Probe {
     match detector.condition() {
         Condition::Blind if detector.domain() == 1 => Probe::Constant(bit(0)),
         Condition::StackTop if detector.domain() == 2 => Probe::StackTop([bit(0), bit(1)]),
-        _ => Probe::Encode,
+        _ => match detector.fast() {
+            Some(fast) => Probe::Fast(Box::new(fast)),
+            None => Probe::Encode,
+        },
     }
 }
 
