@@ -654,6 +654,14 @@ impl World for View<'_> {
         }
     }
 
+    #[inline(always)]
+    fn cell_ij(&self, data: DataId, dims: u8, i: i64, j: i64) -> Option<i64> {
+        match self.source {
+            Source::Ram(ram) => ram::cell_ij(ram.regions(), data, dims, i, j),
+            Source::Other(state) => state.cell(data, &[i, j][..usize::from(dims).min(2)]),
+        }
+    }
+
     #[inline]
     fn resume(&self) -> i64 {
         self.resume

@@ -35,6 +35,12 @@ pub trait World {
     fn cell(&self, _data: DataId, _at: &[i64]) -> Option<i64> {
         None
     }
+    /// [`Self::cell`] at the first `dims` of `i, j` (at most two; the
+    /// others 0).
+    #[inline(always)]
+    fn cell_ij(&self, data: DataId, dims: u8, i: i64, j: i64) -> Option<i64> {
+        self.cell(data, &[i, j][..usize::from(dims).min(2)])
+    }
     /// `_resume`: the top frame's resume point; 0 without frames.
     fn resume(&self) -> i64 {
         0

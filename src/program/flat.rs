@@ -77,43 +77,76 @@ pub struct FlatOperand {
     fast: Option<Fast>,
 }
 
-/// The shapes of most sides of comparisons, read with no stack and no
-/// failure: an integer, a pointer, or a cell at pointers (`n`, `A[i]`,
-/// `A[u][v]`; END outside).
+/// The shapes of most sides of comparisons, read with no stack, no failure
+/// and no dispatch on the shape: a number `P[p] + k` (an integer has no
+/// pointer, a pointer no `k`), or a cell at up to two pointers (`n`,
+/// `A[i]`, `A[u][v]`; END outside). A missing pointer reads as 0.
 #[derive(Clone, Copy, Debug)]
-enum Fast {
-    Int(i64),
-    Pointer(u32),
-    Cell0(DataId),
-    Cell1(DataId, u32),
-    Cell2(DataId, u32, u32),
+struct Fast {
+    k: i64,
+    p: u32,
+    q: u32,
+    data: u32,
+    /// The cell's dimensions, or [`NUMBER`] for a number.
+    dims: u8,
 }
 
+/// [`Fast::p`] or [`Fast::q`] of a side without that pointer.
+const NO_POINTER: u32 = u32::MAX;
+
+/// [`Fast::dims`] of a number.
+const NUMBER: u8 = u8::MAX;
+
 impl Fast {
+    fn number(k: i64, p: u32) -> Fast {
+        Fast {
+            k,
+            p,
+            q: NO_POINTER,
+            data: 0,
+            dims: NUMBER,
+        }
+    }
+
+    fn cell(data: DataId, p: u32, q: u32, dims: u8) -> Option<Fast> {
+        Some(Fast {
+            k: 0,
+            p,
+            q,
+            data: u32::try_from(data).ok()?,
+            dims,
+        })
+    }
+
     /// The shape of the side computed by `ops` and read by `top`, if it
     /// has one.
     fn of(ops: &[Op], top: Top) -> Option<Fast> {
-        Some(match (top, ops) {
-            (Top::Position, &[Op::Int(k)]) => Fast::Int(k),
-            (Top::Position, &[Op::Pointer(p)]) => Fast::Pointer(p),
-            (Top::Cell(data, 0), []) => Fast::Cell0(data),
-            (Top::Cell(data, 1), &[Op::Pointer(p)]) => Fast::Cell1(data, p),
-            (Top::Cell(data, 2), &[Op::Pointer(p), Op::Pointer(q)]) => Fast::Cell2(data, p, q),
-            _ => return None,
-        })
+        if ops.iter().any(|op| matches!(op, Op::Pointer(NO_POINTER))) {
+            return None;
+        }
+        match (top, ops) {
+            (Top::Position, &[Op::Int(k)]) => Some(Fast::number(k, NO_POINTER)),
+            (Top::Position, &[Op::Pointer(p)]) => Some(Fast::number(0, p)),
+            (Top::Cell(data, 0), []) => Fast::cell(data, NO_POINTER, NO_POINTER, 0),
+            (Top::Cell(data, 1), &[Op::Pointer(p)]) => Fast::cell(data, p, NO_POINTER, 1),
+            (Top::Cell(data, 2), &[Op::Pointer(p), Op::Pointer(q)]) => Fast::cell(data, p, q, 2),
+            _ => None,
+        }
     }
 
     /// The side's number; `None` for a cell outside its data (END).
     #[inline(always)]
     fn eval<W: World + ?Sized>(self, world: &W) -> Option<i64> {
-        let at = |p: u32| world.pointer(p as PointerId);
-        match self {
-            Fast::Int(k) => Some(k),
-            Fast::Pointer(p) => Some(at(p)),
-            Fast::Cell0(data) => world.cell(data, &[]),
-            Fast::Cell1(data, p) => world.cell(data, &[at(p)]),
-            Fast::Cell2(data, p, q) => world.cell(data, &[at(p), at(q)]),
+        let at = |p: u32| match p {
+            NO_POINTER => 0,
+            p => world.pointer(p as PointerId),
+        };
+        let (i, j) = (at(self.p), at(self.q));
+        if self.dims == NUMBER {
+            // One of `i` and `k` is 0.
+            return Some(i.wrapping_add(self.k));
         }
+        world.cell_ij(self.data as DataId, self.dims, i, j)
     }
 }
 

@@ -112,6 +112,20 @@ impl Region {
         }
     }
 
+    /// [`Self::read`] at the first `dims` of `i, j` (the others 0), by
+    /// arithmetic on the region's shape rather than a match on both.
+    #[inline(always)]
+    fn read_ij(&self, dims: u8, i: i64, j: i64) -> Option<i64> {
+        let (own, rows, cols, values) = match self {
+            Region::Scalar(k) => (0, 1, 1, std::slice::from_ref(k)),
+            Region::Array(values) => (1, values.len(), 1, values.as_slice()),
+            Region::Matrix { rows, cols, values } => (2, *rows, *cols, values.as_slice()),
+        };
+        let inside = dims == own && (i as u64) < rows as u64 && (j as u64) < cols as u64;
+        // Inside, `i * cols + j` is below `rows * cols` (the values' length).
+        inside.then(|| values.get(i as usize * cols + j as usize).copied())?
+    }
+
     #[inline]
     fn get(&self, offset: usize) -> i64 {
         match self {
@@ -328,6 +342,12 @@ impl RamState {
 #[inline]
 pub(super) fn cell(memory: &[Region], data: usize, at: &[i64]) -> Option<i64> {
     memory.get(data)?.read(at)
+}
+
+/// [`cell`] at the first `dims` of `i, j` (at most two; the others 0).
+#[inline(always)]
+pub(super) fn cell_ij(memory: &[Region], data: usize, dims: u8, i: i64, j: i64) -> Option<i64> {
+    memory.get(data)?.read_ij(dims, i, j)
 }
 
 /// The flat offset of the cell of `memory` at `at` in data `data`, if it

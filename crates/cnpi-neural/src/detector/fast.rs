@@ -26,16 +26,19 @@ const MAX_POINTS: usize = 1 << 12;
 enum Node {
     /// Every point below has this bit.
     Bit(bool),
-    /// Compute feature `feature`; the child of state `s` is node
-    /// `children + s`.
-    Feature { feature: u32, children: u32 },
+    /// Compute the feature relating `pair` (whose sides may both be
+    /// numbers if `numbers`), held in the node so that a step reads one
+    /// entry; the child of state `s` is node `children + s`.
+    Feature {
+        pair: FastPair,
+        numbers: bool,
+        children: u32,
+    },
 }
 
 /// See the module documentation.
 #[derive(Clone, Debug)]
 pub struct FastDetector {
-    /// Per feature: its sides and whether both may be numbers.
-    features: Box<[(FastPair, bool)]>,
     nodes: Box<[Node]>,
 }
 
@@ -60,19 +63,19 @@ impl FastDetector {
             nodes[node] = match points {
                 [first, rest @ ..] if rest.iter().all(|bit| bit == first) => Node::Bit(*first),
                 _ => {
-                    let radix = features.get(level)?.2;
+                    let (pair, numbers, radix) = *features.get(level)?;
                     let children = nodes.len();
                     nodes.resize(children + radix, Node::Bit(false));
                     todo.extend((0..radix).map(|s| (children + s, level + 1, prefix * radix + s)));
                     Node::Feature {
-                        feature: level as u32,
-                        children: children as u32,
+                        pair,
+                        numbers,
+                        children: u32::try_from(children).ok()?,
                     }
                 }
             };
         }
         Some(FastDetector {
-            features: features.into_iter().map(|(pair, n, _)| (pair, n)).collect(),
             nodes: nodes.into(),
         })
     }
@@ -84,12 +87,11 @@ impl FastDetector {
         loop {
             match self.nodes.get(at) {
                 Some(&Node::Bit(bit)) => return bit,
-                Some(&Node::Feature { feature, children }) => {
-                    let Some(&(pair, numbers)) = self.features.get(feature as usize) else {
-                        return false;
-                    };
-                    at = children as usize + index(pair.relation(world), numbers);
-                }
+                Some(&Node::Feature {
+                    pair,
+                    numbers,
+                    children,
+                }) => at = children as usize + index(pair.relation(world), numbers),
                 None => return false,
             }
         }
