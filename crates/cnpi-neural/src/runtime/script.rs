@@ -15,11 +15,19 @@
 //! from the same table), in the same order of checks, so answers, steps
 //! and errors are unchanged. A program with a combinator its first bit
 //! does not settle, or parsed only when it runs, has no scripts.
+//!
+//! Where the rest of a script, up to the step that returns, only applies
+//! ACTs, built-ins and NOPs (a `cond` that took its NOP, a `seq` of
+//! ACTs), nothing in it depends on a detector bit or on the stack: that
+//! run is fused into one **block**, a flat array of its actions
+//! ([`Simple`]), which the machine runs as one super-step, its steps
+//! counted at once.
 
 use std::collections::HashMap;
 
 use super::plan::{Op, Probe, bound};
 use crate::core::DecisionTable;
+use crate::detector::FastDetector;
 use crate::memory::{Builtin, DetectorId, RowId, STACK_TOP};
 use cnpi::program::Slot;
 
@@ -49,6 +57,9 @@ pub(super) enum First {
     /// The first bit is known without looking (the blind detector): the
     /// script of that bit.
     Known(u32),
+    /// The first bit is read from fast detector `.0` of the scripts
+    /// ([`Scripts::fast`]); then the script of bit 0 or of bit 1.
+    Fast(u32, [u32; 2]),
     /// The first bit is detected; then the script of bit 0 or of bit 1.
     Detect([u32; 2]),
 }
@@ -60,6 +71,27 @@ pub(super) struct Step {
     /// (for a restart, after the check that it changed something).
     pub(super) ret: bool,
     pub(super) action: Action,
+    /// The block of the rest of the script from this step, if it is
+    /// simple up to the step that returns.
+    pub(super) block: Block,
+}
+
+/// A run of [`Simple`] steps that ends with the activation's return:
+/// `len` actions from `from` in [`Scripts::block`] (none when `len` is 0).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Block {
+    pub(super) from: u32,
+    pub(super) len: u32,
+}
+
+/// What a step of a block runs: an action that neither starts an
+/// activation nor can fail before it acts.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Simple {
+    /// The ACT of applier row `.0` (parsed in the plan).
+    Act(u32),
+    Builtin(Builtin),
+    Nop,
 }
 
 /// What a step runs (its frame slot's row).
@@ -67,8 +99,10 @@ pub(super) struct Step {
 pub(super) enum Action {
     /// Starts the activation of an applier's combinator (an entry).
     Start(u32),
-    /// Runs applier row `.0`, which starts no combinator: its ACT, or the
-    /// error of a row that does not parse.
+    /// Applies the ACT applier row `.0` parses to (in the plan).
+    Act(u32),
+    /// Runs applier row `.0`, which starts no combinator nor parses to an
+    /// ACT: the error of a row that does not parse.
     Applier(u32),
     /// Restarts with the same frame as the activation of an entry; `same`
     /// when it is the same combinator (a loop, which must have changed
@@ -92,6 +126,10 @@ pub(super) enum Action {
 pub(super) struct Scripts {
     entries: Vec<Entry>,
     steps: Vec<Step>,
+    /// The actions of every block.
+    blocks: Vec<Simple>,
+    /// The fast detectors [`First::Fast`] reads.
+    fast: Vec<FastDetector>,
     /// Per row, the entry of the applier's combinator (if it starts one).
     by_row: Vec<Option<u32>>,
 }
@@ -115,6 +153,8 @@ impl Scripts {
             scripts: Scripts {
                 entries: Vec::new(),
                 steps: Vec::new(),
+                blocks: Vec::new(),
+                fast: Vec::new(),
                 by_row: Vec::with_capacity(ops.len()),
             },
             index: HashMap::new(),
@@ -146,6 +186,19 @@ impl Scripts {
     #[inline(always)]
     pub(super) fn step(&self, at: u32) -> Step {
         self.steps[at as usize]
+    }
+
+    /// The actions of `block`.
+    #[inline(always)]
+    pub(super) fn block(&self, block: Block) -> &[Simple] {
+        let from = block.from as usize;
+        self.blocks.get(from..from + block.len as usize).unwrap_or_default()
+    }
+
+    /// Fast detector `at` ([`First::Fast`]).
+    #[inline(always)]
+    pub(super) fn fast(&self, at: u32) -> &FastDetector {
+        &self.fast[at as usize]
     }
 }
 
@@ -200,12 +253,23 @@ impl Builder<'_> {
             detector,
             ..
         } = self.scripts.entries[entry as usize];
-        let first = match self.probes.get(detector) {
-            Some(&Probe::Constant(bit)) => First::Known(self.script(owner, combinator, bit)?),
-            _ => First::Detect([
-                self.script(owner, combinator, false)?,
-                self.script(owner, combinator, true)?,
-            ]),
+        let probe = self.probes.get(detector);
+        if let Some(&Probe::Constant(bit)) = probe {
+            let first = First::Known(self.script(owner, combinator, bit)?);
+            self.scripts.entries[entry as usize].first = first;
+            return Some(());
+        }
+        let starts = [
+            self.script(owner, combinator, false)?,
+            self.script(owner, combinator, true)?,
+        ];
+        let first = match probe {
+            Some(Probe::Fast(fast)) => {
+                let at = u32::try_from(self.scripts.fast.len()).ok()?;
+                self.scripts.fast.push(FastDetector::clone(fast));
+                First::Fast(at, starts)
+            }
+            _ => First::Detect(starts),
         };
         self.scripts.entries[entry as usize].first = first;
         Some(())
@@ -232,7 +296,8 @@ impl Builder<'_> {
                     same: next == combinator,
                 },
                 &Op::Start { combinator, .. } => Action::Start(self.entry(target, combinator)?),
-                Op::Act(_) | Op::Unparsed(_) => Action::Applier(target),
+                Op::Act(_) => Action::Act(target),
+                Op::Unparsed(_) => Action::Applier(target),
                 Op::Parse => return None,
                 &Op::Builtin(builtin) => Action::Builtin(builtin),
                 Op::Nop => Action::Nop,
@@ -244,15 +309,49 @@ impl Builder<'_> {
             self.scripts.steps.push(Step {
                 ret: decision.ret,
                 action,
+                block: Block { from: 0, len: 0 },
             });
             if decision.ret {
+                self.blocks(start);
                 return Some(start);
             }
         }
         self.scripts.steps.push(Step {
             ret: false,
             action: Action::NoDecision,
+            block: Block { from: 0, len: 0 },
         });
         Some(start)
+    }
+
+    /// Gives each step of the script from `start` (just written, ending
+    /// with its return) the block of the rest, where that is simple.
+    fn blocks(&mut self, start: u32) {
+        let steps = &mut self.scripts.steps[start as usize..];
+        // The simple steps at the end: a block's actions are a suffix of
+        // theirs.
+        let simple: Vec<Simple> = (steps.iter().rev())
+            .map_while(|step| match step.action {
+                Action::Act(row) => Some(Simple::Act(row)),
+                Action::Builtin(builtin) => Some(Simple::Builtin(builtin)),
+                Action::Nop => Some(Simple::Nop),
+                _ => None,
+            })
+            .collect();
+        let (Ok(from), Ok(len)) = (
+            u32::try_from(self.scripts.blocks.len()),
+            u32::try_from(simple.len()),
+        ) else {
+            return;
+        };
+        let first = steps.len() - simple.len();
+        for (k, step) in steps[first..].iter_mut().enumerate() {
+            let k = k as u32;
+            step.block = Block {
+                from: from + k,
+                len: len - k,
+            };
+        }
+        self.scripts.blocks.extend(simple.into_iter().rev());
     }
 }

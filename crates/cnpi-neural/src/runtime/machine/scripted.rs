@@ -1,25 +1,29 @@
 //! The cached machine's loop on scripts, for a run nobody watches.
 //!
-//! Each activation runs its script ([`crate::runtime::script`]): at its
-//! first step its first bit picks the script (or it is known), and every
+//! Each activation runs its script ([`crate::runtime::script`]): when it
+//! starts, its first bit picks the script (or it is known), and every
 //! step reads the next entry of the script and does its action. The checks
 //! are the general loop's ([`Machine::step`]), in its order: the first
 //! bit's detection, the core's decision, the step budget, the change a
-//! loop must make, the stack's room, then the action. The budget is held
-//! in a local count and recorded in the store when the run ends.
+//! loop must make, the stack's room, then the action. The activation on
+//! top is held in locals, apart from those below it. Where the rest of a
+//! script is a block (simple steps up to its return) and the budget holds
+//! all of it, the block runs as one super-step: its steps are counted at
+//! once, and an activation whose whole script is a block is not pushed at
+//! all; with less budget left, the steps run one by one, so the budget
+//! runs out at the same step with the same error. The budget is held in a
+//! local count and recorded in the store when the run ends.
 
-use super::super::script::{Action, First, Scripts};
+use super::super::script::{Block, First, Scripts, Simple};
+use super::super::script::Action;
 use super::{Diagnostic, MAX_TASKS, Machine, RowId};
-
-/// Where an activation that has not yet taken its first step stands in
-/// its script: its first bit is still to be detected.
-const DETECT: u32 = u32::MAX;
+use crate::runtime::plan::Op;
 
 /// An activation on the scripts' stack.
 #[derive(Clone, Copy)]
 struct Running {
     entry: u32,
-    /// Its next step in the scripts, or [`DETECT`].
+    /// Its next step in the scripts.
     at: u32,
     /// The change counter when it started.
     version: u64,
@@ -49,76 +53,133 @@ impl<'m> Machine<'m, '_, '_> {
         left: &mut u64,
     ) -> Result<(), Diagnostic> {
         let plan = self.plan;
-        let mut tasks = Vec::new();
-        self.push_scripted(&mut tasks, scripts, entry)?;
-        while let Some(top) = tasks.last_mut() {
-            let running = *top;
-            let e = scripts.entry(running.entry);
-            let at = match (running.at, e.first) {
-                (DETECT, First::Detect(starts)) => {
-                    starts[usize::from(self.detect(e.detector, None)?)]
+        let mut below: Vec<Running> = Vec::new();
+        let mut top = self.started(0, scripts, entry)?;
+        loop {
+            let step = scripts.step(top.at);
+            if step.block.len > 0 && *left >= u64::from(step.block.len) {
+                self.block(scripts, step.block, top.entry, left)?;
+                match below.pop() {
+                    Some(next) => top = next,
+                    None => return Ok(()),
                 }
-                (at, _) => at,
-            };
-            top.at = at + 1;
-            let step = scripts.step(at);
+                continue;
+            }
+            top.at += 1;
+            let stepping = top.entry;
             if let Action::NoDecision = step.action {
-                return Err(self.no_decision(e.combinator));
+                return Err(self.no_decision(scripts.entry(stepping).combinator));
             }
             if *left == 0 {
-                let owner = e.owner;
+                let owner = scripts.entry(stepping).owner;
                 return Err((self.store).out_of_steps(self.name(owner), self.span(owner)));
             }
             *left -= 1;
-            if let Action::Restart { same: true, .. } = step.action
-                && self.store.version() == running.version
-            {
-                return Err(self.loops(e.combinator, e.owner));
-            }
-            if step.ret {
-                tasks.pop();
-            }
             match step.action {
                 Action::Start(next) | Action::Restart { entry: next, .. } => {
-                    self.push_scripted(&mut tasks, scripts, next)?
+                    if let Action::Restart { same: true, .. } = step.action
+                        && self.store.version() == top.version
+                    {
+                        let e = scripts.entry(stepping);
+                        return Err(self.loops(e.combinator, e.owner));
+                    }
+                    // The stepping activation stays below unless it returns.
+                    let held = below.len() + usize::from(!step.ret);
+                    let started = self.started(held, scripts, next)?;
+                    let block = scripts.step(started.at).block;
+                    if block.len > 0 && *left >= u64::from(block.len) {
+                        // A script that is one block: run in place.
+                        self.block(scripts, block, next, left)?;
+                    } else {
+                        if !step.ret {
+                            below.push(top);
+                        }
+                        top = started;
+                        continue;
+                    }
                 }
+                Action::Act(row) => self.act(row as RowId)?,
                 Action::Applier(row) => {
                     let row = row as RowId;
                     self.run_applier(row, plan.op(row), 0)?
                 }
-                Action::Builtin(builtin) => self.builtin(builtin, e.owner)?,
+                Action::Builtin(builtin) => self.builtin(builtin, scripts.entry(stepping).owner)?,
                 // `NoDecision` returned above.
                 Action::Nop | Action::NoDecision => {}
                 Action::Invalid { slot, row } => {
-                    return Err(self.unrunnable(slot, e.owner, row as RowId));
+                    let owner = scripts.entry(stepping).owner;
+                    return Err(self.unrunnable(slot, owner, row as RowId));
                 }
+            }
+            if step.ret {
+                match below.pop() {
+                    Some(next) => top = next,
+                    None => return Ok(()),
+                }
+            }
+        }
+    }
+
+    /// Runs `block` of an activation of `entry` as one super-step: its
+    /// steps counted from `left` at once (which holds them), and given
+    /// back past an action that fails.
+    #[inline(always)]
+    fn block(
+        &mut self,
+        scripts: &'m Scripts,
+        block: Block,
+        entry: u32,
+        left: &mut u64,
+    ) -> Result<(), Diagnostic> {
+        let actions = scripts.block(block);
+        *left -= actions.len() as u64;
+        for (done, &action) in actions.iter().enumerate() {
+            let ran = match action {
+                Simple::Act(row) => self.act(row as RowId),
+                Simple::Builtin(builtin) => self.builtin(builtin, scripts.entry(entry).owner),
+                Simple::Nop => Ok(()),
+            };
+            if let Err(error) = ran {
+                *left += (actions.len() - done - 1) as u64;
+                return Err(error);
             }
         }
         Ok(())
     }
 
-    /// Starts the activation `entry` on `tasks`, as [`Machine::start`]
-    /// starts one.
+    /// Applies the ACT of applier `row` (parsed in the plan).
     #[inline(always)]
-    fn push_scripted(
+    fn act(&mut self, row: RowId) -> Result<(), Diagnostic> {
+        let plan = self.plan;
+        match plan.op(row) {
+            Op::Act(act) => self.apply(act),
+            op => self.run_applier(row, op, 0),
+        }
+    }
+
+    /// The activation `entry` started above `held` others, as
+    /// [`Machine::start`] starts one, with its first bit read: where its
+    /// script starts.
+    #[inline(always)]
+    fn started(
         &mut self,
-        tasks: &mut Vec<Running>,
-        scripts: &Scripts,
+        held: usize,
+        scripts: &'m Scripts,
         entry: u32,
-    ) -> Result<(), Diagnostic> {
+    ) -> Result<Running, Diagnostic> {
         let e = scripts.entry(entry);
-        if tasks.len() >= MAX_TASKS {
+        if held >= MAX_TASKS {
             return Err(self.too_deep(e.owner));
         }
         self.require(e.combinator)?;
-        tasks.push(Running {
-            entry,
-            at: match e.first {
-                First::Known(at) => at,
-                First::Detect(_) => DETECT,
-            },
-            version: self.store.version(),
-        });
-        Ok(())
+        let version = self.store.version();
+        let at = match e.first {
+            First::Known(at) => at,
+            First::Fast(fast, starts) => {
+                starts[usize::from(scripts.fast(fast).bit(&self.store.view()))]
+            }
+            First::Detect(starts) => starts[usize::from(self.detect(e.detector, None)?)],
+        };
+        Ok(Running { entry, at, version })
     }
 }
