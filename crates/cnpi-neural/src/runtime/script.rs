@@ -127,7 +127,7 @@ pub(super) struct Scripts {
     entries: Vec<Entry>,
     steps: Vec<Step>,
     /// The actions of every block.
-    blocks: Vec<Simple>,
+    pub(super) blocks: Vec<Simple>,
     /// The fast detectors [`First::Fast`] reads.
     fast: Vec<FastDetector>,
     /// Per row, the entry of the applier's combinator (if it starts one).

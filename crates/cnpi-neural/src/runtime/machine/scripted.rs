@@ -183,3 +183,58 @@ impl<'m> Machine<'m, '_, '_> {
         Ok(Running { entry, at, version })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::OnTheNetwork;
+    use crate::core::Core;
+    use crate::detector::Cache;
+    use crate::memory::{Entry, Memory};
+    use cnpi::exec::Options;
+    use cnpi::plan::Network;
+
+    /// Every step budget, on programs whose loop body is one block (three
+    /// simple steps run in place): the run ends as the reference
+    /// interpreter's, with its error where the budget runs out in the
+    /// middle of a block, and where an ACT of a block fails.
+    #[test]
+    fn a_budget_that_runs_out_inside_a_block_stops_at_the_same_step() {
+        let texts = [
+            "env array(i = 0, j = 0)\ndef BODY: seq(; MOVE(i, RIGHT), MOVE(j, RIGHT), NOP)\n\
+             def LOOP: linrec(A[i] != END?; BODY, NOP, NOP)\n",
+            "env array(i = 0, j = 5)\ndef BODY: seq(; MOVE(i, RIGHT), SWAP(i, j), NOP)\n\
+             def LOOP: linrec(A[i] != END?; BODY, NOP, NOP)\n",
+        ];
+        let core = Core::shipped().expect("the shipped core loads");
+        for text in texts {
+            let program = cnpi::compile::compile("block.cnpi", text, None).program;
+            let program = program.expect("compiles");
+            let memory = Memory::with_program(&program, "block.cnpi", text, 11, &Cache::none())
+                .expect("builds");
+            let entry = Entry::of_unit(&memory, 0).expect("one program");
+            let network = OnTheNetwork::new(core, memory, entry, true).expect("verified");
+            let scripts = network.plan.scripts().expect("every activation has a script");
+            assert!(scripts.blocks.len() >= 3, "BODY's script is a block");
+            let input = "[5, 6, 7, 8]";
+            let mut ends = 0;
+            for max_steps in 0..40 {
+                let run = |symbolic: bool| {
+                    let layout = cnpi::env::Declarations::of(&program);
+                    let state = cnpi::env::read_input(program.env, &layout, input).expect("valid");
+                    let options = Options {
+                        max_steps,
+                        trace: None,
+                    };
+                    match symbolic {
+                        true => cnpi::symbolic::run(&program, state, options),
+                        false => network.run(state, options, None),
+                    }
+                };
+                let expected = run(true);
+                ends += usize::from(expected.is_ok());
+                assert_eq!(run(false), expected, "{text} in {max_steps} steps");
+            }
+            assert!(ends > 0 || text.contains("SWAP"), "{text}: some budget is enough");
+        }
+    }
+}
