@@ -655,6 +655,12 @@ impl World for View<'_> {
     }
 
     #[inline(always)]
+    fn pointer_or_zero(&self, pointer: PointerId) -> i64 {
+        // A pointer it lacks is `u32::MAX`, the only one read this way.
+        self.pointers.get(pointer).copied().unwrap_or(0)
+    }
+
+    #[inline(always)]
     fn cell_ij(&self, data: DataId, dims: u8, i: i64, j: i64) -> Option<i64> {
         match self.source {
             Source::Ram(ram) => ram::cell_ij(ram.regions(), data, dims, i, j),

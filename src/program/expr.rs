@@ -35,6 +35,15 @@ pub trait World {
     fn cell(&self, _data: DataId, _at: &[i64]) -> Option<i64> {
         None
     }
+    /// Pointer `pointer`, or 0 for `u32::MAX`, which no world has (a
+    /// fast side's missing pointer, see [`super::flat`]).
+    #[inline(always)]
+    fn pointer_or_zero(&self, pointer: PointerId) -> i64 {
+        match pointer {
+            0xffff_ffff => 0,
+            p => self.pointer(p),
+        }
+    }
     /// [`Self::cell`] at the first `dims` of `i, j` (at most two; the
     /// others 0).
     #[inline(always)]

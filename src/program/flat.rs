@@ -137,10 +137,7 @@ impl Fast {
     /// The side's number; `None` for a cell outside its data (END).
     #[inline(always)]
     fn eval<W: World + ?Sized>(self, world: &W) -> Option<i64> {
-        let at = |p: u32| match p {
-            NO_POINTER => 0,
-            p => world.pointer(p as PointerId),
-        };
+        let at = |p: u32| world.pointer_or_zero(p as PointerId);
         let (i, j) = (at(self.p), at(self.q));
         if self.dims == NUMBER {
             // One of `i` and `k` is 0.

@@ -73,6 +73,9 @@ struct Names {
 /// One declared name's region of memory: a scalar, an array or a matrix
 /// (`Memory` is program memory, `cnpi_neural::memory::Memory`).
 #[derive(Clone, Debug, PartialEq, Eq)]
+// A tag of its own, which a read tests in one comparison (the default
+// layout hides it in the vector's capacity).
+#[repr(u8)]
 pub(super) enum Region {
     Scalar(i64),
     Array(Vec<i64>),
