@@ -192,7 +192,9 @@ impl Scripts {
     #[inline(always)]
     pub(super) fn block(&self, block: Block) -> &[Simple] {
         let from = block.from as usize;
-        self.blocks.get(from..from + block.len as usize).unwrap_or_default()
+        self.blocks
+            .get(from..from + block.len as usize)
+            .unwrap_or_default()
     }
 
     /// Fast detector `at` ([`First::Fast`]).

@@ -14,8 +14,7 @@
 //! runs out at the same step with the same error. The budget is held in a
 //! local count and recorded in the store when the run ends.
 
-use super::super::script::{Block, First, Scripts, Simple};
-use super::super::script::Action;
+use super::super::script::{Action, Block, First, Scripts, Simple};
 use super::{Diagnostic, MAX_TASKS, Machine, RowId};
 use crate::runtime::plan::Op;
 
@@ -213,7 +212,10 @@ mod tests {
                 .expect("builds");
             let entry = Entry::of_unit(&memory, 0).expect("one program");
             let network = OnTheNetwork::new(core, memory, entry, true).expect("verified");
-            let scripts = network.plan.scripts().expect("every activation has a script");
+            let scripts = network
+                .plan
+                .scripts()
+                .expect("every activation has a script");
             assert!(scripts.blocks.len() >= 3, "BODY's script is a block");
             let input = "[5, 6, 7, 8]";
             let mut ends = 0;
@@ -234,7 +236,10 @@ mod tests {
                 ends += usize::from(expected.is_ok());
                 assert_eq!(run(false), expected, "{text} in {max_steps} steps");
             }
-            assert!(ends > 0 || text.contains("SWAP"), "{text}: some budget is enough");
+            assert!(
+                ends > 0 || text.contains("SWAP"),
+                "{text}: some budget is enough"
+            );
         }
     }
 }
