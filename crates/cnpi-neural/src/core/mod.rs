@@ -20,10 +20,11 @@
 //! [`Core::from_bytes`] refuse a core whose decisions differ from the
 //! definitions anywhere. The shipped core is `stdlib/core.safetensors`,
 //! embedded in the binary with everything its verification reads, so a
-//! test verifies it (and checks its checksum) once for every build. A core may be
-//! *partial*: its file embeds only some of the combinators (a core learned
-//! by reinforcement has `seq`, `cond` and `linrec`); it is verified for
-//! those, and the runtime refuses a program that needs another.
+//! test verifies it (and checks its checksum) once for every build. A
+//! core may be *partial*: its file embeds only some of the combinators (a
+//! core learned by reinforcement has `seq`, `cond` and `linrec`); it is
+//! verified for those, and the runtime refuses a program that needs
+//! another.
 
 pub mod embedding;
 pub mod fast;
