@@ -82,7 +82,7 @@ pub(super) enum Probe {
     /// `_mapself`'s: its table's bit at the point `top_is_state`.
     StackTop([bool; 2]),
     /// One whose features all relate sides read with no failure: its
-    /// table read at their point ([`FastDetector`]).
+    /// table as a diagram ([`FastDetector`]).
     Fast(Box<FastDetector>),
     /// Any other: encode the environment, then read the table.
     Encode,
