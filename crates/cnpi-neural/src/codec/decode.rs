@@ -106,6 +106,23 @@ impl<'a> Decoder<'a> {
         pointers: usize,
         data: &'a [Data],
     ) -> Decoder<'a> {
+        Decoder::with(values, spans, pointers, data, Tree)
+    }
+
+    /// The same code, from its start, read with `reading`.
+    pub(super) fn reading<S: Reading>(self, reading: S) -> Decoder<'a, S> {
+        Decoder::with(self.values, self.spans, self.pointers, self.data, reading)
+    }
+}
+
+impl<'a, R: Reading> Decoder<'a, R> {
+    fn with(
+        values: &'a [f32],
+        spans: &'a [Span],
+        pointers: usize,
+        data: &'a [Data],
+        reading: R,
+    ) -> Decoder<'a, R> {
         Decoder {
             values,
             at: 0,
@@ -114,32 +131,6 @@ impl<'a> Decoder<'a> {
             pointers,
             data,
             depth: 0,
-            reading: Tree,
-        }
-    }
-}
-
-impl<'a, R: Reading> Decoder<'a, R> {
-    /// The same decoder, from where it stands, with `reading`.
-    pub fn reading<S: Reading>(self, reading: S) -> Decoder<'a, S> {
-        let Decoder {
-            values,
-            at,
-            spans,
-            span_at,
-            pointers,
-            data,
-            depth,
-            reading: _,
-        } = self;
-        Decoder {
-            values,
-            at,
-            spans,
-            span_at,
-            pointers,
-            data,
-            depth,
             reading,
         }
     }

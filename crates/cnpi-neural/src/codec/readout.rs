@@ -39,18 +39,16 @@ impl<F: FnMut(Datum) -> Result<(), CodeError>> Reading for Skim<F> {
 }
 
 impl Readout {
-    /// The ACT of kind `kind` at `span` that `decoder` reads, with
-    /// nothing left over, and its readout; `None` if the code reads to no
-    /// ACT. `decoder` makes a decoder at the start of the code.
-    pub fn of<'a>(
-        decoder: impl Fn() -> Decoder<'a>,
-        kind: ActKind,
-        span: Span,
-    ) -> Option<(ActApp, Readout)> {
-        let mut tree = decoder();
-        let app = tree.act(kind, span).ok().filter(|_| tree.finished())?;
+    /// The ACT of kind `kind` at `span` that `decoder` reads from the
+    /// start of its code, with nothing left over, and its readout; `None`
+    /// if the code reads to no ACT.
+    pub fn of(mut decoder: Decoder<'_>, kind: ActKind, span: Span) -> Option<(ActApp, Readout)> {
+        let app = decoder
+            .act(kind, span)
+            .ok()
+            .filter(|_| decoder.finished())?;
         let mut data = Vec::new();
-        decoder()
+        decoder
             .reading(Skim(|datum| {
                 data.push(datum);
                 Ok(())
@@ -60,7 +58,7 @@ impl Readout {
         Some((app, Readout(data)))
     }
 
-    /// Whether the code of `decoder` (at its start) reads as this
+    /// Whether the code of `decoder` (from its start) reads as this
     /// readout with nothing left over: exactly when [`Decoder::act`] of
     /// `kind` at `span` gives the ACT this readout was made with.
     pub fn reads(&self, decoder: Decoder<'_>, kind: ActKind, span: Span) -> bool {

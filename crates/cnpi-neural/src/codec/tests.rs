@@ -198,7 +198,7 @@ fn checking_a_code_agrees_with_decoding_it() {
             code.act_arguments(act);
             let kind = ActKind::of(act).expect("a row");
             let decoder = || Decoder::new(&code.values, &code.spans, 2, &data);
-            let (app, readout) = Readout::of(decoder, kind, span(4)).expect("reads");
+            let (app, readout) = Readout::of(decoder(), kind, span(4)).expect("reads");
             assert_eq!(app.act, *act, "round trip");
             (kind, readout)
         })
@@ -253,7 +253,7 @@ fn a_readout_reads_the_data_not_the_numbers() {
     assert_eq!(code.values, [1.0, 1.0, 5.0], "pointer, `Int`, the value");
     let kind = ActKind::of(&act).expect("a row");
     let decoder = || Decoder::new(&code.values, &code.spans, 2, &[]);
-    let (app, readout) = Readout::of(decoder, kind, span(4)).expect("reads");
+    let (app, readout) = Readout::of(decoder(), kind, span(4)).expect("reads");
     assert_eq!(app.act, act);
     let limbs = [1.0, 2.0, 5.0, 0.0, 0.0, 0.0];
     let mut long = Decoder::new(&limbs, &code.spans, 2, &[]);

@@ -339,7 +339,7 @@ impl Memory {
         let RowKind::Act(kind) = program.kind else {
             return None;
         };
-        Readout::of(|| self.decoder(row, info), kind, info.span)
+        Readout::of(self.decoder(row, info), kind, info.span)
     }
 
     /// Whether [`Memory::parse_indexed`] of applier `row` gives the ACT
