@@ -176,10 +176,11 @@ impl Converter<'_, '_> {
                 otherwise,
                 ..
             } => {
+                let (condition, then) = nested(condition, then, otherwise);
                 let (then, otherwise) = (self.block(then), self.block(otherwise));
                 let [a1, a2] = self.emit.split(then?);
                 let a3 = self.emit.seq(otherwise?, "SEQ");
-                let detector = Some(condition.clone());
+                let detector = Some(condition);
                 self.emit
                     .comb(Combinator::Cond, detector, [a1, a2, a3], extent, "IF")
             }
@@ -396,6 +397,64 @@ pub fn meaningful(stmts: &[Stmt]) -> Vec<&Stmt> {
         .filter(|s| !matches!(s, Stmt::Pass(_)))
         .filter(|s| !matches!(s, Stmt::Act(app) if matches!(app.act, Act::Nop)))
         .collect()
+}
+
+/// The condition and block an `if` converts with. `if a: if b: X`,
+/// neither with an `else`, is `if a and b: X`: `and` evaluates `b` only
+/// where `a` holds (on the network too), so both evaluate the same sides
+/// in the same order and stop with the same error, and one `cond` takes
+/// one core step where two took three (the outer one's `NOP` after the
+/// inner one). Joined while the condition [`fits`] a detector.
+fn nested<'s>(
+    condition: &BoolExpr,
+    then: &'s [Stmt],
+    otherwise: &[Stmt],
+) -> (BoolExpr, &'s [Stmt]) {
+    let (mut condition, mut then) = (condition.clone(), then);
+    while otherwise.is_empty() {
+        let [
+            Stmt::If {
+                condition: inner,
+                then: body,
+                otherwise: none,
+                ..
+            },
+        ] = then
+        else {
+            break;
+        };
+        let joined = and(condition.clone(), inner.clone());
+        if !none.is_empty() || !fits(&joined) {
+            break;
+        }
+        (condition, then) = (joined, body);
+    }
+    (condition, then)
+}
+
+/// `a and b`, with `b`'s own `and`s continued on the left, as a parser
+/// reads `a and b1 and b2` (`and` is associative, and evaluates its sides
+/// left to right either way).
+fn and(a: BoolExpr, b: BoolExpr) -> BoolExpr {
+    match b {
+        BoolExpr::And(b1, b2) => BoolExpr::And(Box::new(and(a, *b1)), b2),
+        b => BoolExpr::And(Box::new(a), Box::new(b)),
+    }
+}
+
+/// Whether a detector of `condition` (also as `_resume == H and c`, see
+/// `cut`) stays within its domain's bound: at most five comparisons or
+/// tests, of at most five states each (the bound, 2^16 points, is over
+/// 5^6).
+pub fn fits(condition: &BoolExpr) -> bool {
+    fn leaves(c: &BoolExpr) -> usize {
+        match c {
+            BoolExpr::And(a, b) | BoolExpr::Or(a, b) => leaves(a) + leaves(b),
+            BoolExpr::Not(a) => leaves(a),
+            BoolExpr::Compare(..) | BoolExpr::Test(..) => 1,
+        }
+    }
+    leaves(condition) <= 5
 }
 
 /// The plain calls of `def` to itself, and whether each is the last thing

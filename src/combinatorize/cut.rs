@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use super::convert::{Converter, extent};
+use super::convert::{Converter, extent, fits};
 use super::emit::{Extent, Piece};
 use super::frames::{compare, int, target};
 use super::output::Arg;
@@ -399,18 +399,4 @@ impl Cutter<'_, '_> {
         self.blocks.set(head, run.clone());
         Some(vec![Self::frame(FrameAct::Goto, head, here), run])
     }
-}
-
-/// Whether `_resume == H and c` keeps the detector of `c` within its
-/// domain's bound: at most five comparisons or tests, of at most five
-/// states each (the bound, 2^16 points, is over 5^6).
-fn fits(condition: &BoolExpr) -> bool {
-    fn leaves(c: &BoolExpr) -> usize {
-        match c {
-            BoolExpr::And(a, b) | BoolExpr::Or(a, b) => leaves(a) + leaves(b),
-            BoolExpr::Not(a) => leaves(a),
-            BoolExpr::Compare(..) | BoolExpr::Test(..) => 1,
-        }
-    }
-    leaves(condition) <= 5
 }

@@ -172,6 +172,13 @@ fn a_size_read_between_state_calls_converts() {
     );
 }
 
+/// Nested `if`s joined into one `cond` (and those left nested) end as
+/// the program as written does.
+#[test]
+fn nested_ifs_join_exactly() {
+    check_exact("tests/combinatorize/nested_if.cnpi", arrays());
+}
+
 #[test]
 fn addition_behaves_the_same() {
     let numbers = ("[0-9]{1,60}", "[0-9]{1,60}").prop_map(|(a, b)| json!({"a": a, "b": b}));

@@ -18,6 +18,7 @@ mod files;
 #[allow(dead_code)]
 mod inputs;
 mod long;
+mod nested_if;
 mod random_programs;
 mod random_ram;
 mod user_combinators;
