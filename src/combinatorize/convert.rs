@@ -187,6 +187,9 @@ impl Converter<'_, '_> {
             Stmt::While {
                 condition, body, ..
             } => {
+                if let Some(rounds) = self.rounds(condition, body, stmt) {
+                    return rounds;
+                }
                 let body = self.block(body)?;
                 let [a1, a2] = self.emit.split(body);
                 let a3 = Piece::arg(Arg::Nop, extent);
@@ -405,7 +408,7 @@ pub fn meaningful(stmts: &[Stmt]) -> Vec<&Stmt> {
 /// in the same order and stop with the same error, and one `cond` takes
 /// one core step where two took three (the outer one's `NOP` after the
 /// inner one). Joined while the condition [`fits`] a detector.
-fn nested<'s>(
+pub fn nested<'s>(
     condition: &BoolExpr,
     then: &'s [Stmt],
     otherwise: &[Stmt],

@@ -11,7 +11,8 @@
 //! out of expressions, and `split` cuts ACTs too long for a row into
 //! steps); `flow` and `effects` summarize what code reads and
 //! writes; `convert` and `treerec` turn each normal program into appliers
-//! (`emit` names and groups them); `print` writes the file and builds the
+//! (`rounds` runs some `ram` loops as `cond` rounds, `emit` names and
+//! groups them); `print` writes the file and builds the
 //! program. `docs/combinatorize.md` describes the rules and their
 //! guarantees.
 
@@ -27,6 +28,7 @@ mod lower;
 mod origins;
 mod output;
 mod print;
+mod rounds;
 mod set;
 mod split;
 mod treerec;
