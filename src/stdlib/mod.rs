@@ -166,10 +166,14 @@ impl EnvLibrary {
 }
 
 /// The standard library, made once per process from the form kept in the
-/// source (`kept`), which a test holds to what [`from_files`] reads.
+/// source (`kept`), which a test holds to what [`from_files`] reads; read
+/// from the files if the build could not keep it.
 pub fn load() -> Result<&'static Stdlib, &'static [Diagnostic]> {
     static STDLIB: OnceLock<Result<Stdlib, Vec<Diagnostic>>> = OnceLock::new();
-    let kept = || assembled(&kept::core(), false).map_err(|d| vec![d]);
+    let kept = || match kept::core() {
+        Some(found) => assembled(&found, false).map_err(|d| vec![d]),
+        None => from_files(),
+    };
     match STDLIB.get_or_init(kept) {
         Ok(stdlib) => Ok(stdlib),
         Err(diagnostics) => Err(diagnostics),

@@ -12,19 +12,21 @@
 //!
 //! [`ActKind`] numbers the ACT rows (`acts`), `tags` holds the code's
 //! vocabulary, [`Code`] writes a code (`encode`) and [`Decoder`] reads one
-//! back (`decode`), or checks it against the ACT it should give
-//! (`compare`). The module sits below both the program memory and the
-//! detectors, which both write codes.
+//! back (`decode`): into a tree, or only into its data, which a
+//! [`Readout`] keeps to read a row against later without building
+//! anything (`readout`). The module sits below both the program memory
+//! and the detectors, which both write codes.
 
 mod acts;
-mod compare;
 mod decode;
 mod encode;
+mod readout;
 mod tags;
 
 pub use acts::ActKind;
 pub use decode::{CodeError, Decoder};
 pub use encode::Code;
+pub use readout::Readout;
 
 #[cfg(test)]
 mod tests;

@@ -4,8 +4,8 @@ use super::*;
 use cnpi::env;
 use cnpi::operators::{ArithOp, CompareOp};
 use cnpi::program::{
-    Act, ActApp, ActArg, BoolExpr, Cell, Color, Data, DataKind, Direction, EnvKind, FrameAct,
-    Observation, Operand, PosExpr, PosKind, ValExpr,
+    Act, ActArg, BoolExpr, Cell, Color, Data, DataKind, Direction, EnvKind, FrameAct, Observation,
+    Operand, PosExpr, PosKind, ValExpr,
 };
 use cnpi::span::{SourceId, Span};
 
@@ -149,9 +149,9 @@ fn the_conversion_counts_the_numbers_the_encoder_writes() {
     }
 }
 
-/// `act_is` says `true` exactly where decoding gives the expected ACT:
-/// on each ACT's own code, on every code with one number changed, and
-/// against every other ACT.
+/// A code reads as an ACT's [`Readout`] exactly where decoding it gives
+/// that ACT: on each ACT's own code, on every code with one number
+/// changed, and against every other ACT.
 #[test]
 fn checking_a_code_agrees_with_decoding_it() {
     let at = |p| e(PosKind::Pointer(p), p);
@@ -191,13 +191,25 @@ fn checking_a_code_agrees_with_decoding_it() {
     let color = vec![ActArg::Pointer(1), ActArg::Color(Color::Grey)];
     acts.push(env::build_act(graph, "COLOR", color).expect("an ACT of graph"));
     acts.push(Act::Move(0, Direction::Left));
+    let readouts: Vec<(ActKind, Readout)> = acts
+        .iter()
+        .map(|act| {
+            let mut code = Code::default();
+            code.act_arguments(act);
+            let kind = ActKind::of(act).expect("a row");
+            let decoder = || Decoder::new(&code.values, &code.spans, 2, &data);
+            let (app, readout) = Readout::of(decoder(), kind, span(4)).expect("reads");
+            assert_eq!(app.act, *act, "round trip");
+            (kind, readout)
+        })
+        .collect();
+    let readout = |expected: &Act| {
+        let at = acts.iter().position(|act| act == expected);
+        &readouts[at.expect("listed")].1
+    };
     let checks = |values: &[f32], spans: &[Span], kind, expected: &Act| {
-        let app = ActApp {
-            act: expected.clone(),
-            span: span(4),
-        };
-        let mut decoder = Decoder::new(values, spans, 2, &data);
-        let same = decoder.act_is(kind, span(4), &app) && decoder.finished();
+        let decoder = Decoder::new(values, spans, 2, &data);
+        let same = readout(expected).reads(decoder, kind, span(4));
         let mut decoder = Decoder::new(values, spans, 2, &data);
         let decoded = decoder.act(kind, span(4));
         let decodes = decoded.is_ok_and(|d| d.act == *expected) && decoder.finished();
@@ -228,6 +240,31 @@ fn checking_a_code_agrees_with_decoding_it() {
         }
         assert!(!checks(&values, &code.spans[..0], kind, act) || code.spans.is_empty());
     }
+}
+
+/// An integer written with four limbs where one number would do reads
+/// to the same ACT, so it reads as the same readout; another span of the
+/// ACT does not.
+#[test]
+fn a_readout_reads_the_data_not_the_numbers() {
+    let act = Act::Set(1, e(PosKind::Int(5), 3));
+    let mut code = Code::default();
+    code.act_arguments(&act);
+    assert_eq!(code.values, [1.0, 1.0, 5.0], "pointer, `Int`, the value");
+    let kind = ActKind::of(&act).expect("a row");
+    let decoder = || Decoder::new(&code.values, &code.spans, 2, &[]);
+    let (app, readout) = Readout::of(decoder(), kind, span(4)).expect("reads");
+    assert_eq!(app.act, act);
+    let limbs = [1.0, 2.0, 5.0, 0.0, 0.0, 0.0];
+    let mut long = Decoder::new(&limbs, &code.spans, 2, &[]);
+    assert_eq!(long.act(kind, span(4)).map(|app| app.act), Ok(act));
+    assert!(readout.reads(Decoder::new(&limbs, &code.spans, 2, &[]), kind, span(4)));
+    assert!(!readout.reads(decoder(), kind, span(5)));
+    assert!(!readout.reads(
+        Decoder::new(&limbs[..5], &code.spans, 2, &[]),
+        kind,
+        span(4)
+    ));
 }
 
 #[test]

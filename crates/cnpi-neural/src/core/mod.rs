@@ -16,13 +16,15 @@
 //! - `embedding`: a program's own combinators, learned on the fixed core;
 //! - `file`: safetensors files with provenance and a checksum.
 //!
-//! A core is only ever handed out verified: [`Core::load`],
-//! [`Core::from_bytes`] and [`Core::shipped`] refuse a core whose decisions
-//! differ from the definitions anywhere. The shipped core is
-//! `stdlib/core.safetensors`, embedded in the binary. A core may be
-//! *partial*: its file embeds only some of the combinators (a core learned
-//! by reinforcement has `seq`, `cond` and `linrec`); it is verified for
-//! those, and the runtime refuses a program that needs another.
+//! A core is only ever handed out verified: [`Core::load`] and
+//! [`Core::from_bytes`] refuse a core whose decisions differ from the
+//! definitions anywhere. The shipped core is `stdlib/core.safetensors`,
+//! embedded in the binary with everything its verification reads, so a
+//! test verifies it (and checks its checksum) once for every build. A
+//! core may be *partial*: its file embeds only some of the combinators (a
+//! core learned by reinforcement has `seq`, `cond` and `linrec`); it is
+//! verified for those, and the runtime refuses a program that needs
+//! another.
 
 pub mod embedding;
 pub mod fast;
@@ -116,13 +118,20 @@ pub struct Core {
 }
 
 impl Core {
-    /// The verified core shipped in `stdlib/core.safetensors`, loaded and
-    /// verified once per process, on the decision table kept in the source
-    /// (`shipped`: the table its network gives, checked by a test).
+    /// The verified core shipped in `stdlib/core.safetensors`, loaded once
+    /// per process with the decision table kept in the source (`shipped`:
+    /// the table its network gives, checked by a test). Its bytes, that
+    /// table and the definitions are all compiled into the binary, so its
+    /// checksum and its verification are the same at every start: a test
+    /// checks them (`shipped::tests`), and a start only reads the file.
     pub fn shipped() -> Result<&'static Core, Diagnostic> {
         static CORE: OnceLock<Result<Core, Diagnostic>> = OnceLock::new();
-        let load =
-            || Core::from_bytes_unverified(SHIPPED, SHIPPED_NAME)?.verified(shipped::table());
+        let load = || {
+            let (weights, metadata) = file::read_built_in(SHIPPED, SHIPPED_NAME)?;
+            let core = Core::from_parts(weights, metadata, SHIPPED_NAME)?;
+            let _ = core.table.set(shipped::table());
+            Ok(core)
+        };
         CORE.get_or_init(load).as_ref().map_err(Clone::clone)
     }
 
@@ -166,6 +175,11 @@ impl Core {
     /// which reports the verification itself. Never run such a core.
     pub fn from_bytes_unverified(bytes: &[u8], name: &str) -> Result<Core, Diagnostic> {
         let (weights, metadata) = file::read(bytes, name)?;
+        Core::from_parts(weights, metadata, name)
+    }
+
+    /// The unverified core of a file's weights and metadata.
+    fn from_parts(weights: Weights, metadata: Metadata, name: &str) -> Result<Core, Diagnostic> {
         let kinds = embedded(&metadata.combinators).ok_or_else(|| {
             let expected: Vec<&str> = COMBINATORS.iter().map(|&(_, name)| name).collect();
             Diagnostic::error(

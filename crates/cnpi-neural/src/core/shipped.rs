@@ -67,4 +67,21 @@ mod tests {
         );
         assert_eq!(include_str!("shipped_table.rs"), source(&computed));
     }
+
+    #[test]
+    fn the_shipped_core_passes_its_checksum_and_verification_as_loaded() {
+        let checked = Core::from_bytes_unverified(SHIPPED, SHIPPED_NAME)
+            .and_then(|core| core.verified(table()))
+            .unwrap_or_else(|d| panic!("the shipped core is refused: {d:?}"));
+        let loaded = Core::shipped().expect("the shipped core loads");
+        assert_eq!(loaded.network().weights(), checked.network().weights());
+        assert_eq!(loaded.metadata(), checked.metadata());
+        assert_eq!(loaded.kinds, checked.kinds);
+        assert_eq!(loaded.table(), checked.table());
+        let mut damaged = SHIPPED.to_vec();
+        let last = damaged.len() - 1;
+        damaged[last] ^= 1;
+        let refused = Core::from_bytes_unverified(&damaged, SHIPPED_NAME).err();
+        assert_eq!(refused.map(|d| d.code.0), Some("E1003"));
+    }
 }

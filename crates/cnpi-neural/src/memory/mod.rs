@@ -23,7 +23,7 @@ mod build;
 pub(crate) mod keys;
 mod verify;
 
-pub use crate::codec::ActKind;
+pub use crate::codec::{ActKind, Readout};
 pub use build::condition_code;
 pub use keys::KEY_DIM;
 
@@ -328,16 +328,31 @@ impl Memory {
         }
     }
 
+    /// The ACT [`Memory::parse_indexed`] of applier `row` gives, with its
+    /// arguments' [`Readout`]; `None` when the parse fails or gives no ACT.
+    pub fn act_readout<T: keys::Lookup>(
+        &self,
+        row: RowId,
+        index: &KeyTables<T>,
+    ) -> Option<(ActApp, Readout)> {
+        let (program, info) = self.program_of(row, |key| index.programs.row(key)).ok()?;
+        let RowKind::Act(kind) = program.kind else {
+            return None;
+        };
+        Readout::of(self.decoder(row, info), kind, info.span)
+    }
+
     /// Whether [`Memory::parse_indexed`] of applier `row` gives the ACT
-    /// `expected`: the same keys searched and every number of the
-    /// arguments read and checked against `expected` as the decoder reads
-    /// it, without building the ACT (so without allocating). `false`
-    /// whenever the parse fails or gives anything else.
+    /// `expected` was read from ([`Memory::act_readout`]): the same keys
+    /// searched and every number of the arguments read and checked against
+    /// it as the decoder reads it, without building the ACT (so without
+    /// allocating). `false` whenever the parse fails or gives anything
+    /// else.
     pub fn parses_to<T: keys::Lookup>(
         &self,
         row: RowId,
         index: &KeyTables<T>,
-        expected: &ActApp,
+        expected: &Readout,
     ) -> bool {
         let Ok((program, info)) = self.program_of(row, |key| index.programs.row(key)) else {
             return false;
@@ -345,8 +360,7 @@ impl Memory {
         let RowKind::Act(kind) = program.kind else {
             return false;
         };
-        let mut decoder = self.decoder(row, info);
-        decoder.act_is(kind, info.span, expected) && decoder.finished()
+        expected.reads(self.decoder(row, info), kind, info.span)
     }
 
     /// The program key of applier `row` mapped to its row by `programs`:

@@ -14,7 +14,9 @@
 use super::script::Scripts;
 use crate::core::{DecisionTable, index};
 use crate::detector::{Condition, Detector, FastDetector};
-use crate::memory::{ActKind, Builtin, DetectorId, KeySearch, Memory, Parsed, RowId, RowKind};
+use crate::memory::{
+    ActKind, Builtin, DetectorId, KeySearch, Memory, Parsed, Readout, RowId, RowKind,
+};
 use cnpi::env::CompiledAct;
 use cnpi::program::flat::Flat;
 use cnpi::program::{ActApp, Combinator, CombinatorKind, PointerId, Slot};
@@ -95,10 +97,10 @@ pub(super) struct Plan {
     /// parser's `argmax`.
     search: Option<KeySearch>,
     /// Without the exact caches, per row, the ACT its parse gave when the
-    /// plan was made, compiled: a parse at run time (which runs every
-    /// time) that gives the same ACT applies this one rather than
-    /// compiling it again.
-    acts: Vec<Option<Act>>,
+    /// plan was made, compiled, and its arguments' readout: a parse at run
+    /// time (which runs every time) that reads the same applies this one
+    /// rather than compiling it again.
+    acts: Vec<Option<(Act, Readout)>>,
     /// With the exact caches, per detector (else none).
     probes: Vec<Probe>,
     /// Per decision-table row: whether the combinator's decisions depend
@@ -140,9 +142,9 @@ impl Plan {
         let search = (!cached).then(|| memory.key_search());
         let acts = match &search {
             Some(search) => (0..memory.rows.len())
-                .map(|row| match memory.parse_indexed(row, search) {
-                    Ok(Parsed::Act(app)) => Some(Act::new(app)),
-                    _ => None,
+                .map(|row| {
+                    let (app, readout) = memory.act_readout(row, search)?;
+                    Some((Act::new(app), readout))
                 })
                 .collect(),
             None => Vec::new(),
@@ -178,8 +180,8 @@ impl Plan {
     /// them: [`Memory::parses_to`]), else the op of the parse.
     pub(super) fn parse(&self, memory: &Memory, row: RowId) -> Parse<'_> {
         if let Some(search) = &self.search
-            && let Some(Some(act)) = self.acts.get(row)
-            && memory.parses_to(row, search, &act.app)
+            && let Some(Some((act, readout))) = self.acts.get(row)
+            && memory.parses_to(row, search, readout)
         {
             return Parse::Kept(act);
         }
