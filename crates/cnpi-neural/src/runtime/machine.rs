@@ -366,7 +366,11 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
             match self.plan.probe(id) {
                 &Probe::Constant(bit) => return Ok(bit),
                 Probe::StackTop(bits) => return Ok(bits[usize::from(self.store.top_is_state())]),
-                Probe::Fast(fast) => return Ok(fast_bit(fast, &self.store.view())),
+                Probe::Fast(fast) => {
+                    if let Some(bit) = fast_bit(fast, &self.store.view()) {
+                        return Ok(bit);
+                    }
+                }
                 Probe::Encode => {}
             }
         }
@@ -493,9 +497,10 @@ fn decide(
     }
 }
 
-/// The bit of a detector read as [`Probe::Fast`] says in `view`.
+/// The bit of a detector read as [`Probe::Fast`] says in `view`; `None`
+/// where the encoder must say.
 #[inline(never)]
-fn fast_bit(fast: &FastDetector, view: &View) -> bool {
+fn fast_bit(fast: &FastDetector, view: &View) -> Option<bool> {
     fast.bit(view)
 }
 

@@ -175,7 +175,11 @@ impl<'m> Machine<'m, '_, '_> {
         let at = match e.first {
             First::Known(at) => at,
             First::Fast(fast, starts) => {
-                starts[usize::from(scripts.fast(fast).bit(&self.store.view()))]
+                let bit = match scripts.fast(fast).bit(&self.store.view()) {
+                    Some(bit) => bit,
+                    None => self.encode(e.detector, None)?,
+                };
+                starts[usize::from(bit)]
             }
             First::Detect(starts) => starts[usize::from(self.detect(e.detector, None)?)],
         };
@@ -186,11 +190,50 @@ impl<'m> Machine<'m, '_, '_> {
 #[cfg(test)]
 mod tests {
     use super::super::super::OnTheNetwork;
+    use super::super::super::script::{First, Scripts};
     use crate::core::Core;
     use crate::detector::Cache;
     use crate::memory::{Entry, Memory};
     use cnpi::exec::Options;
     use cnpi::plan::Network;
+    use cnpi::program::Program;
+
+    /// `text` compiled and put on the network (with the exact caches).
+    fn on_the_network(text: &str) -> (Program, OnTheNetwork) {
+        let core = Core::shipped().expect("the shipped core loads");
+        let program = cnpi::compile::compile("t.cnpi", text, None).program;
+        let program = program.expect("compiles");
+        let memory =
+            Memory::with_program(&program, "t.cnpi", text, 11, &Cache::none()).expect("builds");
+        let entry = Entry::of_unit(&memory, 0).expect("one program");
+        let network = OnTheNetwork::new(core, memory, entry, true).expect("verified");
+        (program, network)
+    }
+
+    /// The scripts `network` runs.
+    fn scripts(network: &OnTheNetwork) -> &Scripts {
+        (network.plan.scripts()).expect("every activation has a script")
+    }
+
+    /// The run of `program` on `input` in `max_steps` steps, on `network`
+    /// or by the reference interpreter.
+    fn run(
+        program: &Program,
+        network: Option<&OnTheNetwork>,
+        input: &str,
+        max_steps: u64,
+    ) -> cnpi::exec::compare::Run {
+        let layout = cnpi::env::Declarations::of(program);
+        let state = cnpi::env::read_input(program.env, &layout, input).expect("valid");
+        let options = Options {
+            max_steps,
+            trace: None,
+        };
+        match network {
+            None => cnpi::symbolic::run(program, state, options),
+            Some(network) => network.run(state, options, None),
+        }
+    }
 
     /// Every step budget, on programs whose loop body is one block (three
     /// simple steps run in place): the run ends as the reference
@@ -204,41 +247,51 @@ mod tests {
             "env array(i = 0, j = 5)\ndef BODY: seq(; MOVE(i, RIGHT), SWAP(i, j), NOP)\n\
              def LOOP: linrec(A[i] != END?; BODY, NOP, NOP)\n",
         ];
-        let core = Core::shipped().expect("the shipped core loads");
         for text in texts {
-            let program = cnpi::compile::compile("block.cnpi", text, None).program;
-            let program = program.expect("compiles");
-            let memory = Memory::with_program(&program, "block.cnpi", text, 11, &Cache::none())
-                .expect("builds");
-            let entry = Entry::of_unit(&memory, 0).expect("one program");
-            let network = OnTheNetwork::new(core, memory, entry, true).expect("verified");
-            let scripts = network
-                .plan
-                .scripts()
-                .expect("every activation has a script");
-            assert!(scripts.blocks.len() >= 3, "BODY's script is a block");
+            let (program, network) = on_the_network(text);
+            assert!(
+                scripts(&network).blocks.len() >= 3,
+                "BODY's script is a block"
+            );
             let input = "[5, 6, 7, 8]";
             let mut ends = 0;
             for max_steps in 0..40 {
-                let run = |symbolic: bool| {
-                    let layout = cnpi::env::Declarations::of(&program);
-                    let state = cnpi::env::read_input(program.env, &layout, input).expect("valid");
-                    let options = Options {
-                        max_steps,
-                        trace: None,
-                    };
-                    match symbolic {
-                        true => cnpi::symbolic::run(&program, state, options),
-                        false => network.run(state, options, None),
-                    }
-                };
-                let expected = run(true);
+                let expected = run(&program, None, input, max_steps);
                 ends += usize::from(expected.is_ok());
-                assert_eq!(run(false), expected, "{text} in {max_steps} steps");
+                let got = run(&program, Some(&network), input, max_steps);
+                assert_eq!(got, expected, "{text} in {max_steps} steps");
             }
             assert!(
                 ends > 0 || text.contains("SWAP"),
                 "{text}: some budget is enough"
+            );
+        }
+    }
+
+    /// A loop whose condition has a side that can fail (`A[i] + x`): its
+    /// fast detector leaves the bit to the encoder where the side fails,
+    /// which fails only where the condition reaches it (an overflow), not
+    /// where `i < n` is false first (END in the sum).
+    #[test]
+    fn a_feature_that_fails_in_a_fast_detector_fails_as_the_encoder_says() {
+        let text = "env ram(i = 0)\ninput A[n]\ninput x\n\
+                    def MAIN: linrec(i < n and A[i] + x > 0?; SET(i, i + 1), NOP, NOP)\n";
+        let (program, network) = on_the_network(text);
+        let first = scripts(&network).entry(0).first;
+        assert!(matches!(first, First::Fast(..)), "{first:?}");
+        let inputs = [
+            (r#"{"A": [1, 2, 3], "x": 5}"#, true),
+            (r#"{"A": [1, 2, -9], "x": 5}"#, true),
+            (r#"{"A": [1, 9223372036854775807, 3], "x": 1}"#, false),
+            (r#"{"A": [5, -9223372036854775807], "x": -2}"#, false),
+        ];
+        for (input, ends) in inputs {
+            let expected = run(&program, None, input, 1000);
+            assert_eq!(expected.is_ok(), ends, "{input}: {expected:?}");
+            assert_eq!(
+                run(&program, Some(&network), input, 1000),
+                expected,
+                "{input}"
             );
         }
     }
