@@ -11,7 +11,10 @@
 //! all of it, the block runs as one super-step: its steps are counted at
 //! once, and an activation whose whole script is a block is not pushed at
 //! all; with less budget left, the steps run one by one, so the budget
-//! runs out at the same step with the same error. The budget is held in a
+//! runs out at the same step with the same error. A pair of blocks under
+//! a fast detector's bit ([`super::super::script::Pair`]) runs in place
+//! the same way when the budget holds its longer side, its differing ACTs
+//! applied under the bit. The budget is held in a
 //! local count and recorded in the store when the run ends.
 
 use super::super::script::{Action, Block, First, Scripts, Simple};
@@ -84,17 +87,24 @@ impl<'m> Machine<'m, '_, '_> {
                     }
                     // The stepping activation stays below unless it returns.
                     let held = below.len() + usize::from(!step.ret);
-                    let started = self.started(held, scripts, next)?;
-                    let block = scripts.step(started.at).block;
-                    if block.len > 0 && *left >= u64::from(block.len) {
-                        // A script that is one block: run in place.
-                        self.block(scripts, block, next, left)?;
+                    if let Some(pair) = scripts.entry(next).pair
+                        && *left >= u64::from(scripts.pair(pair).most)
+                    {
+                        // Two scripts that are blocks, under a bit: in place.
+                        self.pair(scripts, pair, next, held, left)?;
                     } else {
-                        if !step.ret {
-                            below.push(top);
+                        let started = self.started(held, scripts, next)?;
+                        let block = scripts.step(started.at).block;
+                        if block.len > 0 && *left >= u64::from(block.len) {
+                            // A script that is one block: run in place.
+                            self.block(scripts, block, next, left)?;
+                        } else {
+                            if !step.ret {
+                                below.push(top);
+                            }
+                            top = started;
+                            continue;
                         }
-                        top = started;
-                        continue;
                     }
                 }
                 Action::Act(row) => self.act(row as RowId)?,
@@ -144,6 +154,66 @@ impl<'m> Machine<'m, '_, '_> {
             }
         }
         Ok(())
+    }
+
+    /// Runs pair `at` ([`super::super::script::Pair`]) of an activation of `entry` started
+    /// above `held` others, in place, as [`Self::started`] then
+    /// [`Self::block`] would run the script its bit chose: the ACTs where
+    /// the sides differ applied under the bit, then the common end; the
+    /// side's steps counted from `left` (which holds the longer side), and
+    /// given back past an ACT that fails.
+    #[inline(always)]
+    fn pair(
+        &mut self,
+        scripts: &'m Scripts,
+        at: u32,
+        entry: u32,
+        held: usize,
+        left: &mut u64,
+    ) -> Result<(), Diagnostic> {
+        let e = scripts.entry(entry);
+        if held >= MAX_TASKS {
+            return Err(self.too_deep(e.owner));
+        }
+        self.require(e.combinator)?;
+        let pair = scripts.pair(at);
+        let bit = match scripts.fast(pair.fast).bit(&self.store.view()) {
+            Some(bit) => bit,
+            None => self.encode(e.detector, None)?,
+        };
+        // The side's steps before the common end.
+        let before = pair.steps[usize::from(bit)] - pair.end.len;
+        *left -= u64::from(before);
+        for guarded in scripts.guarded(pair) {
+            if !self.act_if(guarded.row, guarded.side == bit)
+                && let Err(error) = self.act(guarded.row as RowId)
+            {
+                *left += u64::from(before - guarded.at - 1);
+                return Err(error);
+            }
+        }
+        self.block(scripts, pair.end, entry, left)
+    }
+
+    /// Applies the ACT of applier `row` (a flat `SET` or a compiled ACT)
+    /// if `run`, else nothing, with no branch on `run`: false only where
+    /// `run` holds and the ACT must be applied as written (for its error).
+    #[inline(always)]
+    fn act_if(&mut self, row: u32, run: bool) -> bool {
+        let Op::Act(act) = self.plan.op(row as RowId) else {
+            return !run;
+        };
+        if let Some((p, value)) = &act.set {
+            let store = &self.store;
+            return match value.eval(&store.state().view(store.pointers())) {
+                Ok(value) => self.store.set_pointer_if(*p, value, run),
+                Err(_) => !run,
+            };
+        }
+        match &act.compiled {
+            Some(compiled) => self.store.apply_compiled_if(compiled, run),
+            None => !run,
+        }
     }
 
     /// Applies the ACT of applier `row` (parsed in the plan).
@@ -265,6 +335,38 @@ mod tests {
                 ends > 0 || text.contains("SWAP"),
                 "{text}: some budget is enough"
             );
+        }
+    }
+
+    /// Every step budget, on loops whose body is a pair (a compare-swap,
+    /// and a `WRITE` that divides by zero on the side of bit 1): the run
+    /// ends as the reference interpreter's, with its error where the
+    /// budget runs out inside either side, and where the ACT fails.
+    #[test]
+    fn a_budget_that_runs_out_inside_a_pair_stops_at_the_same_step() {
+        let texts = [
+            "env ram(i = 0)\ninput A[n]\n\
+             def STEP: cond(A[i] > A[i + 1]?; SWAP(A[i], A[i + 1]), SET(i, i + 1), SET(i, i + 1))\n\
+             def LOOP: linrec(i < n - 1?; STEP, NOP, NOP)\n",
+            "env ram(i = 0)\ninput A[n]\nvar B[n] = 0\n\
+             def STEP: cond(A[i] > A[i + 1]?; WRITE(B[i], 12 / A[i + 1]), SET(i, i + 1), \
+             SET(i, i + 1))\n\
+             def LOOP: linrec(i < n - 1?; STEP, NOP, NOP)\n",
+        ];
+        for text in texts {
+            let (program, network) = on_the_network(text);
+            assert_eq!(scripts(&network).pairs.len(), 1, "STEP's scripts are a pair");
+            for input in [r#"{"A": [4, 3, 5, 1, 2]}"#, r#"{"A": [3, 1, 2, 0, 5]}"#] {
+                let mut ends = 0;
+                for max_steps in 0..40 {
+                    let expected = run(&program, None, input, max_steps);
+                    ends += usize::from(expected.is_ok());
+                    let got = run(&program, Some(&network), input, max_steps);
+                    assert_eq!(got, expected, "{text} on {input} in {max_steps} steps");
+                }
+                let fails = text.contains("12 /") && input.contains('0');
+                assert_eq!(ends > 0, !fails, "{text} on {input}");
+            }
         }
     }
 
