@@ -148,20 +148,12 @@ impl<'o> Store<'o> {
     /// if it differs); false, changing nothing, for a pointer it lacks.
     #[inline]
     pub fn set_pointer(&mut self, p: usize, value: i64) -> bool {
-        self.set_pointer_if(p, value, true)
-    }
-
-    /// [`Self::set_pointer`] if `run`, else nothing, with no branch on
-    /// `run`: false only where the set must be applied as written (a
-    /// pointer it lacks) and `run` holds.
-    #[inline]
-    pub fn set_pointer_if(&mut self, p: usize, value: i64, run: bool) -> bool {
         let Some(at) = self.pointers.get_mut(p) else {
-            return !run;
+            return false;
         };
-        let old = *at;
-        *at = if run { value } else { old };
-        self.version += u64::from(run & (old != value));
+        if std::mem::replace(at, value) != value {
+            self.version += 1;
+        }
         true
     }
 
@@ -249,20 +241,12 @@ impl<'o> Store<'o> {
     /// error, or in another environment than `ram`).
     #[inline]
     pub fn apply_compiled(&mut self, act: &CompiledAct) -> bool {
-        self.apply_compiled_if(act, true)
-    }
-
-    /// [`Self::apply_compiled`] if `run`, else nothing, with no branch on
-    /// `run` ([`CompiledAct::apply_if`]): false only where the ACT as
-    /// written must be applied and `run` holds.
-    #[inline]
-    pub fn apply_compiled_if(&mut self, act: &CompiledAct, run: bool) -> bool {
-        match act.apply_if(&mut self.state, &self.pointers, run) {
+        match act.apply(&mut self.state, &self.pointers) {
             Some(changed) => {
                 self.version += u64::from(changed);
                 true
             }
-            None => !run,
+            None => false,
         }
     }
 

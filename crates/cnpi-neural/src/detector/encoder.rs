@@ -51,28 +51,18 @@ enum Feature {
     StackTop,
 }
 
-/// The index of the relation numbered `found` (a [`Relation`] as
-/// `usize`) among the relations of a feature whose sides may both be
-/// numbers (`numbers`) or not (see [`Feature::relations`]).
+/// The index of `found` among the relations of a feature whose sides may
+/// both be numbers (`numbers`) or not (see [`Feature::relations`]).
 #[inline(always)]
-pub(super) fn index(found: usize, numbers: bool) -> usize {
+pub(super) fn index(found: Relation, numbers: bool) -> usize {
     // `NUMBERS` lists every relation in declaration order; two sides that
     // cannot both be numbers never relate by order (`relate` only orders
     // number pairs), so they are `Same` (0) or `Different` (1).
-    let other = usize::from(found != Relation::Same as usize);
-    if numbers { found } else { other }
-}
-
-/// How a [`super::FastDetector`] computes a feature relating two flat
-/// sides.
-#[derive(Clone, Debug)]
-pub(super) enum FastFeature {
-    /// Sides [`FastPair`] reads: never fails, and gives the state
-    /// [`Encoder::encode`] gives.
-    Plain(FastPair),
-    /// Other flat sides: gives that state where [`flat::relation`] gives
-    /// one, and fails where the encoder must say what the state is.
-    Failable(Box<(FlatOperand, FlatOperand)>),
+    if numbers {
+        found as usize
+    } else {
+        usize::from(found != Relation::Same)
+    }
 }
 
 /// The relations two sides can have: all five when both may be numbers,
@@ -121,7 +111,7 @@ impl Feature {
                     Some(Ok(found)) => found,
                     _ => relation(lhs, rhs, world)?,
                 };
-                index(found as usize, *numbers)
+                index(found, *numbers)
             }
             Feature::Test(o, at, flat) => {
                 let at = match flat.as_ref().map(|f| f.eval(world)) {
@@ -260,16 +250,13 @@ impl Encoder {
     }
 
     /// Per feature, its sides, whether both may be numbers and its radix,
-    /// if every feature relates two sides with flat forms ([`FastFeature`]).
-    pub(super) fn fast_features(&self) -> Option<Vec<(FastFeature, bool, usize)>> {
+    /// if every feature relates two sides [`FastPair`] reads (which never
+    /// fail, and give the states [`Self::encode`] gives).
+    pub(super) fn fast_features(&self) -> Option<Vec<(FastPair, bool, usize)>> {
         (self.features.iter().zip(&self.radices))
             .map(|(feature, &radix)| match feature {
                 Feature::Relation(_, _, numbers, Some(flat)) => {
-                    let fast = match FastPair::new(&flat.0, &flat.1) {
-                        Some(pair) => FastFeature::Plain(pair),
-                        None => FastFeature::Failable(flat.clone()),
-                    };
-                    Some((fast, *numbers, radix))
+                    Some((FastPair::new(&flat.0, &flat.1)?, *numbers, radix))
                 }
                 _ => None,
             })
@@ -382,8 +369,6 @@ pub(crate) mod tests {
     fn a_relation_is_its_own_index_among_the_numbers() {
         for (i, relation) in NUMBERS.iter().enumerate() {
             assert_eq!(*relation as usize, i);
-            assert_eq!(index(i, true), i);
-            assert_eq!(index(i, false), usize::from(*relation != Relation::Same));
         }
         assert_eq!(OTHERS, [Relation::Same, Relation::Different]);
     }

@@ -366,11 +366,7 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
             match self.plan.probe(id) {
                 &Probe::Constant(bit) => return Ok(bit),
                 Probe::StackTop(bits) => return Ok(bits[usize::from(self.store.top_is_state())]),
-                Probe::Fast(fast) => {
-                    if let Some(bit) = fast_bit(fast, &self.store.view()) {
-                        return Ok(bit);
-                    }
-                }
+                Probe::Fast(fast) => return Ok(fast_bit(fast, &self.store.view())),
                 Probe::Encode => {}
             }
         }
@@ -497,10 +493,9 @@ fn decide(
     }
 }
 
-/// The bit of a detector read as [`Probe::Fast`] says in `view`; `None`
-/// where the encoder must say.
+/// The bit of a detector read as [`Probe::Fast`] says in `view`.
 #[inline(never)]
-fn fast_bit(fast: &FastDetector, view: &View) -> Option<bool> {
+fn fast_bit(fast: &FastDetector, view: &View) -> bool {
     fast.bit(view)
 }
 

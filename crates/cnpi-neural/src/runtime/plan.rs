@@ -83,8 +83,8 @@ pub(super) enum Probe {
     Constant(bool),
     /// `_mapself`'s: its table's bit at the point `top_is_state`.
     StackTop([bool; 2]),
-    /// One whose features all relate two sides with flat forms: its
-    /// table read at the point of its features ([`FastDetector`]).
+    /// One whose features all relate sides read with no failure: its
+    /// table as a diagram ([`FastDetector`]).
     Fast(Box<FastDetector>),
     /// Any other: encode the environment, then read the table.
     Encode,

@@ -22,19 +22,10 @@
 //! run is fused into one **block**, a flat array of its actions
 //! ([`Simple`]), which the machine runs as one super-step, its steps
 //! counted at once.
-//!
-//! Where an activation's first bit is read from a fast detector and both
-//! its scripts are blocks, which end alike and differ before that only
-//! in ACTs the machine can apply under a condition with no branch on it
-//! (a compiled `WRITE` or `SWAP`, a flat `SET`) and NOPs, the two are a
-//! **pair** ([`Pair`]): the machine applies each differing ACT under the
-//! bit (a cell or pointer written with its new value or its old one),
-//! then the common end, and counts the steps of the side the bit chose,
-//! so that an unpredictable bit (a compare-swap) feeds no jump.
 
 use std::collections::HashMap;
 
-use super::plan::{Act, Op, Probe, bound};
+use super::plan::{Op, Probe, bound};
 use crate::core::DecisionTable;
 use crate::detector::FastDetector;
 use crate::memory::{Builtin, DetectorId, RowId, STACK_TOP};
@@ -58,37 +49,6 @@ pub(super) struct Entry {
     /// The detector of its first bit.
     pub(super) detector: DetectorId,
     pub(super) first: First,
-    /// Its pair in [`Scripts::pairs`], if its scripts make one.
-    pub(super) pair: Option<u32>,
-}
-
-/// Two scripts of one activation run under its bit (see the module
-/// documentation).
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Pair {
-    /// The fast detector of the bit ([`Scripts::fast`]).
-    pub(super) fast: u32,
-    /// The steps of each side (the script of bit 0, of bit 1), and the
-    /// most of them.
-    pub(super) steps: [u32; 2],
-    pub(super) most: u32,
-    /// The ACTs where the sides differ: `len` from `from` in
-    /// [`Scripts::guarded`].
-    pub(super) from: u32,
-    pub(super) len: u32,
-    /// The common end of both sides.
-    pub(super) end: Block,
-}
-
-/// An ACT of one side of a pair, applied under the bit.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Guarded {
-    /// The applier row of the ACT (parsed in the plan).
-    pub(super) row: u32,
-    /// The bit of its side.
-    pub(super) side: bool,
-    /// Its step among its side's (from 0).
-    pub(super) at: u32,
 }
 
 /// Where an activation's script starts.
@@ -126,7 +86,7 @@ pub(super) struct Block {
 
 /// What a step of a block runs: an action that neither starts an
 /// activation nor can fail before it acts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub(super) enum Simple {
     /// The ACT of applier row `.0` (parsed in the plan).
     Act(u32),
@@ -168,8 +128,6 @@ pub(super) struct Scripts {
     steps: Vec<Step>,
     /// The actions of every block.
     pub(super) blocks: Vec<Simple>,
-    pub(super) pairs: Vec<Pair>,
-    guarded: Vec<Guarded>,
     /// The fast detectors [`First::Fast`] reads.
     fast: Vec<FastDetector>,
     /// Per row, the entry of the applier's combinator (if it starts one).
@@ -196,8 +154,6 @@ impl Scripts {
                 entries: Vec::new(),
                 steps: Vec::new(),
                 blocks: Vec::new(),
-                pairs: Vec::new(),
-                guarded: Vec::new(),
                 fast: Vec::new(),
                 by_row: Vec::with_capacity(ops.len()),
             },
@@ -213,9 +169,6 @@ impl Scripts {
         }
         while let Some(entry) = builder.todo.pop() {
             builder.fill(entry)?;
-        }
-        for entry in 0..builder.scripts.entries.len() {
-            builder.scripts.entries[entry].pair = builder.pair(entry);
         }
         Some(builder.scripts)
     }
@@ -241,20 +194,6 @@ impl Scripts {
         let from = block.from as usize;
         self.blocks
             .get(from..from + block.len as usize)
-            .unwrap_or_default()
-    }
-
-    #[inline(always)]
-    pub(super) fn pair(&self, at: u32) -> &Pair {
-        &self.pairs[at as usize]
-    }
-
-    /// The ACTs where the sides of `pair` differ.
-    #[inline(always)]
-    pub(super) fn guarded(&self, pair: &Pair) -> &[Guarded] {
-        let from = pair.from as usize;
-        (self.guarded)
-            .get(from..from + pair.len as usize)
             .unwrap_or_default()
     }
 
@@ -302,7 +241,6 @@ impl Builder<'_> {
             combinator,
             detector,
             first: First::Known(0),
-            pair: None,
         });
         self.index.insert((owner, combinator), entry);
         self.todo.push(entry);
@@ -386,62 +324,6 @@ impl Builder<'_> {
             block: Block { from: 0, len: 0 },
         });
         Some(start)
-    }
-
-    /// The pair of `entry`'s scripts, if they make one (see [`Pair`]).
-    fn pair(&mut self, entry: usize) -> Option<u32> {
-        let First::Fast(fast, starts) = self.scripts.entries[entry].first else {
-            return None;
-        };
-        let blocks = starts.map(|start| self.scripts.steps[start as usize].block);
-        if blocks.iter().any(|block| block.len == 0) {
-            return None;
-        }
-        let sides = blocks.map(|block| self.scripts.block(block).to_vec());
-        let same = (sides[0].iter().rev().zip(sides[1].iter().rev()))
-            .take_while(|(a, b)| a == b)
-            .count();
-        let mut guarded = Vec::new();
-        for (side, actions) in sides.iter().enumerate().rev() {
-            for (at, action) in actions[..actions.len() - same].iter().enumerate() {
-                match *action {
-                    Simple::Nop => {}
-                    Simple::Act(row) if self.guardable(row) => guarded.push(Guarded {
-                        row,
-                        side: side == 1,
-                        at: at as u32,
-                    }),
-                    _ => return None,
-                }
-            }
-        }
-        let steps = blocks.map(|block| block.len);
-        let pair = Pair {
-            fast,
-            steps,
-            most: steps[0].max(steps[1]),
-            from: u32::try_from(self.scripts.guarded.len()).ok()?,
-            len: u32::try_from(guarded.len()).ok()?,
-            end: Block {
-                from: blocks[0].from + blocks[0].len - same as u32,
-                len: same as u32,
-            },
-        };
-        self.scripts.guarded.extend(guarded);
-        self.scripts.pairs.push(pair);
-        u32::try_from(self.scripts.pairs.len() - 1).ok()
-    }
-
-    /// Whether the ACT of applier `row` can be applied under a bit: a
-    /// flat `SET` or a compiled `WRITE` or `SWAP`.
-    fn guardable(&self, row: u32) -> bool {
-        match self.ops.get(row as usize) {
-            Some(Op::Act(act)) => {
-                let Act { set, compiled, .. } = &**act;
-                set.is_some() || compiled.is_some()
-            }
-            _ => false,
-        }
     }
 
     /// Gives each step of the script from `start` (just written, ending
