@@ -4,8 +4,9 @@
 //! by hand, without the `Value` tree (an allocation per number on a
 //! 1024 × 1024 matrix) and without serde_json's serializer, which spent
 //! about 90 instructions per integer (a call through `SerializeSeq` per
-//! element); the test below checks that both give the same object, key
-//! for key and byte for byte.
+//! element); a large matrix is written on two threads ([`PARALLEL_CELLS`]).
+//! The test below checks that both give the same object, key for key and
+//! byte for byte.
 
 use std::collections::BTreeMap;
 
@@ -86,16 +87,7 @@ pub(super) fn to_json_text(state: &RamState, more: &[(&str, Value)]) -> String {
             Field::Register(k) | Field::Memory(&Region::Scalar(k)) => integer(&mut text, k),
             Field::Memory(Region::Array(values)) => list(&mut text, values),
             Field::Tape(values) => list(&mut text, values),
-            Field::Memory(matrix) => {
-                text.push('[');
-                for (r, row) in matrix.rows().enumerate() {
-                    if r > 0 {
-                        text.push(',');
-                    }
-                    list(&mut text, row);
-                }
-                text.push(']');
-            }
+            Field::Memory(matrix) => rows(&mut text, matrix),
             Field::Given(value) => text.push_str(&value.to_string()),
         }
     }
@@ -103,7 +95,62 @@ pub(super) fn to_json_text(state: &RamState, more: &[(&str, Value)]) -> String {
     text
 }
 
+/// The cells of a matrix above which it is written on two threads: a
+/// 1024 × 1024 matrix takes about 40 instructions a cell, 128 Ki cells
+/// about a millisecond, far more than starting a thread.
+const PARALLEL_CELLS: usize = 1 << 17;
+
+/// A matrix as the JSON array of its rows. A large one is written on two
+/// threads: the second half of its rows into a text of their own, which
+/// follows the first half's.
+fn rows(text: &mut String, matrix: &Region) {
+    let all: Vec<&[i64]> = matrix.rows().collect();
+    text.push('[');
+    if let [first, rest @ ..] = &all[..] {
+        let start = text.len();
+        list(text, first);
+        if all.len() * first.len() > PARALLEL_CELLS {
+            let (near, far) = rest.split_at(rest.len() / 2);
+            // Room for `far` if its rows are as long as the first: a
+            // thread's own arena copies a string as it grows.
+            let room = (text.len() - start + 1) * far.len() * 5 / 4;
+            on_two_threads(text, near, far, room);
+        } else {
+            after_first(text, rest);
+        }
+    }
+    text.push(']');
+}
+
+/// The rows `near` then `far` (see [`after_first`]), `far` written on a
+/// thread of its own (on this one, if none starts) into a text of `room`
+/// bytes to start with.
+fn on_two_threads(text: &mut String, near: &[&[i64]], far: &[&[i64]], room: usize) {
+    std::thread::scope(|scope| {
+        let write = || {
+            let mut more = String::with_capacity(room);
+            after_first(&mut more, far);
+            more
+        };
+        let far_text = std::thread::Builder::new().spawn_scoped(scope, write);
+        after_first(text, near);
+        match far_text.map(|thread| thread.join()) {
+            Ok(written) => text.push_str(&written.unwrap_or_else(|e| std::panic::resume_unwind(e))),
+            Err(_) => after_first(text, far),
+        }
+    });
+}
+
+/// Rows after a matrix's first, each after a comma.
+fn after_first(text: &mut String, rows: &[&[i64]]) {
+    for row in rows {
+        text.push(',');
+        list(text, row);
+    }
+}
+
 /// `values` as a JSON array.
+#[inline]
 fn list(text: &mut String, values: &[i64]) {
     text.push('[');
     for (i, &k) in values.iter().enumerate() {
@@ -117,7 +164,9 @@ fn list(text: &mut String, values: &[i64]) {
 
 /// `k` in decimal. A digit is pushed as a character: most integers of a
 /// run's memory are small (flags, a matrix's zeros), and a string is
-/// copied by a call to `memcpy`.
+/// copied by a call to `memcpy`. Inlined: a call per integer cost about
+/// half as much again on a 1024 × 1024 matrix.
+#[inline(always)]
 fn integer(text: &mut String, k: i64) {
     match u8::try_from(k) {
         Ok(digit @ 0..=9) => text.push(char::from(b'0' + digit)),
@@ -136,11 +185,19 @@ mod tests {
         let compiled = crate::compile::compile("p.cnpi", text, None).program;
         let program = compiled.expect("the program compiles");
         let layout = Declarations::of(&program);
+        let cells = (1..399 * 402 - 1).map(|k: i64| (k * k * 7919) % 20_000_001 - 10_000_000);
+        let cells: Vec<i64> = cells.chain([i64::MIN, i64::MAX]).collect();
+        let rows: Vec<&[i64]> = cells.chunks(402).collect();
+        assert_eq!(rows.last().map(|row| row.len()), Some(402));
+        assert!(rows.len() * rows[0].len() > super::PARALLEL_CELLS);
+        let large = serde_json::json!({ "A": rows, "x": 1 }).to_string();
         for json in [
             r#"{"A": [[1, -2], [3, 4]], "x": 5}"#,
             r#"{"A": [[], [], []], "x": -9223372036854775808}"#,
             r#"{"A": [], "x": 9223372036854775807}"#,
             r#"{"A": [[0, -1, 10], [9223372036854775807, -9223372036854775808, 7]], "x": 0}"#,
+            // Over `PARALLEL_CELLS`: written on two threads.
+            large.as_str(),
         ] {
             let state = read_input(program.env, &layout, json).expect("reads");
             let tree = state.to_json(12, "symbolic").to_string();

@@ -18,7 +18,8 @@
 //! so every diagnostic stays exactly what it was. Members the program does
 //! not declare are checked to be JSON the checked path parses (giving up
 //! on what it is unsure of: `\u` escapes, deep nesting) and dropped, as
-//! the checked path leaves them.
+//! the checked path leaves them. A large matrix is read on two threads
+//! ([`Scan::matrix`]).
 
 use super::Region;
 use crate::env::Declarations;
