@@ -260,18 +260,19 @@ impl<'p> Writer<'p> {
             args.push(self.act_arg(arg));
         }
         self.push(")");
-        let positions = |args: &[ActArg]| -> Vec<PosExpr> {
-            (args.iter())
+        // The written arguments are moved into the act, not copied.
+        let positions = |args: Vec<ActArg>| -> Vec<PosExpr> {
+            (args.into_iter())
                 .filter_map(|arg| match arg {
-                    ActArg::Position(e) => Some(e.clone()),
+                    ActArg::Position(e) => Some(e),
                     _ => None,
                 })
                 .collect()
         };
         match act {
-            Act::Set(p, e) => Act::Set(*p, positions(&args).pop().unwrap_or_else(|| e.clone())),
-            Act::Push(_) => Act::Push(positions(&args)),
-            Act::Frame(op, _) => Act::Frame(*op, positions(&args)),
+            Act::Set(p, e) => Act::Set(*p, positions(args).pop().unwrap_or_else(|| e.clone())),
+            Act::Push(_) => Act::Push(positions(args)),
+            Act::Frame(op, _) => Act::Frame(*op, positions(args)),
             Act::Env(env) => Act::Env(EnvAct {
                 decl: env.decl,
                 args,
@@ -321,9 +322,10 @@ impl<'p> Writer<'p> {
         self.push(&cell.name);
         let at = self.indices(&cell.at);
         Cell {
+            data: cell.data,
+            name: cell.name.clone(),
             at,
             span: self.since(start),
-            ..cell.clone()
         }
     }
 

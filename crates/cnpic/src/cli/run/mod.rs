@@ -198,7 +198,9 @@ pub fn run(args: &RunArgs) -> ExitCode {
 }
 
 /// The page of the network's run (when it ran: not for an input that did
-/// not read).
+/// not read). Not inlined, as [`inputs::run`]: `run`'s stack frame stays
+/// small.
+#[inline(never)]
 fn write_page(
     path: &std::path::Path,
     args: &RunArgs,
