@@ -105,7 +105,7 @@ impl Codebook {
             .wrapping_add(self.offset)
             & mask;
         let word = codeword(chosen << 1);
-        let scale = 1.0 / (KEY_DIM as f32).sqrt();
+        let scale = scale();
         let mut key = [0f32; KEY_DIM];
         for (bit, (&place, &sign)) in self.places.iter().zip(&self.signs).enumerate() {
             let value = if word >> bit & 1 == 1 { -scale } else { scale };
@@ -178,11 +178,131 @@ const LANES: usize = 8;
 /// key scores exactly `U` on its own row (its coordinates all have the
 /// magnitude `1/√32`), so the parser stops there, on average halfway
 /// through the table. A NaN makes `U` NaN, and the search runs to the end.
+///
+/// Drawn keys and the queries the compiler writes have every coordinate
+/// `±1/√32`; the row that scores `U` is then the first whose signs are the
+/// query's ([`Signs`]), found without computing a score.
 #[derive(Clone, Debug, Default)]
 pub struct Search {
     blocks: Vec<[[f32; LANES]; KEY_DIM]>,
     rows: usize,
     bound: [f32; KEY_DIM],
+    signs: Option<Signs>,
+}
+
+/// The signs of a table of drawn keys, one bit per coordinate (set where
+/// it is negative): every coordinate of a drawn key is `±s`, `s` the
+/// [`scale`], and so is every coordinate of the keys the compiler writes
+/// into appliers. Against such a query every product `k_t · x_t` is `±c`
+/// exactly, `c = s · s` rounded (rounding is symmetric), and the bound `U`
+/// sums 32 times `+c`. A row with the query's signs sums exactly `U`'s
+/// terms in `U`'s order, so it scores `U`; any other row scores less: its
+/// exact sum is `(32 − 2d) · c` with `d ≥ 1` signs differing, and every
+/// partial sum lies below 1 in magnitude, so each of the 32 roundings
+/// moves it by at most 2^−25, and its score is at most `30c + 2^−20`
+/// while `U` is at least `32c − 2^−20` (`c` is about 1/32). So the row
+/// `argmax` picks, where the scan by scores stops, is the first row whose
+/// signs are the query's, found by comparing 32-bit words.
+#[derive(Clone, Debug)]
+struct Signs {
+    masks: Vec<u32>,
+}
+
+/// Rows whose signs are compared with the query's at once by
+/// [`Signs::first`].
+const SIGN_LANES: usize = 16;
+
+impl Signs {
+    /// The signs of `keys`, if every coordinate is `±s`.
+    fn new(keys: &[f32]) -> Option<Signs> {
+        (keys.iter().all(scaled)).then(|| Signs {
+            masks: (keys.chunks_exact(KEY_DIM))
+                .filter_map(|key| Some(sign_mask(key.try_into().ok()?)))
+                .collect(),
+        })
+    }
+
+    /// The first row whose signs are `key`'s, if `key`'s coordinates are
+    /// all `±s` and a row has them: [`SIGN_LANES`] rows compared at once.
+    #[inline(always)]
+    fn first(&self, key: &[f32; KEY_DIM]) -> Option<usize> {
+        // Every coordinate checked (no early exit), so it vectorizes.
+        if !key.iter().fold(true, |all, x| all & scaled(x)) {
+            return None;
+        }
+        let query = sign_mask(key);
+        let blocks = self.masks.as_chunks::<SIGN_LANES>();
+        for (b, block) in blocks.0.iter().enumerate() {
+            let hits = equal_lanes(block, query);
+            if hits != 0 {
+                return Some(b * SIGN_LANES + hits.trailing_zeros() as usize);
+            }
+        }
+        let rest = blocks.1;
+        let lane = rest.iter().position(|&mask| mask == query)?;
+        Some(self.masks.len() - rest.len() + lane)
+    }
+}
+
+/// The magnitude `s = 1/√32` of every coordinate of a drawn key.
+fn scale() -> f32 {
+    1.0 / (KEY_DIM as f32).sqrt()
+}
+
+/// True when `x` is `±s`.
+fn scaled(x: &f32) -> bool {
+    x.abs().to_bits() == scale().to_bits()
+}
+
+/// Bit `t` set where coordinate `t` of `key` is negative: the sign bits
+/// gathered four at a time (`movmskps`; the compiler does not vectorize
+/// the plain loop inside the search).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn sign_mask(key: &[f32; KEY_DIM]) -> u32 {
+    use std::arch::x86_64::{_mm_loadu_ps, _mm_movemask_ps};
+    (key.as_chunks::<4>().0.iter().enumerate()).fold(0, |mask, (g, four)| {
+        // SAFETY: `four` is four `f32`s, read unaligned; SSE is part of
+        // every x86_64 processor.
+        let signs = unsafe { _mm_movemask_ps(_mm_loadu_ps(four.as_ptr())) };
+        mask | (signs as u32) << (4 * g)
+    })
+}
+
+/// Bit `t` set where coordinate `t` of `key` is negative.
+#[cfg(not(target_arch = "x86_64"))]
+fn sign_mask(key: &[f32; KEY_DIM]) -> u32 {
+    (key.iter().enumerate()).fold(0, |mask, (t, x)| {
+        mask | u32::from(x.is_sign_negative()) << t
+    })
+}
+
+/// Bit `lane` set where `block[lane]` is `query`: four lanes compared at a
+/// time (`pcmpeqd`, `movmskps`).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn equal_lanes(block: &[u32; SIGN_LANES], query: u32) -> u32 {
+    use std::arch::x86_64::{
+        _mm_castsi128_ps, _mm_cmpeq_epi32, _mm_loadu_si128, _mm_movemask_ps, _mm_set1_epi32,
+    };
+    (block.as_chunks::<4>().0.iter().enumerate()).fold(0, |hits, (g, four)| {
+        // SAFETY: `four` is four `u32`s, read unaligned; SSE2 is part of
+        // every x86_64 processor.
+        let equal = unsafe {
+            let four = _mm_loadu_si128(four.as_ptr().cast());
+            let equal = _mm_cmpeq_epi32(four, _mm_set1_epi32(query as i32));
+            _mm_movemask_ps(_mm_castsi128_ps(equal))
+        };
+        hits | (equal as u32) << (4 * g)
+    })
+}
+
+/// Bit `lane` set where `block[lane]` is `query`.
+#[cfg(not(target_arch = "x86_64"))]
+fn equal_lanes(block: &[u32; SIGN_LANES], query: u32) -> u32 {
+    (block.iter().enumerate()).fold(0, |hits, (lane, &mask)| {
+        hits | u32::from(mask == query) << lane
+    })
 }
 
 impl Search {
@@ -210,6 +330,7 @@ impl Search {
             blocks,
             rows,
             bound,
+            signs: Signs::new(keys),
         }
     }
 
@@ -233,6 +354,9 @@ impl Kernel for Scan<'_> {
     #[inline(always)]
     fn run<A: Arithmetic>(self) -> Option<usize> {
         let Scan { search, key } = self;
+        if let Some(row) = search.signs.as_ref().and_then(|signs| signs.first(key)) {
+            return Some(row);
+        }
         let most = (search.bound.iter().zip(key)).fold(-0.0f32, |sum, (&k, &x)| sum + k * x.abs());
         let (mut best, mut top) = (0, f32::NEG_INFINITY);
         for (b, block) in search.blocks.iter().enumerate() {
@@ -377,6 +501,91 @@ mod tests {
                 assert_eq!(search.argmax(&key), argmax(&keys, &key), "{rows} rows");
             }
         }
+    }
+
+    /// Keys and queries of coordinates `±s`: a row with the query's signs
+    /// scores `U`, any other row less, from `d` = 1 to 32 signs differing.
+    #[test]
+    fn only_the_querys_signs_score_the_bound() {
+        let mut rng = ChaCha8Rng::seed_from_u64(8);
+        let s = scale();
+        let mut seen = [false; KEY_DIM + 1];
+        for _ in 0..5000 {
+            let a: [f32; KEY_DIM] = std::array::from_fn(|_| if rng.random() { s } else { -s });
+            let flip = rng.random::<f32>();
+            let b = a.map(|x| if rng.random::<f32>() < flip { -x } else { x });
+            let d = (sign_mask(&a) ^ sign_mask(&b)).count_ones();
+            seen[d as usize] = true;
+            let bound = a.iter().fold(-0.0f32, |sum, x| sum + s * x.abs());
+            assert_eq!(dot(&a, &a), bound);
+            assert_eq!(dot(&a, &b) < bound, d > 0, "{d} signs differ");
+        }
+        assert!(seen.iter().all(|&s| s), "every d from 0 to 32");
+    }
+
+    #[test]
+    fn sign_bits_and_equal_lanes_are_in_place() {
+        let s = scale();
+        for t in 0..KEY_DIM {
+            let key: [f32; KEY_DIM] = std::array::from_fn(|i| if i == t { -s } else { s });
+            assert_eq!(sign_mask(&key), 1 << t);
+            assert_eq!(sign_mask(&key.map(|x| -x)), !(1 << t));
+        }
+        for lane in 0..SIGN_LANES {
+            let mut block = [7u32; SIGN_LANES];
+            block[lane] = 9;
+            assert_eq!(equal_lanes(&block, 9), 1 << lane);
+            assert_eq!(equal_lanes(&block, 7), !(1 << lane) & 0xffff);
+        }
+    }
+
+    /// The search by signs picks `argmax`'s row: on stored keys, on a
+    /// repeated row (the first), on keys with a few signs turned and on
+    /// random signs (no row has them); a table of other magnitudes is
+    /// searched by its scores.
+    #[test]
+    fn the_search_by_signs_picks_the_rows_argmax_picks() {
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        for rows in [1, 15, 16, 17, 40] {
+            let mut keys = Vec::new();
+            draw(&mut keys, rows, 9, Table::Programs).expect("room");
+            let last = keys[(rows - 1) * KEY_DIM..].to_vec();
+            keys.extend_from_slice(&last);
+            let search = Search::new(&keys);
+            assert!(search.signs.is_some(), "drawn keys are ±s");
+            assert_eq!(search.argmax(&last), Some(rows - 1));
+            let s = keys[0].abs();
+            let stored = keys.chunks_exact(KEY_DIM).map(<[f32]>::to_vec);
+            let turned: Vec<Vec<f32>> = (stored.clone())
+                .map(|mut key| {
+                    for _ in 0..rng.random_range(1..4) {
+                        let t = rng.random_range(0..KEY_DIM);
+                        key[t] = -key[t];
+                    }
+                    key
+                })
+                .collect();
+            let random: Vec<Vec<f32>> = (0..100)
+                .map(|_| {
+                    (0..KEY_DIM)
+                        .map(|_| if rng.random() { s } else { -s })
+                        .collect()
+                })
+                .collect();
+            for key in stored.chain(turned).chain(random) {
+                let plain = argmax(&keys, &key);
+                assert_eq!(search.argmax(&key), plain, "{rows} rows");
+                let scores = Search {
+                    signs: None,
+                    ..search.clone()
+                };
+                assert_eq!(scores.argmax(&key), plain, "by scores, {rows} rows");
+            }
+        }
+        let mut keys = Vec::new();
+        draw(&mut keys, 3, 9, Table::Programs).expect("room");
+        keys[5] *= 2.0;
+        assert!(Search::new(&keys).signs.is_none());
     }
 
     /// The early stop keeps `argmax`'s answer on ties (the first row),
