@@ -422,12 +422,25 @@ impl<N: Network> Plan<N> {
             record,
         } = options;
         let options = |trace| Options { max_steps, trace };
-        let neural = (self.network.as_ref())
-            .map(|network| network.run(state.clone(), options(trace.take()), record));
-        let reference = (self.reference.as_ref())
-            .map(|program| symbolic::run(program, state.clone(), options(trace.take())));
-        if let (Some(program), Some(neural)) = (&self.written, &neural) {
-            let written = symbolic::run(program, state, options(None));
+        // The state is cloned only for an engine that runs after another
+        // (a 1024 × 1024 matrix is 8 MB to copy and to fault in).
+        let written = (self.written.as_ref()).filter(|_| self.network.is_some());
+        let mut state = Some(state);
+        let mut take = |more: bool| match more {
+            true => state.clone(),
+            false => state.take(),
+        };
+        let neural = (self.network.as_ref()).map(|network| {
+            let state = take(self.reference.is_some() || written.is_some());
+            network.run(state.expect("not taken yet"), options(trace.take()), record)
+        });
+        let reference = (self.reference.as_ref()).map(|program| {
+            let state = take(written.is_some()).expect("not taken yet");
+            symbolic::run(program, state, options(trace.take()))
+        });
+        if let (Some(program), Some(neural)) = (written, &neural) {
+            let written =
+                symbolic::run(program, take(false).expect("not taken yet"), options(None));
             agrees_with_written(neural, &written)?;
         }
         match (neural, reference) {

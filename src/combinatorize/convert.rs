@@ -187,9 +187,6 @@ impl Converter<'_, '_> {
             Stmt::While {
                 condition, body, ..
             } => {
-                if let Some(rounds) = self.rounds(condition, body, stmt) {
-                    return rounds;
-                }
                 let body = self.block(body)?;
                 let [a1, a2] = self.emit.split(body);
                 let a3 = Piece::arg(Arg::Nop, extent);
@@ -408,7 +405,7 @@ pub fn meaningful(stmts: &[Stmt]) -> Vec<&Stmt> {
 /// in the same order and stop with the same error, and one `cond` takes
 /// one core step where two took three (the outer one's `NOP` after the
 /// inner one). Joined while the condition [`fits`] a detector.
-pub fn nested<'s>(
+fn nested<'s>(
     condition: &BoolExpr,
     then: &'s [Stmt],
     otherwise: &[Stmt],

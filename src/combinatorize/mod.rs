@@ -11,8 +11,7 @@
 //! out of expressions, and `split` cuts ACTs too long for a row into
 //! steps); `flow` and `effects` summarize what code reads and
 //! writes; `convert` and `treerec` turn each normal program into appliers
-//! (`rounds` runs some `ram` loops as `cond` rounds, `emit` names and
-//! groups them); `print` writes the file and builds the
+//! (`emit` names and groups them); `print` writes the file and builds the
 //! program. `docs/combinatorize.md` describes the rules and their
 //! guarantees.
 
@@ -28,7 +27,6 @@ mod lower;
 mod origins;
 mod output;
 mod print;
-mod rounds;
 mod set;
 mod split;
 mod treerec;

@@ -183,18 +183,6 @@ fn nested_ifs_join_exactly() {
     );
 }
 
-/// Loops run as `cond` rounds, four to a `linrec` round, end as written
-/// however many rounds they take (0 to 12: ending inside a `linrec` round
-/// or at its end).
-#[test]
-fn loop_rounds_run_exactly() {
-    let small = prop::collection::vec(-5i64..9, 0..13);
-    check_exact(
-        "tests/combinatorize/rounds.cnpi",
-        small.prop_map(|a| json!({ "A": a })),
-    );
-}
-
 #[test]
 fn addition_behaves_the_same() {
     let numbers = ("[0-9]{1,60}", "[0-9]{1,60}").prop_map(|(a, b)| json!({"a": a, "b": b}));

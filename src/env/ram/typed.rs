@@ -60,6 +60,33 @@ pub(super) fn members(layout: &Declarations, text: &str) -> Option<Vec<Option<Me
     (scan.peek().is_none()).then_some(found)
 }
 
+/// The text, from a matrix's `[` on, above which the matrix is read on two
+/// threads (see [`Scan::matrix`]): a 1024 × 1024 weight matrix is about
+/// 4.7 MB; reading 1 MiB takes milliseconds, far more than starting a
+/// thread.
+const PARALLEL_BYTES: usize = 1 << 20;
+
+/// Rows of a matrix read: their integers, row-major; how many; the length
+/// of each (`None` before the first).
+#[derive(Default)]
+struct Rows {
+    values: Vec<i64>,
+    rows: usize,
+    cols: Option<usize>,
+}
+
+impl Rows {
+    /// `more` rows after these; `None` when their lengths differ.
+    fn append(&mut self, more: Rows) -> Option<()> {
+        if let (Some(a), Some(b)) = (self.cols, more.cols) {
+            (a == b).then_some(())?;
+        }
+        self.values.extend_from_slice(&more.values);
+        (self.rows, self.cols) = (self.rows + more.rows, self.cols.or(more.cols));
+        Some(())
+    }
+}
+
 /// A place in the input text. Every method reads one JSON item at the
 /// place (after any whitespace) and moves past it, or gives up (`None`).
 struct Scan<'t> {
@@ -125,17 +152,83 @@ impl<'t> Scan<'t> {
                 Some((Region::Array(values), vec![n]))
             }
             2 => {
-                let (mut values, mut rows, mut cols) = (Vec::new(), 0, None);
-                self.sequence(b'[', b']', |scan| {
-                    let before = values.len();
-                    scan.row(&mut values)?;
-                    let length = values.len() - before;
-                    (*cols.get_or_insert(length) == length).then(|| rows += 1)
-                })?;
+                let Rows { values, rows, cols } = self.matrix()?;
                 let cols = cols.unwrap_or(0);
                 Some((Region::Matrix { rows, cols, values }, vec![rows, cols]))
             }
             _ => None,
+        }
+    }
+
+    /// A matrix's rows. A large one is read on two threads: this one
+    /// reads rows from the start; another from the first row that starts
+    /// after the middle of the text left (a `[` there), to the matrix's
+    /// end. Where this thread, reading on, comes to that row, the other's
+    /// rows are what it would have read, and are taken; where it does not
+    /// (the `[` found was no row of this matrix), or the other gave up,
+    /// this thread reads on alone. Either way the rows and the place after
+    /// the matrix are those of a reading on one thread.
+    fn matrix(&mut self) -> Option<Rows> {
+        self.expect(b'[')?;
+        let mut rows = Rows::default();
+        if self.peek()? == b']' {
+            self.at += 1;
+            return Some(rows);
+        }
+        let (text, left) = (self.text, self.text.len() - self.at);
+        let middle = (left >= PARALLEL_BYTES).then(|| self.at + left / 2);
+        let split = middle.and_then(|middle| {
+            let next = text.as_bytes()[middle..].iter().position(|&b| b == b'[')?;
+            Some(middle + next)
+        });
+        std::thread::scope(|scope| {
+            let ahead = split.and_then(|at| {
+                let thread = std::thread::Builder::new();
+                let read = move || {
+                    let (mut scan, mut rows) = (Scan { text, at }, Rows::default());
+                    scan.rows(&mut rows, usize::MAX)?.then_some((rows, scan.at))
+                };
+                Some((at, thread.spawn_scoped(scope, read).ok()?))
+            });
+            let stop = ahead.as_ref().map_or(usize::MAX, |(at, _)| *at);
+            if self.rows(&mut rows, stop)? {
+                return Some(rows);
+            }
+            let joined = ahead.map(|(_, thread)| thread.join());
+            match joined.map(|read| read.unwrap_or_else(|e| std::panic::resume_unwind(e))) {
+                Some(Some((more, at))) => {
+                    rows.append(more)?;
+                    self.at = at;
+                }
+                _ => {
+                    self.rows(&mut rows, usize::MAX)?;
+                }
+            }
+            Some(rows)
+        })
+    }
+
+    /// A matrix's rows after its `[` (and after the rows already in
+    /// `rows`), appended to `rows`, up to its `]`, taken (`true`), or up to
+    /// the row that starts at `stop` (`false`).
+    fn rows(&mut self, rows: &mut Rows, stop: usize) -> Option<bool> {
+        loop {
+            self.peek()?;
+            if self.at == stop {
+                return Some(false);
+            }
+            let before = rows.values.len();
+            self.row(&mut rows.values)?;
+            let length = rows.values.len() - before;
+            (*rows.cols.get_or_insert(length) == length).then(|| rows.rows += 1)?;
+            match self.peek()? {
+                b',' => self.at += 1,
+                b']' => {
+                    self.at += 1;
+                    return Some(true);
+                }
+                _ => return None,
+            }
         }
     }
 
@@ -447,5 +540,77 @@ mod tests {
             read > 1_000 && given_up > 1_000,
             "{read} read, {given_up} given up"
         );
+    }
+
+    /// A matrix of `rows` rows of `cols` integers, as JSON text over
+    /// [`super::PARALLEL_BYTES`] for 300 rows of 1,000.
+    fn matrix(rows: usize, cols: usize) -> Vec<Vec<i64>> {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let mut cell = || rng.random_range(-10_000_000..10_000_000);
+        (0..rows)
+            .map(|_| (0..cols).map(|_| cell()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn a_large_matrix_read_on_two_threads_reads_as_on_one() {
+        let program = program();
+        let (kind, layout) = (program.env, Declarations::of(&program));
+        let (a, b) = (matrix(300, 1_000), vec![3; 1_000]);
+        let big = serde_json::to_string(&a).unwrap();
+        let small = serde_json::to_string(&a[..2]).unwrap();
+        let b = serde_json::to_string(&b).unwrap();
+        let words = format!("\"{}\"", "[w".repeat(800_000));
+        for text in [
+            format!(r#"{{"A": {big}, "B": {b}, "x": 1}}"#),
+            // Whitespace and the other members around the matrix.
+            format!(
+                "{{\"x\": 1,\n\"A\":\n{}\n ,\"B\": {b}}}",
+                big.replace(",[", ",\n  [")
+            ),
+            // The middle of the text past the matrix: in a string of `[`s,
+            // in a member of its own.
+            format!(r#"{{"A": {small}, "B": {b}, "x": 1, "w": {words}}}"#),
+            format!(r#"{{"A": {small}, "B": {b}, "x": 1, "w": {big}}}"#),
+        ] {
+            assert!(text.len() > super::PARALLEL_BYTES);
+            let fast = RamState::read_text(kind, &layout, &text).expect("read fast");
+            assert_eq!(Ok(fast), checked(&program, &text));
+        }
+    }
+
+    #[test]
+    fn a_large_matrix_off_in_either_half_is_left_to_the_checked_path() {
+        let program = program();
+        let (kind, layout) = (program.env, Declarations::of(&program));
+        let b = serde_json::to_string(&vec![3; 1_000]).unwrap();
+        let a = serde_json::to_string(&matrix(300, 1_000)).unwrap();
+        let rows: Vec<usize> = a.match_indices(",[").map(|(at, _)| at + 1).collect();
+        for row in [rows[10], rows[250]] {
+            for (what, with) in [("[", "[1.5, "), ("[", "[1, 2, "), ("[", "[-, "), ("[", "")] {
+                let mut a = a.clone();
+                a.replace_range(row..row + what.len(), with);
+                let text = format!(r#"{{"A": {a}, "B": {b}, "x": 1}}"#);
+                assert!(RamState::read_text(kind, &layout, &text).is_none());
+                let read = read_input(kind, &layout, &text).map(|_| ());
+                assert_eq!(read, checked(&program, &text).map(|_| ()));
+                assert!(read.is_err());
+            }
+        }
+    }
+
+    #[test]
+    fn rows_of_two_lengths_do_not_join() {
+        let rows = |values: Vec<i64>, rows, cols| super::Rows { values, rows, cols };
+        let mut two = rows(vec![1, 2, 3, 4], 2, Some(2));
+        assert!(two.append(rows(vec![5], 1, Some(1))).is_none());
+        assert!(two.append(rows(vec![5, 6], 1, Some(2))).is_some());
+        assert_eq!(
+            (two.values, two.rows, two.cols),
+            (vec![1, 2, 3, 4, 5, 6], 3, Some(2))
+        );
+        let mut none = rows(Vec::new(), 0, None);
+        assert!(none.append(rows(vec![7], 1, Some(1))).is_some());
+        assert_eq!((none.values, none.rows, none.cols), (vec![7], 1, Some(1)));
     }
 }
