@@ -29,7 +29,13 @@ pub fn bytes(path: &Path) -> io::Result<Vec<u8>> {
 /// The text of the regular file `path` (see [`bytes`]); not UTF-8 is an
 /// `InvalidData` error.
 pub fn text(path: &Path) -> io::Result<String> {
-    String::from_utf8(bytes(path)?).map_err(|_| {
+    utf8(bytes(path)?)
+}
+
+/// `bytes`, read from a file, as its text: not UTF-8 is the
+/// `InvalidData` error [`text`] gives.
+pub fn utf8(bytes: Vec<u8>) -> io::Result<String> {
+    String::from_utf8(bytes).map_err(|_| {
         io::Error::new(
             io::ErrorKind::InvalidData,
             "the file is not valid UTF-8 text",

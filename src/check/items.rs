@@ -8,7 +8,7 @@
 //! pointers; a single, valid `state(...)`; no `act` or `observe` items;
 //! the program's own combinators inside the family (`family`).
 
-use std::collections::HashMap;
+use foldhash::fast::FixedState;
 
 use crate::diagnostic::{Code, Diagnostic, codes};
 use crate::env::{self, Ability};
@@ -20,7 +20,7 @@ use crate::syntax::ast::{self, Item};
 use super::family;
 use super::names::{Expect, Meaning, RESERVED, WORDS, reserved};
 use super::suggest::{closest, listing};
-use super::{Checker, PointerDecl};
+use super::{Checker, Names, PointerDecl};
 
 impl<'a> Checker<'a> {
     /// Reads the items of `file`. Fails, with its diagnostics, when there is
@@ -38,7 +38,7 @@ impl<'a> Checker<'a> {
             return Err(diagnostics);
         };
         let library = stdlib.env(kind).map_err(<[Diagnostic]>::to_vec)?;
-        let mut names: HashMap<&'a str, Meaning> = HashMap::new();
+        let mut names = Names::with_capacity_and_hasher(64, FixedState::default());
         names.extend(WORDS);
         names.extend(RESERVED.map(|name| (name, Meaning::Reserved)));
         names.insert("_push", Meaning::Push);

@@ -28,6 +28,8 @@ mod types;
 
 use std::collections::HashMap;
 
+use foldhash::fast::FixedState;
+
 use crate::diagnostic::{Diagnostic, codes, has_errors};
 use crate::program::{self, Data, DataId, DefId, PointerId, PosExpr, Program};
 use crate::span::Span;
@@ -78,13 +80,18 @@ struct PointerDecl<'a> {
     init: Option<PosExpr>,
 }
 
+/// Every name visible in the file, by its text. Hashed with foldhash, not
+/// SipHash: the map is filled with some 60 built-in names at every start,
+/// and nothing iterates it.
+type Names<'a> = HashMap<&'a str, Meaning, FixedState>;
+
 /// The state of one check: what the items declare, the references found so
 /// far, and the diagnostics.
 struct Checker<'a> {
     stdlib: &'static Stdlib,
     env: &'static EnvLibrary,
     /// Every name visible in the file: built-ins, pointers, definitions.
-    names: HashMap<&'a str, Meaning>,
+    names: Names<'a>,
     pointers: Vec<PointerDecl<'a>>,
     /// Whether the environment has declared memory
     /// ([`Ability::DeclaredMemory`](crate::env::Ability), as `ram`).

@@ -9,7 +9,6 @@
 //! long lines are cut around the labels first (see [`super::cut`]).
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
@@ -22,9 +21,11 @@ use crate::span::{SourceId, Span};
 /// The source texts spans may point into, with the names shown to users.
 /// A text is prepared for drawing (its lines found) only when a diagnostic
 /// first shows it: a run with no diagnostic pays nothing for its sources.
+/// Kept in a list: a handful of entries, each added at every start, where
+/// a map's hashing and growth cost 1,200 to 1,500 instructions an entry.
 #[derive(Default)]
 pub struct Sources {
-    entries: HashMap<SourceId, Entry>,
+    entries: Vec<(SourceId, Entry)>,
 }
 
 /// One registered source: its name, its text as given (the stdlib's
@@ -59,7 +60,15 @@ impl Sources {
             text: text.into(),
             source: OnceLock::new(),
         };
-        self.entries.insert(id, entry);
+        match self.entries.iter_mut().find(|(known, _)| *known == id) {
+            Some((_, known)) => *known = entry,
+            None => self.entries.push((id, entry)),
+        }
+    }
+
+    /// The entry registered under `id`.
+    fn get(&self, id: &SourceId) -> Option<&Entry> {
+        (self.entries.iter()).find_map(|(known, entry)| (known == id).then_some(entry))
     }
 }
 
@@ -105,7 +114,6 @@ impl ariadne::Cache<SourceId> for View<'_> {
             Some((cut_id, source)) if cut_id == id => Ok(source),
             _ => self
                 .sources
-                .entries
                 .get(id)
                 .map(Entry::source)
                 .ok_or_else(|| format!("no source registered for {id:?}")),
@@ -113,7 +121,7 @@ impl ariadne::Cache<SourceId> for View<'_> {
     }
 
     fn display<'a>(&self, id: &'a SourceId) -> Option<impl std::fmt::Display + 'a> {
-        self.sources.entries.get(id).map(|entry| entry.name.clone())
+        self.sources.get(id).map(|entry| entry.name.clone())
     }
 }
 
@@ -123,7 +131,7 @@ impl ariadne::Cache<SourceId> for View<'_> {
 /// diagnostic whose first label does not fit is drawn without its source,
 /// rather than panicking.
 pub fn render(diagnostic: &Diagnostic, sources: &Sources, color: bool) -> String {
-    let fits = |span: Span| match sources.entries.get(&span.source) {
+    let fits = |span: Span| match sources.get(&span.source) {
         Some(entry) => {
             let text = entry.source().text();
             span.start <= span.end && text.get(span.start..span.end).is_some()
@@ -133,9 +141,8 @@ pub fn render(diagnostic: &Diagnostic, sources: &Sources, color: bool) -> String
     match diagnostic.span() {
         Some(primary) if fits(primary) => {
             let mut fitting = diagnostic.clone();
-            (fitting.labels).retain(|label| {
-                fits(label.span) || !sources.entries.contains_key(&label.span.source)
-            });
+            (fitting.labels)
+                .retain(|label| fits(label.span) || sources.get(&label.span.source).is_none());
             render_with_source(&fitting, primary, sources, color)
         }
         _ => render_plain(diagnostic),
@@ -155,7 +162,9 @@ fn render_with_source(
     let config = Config::default()
         .with_index_type(IndexType::Byte)
         .with_color(color);
-    let entry = &sources.entries[&primary.source];
+    let Some(entry) = sources.get(&primary.source) else {
+        return render_plain(diagnostic);
+    };
     let (name, source) = (&entry.name, entry.source());
     let text = source.text();
     let points: Vec<usize> = (diagnostic.labels.iter())
@@ -174,7 +183,7 @@ fn render_with_source(
         .with_code(diagnostic.code)
         .with_message(&diagnostic.message);
     for (i, label) in diagnostic.labels.iter().enumerate() {
-        if !sources.entries.contains_key(&label.span.source) {
+        if sources.get(&label.span.source).is_none() {
             continue;
         }
         let mut drawn = Label::new(place(label.span)).with_message(&label.message);

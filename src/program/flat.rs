@@ -263,6 +263,18 @@ fn depth(ops: &[Op]) -> Option<usize> {
 }
 
 impl Flat {
+    /// `(Some(p), k)` for `P[p] + k` or `P[p]` (`k` 0), `(None, k)` for the
+    /// integer `k`: the expressions that read only the pointers, and fail
+    /// only where the sum overflows.
+    pub fn affine(&self) -> Option<(Option<PointerId>, i64)> {
+        match *self.ops {
+            [Op::Int(k)] => Some((None, k)),
+            [Op::Pointer(p)] => Some((Some(p as PointerId), 0)),
+            [Op::PointerPlus(p, k)] => Some((Some(p as PointerId), k)),
+            _ => None,
+        }
+    }
+
     /// The flat form of `e`, if it has one.
     pub fn new(e: &PosExpr) -> Option<Flat> {
         let mut ops = Vec::new();

@@ -245,39 +245,55 @@ impl<'p> Writer<'p> {
         }
     }
 
-    /// An ACT application (see [`act`]).
+    /// An ACT application (see [`act`]). Its arguments are written where
+    /// they are, in the order [`Act::args`] gives them (which copies them).
     pub fn act(&mut self, act: &Act) -> Act {
         self.push(act.name());
         if matches!(act, Act::Nop | Act::Frame(FrameAct::Return, _)) {
             return act.clone();
         }
         self.push("(");
-        let mut args = Vec::new();
-        for (i, arg) in act.args().iter().enumerate() {
+        let written = match act {
+            Act::Move(p, d) => {
+                self.act_args(&[ActArg::Pointer(*p), ActArg::Direction(*d)]);
+                act.clone()
+            }
+            Act::Set(p, e) => {
+                self.act_arg(&ActArg::Pointer(*p));
+                self.push(", ");
+                Act::Set(*p, self.position(e))
+            }
+            Act::Push(exprs) => Act::Push(self.separated(exprs, Self::position)),
+            Act::Frame(op, exprs) => Act::Frame(*op, self.separated(exprs, Self::position)),
+            Act::Env(env) => Act::Env(EnvAct {
+                decl: env.decl,
+                args: self.act_args(&env.args),
+            }),
+            Act::Nop => act.clone(),
+        };
+        self.push(")");
+        written
+    }
+
+    /// `args`, separated by commas, as written.
+    fn act_args(&mut self, args: &[ActArg]) -> Vec<ActArg> {
+        self.separated(args, Self::act_arg)
+    }
+
+    /// Each of `items` written by `write`, separated by commas.
+    fn separated<T, U>(
+        &mut self,
+        items: &[T],
+        mut write: impl FnMut(&mut Self, &T) -> U,
+    ) -> Vec<U> {
+        let mut written = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
             if i > 0 {
                 self.push(", ");
             }
-            args.push(self.act_arg(arg));
+            written.push(write(self, item));
         }
-        self.push(")");
-        let positions = |args: &[ActArg]| -> Vec<PosExpr> {
-            (args.iter())
-                .filter_map(|arg| match arg {
-                    ActArg::Position(e) => Some(e.clone()),
-                    _ => None,
-                })
-                .collect()
-        };
-        match act {
-            Act::Set(p, e) => Act::Set(*p, positions(&args).pop().unwrap_or_else(|| e.clone())),
-            Act::Push(_) => Act::Push(positions(&args)),
-            Act::Frame(op, _) => Act::Frame(*op, positions(&args)),
-            Act::Env(env) => Act::Env(EnvAct {
-                decl: env.decl,
-                args,
-            }),
-            Act::Nop | Act::Move(..) => act.clone(),
-        }
+        written
     }
 
     fn act_arg(&mut self, arg: &ActArg) -> ActArg {
@@ -321,9 +337,10 @@ impl<'p> Writer<'p> {
         self.push(&cell.name);
         let at = self.indices(&cell.at);
         Cell {
+            data: cell.data,
+            name: cell.name.clone(),
             at,
             span: self.since(start),
-            ..cell.clone()
         }
     }
 
@@ -332,13 +349,7 @@ impl<'p> Writer<'p> {
         let start = self.text.len();
         self.push(&call.name);
         self.push("(");
-        let mut args = Vec::new();
-        for (i, arg) in call.args.iter().enumerate() {
-            if i > 0 {
-                self.push(", ");
-            }
-            args.push(self.position(arg));
-        }
+        let args = self.separated(&call.args, Self::position);
         self.push(")");
         CallExpr {
             def: call.def,

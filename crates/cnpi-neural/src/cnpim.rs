@@ -584,9 +584,17 @@ fn check_applier(memory: &Memory, row: usize, index: &KeyIndex) -> Result<(), St
 /// True for a path that names a program memory: by its extension
 /// (`.cnpim`), or by its contents under any other name.
 pub fn is_memory_file(path: &Path) -> bool {
+    is_memory_path(path) || cnpi::read::bytes(path).is_ok_and(|bytes| is_memory(&bytes))
+}
+
+/// True for a path with the extension `.cnpim`.
+pub fn is_memory_path(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "cnpim")
-        || cnpi::read::bytes(path)
-            .is_ok_and(|bytes| crate::tensors::format_of(&bytes).as_deref() == Some(FORMAT))
+}
+
+/// True for the bytes of a program memory, whatever the file's name.
+pub fn is_memory(bytes: &[u8]) -> bool {
+    crate::tensors::format_of(bytes).as_deref() == Some(FORMAT)
 }
 
 /// Reads and checks the `.cnpim` file at `path`.

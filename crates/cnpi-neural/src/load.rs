@@ -152,10 +152,16 @@ pub fn plan_file(
     progress: Progress,
     report: Report,
 ) -> Option<Plan> {
-    if cnpim::is_memory_file(path) {
+    if cnpim::is_memory_path(path) {
         return plan_memory(path, request, report);
     }
-    let text = match cnpi::read::text(path) {
+    // Read once: a program memory under another name is known by its bytes.
+    let text = match cnpi::read::bytes(path) {
+        Ok(bytes) if cnpim::is_memory(&bytes) => return plan_memory(path, request, report),
+        Ok(bytes) => cnpi::read::utf8(bytes),
+        Err(error) => Err(error),
+    };
+    let text = match text {
         Ok(text) => text,
         Err(error) => {
             report(&[unreadable_source(path, &error)], &Sources::new());
@@ -196,7 +202,10 @@ pub fn plan_source(
 }
 
 /// A `.cnpim` file: read and checked; its program's source is compiled
-/// only when the reference interpreter runs.
+/// only when the reference interpreter runs. Not inlined: its locals
+/// would widen `plan_file`'s stack frame, which every run's start pays in
+/// page faults.
+#[inline(never)]
 fn plan_memory(path: &Path, request: &Request, report: Report) -> Option<Plan> {
     let mut fail = |diagnostic: Diagnostic| {
         report(&[diagnostic], &Sources::new());

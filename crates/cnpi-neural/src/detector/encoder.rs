@@ -128,7 +128,7 @@ impl Feature {
 /// What identifies the feature of a leaf: the code of its inputs, which
 /// leaves out the source spans (`A[j]` twice is one feature).
 fn leaf_key(leaf: Leaf) -> Vec<f32> {
-    let mut code = Code::default();
+    let mut code = Code::new();
     match leaf {
         Leaf::Compare(_, lhs, rhs) => {
             code.operand(lhs);

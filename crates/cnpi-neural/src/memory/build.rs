@@ -442,7 +442,7 @@ fn embed(plan: &Plan, m_key: &[f32], w_key: &[f32]) -> Result<(Vec<f32>, Vec<Spa
             let act = RowKind::Act(kind);
             embedding.extend(key(m_key, Memory::fixed(act)));
             embedding.extend(key(w_key, BLIND));
-            let mut code = Code::default();
+            let mut code = Code::new();
             code.act_arguments(&app.act);
             if code.values.len() > ARGUMENT_DIM {
                 return Err(too_long(app, code.values.len()));
@@ -460,7 +460,7 @@ fn embed(plan: &Plan, m_key: &[f32], w_key: &[f32]) -> Result<(Vec<f32>, Vec<Spa
 /// constants), as bits. Two conditions with the same code detect the same
 /// thing, whatever their spans.
 pub fn condition_code(condition: &BoolExpr) -> Vec<u32> {
-    let mut code = Code::default();
+    let mut code = Code::new();
     code.condition(condition);
     code.values.iter().map(|v| v.to_bits()).collect()
 }
@@ -468,7 +468,7 @@ pub fn condition_code(condition: &BoolExpr) -> Vec<u32> {
 /// The source text of `condition`: from its first to its last expression
 /// node, or `applier` when it has none.
 fn condition_span(condition: &BoolExpr, applier: Span) -> Span {
-    let mut code = Code::default();
+    let mut code = Code::new();
     code.condition(condition);
     let mut spans = code.spans.into_iter();
     match spans.next() {

@@ -411,6 +411,17 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
     }
 
     fn apply(&mut self, act: &Act) -> Result<(), Diagnostic> {
+        if let Some((p, q, k)) = act.affine {
+            let base = match q {
+                Some(q) => self.store.pointers().get(q).copied(),
+                None => Some(0),
+            };
+            if let Some(value) = base.and_then(|base| base.checked_add(k))
+                && self.store.set_pointer(p, value)
+            {
+                return Ok(());
+            }
+        }
         if let Some((p, value)) = &act.set {
             // A `SET` reads `_resume` as 0, as the environment applies it.
             let store = &self.store;

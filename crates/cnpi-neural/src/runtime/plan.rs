@@ -48,7 +48,8 @@ pub(super) enum Op {
 }
 
 /// An ACT as the machine applies it: a `SET` whose value has a flat form
-/// is done by the machine, and a `WRITE` or `SWAP` of cells compiled
+/// is done by the machine (one whose value is `P[q] + k`, `P[q]` or an
+/// integer straight from the pointers), and a `WRITE` or `SWAP` of cells compiled
 /// ([`CompiledAct`]) by the store without the expression tree (each as
 /// written only where that cannot give the result, for the error); any
 /// other by the store.
@@ -56,6 +57,8 @@ pub(super) enum Op {
 pub(super) struct Act {
     pub(super) app: ActApp,
     pub(super) set: Option<(PointerId, Flat)>,
+    /// A `SET(p, P[q] + k)` as `(p, Some(q), k)` ([`Flat::affine`]).
+    pub(super) affine: Option<(PointerId, Option<PointerId>, i64)>,
     pub(super) compiled: Option<CompiledAct>,
 }
 
@@ -66,7 +69,13 @@ impl Act {
             cnpi::program::Act::Env(act) => (None, CompiledAct::new(act)),
             _ => (None, None),
         };
-        Act { app, set, compiled }
+        let affine = (set.as_ref()).and_then(|(p, flat)| flat.affine().map(|(q, k)| (*p, q, k)));
+        Act {
+            app,
+            set,
+            affine,
+            compiled,
+        }
     }
 }
 

@@ -34,6 +34,7 @@ pub struct Many<'a> {
 
 /// Runs `plan` on every line of the file `many.path` (this shard's), and
 /// prints one JSON object per line.
+#[inline(never)]
 pub fn run(plan: &Plan, many: &Many) -> ExitCode {
     let text = match cnpi::read::text(many.path) {
         Ok(text) => text,

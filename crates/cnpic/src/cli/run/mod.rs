@@ -161,13 +161,13 @@ pub fn run(args: &RunArgs) -> ExitCode {
         let empty = env::empty_input(plan.env());
         err!("note: no --input given; running on the empty input `{empty}`\n");
     }
-    let stderr = std::io::stderr();
-    let mut trace = std::io::BufWriter::new(stderr.lock());
+    // The trace's buffer (8 KiB) is made only when there is a trace.
+    let mut trace = (args.trace).then(|| std::io::BufWriter::new(std::io::stderr().lock()));
     let mut recorder =
         (args.html.as_ref()).map(|_| Recorder::new(args.html_steps.unwrap_or_else(Window::all)));
     let options = RunOptions {
         max_steps: args.max_steps,
-        trace: args.trace.then_some(&mut trace as &mut dyn std::io::Write),
+        trace: trace.as_mut().map(|trace| trace as &mut dyn std::io::Write),
         record: recorder.as_mut(),
     };
     let result = match plan.read_input_arg(args.input.as_deref()) {
@@ -198,7 +198,9 @@ pub fn run(args: &RunArgs) -> ExitCode {
 }
 
 /// The page of the network's run (when it ran: not for an input that did
-/// not read).
+/// not read). Not inlined, as [`inputs::run`]: `run`'s stack frame stays
+/// small.
+#[inline(never)]
 fn write_page(
     path: &std::path::Path,
     args: &RunArgs,
