@@ -370,6 +370,18 @@ impl FlatOperand {
         (1..terms.len()).find_map(|cut| Some([term(&terms[..cut])?, term(&terms[cut..])?]))
     }
 
+    /// `(data, p, k)` for the array `data` at `P[p] + k` (`A[j - 1]`), if
+    /// the side is one: it fails where the index overflows, as the flat
+    /// form and the tree do, and is END outside the array.
+    pub fn offset_at(&self) -> Option<(u32, u32, i64)> {
+        match (self.top, &*self.ops) {
+            (Top::Cell(data, 1), &[Op::PointerPlus(p, k)]) if p != NO_POINTER => {
+                Some((u32::try_from(data).ok()?, p, k))
+            }
+            _ => None,
+        }
+    }
+
     /// The flat form of `operand`, if it has one.
     pub fn new(operand: &Operand) -> Option<FlatOperand> {
         let mut ops = Vec::new();

@@ -16,7 +16,8 @@
 //! no region found through it.
 //!
 //! A feature one of whose sides is the sum of two such sides
-//! (`d[u] + A[u][v] < d[v]`, a [`Term`]) can fail: END in the sum, or an
+//! (`d[u] + A[u][v] < d[v]`) or an array read at a pointer plus a
+//! constant (`A[j - 1]`), a [`Term`], can fail: END in the sum, or an
 //! overflow. Where the condition's own evaluation would reach it depends
 //! on more than the diagram's path, so every such feature is computed
 //! first, whatever the path; where one fails, the detector gives no bit
@@ -40,6 +41,9 @@ const MAX_FAILABLE: usize = 4;
 pub(super) enum Term {
     Side(FastSide),
     Sum(FastSide, FastSide),
+    /// The array `.0` at `P[.1] + .2` (`A[j - 1]`), which fails where the
+    /// index overflows.
+    Offset(u32, u32, i64),
 }
 
 impl Term {
@@ -47,7 +51,10 @@ impl Term {
     pub(super) fn of(side: &FlatOperand) -> Option<Term> {
         match side.fast_side() {
             Some(side) => Some(Term::Side(side)),
-            None => side.sum().map(|[a, b]| Term::Sum(a, b)),
+            None => (side.sum().map(|[a, b]| Term::Sum(a, b))).or_else(|| {
+                side.offset_at()
+                    .map(|(data, p, k)| Term::Offset(data, p, k))
+            }),
         }
     }
 
@@ -59,6 +66,10 @@ impl Term {
             Term::Sum(a, b) => {
                 let sum = (cells.read(a).zip(cells.read(b))).and_then(|(a, b)| a.checked_add(b));
                 sum.map(Some).ok_or(())
+            }
+            Term::Offset(data, p, k) => {
+                let i = cells.pointer(p).checked_add(k).ok_or(())?;
+                Ok(cells.at(data, i))
             }
         }
     }

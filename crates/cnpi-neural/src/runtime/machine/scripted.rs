@@ -302,4 +302,37 @@ mod tests {
             }
         }
     }
+
+    /// A detector reading an array at a pointer plus a constant
+    /// (`A[j - 1]`), compiled: below the array it reads END as the
+    /// reference does, and where the index overflows the run fails as the
+    /// reference interpreter's, at the same step with the same error, at
+    /// every budget.
+    #[test]
+    fn an_offset_index_that_overflows_in_a_compiled_detector_fails_at_the_same_step() {
+        let cases = [
+            (
+                "env ram(j = 0)\ninput A[n]\n\
+                 def BODY: seq(; SET(j, j + 1), NOP, NOP)\n\
+                 def LOOP: linrec(A[j] < A[j - 1] or j < n?; BODY, NOP, NOP)\n",
+                true,
+            ),
+            (
+                "env ram(j = 0)\ninput A[n]\n\
+                 def BODY: seq(; SET(j, j - 4611686018427387904), NOP, NOP)\n\
+                 def LOOP: linrec(A[j - 1] < 100 or j < 1?; BODY, NOP, NOP)\n",
+                false,
+            ),
+        ];
+        for (text, finishes) in cases {
+            let (program, network) = on_the_network(text);
+            let detectors = network.memory.detectors.len();
+            let compiled = (0..detectors)
+                .filter(|&id| matches!(network.plan.probe(id), Probe::Fast(_)))
+                .count();
+            assert_eq!(compiled, 1, "{text}: the offset's detector is compiled");
+            let ends = ends_alike(&program, &network, r#"{"A": [3, 1, 4, 1]}"#);
+            assert_eq!(ends > 0, finishes, "{text}");
+        }
+    }
 }
