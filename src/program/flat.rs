@@ -134,6 +134,17 @@ impl Fast {
         }
     }
 
+    /// The side by its shape.
+    fn side(self) -> FastSide {
+        match self.dims {
+            NUMBER if self.p == NO_POINTER => FastSide::Int(self.k),
+            NUMBER => FastSide::Pointer(self.p, self.k),
+            0 => FastSide::Scalar(self.data),
+            1 => FastSide::At(self.data, self.p),
+            _ => FastSide::At2(self.data, self.p, self.q),
+        }
+    }
+
     /// The side's number; `None` for a cell outside its data (END).
     #[inline(always)]
     fn eval<W: World + ?Sized>(self, world: &W) -> Option<i64> {
@@ -147,6 +158,22 @@ impl Fast {
     }
 }
 
+/// A side [`FastPair`] reads, by its shape, for an engine that compiles
+/// the reading further (a pointer read 0 where the program lacks it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FastSide {
+    /// An integer.
+    Int(i64),
+    /// `P[p] + k` (`k` wrapping: it is 0 for a side written `p`).
+    Pointer(u32, i64),
+    /// The scalar data `.0` (`n`).
+    Scalar(u32),
+    /// The array `.0` at `P[p]`.
+    At(u32, u32),
+    /// The matrix `.0` at `P[p], P[q]`.
+    At2(u32, u32, u32),
+}
+
 /// Two sides of a comparison both in the shapes [`Fast`] reads: how they
 /// relate is had with no stack and no failure.
 #[derive(Clone, Copy, Debug)]
@@ -158,6 +185,11 @@ impl FastPair {
         Some(FastPair(lhs.fast?, rhs.fast?))
     }
 
+    /// Both sides by their shapes.
+    pub fn sides(self) -> [FastSide; 2] {
+        [self.0.side(), self.1.side()]
+    }
+
     /// How the sides relate in `world`, as [`relation`] says.
     #[inline(always)]
     pub fn relation<W: World + ?Sized>(self, world: &W) -> Relation {
@@ -165,16 +197,38 @@ impl FastPair {
     }
 }
 
+/// The relations of two numbers, by how many of `a >= b` and `a > b`
+/// hold.
+const ORDERS: [Relation; 3] = [Relation::Less, Relation::Equal, Relation::Greater];
+
 /// How two fast sides relate, as [`relate`] relates them: two numbers
 /// (positions or values) by order; a value that is END (`None`) is the
 /// same as another END and different from any number (a position is
 /// never END here: only the literal and values are).
 #[inline(always)]
-fn relate_fast(lhs: Option<i64>, rhs: Option<i64>) -> Relation {
+pub fn relate_fast(lhs: Option<i64>, rhs: Option<i64>) -> Relation {
     match (lhs, rhs) {
-        (Some(a), Some(b)) => a.cmp(&b).into(),
+        // Less, Equal, Greater by arithmetic rather than a branch on the
+        // order.
+        (Some(a), Some(b)) => ORDERS[usize::from(a >= b) + usize::from(a > b)],
         (None, None) => Relation::Same,
         _ => Relation::Different,
+    }
+}
+
+/// The side that `ops` push as one value, read as [`run`] reads it, if it
+/// has a shape [`FastPair`] reads (a cell outside its data is END).
+fn term(ops: &[Op]) -> Option<FastSide> {
+    let data = |data: DataId| u32::try_from(data).ok();
+    match *ops {
+        [Op::Int(k)] => Some(FastSide::Int(k)),
+        [Op::Pointer(p)] if p != NO_POINTER => Some(FastSide::Pointer(p, 0)),
+        [Op::Read(d, 0)] => Some(FastSide::Scalar(data(d)?)),
+        [Op::ReadAt(d, p)] if p != NO_POINTER => Some(FastSide::At(data(d)?, p)),
+        [Op::Pointer(p), Op::Pointer(q), Op::Read(d, 2)] if p != NO_POINTER && q != NO_POINTER => {
+            Some(FastSide::At2(data(d)?, p, q))
+        }
+        _ => None,
     }
 }
 
@@ -298,6 +352,24 @@ impl Flat {
 }
 
 impl FlatOperand {
+    /// The side by its shape, if it is one [`FastPair`] reads.
+    pub fn fast_side(&self) -> Option<FastSide> {
+        self.fast.map(Fast::side)
+    }
+
+    /// The two sides of a side that is their sum (`d[u] + A[u][v]`), each
+    /// in a shape [`FastPair`] reads, if it is one: it fails where either
+    /// is END or the sum overflows, as the flat form and the tree do.
+    pub fn sum(&self) -> Option<[FastSide; 2]> {
+        let Top::Position = self.top else {
+            return None;
+        };
+        let (Op::Arith(ArithOp::Add), terms) = self.ops.split_last()? else {
+            return None;
+        };
+        (1..terms.len()).find_map(|cut| Some([term(&terms[..cut])?, term(&terms[cut..])?]))
+    }
+
     /// The flat form of `operand`, if it has one.
     pub fn new(operand: &Operand) -> Option<FlatOperand> {
         let mut ops = Vec::new();

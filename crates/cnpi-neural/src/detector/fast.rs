@@ -1,5 +1,5 @@
 //! A detector's verified table read with no failure, computing only the
-//! features its bit needs.
+//! features its bit needs, each compiled for its shape.
 //!
 //! When every feature of a detector relates two sides of the shapes
 //! [`FastPair`] reads (an integer, a pointer, `n`, `A[i]`, `A[u][v]`),
@@ -10,43 +10,151 @@
 //! point of the table has the same bit is that bit. Reading `in_queue[i]
 //! == 1 and (u == -1 or key[i] < key[u])` where `in_queue[i]` is 0 then
 //! computes one feature, not three, and gives the bit the table holds at
-//! the point [`super::Encoder::encode`] would give.
+//! the point [`super::Encoder::encode`] would give. Each node holds its
+//! two sides by their shapes ([`FastSide`]) and reads them straight from
+//! the ram memory's regions and the pointers ([`Cells`]), with no view and
+//! no region found through it.
+//!
+//! A feature one of whose sides is the sum of two such sides
+//! (`d[u] + A[u][v] < d[v]`, a [`Term`]) can fail: END in the sum, or an
+//! overflow. Where the condition's own evaluation would reach it depends
+//! on more than the diagram's path, so every such feature is computed
+//! first, whatever the path; where one fails, the detector gives no bit
+//! and the caller reads the encoder, which gives the bit or the error the
+//! condition has there. Where none fails, every feature has its state
+//! and the diagram's bit is the table's at the encoder's point.
 
-use cnpi::program::World;
-use cnpi::program::flat::FastPair;
-
-use super::encoder::index;
+use cnpi::env::Cells;
+use cnpi::program::flat::{FastSide, FlatOperand, relate_fast};
 
 /// The largest domain laid out as a diagram (larger ones keep the plain
 /// encoder).
 const MAX_POINTS: usize = 1 << 12;
 
-/// One node of the diagram.
+/// The most features with a side that can fail a compiled detector holds.
+const MAX_FAILABLE: usize = 4;
+
+/// A side a compiled detector reads: one of [`FastSide`]'s shapes, or the
+/// sum of two (which fails where either is END or the sum overflows).
 #[derive(Clone, Copy, Debug)]
-enum Node {
-    /// Every point below has this bit.
-    Bit(bool),
-    /// Compute the feature relating `pair` (whose sides may both be
-    /// numbers if `numbers`), held in the node so that a step reads one
-    /// entry; the child of state `s` is node `children + s`.
-    Feature {
-        pair: FastPair,
-        numbers: bool,
-        children: u32,
-    },
+pub(super) enum Term {
+    Side(FastSide),
+    Sum(FastSide, FastSide),
+}
+
+impl Term {
+    /// The term of the flat side `side`, if it has one.
+    pub(super) fn of(side: &FlatOperand) -> Option<Term> {
+        match side.fast_side() {
+            Some(side) => Some(Term::Side(side)),
+            None => side.sum().map(|[a, b]| Term::Sum(a, b)),
+        }
+    }
+
+    /// The side's number or cell (`None` for END); `Err` where it fails.
+    #[inline(always)]
+    fn read(self, cells: Cells) -> Result<Option<i64>, ()> {
+        match self {
+            Term::Side(side) => Ok(cells.read(side)),
+            Term::Sum(a, b) => {
+                let sum = (cells.read(a).zip(cells.read(b))).and_then(|(a, b)| a.checked_add(b));
+                sum.map(Some).ok_or(())
+            }
+        }
+    }
+}
+
+/// The feature a node computes: the relation of two sides, held by
+/// their shapes, the commonest pairs each in a form of their own (read
+/// with no dispatch on either side's shape).
+#[derive(Clone, Copy, Debug)]
+enum Feature {
+    /// `P[p]` against `k` (`u != -1`).
+    PointerInt { p: u32, k: i64 },
+    /// `P[p]` against the scalar `data` (`i < n`).
+    PointerScalar { p: u32, data: u32 },
+    /// The array `data` at `P[p]` against `k` (`in_queue[v] == 0`).
+    AtInt { data: u32, p: u32, k: i64 },
+    /// The matrix `data` at `P[p], P[q]` against `k` (`A[u][v] != 0`).
+    At2Int { data: u32, p: u32, q: u32, k: i64 },
+    /// The array `a` at `P[p]` against the array `b` at `P[q]`
+    /// (`d[i] < d[u]`).
+    AtAt { a: u32, p: u32, b: u32, q: u32 },
+    /// Any other two sides.
+    Pair { lhs: FastSide, rhs: FastSide },
+    /// The feature of [`FastDetector::failable`]'s slot `.0`, computed
+    /// before the diagram is read.
+    Failable(usize),
+}
+
+impl Feature {
+    fn new(lhs: FastSide, rhs: FastSide) -> Feature {
+        match (lhs, rhs) {
+            (FastSide::Pointer(p, 0), FastSide::Int(k)) => Feature::PointerInt { p, k },
+            (FastSide::Pointer(p, 0), FastSide::Scalar(data)) => Feature::PointerScalar { p, data },
+            (FastSide::At(data, p), FastSide::Int(k)) => Feature::AtInt { data, p, k },
+            (FastSide::At2(data, p, q), FastSide::Int(k)) => Feature::At2Int { data, p, q, k },
+            (FastSide::At(a, p), FastSide::At(b, q)) => Feature::AtAt { a, p, b, q },
+            _ => Feature::Pair { lhs, rhs },
+        }
+    }
+
+    /// The feature's state at `cells` (those of the failable features in
+    /// `failable`): the relation's index.
+    #[inline(always)]
+    fn state(&self, cells: Cells, failable: &[u8; MAX_FAILABLE]) -> usize {
+        // Each arm reads only its own fields.
+        let found = match *self {
+            Feature::PointerInt { p, k } => relate_fast(Some(cells.pointer(p)), Some(k)),
+            Feature::PointerScalar { p, data } => {
+                relate_fast(Some(cells.pointer(p)), cells.scalar(data))
+            }
+            Feature::AtInt { data, p, k } => relate_fast(cells.at(data, cells.pointer(p)), Some(k)),
+            Feature::At2Int { data, p, q, k } => {
+                let (i, j) = (cells.pointer(p), cells.pointer(q));
+                relate_fast(cells.at2(data, i, j), Some(k))
+            }
+            Feature::AtAt { a, p, b, q } => {
+                let (i, j) = (cells.pointer(p), cells.pointer(q));
+                relate_fast(cells.at(a, i), cells.at(b, j))
+            }
+            Feature::Pair { lhs, rhs } => relate_fast(cells.read(lhs), cells.read(rhs)),
+            Feature::Failable(slot) => return usize::from(failable[slot]),
+        };
+        found as usize
+    }
+}
+
+/// One node of the diagram: a feature, and per state `s` either the bit
+/// every point below has (a leaf: bit `s` of `leaves` set, the bit in bit
+/// `s` of `ones`) or the node `children + s`.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    feature: Feature,
+    children: u32,
+    leaves: u8,
+    ones: u8,
 }
 
 /// See the module documentation.
 #[derive(Clone, Debug)]
 pub struct FastDetector {
+    /// The diagram from its root; none when the table is one bit.
     nodes: Box<[Node]>,
+    /// The bit of a table without nodes.
+    constant: bool,
+    /// The features whose sides can fail, in encoding order.
+    failable: Box<[[Term; 2]]>,
 }
 
 impl FastDetector {
     /// The diagram of `table` over `features` (each with its radix, in
     /// encoding order); `None` for a domain over [`MAX_POINTS`] or a table
     /// of another size.
-    pub fn new(features: Vec<(FastPair, bool, usize)>, table: &[bool]) -> Option<FastDetector> {
+    pub(super) fn new(
+        features: Vec<([Term; 2], bool, usize)>,
+        table: &[bool],
+    ) -> Option<FastDetector> {
         let domain = features.iter().map(|f| f.2).product::<usize>();
         if domain > MAX_POINTS || table.len() != domain {
             return None;
@@ -55,46 +163,111 @@ impl FastDetector {
         let below: Vec<usize> = (0..=features.len())
             .map(|level| features[level..].iter().map(|f| f.2).product())
             .collect();
-        let mut nodes = vec![Node::Bit(false)];
+        // The one bit of the points below the node at `level` reached by
+        // the point `prefix` of the states above, if they have one.
+        let leaf = |level: usize, prefix: usize| -> Option<Option<bool>> {
+            let points = table.get(prefix * below[level]..(prefix + 1) * below[level])?;
+            Some(match points {
+                [first, rest @ ..] if rest.iter().all(|bit| bit == first) => Some(*first),
+                _ => None,
+            })
+        };
+        // Per level, the node's feature.
+        let mut failable = Vec::new();
+        let compiled: Vec<Feature> = (features.iter())
+            .map(|(terms, ..)| match *terms {
+                [Term::Side(lhs), Term::Side(rhs)] => Feature::new(lhs, rhs),
+                _ => {
+                    failable.push(*terms);
+                    Feature::Failable(failable.len() - 1)
+                }
+            })
+            .collect();
+        if failable.len() > MAX_FAILABLE {
+            return None;
+        }
+        let failable = failable.into_boxed_slice();
+        if let Some(constant) = leaf(0, 0)? {
+            return Some(FastDetector {
+                nodes: Box::new([]),
+                constant,
+                failable,
+            });
+        }
+        let mut nodes: Vec<Option<Node>> = vec![None];
         // (node, level, the point of the states chosen above it)
         let mut todo = vec![(0usize, 0usize, 0usize)];
         while let Some((node, level, prefix)) = todo.pop() {
-            let points = table.get(prefix * below[level]..(prefix + 1) * below[level])?;
-            nodes[node] = match points {
-                [first, rest @ ..] if rest.iter().all(|bit| bit == first) => Node::Bit(*first),
-                _ => {
-                    let (pair, numbers, radix) = *features.get(level)?;
-                    let children = nodes.len();
-                    nodes.resize(children + radix, Node::Bit(false));
-                    todo.extend((0..radix).map(|s| (children + s, level + 1, prefix * radix + s)));
-                    Node::Feature {
-                        pair,
-                        numbers,
-                        children: u32::try_from(children).ok()?,
+            let (_, numbers, radix) = *features.get(level)?;
+            // Two fast sides may both be numbers: a state is a relation's
+            // own index (and at most five).
+            if !numbers || radix > 8 {
+                return None;
+            }
+            let children = nodes.len();
+            nodes.resize(children + radix, None);
+            let (mut leaves, mut ones) = (0u8, 0u8);
+            for s in 0..radix {
+                let point = prefix * radix + s;
+                match leaf(level + 1, point)? {
+                    Some(bit) => {
+                        leaves |= 1 << s;
+                        ones |= u8::from(bit) << s;
                     }
+                    None => todo.push((children + s, level + 1, point)),
                 }
-            };
+            }
+            nodes[node] = Some(Node {
+                feature: *compiled.get(level)?,
+                children: u32::try_from(children).ok()?,
+                leaves,
+                ones,
+            });
         }
+        // A leaf's slot holds no node; it is never read (its parent has the
+        // bit), so it holds its parent's root for a filler.
+        let filler = nodes[0]?;
         Some(FastDetector {
-            nodes: nodes.into(),
+            nodes: nodes.into_iter().map(|n| n.unwrap_or(filler)).collect(),
+            constant: false,
+            failable,
         })
     }
 
-    /// The table's bit at the point of `world`.
+    /// The table's bit at the point of the memory and pointers `cells`;
+    /// `None` where a feature that can fail fails (then the encoder says).
     #[inline]
-    pub fn bit<W: World + ?Sized>(&self, world: &W) -> bool {
-        let mut at = 0;
-        loop {
-            match self.nodes.get(at) {
-                Some(&Node::Bit(bit)) => return bit,
-                Some(&Node::Feature {
-                    pair,
-                    numbers,
-                    children,
-                }) => at = children as usize + index(pair.relation(world), numbers),
-                None => return false,
-            }
+    pub fn bit(&self, cells: Cells) -> Option<bool> {
+        if self.failable.is_empty() {
+            return Some(self.walk(cells, &[0; MAX_FAILABLE]));
         }
+        self.bit_failable(cells)
+    }
+
+    /// [`Self::bit`] of a detector with features that can fail: those
+    /// first.
+    #[inline(never)]
+    fn bit_failable(&self, cells: Cells) -> Option<bool> {
+        let mut failable = [0; MAX_FAILABLE];
+        for (state, [lhs, rhs]) in failable.iter_mut().zip(&self.failable) {
+            *state = relate_fast(lhs.read(cells).ok()?, rhs.read(cells).ok()?) as u8;
+        }
+        Some(self.walk(cells, &failable))
+    }
+
+    /// The diagram's bit at `cells`, the failable features' states in
+    /// `failable`.
+    #[inline(always)]
+    fn walk(&self, cells: Cells, failable: &[u8; MAX_FAILABLE]) -> bool {
+        let mut at = 0;
+        while let Some(node) = self.nodes.get(at) {
+            let state = node.feature.state(cells, failable);
+            if node.leaves >> state & 1 == 1 {
+                return node.ones >> state & 1 == 1;
+            }
+            at = node.children as usize + state;
+        }
+        self.constant
     }
 }
 
@@ -136,19 +309,142 @@ mod tests {
                     let pointers = [i, j, k];
                     let view = state.view(&pointers);
                     let point = encoder.encode(&view, false).expect("no failure");
-                    assert_eq!(fast.bit(&view), table[point], "{pointers:?}");
+                    let bit = fast.bit(state.cells(&pointers));
+                    assert_eq!(bit, Some(table[point]), "{pointers:?}");
                     computed += 1;
                 }
             }
         }
         assert_eq!(computed, 216);
         // The condition's own table is read with fewer nodes than points,
-        // and a constant table is one node.
+        // and a constant table is no node but its bit.
         let labels: Vec<bool> = (0..encoder.domain()).map(|p| encoder.label(p)).collect();
         let features = || encoder.fast_features().expect("fast");
         let own = FastDetector::new(features(), &labels).expect("small");
         assert!(own.nodes.len() < encoder.domain(), "{}", own.nodes.len());
         let constant = FastDetector::new(features(), &vec![true; encoder.domain()]);
-        assert_eq!(constant.map(|d| d.nodes.len()), Some(1));
+        assert_eq!(
+            constant.map(|d| (d.nodes.len(), d.constant)),
+            Some((0, true))
+        );
+    }
+
+    /// The conditions of the combinatory form of every CLRS example
+    /// whose features are all compiled, read from random states: the
+    /// compiled diagram's bit is the table's bit at the encoder's point,
+    /// for the condition's own table and for one that is not the
+    /// condition's; where a sum fails, no bit (and there the encoder's).
+    #[test]
+    fn the_shipped_conditions_read_as_the_encoder_reads_them() {
+        use rand::{RngExt, SeedableRng};
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/clrs");
+        let mut files: Vec<_> = (std::fs::read_dir(dir).expect("the examples").flatten())
+            .map(|entry| entry.path())
+            .filter(|path| path.extension().is_some_and(|e| e == "cnpi"))
+            .collect();
+        files.sort();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(32);
+        let (mut detectors, mut states, mut fell) = (0, 0, 0);
+        let mut shapes = std::collections::BTreeSet::new();
+        for file in &files {
+            let name = file.display().to_string();
+            let source = std::fs::read_to_string(file).expect("readable");
+            let program = cnpi::compile::compile(&name, &source, None).program;
+            let program = program.expect("compiles");
+            let text = (cnpi::combinatorize::combinatorize(&program, &source, &name))
+                .expect("combinatorizes")
+                .text;
+            let program = cnpi::compile::compile(&name, &text, None).program;
+            let program = program.expect("its combinatory form compiles");
+            let layout = Declarations::of(&program);
+            for def in &program.defs {
+                let Body::Applier(Applier::Combinator {
+                    detector: Some(expr),
+                    ..
+                }) = &def.body
+                else {
+                    continue;
+                };
+                let encoder = Encoder::new(Condition::Source(expr.clone())).expect("small");
+                let Some(features) = encoder.fast_features() else {
+                    continue;
+                };
+                let labels: Vec<bool> = (0..encoder.domain()).map(|p| encoder.label(p)).collect();
+                let other: Vec<bool> = (0..encoder.domain()).map(|p| p % 3 == 1).collect();
+                for table in [labels, other] {
+                    let fast = FastDetector::new(features.clone(), &table).expect("small");
+                    shapes.extend(fast.nodes.iter().map(|node| {
+                        let shape = format!("{:?}", node.feature);
+                        shape[..shape.find(' ').unwrap_or(shape.len())].to_string()
+                    }));
+                    detectors += 1;
+                    for _ in 0..50 {
+                        let state = random_state(&mut rng, program.env, &layout);
+                        for _ in 0..20 {
+                            let pointers: Vec<i64> = (layout.registers.iter())
+                                .map(|_| rng.random_range(-2..7))
+                                .collect();
+                            let view = state.view(&pointers);
+                            let bit = fast.bit(state.cells(&pointers));
+                            // Where a sum fails the encoder is read: it
+                            // gives the bit, or the condition's error.
+                            match (encoder.encode(&view, false), bit) {
+                                (Ok(point), Some(bit)) => assert_eq!(bit, table[point]),
+                                (Ok(_), None) => fell += 1,
+                                (Err(_), bit) => assert_eq!(bit, None, "{name}: {expr:?}"),
+                            }
+                            states += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(detectors >= 60, "{detectors} detectors");
+        assert_eq!(states, detectors * 1000);
+        assert!(fell * 10 < states, "{fell} of {states} fell to the encoder");
+        let shapes: Vec<_> = shapes.into_iter().collect();
+        let expected = [
+            "At2Int",
+            "AtAt",
+            "AtInt",
+            "Failable(0)",
+            "Pair",
+            "PointerInt",
+            "PointerScalar",
+        ];
+        assert_eq!(shapes, expected);
+    }
+
+    /// A state of the program laid out as `layout`, every input of length
+    /// 1 to 5 (all of one length, which the sizes they share then agree
+    /// on) with values from -2 to 5.
+    fn random_state(
+        rng: &mut rand_chacha::ChaCha8Rng,
+        env: cnpi::program::EnvKind,
+        layout: &Declarations,
+    ) -> cnpi::env::State {
+        use rand::RngExt;
+        let length = rng.random_range(1..6);
+        let mut value = || rng.random_range(-2..6).to_string();
+        let members: Vec<String> = (layout.data.iter())
+            .filter(|data| data.kind == cnpi::program::DataKind::Input)
+            .map(|data| {
+                let row = |value: &mut dyn FnMut() -> String| {
+                    let cells: Vec<String> = (0..length).map(|_| value()).collect();
+                    format!("[{}]", cells.join(","))
+                };
+                let json = match data.dims.len() {
+                    0 => value(),
+                    1 => row(&mut value),
+                    _ => {
+                        let rows: Vec<String> = (0..length).map(|_| row(&mut value)).collect();
+                        format!("[{}]", rows.join(","))
+                    }
+                };
+                format!("\"{}\": {json}", data.name)
+            })
+            .collect();
+        let json = format!("{{{}}}", members.join(", "));
+        read_input(env, layout, &json).expect("a valid input")
     }
 }
