@@ -26,7 +26,7 @@ mod ram;
 pub use array::{ArrayState, Tape};
 pub use errors::{eval_error, internal};
 pub use picture::{Mark, Panel, Picture, Shape};
-pub use ram::{CompiledAct, MAX_SCRATCH};
+pub use ram::{Cells, CompiledAct, MAX_SCRATCH};
 
 use std::any::Any;
 
@@ -446,6 +446,16 @@ impl State {
             source,
             pointers,
             resume: 0,
+        }
+    }
+
+    /// The state's cells and `pointers` as a compiled detector reads them
+    /// (no cells outside `ram`).
+    #[inline]
+    pub fn cells<'a>(&'a self, pointers: &'a [i64]) -> Cells<'a> {
+        match &self.inner {
+            Inner::Ram(ram) => ram.cells(pointers),
+            Inner::Other(_) => Cells::new(&[], pointers),
         }
     }
 

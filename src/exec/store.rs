@@ -12,7 +12,7 @@ use std::io::Write;
 
 use super::{FrameStack, MAX_STACK_BYTES, MAX_TASKS, Options, Outcome, StateStack, errors};
 use crate::diagnostic::Diagnostic;
-use crate::env::{CompiledAct, State, View, eval_error, internal};
+use crate::env::{Cells, CompiledAct, State, View, eval_error, internal};
 use crate::program::{Act, ActApp, BoolExpr, EnvKind, FrameAct, Pointer, PosExpr};
 use crate::span::Span;
 
@@ -105,6 +105,12 @@ impl<'o> Store<'o> {
     #[inline]
     pub fn view(&self) -> View<'_> {
         (self.state.view(&self.pointers)).with_resume(self.frames.resume())
+    }
+
+    /// The cells and pointers as a compiled detector reads them.
+    #[inline]
+    pub fn cells(&self) -> Cells<'_> {
+        self.state.cells(&self.pointers)
     }
 
     /// Evaluates a condition on the current environment.

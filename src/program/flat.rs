@@ -134,6 +134,17 @@ impl Fast {
         }
     }
 
+    /// The side by its shape.
+    fn side(self) -> FastSide {
+        match self.dims {
+            NUMBER if self.p == NO_POINTER => FastSide::Int(self.k),
+            NUMBER => FastSide::Pointer(self.p, self.k),
+            0 => FastSide::Scalar(self.data),
+            1 => FastSide::At(self.data, self.p),
+            _ => FastSide::At2(self.data, self.p, self.q),
+        }
+    }
+
     /// The side's number; `None` for a cell outside its data (END).
     #[inline(always)]
     fn eval<W: World + ?Sized>(self, world: &W) -> Option<i64> {
@@ -147,6 +158,22 @@ impl Fast {
     }
 }
 
+/// A side [`FastPair`] reads, by its shape, for an engine that compiles
+/// the reading further (a pointer read 0 where the program lacks it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FastSide {
+    /// An integer.
+    Int(i64),
+    /// `P[p] + k` (`k` wrapping: it is 0 for a side written `p`).
+    Pointer(u32, i64),
+    /// The scalar data `.0` (`n`).
+    Scalar(u32),
+    /// The array `.0` at `P[p]`.
+    At(u32, u32),
+    /// The matrix `.0` at `P[p], P[q]`.
+    At2(u32, u32, u32),
+}
+
 /// Two sides of a comparison both in the shapes [`Fast`] reads: how they
 /// relate is had with no stack and no failure.
 #[derive(Clone, Copy, Debug)]
@@ -158,6 +185,11 @@ impl FastPair {
         Some(FastPair(lhs.fast?, rhs.fast?))
     }
 
+    /// Both sides by their shapes.
+    pub fn sides(self) -> [FastSide; 2] {
+        [self.0.side(), self.1.side()]
+    }
+
     /// How the sides relate in `world`, as [`relation`] says.
     #[inline(always)]
     pub fn relation<W: World + ?Sized>(self, world: &W) -> Relation {
@@ -165,14 +197,20 @@ impl FastPair {
     }
 }
 
+/// The relations of two numbers, by how many of `a >= b` and `a > b`
+/// hold.
+const ORDERS: [Relation; 3] = [Relation::Less, Relation::Equal, Relation::Greater];
+
 /// How two fast sides relate, as [`relate`] relates them: two numbers
 /// (positions or values) by order; a value that is END (`None`) is the
 /// same as another END and different from any number (a position is
 /// never END here: only the literal and values are).
 #[inline(always)]
-fn relate_fast(lhs: Option<i64>, rhs: Option<i64>) -> Relation {
+pub fn relate_fast(lhs: Option<i64>, rhs: Option<i64>) -> Relation {
     match (lhs, rhs) {
-        (Some(a), Some(b)) => a.cmp(&b).into(),
+        // Less, Equal, Greater by arithmetic rather than a branch on the
+        // order.
+        (Some(a), Some(b)) => ORDERS[usize::from(a >= b) + usize::from(a > b)],
         (None, None) => Relation::Same,
         _ => Relation::Different,
     }

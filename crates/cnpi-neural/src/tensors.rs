@@ -117,18 +117,6 @@ impl<'a> Reader<'a> {
     /// Parses `bytes` as a safetensors file of format `format` and checks
     /// its checksum.
     pub fn open(bytes: &'a [u8], format: &str) -> Result<Reader<'a>, OpenError> {
-        Reader::read(bytes, format, true)
-    }
-
-    /// [`Reader::open`] without the checksum, for bytes compiled into the
-    /// binary: they cannot change after the build, and a test checks
-    /// their checksum.
-    pub fn open_built_in(bytes: &'a [u8], format: &str) -> Result<Reader<'a>, OpenError> {
-        Reader::read(bytes, format, false)
-    }
-
-    /// [`Reader::open`], the checksum checked if `checked`.
-    fn read(bytes: &'a [u8], format: &str, checked: bool) -> Result<Reader<'a>, OpenError> {
         let malformed = |why: String| OpenError::Malformed(why);
         let (size, header, metadata) = header::read(bytes).map_err(|e| {
             malformed(format!(
@@ -156,9 +144,6 @@ impl<'a> Reader<'a> {
             data,
             metadata,
         };
-        if !checked {
-            return Ok(reader);
-        }
         let mut sorted: Vec<(&str, &str)> = (reader.metadata.iter())
             .map(|(k, v)| (k.as_str(), v.as_str()))
             .collect();

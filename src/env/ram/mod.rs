@@ -25,11 +25,13 @@ use crate::program::calls::hidden;
 use crate::program::declared::{MOVE, NOP, SET};
 use crate::program::{ActArg, ActDecl, Cell, Data, DataKind, EnvAct, EnvKind, ParamType, PosKind};
 
+mod cells;
 mod compiled;
 mod output;
 mod picture;
 mod typed;
 
+pub use cells::Cells;
 pub use compiled::CompiledAct;
 
 /// The most integers all scratch data of a run may hold together (256 MiB).
@@ -337,6 +339,12 @@ impl RamState {
     #[inline]
     pub(super) fn regions(&self) -> &[Region] {
         &self.memory
+    }
+
+    /// The memory and `pointers` as a compiled detector reads them.
+    #[inline]
+    pub(super) fn cells<'a>(&'a self, pointers: &'a [i64]) -> Cells<'a> {
+        Cells::new(&self.memory, pointers)
     }
 }
 

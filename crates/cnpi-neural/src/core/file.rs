@@ -58,21 +58,6 @@ pub fn write(weights: &Weights, metadata: &Metadata) -> Vec<u8> {
 /// Parses and checks a core file (format, checksum, shapes, finite
 /// weights). `name` is how diagnostics refer to it.
 pub fn read(bytes: &[u8], name: &str) -> Result<(Weights, Metadata), Diagnostic> {
-    read_with(bytes, name, Reader::open)
-}
-
-/// [`read`] for the shipped core's bytes, compiled into the binary: its
-/// checksum is left to a test (`Reader::open_built_in`).
-pub fn read_built_in(bytes: &[u8], name: &str) -> Result<(Weights, Metadata), Diagnostic> {
-    read_with(bytes, name, Reader::open_built_in)
-}
-
-/// [`read`], the file opened by `open`.
-fn read_with<'b>(
-    bytes: &'b [u8],
-    name: &str,
-    open: fn(&'b [u8], &str) -> Result<Reader<'b>, OpenError>,
-) -> Result<(Weights, Metadata), Diagnostic> {
     let malformed = |why: String| {
         Diagnostic::error(
             codes::E1002,
@@ -80,7 +65,7 @@ fn read_with<'b>(
         )
         .with_help("regenerate it with `cnpic train-core`, or use the shipped core")
     };
-    let file = open(bytes, FORMAT).map_err(|error| match error {
+    let file = Reader::open(bytes, FORMAT).map_err(|error| match error {
         OpenError::Malformed(why) => malformed(why),
         OpenError::Modified => Diagnostic::error(
             codes::E1003,

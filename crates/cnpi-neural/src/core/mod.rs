@@ -122,12 +122,13 @@ impl Core {
     /// per process with the decision table kept in the source (`shipped`:
     /// the table its network gives, checked by a test). Its bytes, that
     /// table and the definitions are all compiled into the binary, so its
-    /// checksum and its verification are the same at every start: a test
-    /// checks them (`shipped::tests`), and a start only reads the file.
+    /// checksum, its verification and its header are the same at every
+    /// start: a test checks them (`shipped::tests`), and a start only reads
+    /// the weights at the places the kept layout gives.
     pub fn shipped() -> Result<&'static Core, Diagnostic> {
         static CORE: OnceLock<Result<Core, Diagnostic>> = OnceLock::new();
         let load = || {
-            let (weights, metadata) = file::read_built_in(SHIPPED, SHIPPED_NAME)?;
+            let (weights, metadata) = shipped::read();
             let core = Core::from_parts(weights, metadata, SHIPPED_NAME)?;
             let _ = core.table.set(shipped::table());
             Ok(core)

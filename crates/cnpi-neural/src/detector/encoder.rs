@@ -54,7 +54,7 @@ enum Feature {
 /// The index of `found` among the relations of a feature whose sides may
 /// both be numbers (`numbers`) or not (see [`Feature::relations`]).
 #[inline(always)]
-pub(super) fn index(found: Relation, numbers: bool) -> usize {
+fn index(found: Relation, numbers: bool) -> usize {
     // `NUMBERS` lists every relation in declaration order; two sides that
     // cannot both be numbers never relate by order (`relate` only orders
     // number pairs), so they are `Same` (0) or `Different` (1).

@@ -1,5 +1,5 @@
 //! A detector's verified table read with no failure, computing only the
-//! features its bit needs.
+//! features its bit needs, each compiled for its shape.
 //!
 //! When every feature of a detector relates two sides of the shapes
 //! [`FastPair`] reads (an integer, a pointer, `n`, `A[i]`, `A[u][v]`),
@@ -10,36 +10,92 @@
 //! point of the table has the same bit is that bit. Reading `in_queue[i]
 //! == 1 and (u == -1 or key[i] < key[u])` where `in_queue[i]` is 0 then
 //! computes one feature, not three, and gives the bit the table holds at
-//! the point [`super::Encoder::encode`] would give.
+//! the point [`super::Encoder::encode`] would give. Each node holds its
+//! two sides by their shapes ([`FastSide`]) and reads them straight from
+//! the ram memory's regions and the pointers ([`Cells`]), with no view and
+//! no region found through it.
 
-use cnpi::program::World;
-use cnpi::program::flat::FastPair;
-
-use super::encoder::index;
+use cnpi::env::Cells;
+use cnpi::program::flat::{FastPair, FastSide, relate_fast};
 
 /// The largest domain laid out as a diagram (larger ones keep the plain
 /// encoder).
 const MAX_POINTS: usize = 1 << 12;
 
-/// One node of the diagram.
+/// The feature a node computes: the relation of two sides, held by
+/// their shapes, the commonest pairs each in a form of their own (read
+/// with no dispatch on either side's shape).
 #[derive(Clone, Copy, Debug)]
-enum Node {
-    /// Every point below has this bit.
-    Bit(bool),
-    /// Compute the feature relating `pair` (whose sides may both be
-    /// numbers if `numbers`), held in the node so that a step reads one
-    /// entry; the child of state `s` is node `children + s`.
-    Feature {
-        pair: FastPair,
-        numbers: bool,
-        children: u32,
-    },
+enum Feature {
+    /// `P[p]` against `k` (`u != -1`).
+    PointerInt { p: u32, k: i64 },
+    /// `P[p]` against the scalar `data` (`i < n`).
+    PointerScalar { p: u32, data: u32 },
+    /// The array `data` at `P[p]` against `k` (`in_queue[v] == 0`).
+    AtInt { data: u32, p: u32, k: i64 },
+    /// The matrix `data` at `P[p], P[q]` against `k` (`A[u][v] != 0`).
+    At2Int { data: u32, p: u32, q: u32, k: i64 },
+    /// The array `a` at `P[p]` against the array `b` at `P[q]`
+    /// (`d[i] < d[u]`).
+    AtAt { a: u32, p: u32, b: u32, q: u32 },
+    /// Any other two sides.
+    Pair { lhs: FastSide, rhs: FastSide },
+}
+
+impl Feature {
+    fn new(lhs: FastSide, rhs: FastSide) -> Feature {
+        match (lhs, rhs) {
+            (FastSide::Pointer(p, 0), FastSide::Int(k)) => Feature::PointerInt { p, k },
+            (FastSide::Pointer(p, 0), FastSide::Scalar(data)) => Feature::PointerScalar { p, data },
+            (FastSide::At(data, p), FastSide::Int(k)) => Feature::AtInt { data, p, k },
+            (FastSide::At2(data, p, q), FastSide::Int(k)) => Feature::At2Int { data, p, q, k },
+            (FastSide::At(a, p), FastSide::At(b, q)) => Feature::AtAt { a, p, b, q },
+            _ => Feature::Pair { lhs, rhs },
+        }
+    }
+
+    /// The feature's state at `cells`: the relation's index.
+    #[inline(always)]
+    fn state(&self, cells: Cells) -> usize {
+        // Each arm reads only its own fields.
+        let found = match *self {
+            Feature::PointerInt { p, k } => relate_fast(Some(cells.pointer(p)), Some(k)),
+            Feature::PointerScalar { p, data } => {
+                relate_fast(Some(cells.pointer(p)), cells.scalar(data))
+            }
+            Feature::AtInt { data, p, k } => relate_fast(cells.at(data, cells.pointer(p)), Some(k)),
+            Feature::At2Int { data, p, q, k } => {
+                let (i, j) = (cells.pointer(p), cells.pointer(q));
+                relate_fast(cells.at2(data, i, j), Some(k))
+            }
+            Feature::AtAt { a, p, b, q } => {
+                let (i, j) = (cells.pointer(p), cells.pointer(q));
+                relate_fast(cells.at(a, i), cells.at(b, j))
+            }
+            Feature::Pair { lhs, rhs } => relate_fast(cells.read(lhs), cells.read(rhs)),
+        };
+        found as usize
+    }
+}
+
+/// One node of the diagram: a feature, and per state `s` either the bit
+/// every point below has (a leaf: bit `s` of `leaves` set, the bit in bit
+/// `s` of `ones`) or the node `children + s`.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    feature: Feature,
+    children: u32,
+    leaves: u8,
+    ones: u8,
 }
 
 /// See the module documentation.
 #[derive(Clone, Debug)]
 pub struct FastDetector {
+    /// The diagram from its root; none when the table is one bit.
     nodes: Box<[Node]>,
+    /// The bit of a table without nodes.
+    constant: bool,
 }
 
 impl FastDetector {
@@ -55,46 +111,73 @@ impl FastDetector {
         let below: Vec<usize> = (0..=features.len())
             .map(|level| features[level..].iter().map(|f| f.2).product())
             .collect();
-        let mut nodes = vec![Node::Bit(false)];
+        // The one bit of the points below the node at `level` reached by
+        // the point `prefix` of the states above, if they have one.
+        let leaf = |level: usize, prefix: usize| -> Option<Option<bool>> {
+            let points = table.get(prefix * below[level]..(prefix + 1) * below[level])?;
+            Some(match points {
+                [first, rest @ ..] if rest.iter().all(|bit| bit == first) => Some(*first),
+                _ => None,
+            })
+        };
+        if let Some(constant) = leaf(0, 0)? {
+            return Some(FastDetector {
+                nodes: Box::new([]),
+                constant,
+            });
+        }
+        let mut nodes: Vec<Option<Node>> = vec![None];
         // (node, level, the point of the states chosen above it)
         let mut todo = vec![(0usize, 0usize, 0usize)];
         while let Some((node, level, prefix)) = todo.pop() {
-            let points = table.get(prefix * below[level]..(prefix + 1) * below[level])?;
-            nodes[node] = match points {
-                [first, rest @ ..] if rest.iter().all(|bit| bit == first) => Node::Bit(*first),
-                _ => {
-                    let (pair, numbers, radix) = *features.get(level)?;
-                    let children = nodes.len();
-                    nodes.resize(children + radix, Node::Bit(false));
-                    todo.extend((0..radix).map(|s| (children + s, level + 1, prefix * radix + s)));
-                    Node::Feature {
-                        pair,
-                        numbers,
-                        children: u32::try_from(children).ok()?,
+            let (pair, numbers, radix) = *features.get(level)?;
+            // Two fast sides may both be numbers: a state is a relation's
+            // own index (and at most five).
+            if !numbers || radix > 8 {
+                return None;
+            }
+            let children = nodes.len();
+            nodes.resize(children + radix, None);
+            let (mut leaves, mut ones) = (0u8, 0u8);
+            for s in 0..radix {
+                let point = prefix * radix + s;
+                match leaf(level + 1, point)? {
+                    Some(bit) => {
+                        leaves |= 1 << s;
+                        ones |= u8::from(bit) << s;
                     }
+                    None => todo.push((children + s, level + 1, point)),
                 }
-            };
+            }
+            let [lhs, rhs] = pair.sides();
+            nodes[node] = Some(Node {
+                feature: Feature::new(lhs, rhs),
+                children: u32::try_from(children).ok()?,
+                leaves,
+                ones,
+            });
         }
+        // A leaf's slot holds no node; it is never read (its parent has the
+        // bit), so it holds its parent's root for a filler.
+        let filler = nodes[0]?;
         Some(FastDetector {
-            nodes: nodes.into(),
+            nodes: nodes.into_iter().map(|n| n.unwrap_or(filler)).collect(),
+            constant: false,
         })
     }
 
-    /// The table's bit at the point of `world`.
+    /// The table's bit at the point of the memory and pointers `cells`.
     #[inline]
-    pub fn bit<W: World + ?Sized>(&self, world: &W) -> bool {
+    pub fn bit(&self, cells: Cells) -> bool {
         let mut at = 0;
-        loop {
-            match self.nodes.get(at) {
-                Some(&Node::Bit(bit)) => return bit,
-                Some(&Node::Feature {
-                    pair,
-                    numbers,
-                    children,
-                }) => at = children as usize + index(pair.relation(world), numbers),
-                None => return false,
+        while let Some(node) = self.nodes.get(at) {
+            let state = node.feature.state(cells);
+            if node.leaves >> state & 1 == 1 {
+                return node.ones >> state & 1 == 1;
             }
+            at = node.children as usize + state;
         }
+        self.constant
     }
 }
 
@@ -136,19 +219,134 @@ mod tests {
                     let pointers = [i, j, k];
                     let view = state.view(&pointers);
                     let point = encoder.encode(&view, false).expect("no failure");
-                    assert_eq!(fast.bit(&view), table[point], "{pointers:?}");
+                    let bit = fast.bit(state.cells(&pointers));
+                    assert_eq!(bit, table[point], "{pointers:?}");
                     computed += 1;
                 }
             }
         }
         assert_eq!(computed, 216);
         // The condition's own table is read with fewer nodes than points,
-        // and a constant table is one node.
+        // and a constant table is no node but its bit.
         let labels: Vec<bool> = (0..encoder.domain()).map(|p| encoder.label(p)).collect();
         let features = || encoder.fast_features().expect("fast");
         let own = FastDetector::new(features(), &labels).expect("small");
         assert!(own.nodes.len() < encoder.domain(), "{}", own.nodes.len());
         let constant = FastDetector::new(features(), &vec![true; encoder.domain()]);
-        assert_eq!(constant.map(|d| d.nodes.len()), Some(1));
+        assert_eq!(
+            constant.map(|d| (d.nodes.len(), d.constant)),
+            Some((0, true))
+        );
+    }
+
+    /// The conditions of the combinatory form of every CLRS example
+    /// whose features are all fast, read from random states: the compiled
+    /// diagram's bit is the table's bit at the encoder's point, for the
+    /// condition's own table and for one that is not the condition's.
+    #[test]
+    fn the_shipped_conditions_read_as_the_encoder_reads_them() {
+        use rand::{RngExt, SeedableRng};
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/clrs");
+        let mut files: Vec<_> = (std::fs::read_dir(dir).expect("the examples").flatten())
+            .map(|entry| entry.path())
+            .filter(|path| path.extension().is_some_and(|e| e == "cnpi"))
+            .collect();
+        files.sort();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(32);
+        let (mut detectors, mut states) = (0, 0);
+        let mut shapes = std::collections::BTreeSet::new();
+        for file in &files {
+            let name = file.display().to_string();
+            let source = std::fs::read_to_string(file).expect("readable");
+            let program = cnpi::compile::compile(&name, &source, None).program;
+            let program = program.expect("compiles");
+            let text = (cnpi::combinatorize::combinatorize(&program, &source, &name))
+                .expect("combinatorizes")
+                .text;
+            let program = cnpi::compile::compile(&name, &text, None).program;
+            let program = program.expect("its combinatory form compiles");
+            let layout = Declarations::of(&program);
+            for def in &program.defs {
+                let Body::Applier(Applier::Combinator {
+                    detector: Some(expr),
+                    ..
+                }) = &def.body
+                else {
+                    continue;
+                };
+                let encoder = Encoder::new(Condition::Source(expr.clone())).expect("small");
+                let Some(features) = encoder.fast_features() else {
+                    continue;
+                };
+                let labels: Vec<bool> = (0..encoder.domain()).map(|p| encoder.label(p)).collect();
+                let other: Vec<bool> = (0..encoder.domain()).map(|p| p % 3 == 1).collect();
+                for table in [labels, other] {
+                    let fast = FastDetector::new(features.clone(), &table).expect("small");
+                    shapes.extend(fast.nodes.iter().map(|node| {
+                        let shape = format!("{:?}", node.feature);
+                        shape[..shape.find(' ').unwrap_or(shape.len())].to_string()
+                    }));
+                    detectors += 1;
+                    for _ in 0..50 {
+                        let state = random_state(&mut rng, program.env, &layout);
+                        for _ in 0..20 {
+                            let pointers: Vec<i64> = (layout.registers.iter())
+                                .map(|_| rng.random_range(-2..7))
+                                .collect();
+                            let view = state.view(&pointers);
+                            let point = encoder.encode(&view, false).expect("no failure");
+                            let bit = fast.bit(state.cells(&pointers));
+                            assert_eq!(bit, table[point], "{name}: {expr:?} at {pointers:?}");
+                            states += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(detectors >= 60, "{detectors} detectors");
+        assert_eq!(states, detectors * 1000);
+        let shapes: Vec<_> = shapes.into_iter().collect();
+        let expected = [
+            "At2Int",
+            "AtAt",
+            "AtInt",
+            "Pair",
+            "PointerInt",
+            "PointerScalar",
+        ];
+        assert_eq!(shapes, expected);
+    }
+
+    /// A state of the program laid out as `layout`, every input of length
+    /// 1 to 5 (all of one length, which the sizes they share then agree
+    /// on) with values from -2 to 5.
+    fn random_state(
+        rng: &mut rand_chacha::ChaCha8Rng,
+        env: cnpi::program::EnvKind,
+        layout: &Declarations,
+    ) -> cnpi::env::State {
+        use rand::RngExt;
+        let length = rng.random_range(1..6);
+        let mut value = || rng.random_range(-2..6).to_string();
+        let members: Vec<String> = (layout.data.iter())
+            .filter(|data| data.kind == cnpi::program::DataKind::Input)
+            .map(|data| {
+                let row = |value: &mut dyn FnMut() -> String| {
+                    let cells: Vec<String> = (0..length).map(|_| value()).collect();
+                    format!("[{}]", cells.join(","))
+                };
+                let json = match data.dims.len() {
+                    0 => value(),
+                    1 => row(&mut value),
+                    _ => {
+                        let rows: Vec<String> = (0..length).map(|_| row(&mut value)).collect();
+                        format!("[{}]", rows.join(","))
+                    }
+                };
+                format!("\"{}\": {json}", data.name)
+            })
+            .collect();
+        let json = format!("{{{}}}", members.join(", "));
+        read_input(env, layout, &json).expect("a valid input")
     }
 }

@@ -20,6 +20,7 @@
 //! existing row, key and detector as it was (Theorem 1).
 
 mod build;
+mod builtin;
 pub(crate) mod keys;
 mod verify;
 
@@ -28,7 +29,7 @@ pub use build::condition_code;
 pub use keys::KEY_DIM;
 
 use crate::codec::Decoder;
-use crate::detector::{Cache, Condition, Detector};
+use crate::detector::{Cache, Condition, Detector, Encoder};
 use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::env::internal;
 use cnpi::program::{
@@ -497,8 +498,9 @@ impl Memory {
     }
 
     /// A memory with only the fixed rows and the built-in detectors, keys
-    /// drawn from `seed`; the built-in detectors' classifiers come from
-    /// `cache` or are trained.
+    /// drawn from `seed`; the built-in detectors' classifiers are the kept
+    /// ones for the default seed ([`builtin`]), else come from `cache` or
+    /// are trained.
     pub fn new(seed: u64, cache: &Cache) -> Result<Memory, Diagnostic> {
         let fixed = fixed_rows();
         let mut m_key = Vec::new();
@@ -528,8 +530,16 @@ impl Memory {
             (Condition::Blind, "true"),
             (Condition::StackTop, "_top != SENTINEL"),
         ] {
-            let detector = Detector::train(condition, text, seed, cache)
-                .map_err(|e| internal(format!("the built-in detector `{text}` failed: {e:?}")))?;
+            let kept = builtin::kept(&condition, seed).and_then(|classifier| {
+                let encoder = Encoder::new(condition.clone()).ok()?;
+                Detector::verified(encoder, classifier).ok()
+            });
+            let detector = match kept {
+                Some(detector) => detector,
+                None => Detector::train(condition, text, seed, cache).map_err(|e| {
+                    internal(format!("the built-in detector `{text}` failed: {e:?}"))
+                })?,
+            };
             memory.detectors.push(DetectorRow {
                 detector,
                 text: text.to_string(),

@@ -17,7 +17,7 @@ use crate::detector::FastDetector;
 use crate::memory::{Builtin, DetectorId, Memory, RowId, STACK_TOP, Unit};
 use crate::viewer::{Recorder, Step};
 use cnpi::diagnostic::Diagnostic;
-use cnpi::env::{View, internal};
+use cnpi::env::{Cells, internal};
 use cnpi::exec::{MAX_TASKS, Outcome, Store, never_finishes, step_bit, too_deep};
 use cnpi::program::print::combinator_name;
 use cnpi::program::{Combinator, CombinatorKind, Slot};
@@ -366,7 +366,7 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
             match self.plan.probe(id) {
                 &Probe::Constant(bit) => return Ok(bit),
                 Probe::StackTop(bits) => return Ok(bits[usize::from(self.store.top_is_state())]),
-                Probe::Fast(fast) => return Ok(fast_bit(fast, &self.store.view())),
+                Probe::Fast(fast) => return Ok(fast_bit(fast, self.store.cells())),
                 Probe::Encode => {}
             }
         }
@@ -504,10 +504,10 @@ fn decide(
     }
 }
 
-/// The bit of a detector read as [`Probe::Fast`] says in `view`.
+/// The bit of a detector read as [`Probe::Fast`] says at `cells`.
 #[inline(never)]
-fn fast_bit(fast: &FastDetector, view: &View) -> bool {
-    fast.bit(view)
+fn fast_bit(fast: &FastDetector, cells: Cells) -> bool {
+    fast.bit(cells)
 }
 
 /// The name of `row` of `memory` (`?` for none).

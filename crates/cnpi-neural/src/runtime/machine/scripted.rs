@@ -175,7 +175,7 @@ impl<'m> Machine<'m, '_, '_> {
         let at = match e.first {
             First::Known(at) => at,
             First::Fast(fast, starts) => {
-                starts[usize::from(scripts.fast(fast).bit(&self.store.view()))]
+                starts[usize::from(scripts.fast(fast).bit(self.store.cells()))]
             }
             First::Detect(starts) => starts[usize::from(self.detect(e.detector, None)?)],
         };

@@ -1,0 +1,78 @@
+//! The ram memory and the pointers as a compiled detector reads them.
+//!
+//! [`Cells`] borrows a state's regions and the pointer values, and reads a
+//! cell of a known number of dimensions with one match on its region:
+//! no view, no dynamic call and no dispatch on the shape of the read,
+//! which the detector fixed when it was compiled. Every read gives what
+//! [`crate::program::World::cell_ij`] gives on a view of the same state
+//! (END, `None`, outside the data or for data of other dimensions), and a
+//! missing pointer reads 0 as [`crate::program::World::pointer_or_zero`]
+//! reads it. Other environments have no cells: their [`Cells`] has no
+//! regions, and every cell reads END, as their states' `cell` does.
+
+use super::Region;
+use crate::program::flat::FastSide;
+
+/// See the module documentation.
+#[derive(Clone, Copy)]
+pub struct Cells<'a> {
+    regions: &'a [Region],
+    pointers: &'a [i64],
+}
+
+impl<'a> Cells<'a> {
+    pub(in crate::env) fn new(regions: &'a [Region], pointers: &'a [i64]) -> Cells<'a> {
+        Cells { regions, pointers }
+    }
+
+    /// The side `side` reads: a number, or a cell (`None` for END).
+    #[inline(always)]
+    pub fn read(self, side: FastSide) -> Option<i64> {
+        match side {
+            FastSide::Int(k) => Some(k),
+            FastSide::Pointer(p, k) => Some(self.pointer(p).wrapping_add(k)),
+            FastSide::Scalar(data) => self.scalar(data),
+            FastSide::At(data, p) => self.at(data, self.pointer(p)),
+            FastSide::At2(data, p, q) => self.at2(data, self.pointer(p), self.pointer(q)),
+        }
+    }
+
+    /// Pointer `p`, or 0 for one the program lacks.
+    #[inline(always)]
+    pub fn pointer(self, p: u32) -> i64 {
+        self.pointers.get(p as usize).copied().unwrap_or(0)
+    }
+
+    /// The scalar `data` (`n`).
+    #[inline(always)]
+    pub fn scalar(self, data: u32) -> Option<i64> {
+        match self.regions.get(data as usize) {
+            Some(Region::Scalar(k)) => Some(*k),
+            _ => None,
+        }
+    }
+
+    /// The cell of the array `data` at `i`.
+    #[inline(always)]
+    pub fn at(self, data: u32, i: i64) -> Option<i64> {
+        match self.regions.get(data as usize) {
+            // A negative `i` is far above every length.
+            Some(Region::Array(values)) => values.get(i as u64 as usize).copied(),
+            _ => None,
+        }
+    }
+
+    /// The cell of the matrix `data` at `i, j`.
+    #[inline(always)]
+    pub fn at2(self, data: u32, i: i64, j: i64) -> Option<i64> {
+        match self.regions.get(data as usize) {
+            Some(Region::Matrix { rows, cols, values })
+                if (i as u64) < *rows as u64 && (j as u64) < *cols as u64 =>
+            {
+                // Inside, `i * cols + j` is below `rows * cols`.
+                values.get(i as usize * cols + j as usize).copied()
+            }
+            _ => None,
+        }
+    }
+}
