@@ -216,6 +216,22 @@ pub fn relate_fast(lhs: Option<i64>, rhs: Option<i64>) -> Relation {
     }
 }
 
+/// The side that `ops` push as one value, read as [`run`] reads it, if it
+/// has a shape [`FastPair`] reads (a cell outside its data is END).
+fn term(ops: &[Op]) -> Option<FastSide> {
+    let data = |data: DataId| u32::try_from(data).ok();
+    match *ops {
+        [Op::Int(k)] => Some(FastSide::Int(k)),
+        [Op::Pointer(p)] if p != NO_POINTER => Some(FastSide::Pointer(p, 0)),
+        [Op::Read(d, 0)] => Some(FastSide::Scalar(data(d)?)),
+        [Op::ReadAt(d, p)] if p != NO_POINTER => Some(FastSide::At(data(d)?, p)),
+        [Op::Pointer(p), Op::Pointer(q), Op::Read(d, 2)] if p != NO_POINTER && q != NO_POINTER => {
+            Some(FastSide::At2(data(d)?, p, q))
+        }
+        _ => None,
+    }
+}
+
 /// The ops of `e` appended to `ops`; `None` where the flat form does not
 /// cover it.
 fn compile(e: &PosExpr, ops: &mut Vec<Op>) -> Option<()> {
@@ -336,6 +352,24 @@ impl Flat {
 }
 
 impl FlatOperand {
+    /// The side by its shape, if it is one [`FastPair`] reads.
+    pub fn fast_side(&self) -> Option<FastSide> {
+        self.fast.map(Fast::side)
+    }
+
+    /// The two sides of a side that is their sum (`d[u] + A[u][v]`), each
+    /// in a shape [`FastPair`] reads, if it is one: it fails where either
+    /// is END or the sum overflows, as the flat form and the tree do.
+    pub fn sum(&self) -> Option<[FastSide; 2]> {
+        let Top::Position = self.top else {
+            return None;
+        };
+        let (Op::Arith(ArithOp::Add), terms) = self.ops.split_last()? else {
+            return None;
+        };
+        (1..terms.len()).find_map(|cut| Some([term(&terms[..cut])?, term(&terms[cut..])?]))
+    }
+
     /// The flat form of `operand`, if it has one.
     pub fn new(operand: &Operand) -> Option<FlatOperand> {
         let mut ops = Vec::new();

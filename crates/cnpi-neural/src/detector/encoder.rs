@@ -14,8 +14,9 @@
 
 use std::convert::Infallible;
 
+use super::fast::Term;
 use crate::codec::Code;
-use cnpi::program::flat::{self, FastPair, Flat, FlatOperand};
+use cnpi::program::flat::{self, Flat, FlatOperand};
 use cnpi::program::{
     BoolExpr, EvalError, Leaf, Observation, Operand, PosExpr, Relation, World, relation,
 };
@@ -250,13 +251,14 @@ impl Encoder {
     }
 
     /// Per feature, its sides, whether both may be numbers and its radix,
-    /// if every feature relates two sides [`FastPair`] reads (which never
-    /// fail, and give the states [`Self::encode`] gives).
-    pub(super) fn fast_features(&self) -> Option<Vec<(FastPair, bool, usize)>> {
+    /// if every feature relates two sides a compiled detector reads
+    /// ([`Term`]: those of [`FastPair`], which never fail and give the
+    /// states [`Self::encode`] gives, or a sum of two, which may fail).
+    pub(super) fn fast_features(&self) -> Option<Vec<([Term; 2], bool, usize)>> {
         (self.features.iter().zip(&self.radices))
             .map(|(feature, &radix)| match feature {
                 Feature::Relation(_, _, numbers, Some(flat)) => {
-                    Some((FastPair::new(&flat.0, &flat.1)?, *numbers, radix))
+                    Some(([Term::of(&flat.0)?, Term::of(&flat.1)?], *numbers, radix))
                 }
                 _ => None,
             })

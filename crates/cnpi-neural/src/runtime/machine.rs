@@ -366,7 +366,11 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
             match self.plan.probe(id) {
                 &Probe::Constant(bit) => return Ok(bit),
                 Probe::StackTop(bits) => return Ok(bits[usize::from(self.store.top_is_state())]),
-                Probe::Fast(fast) => return Ok(fast_bit(fast, self.store.cells())),
+                Probe::Fast(fast) => {
+                    if let Some(bit) = fast_bit(fast, self.store.cells()) {
+                        return Ok(bit);
+                    }
+                }
                 Probe::Encode => {}
             }
         }
@@ -504,9 +508,10 @@ fn decide(
     }
 }
 
-/// The bit of a detector read as [`Probe::Fast`] says at `cells`.
+/// The bit of a detector read as [`Probe::Fast`] says at `cells`; `None`
+/// where a feature that can fail fails.
 #[inline(never)]
-fn fast_bit(fast: &FastDetector, cells: Cells) -> bool {
+fn fast_bit(fast: &FastDetector, cells: Cells) -> Option<bool> {
     fast.bit(cells)
 }
 

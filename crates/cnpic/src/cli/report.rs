@@ -38,8 +38,12 @@ pub fn progress_bar<T>(work: impl FnOnce(&mut dyn FnMut(usize, usize)) -> T) -> 
 
 /// Writes diagnostics to stderr, coloured when stderr is a terminal: those
 /// `cnpi::diagnostic::shown` picks (at most 50), then a line saying how many
-/// were left out.
+/// were left out. With none, stderr is not even asked whether it is a
+/// terminal (a system call each time).
 pub fn print_diagnostics(diagnostics: &[Diagnostic], sources: &Sources) {
+    if diagnostics.is_empty() {
+        return;
+    }
     let color = std::io::stderr().is_terminal();
     let shown = shown(diagnostics);
     for diagnostic in &shown.diagnostics {

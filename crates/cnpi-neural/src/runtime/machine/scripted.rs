@@ -175,7 +175,11 @@ impl<'m> Machine<'m, '_, '_> {
         let at = match e.first {
             First::Known(at) => at,
             First::Fast(fast, starts) => {
-                starts[usize::from(scripts.fast(fast).bit(self.store.cells()))]
+                let bit = match scripts.fast(fast).bit(self.store.cells()) {
+                    Some(bit) => bit,
+                    None => self.encode(e.detector, None)?,
+                };
+                starts[usize::from(bit)]
             }
             First::Detect(starts) => starts[usize::from(self.detect(e.detector, None)?)],
         };
@@ -189,8 +193,48 @@ mod tests {
     use crate::core::Core;
     use crate::detector::Cache;
     use crate::memory::{Entry, Memory};
+    use crate::runtime::plan::Probe;
     use cnpi::exec::Options;
     use cnpi::plan::Network;
+    use cnpi::program::Program;
+
+    /// `text` compiled and put on the network (with the caches).
+    fn on_the_network(text: &str) -> (Program, OnTheNetwork) {
+        let core = Core::shipped().expect("the shipped core loads");
+        let program = cnpi::compile::compile("block.cnpi", text, None).program;
+        let program = program.expect("compiles");
+        let memory =
+            Memory::with_program(&program, "block.cnpi", text, 11, &Cache::none()).expect("builds");
+        let entry = Entry::of_unit(&memory, 0).expect("one program");
+        let network = OnTheNetwork::new(core, memory, entry, true).expect("verified");
+        (program, network)
+    }
+
+    /// Runs `program` on `network` and on the reference interpreter on
+    /// `input` with every step budget up to 39: the runs end alike (the
+    /// same state and steps, or the same error at the same step). How
+    /// many ended without an error.
+    fn ends_alike(program: &Program, network: &OnTheNetwork, input: &str) -> usize {
+        let mut ends = 0;
+        for max_steps in 0..40 {
+            let run = |symbolic: bool| {
+                let layout = cnpi::env::Declarations::of(program);
+                let state = cnpi::env::read_input(program.env, &layout, input).expect("valid");
+                let options = Options {
+                    max_steps,
+                    trace: None,
+                };
+                match symbolic {
+                    true => cnpi::symbolic::run(program, state, options),
+                    false => network.run(state, options, None),
+                }
+            };
+            let expected = run(true);
+            ends += usize::from(expected.is_ok());
+            assert_eq!(run(false), expected, "{input} in {max_steps} steps");
+        }
+        ends
+    }
 
     /// Every step budget, on programs whose loop body is one block (three
     /// simple steps run in place): the run ends as the reference
@@ -209,43 +253,53 @@ mod tests {
              def BODY: seq(; SET(j, i + 4611686018427387904), SET(i, j), SET(j, 7))\n\
              def LOOP: linrec(i >= 0?; BODY, NOP, NOP)\n",
         ];
-        let core = Core::shipped().expect("the shipped core loads");
         for text in texts {
-            let program = cnpi::compile::compile("block.cnpi", text, None).program;
-            let program = program.expect("compiles");
-            let memory = Memory::with_program(&program, "block.cnpi", text, 11, &Cache::none())
-                .expect("builds");
-            let entry = Entry::of_unit(&memory, 0).expect("one program");
-            let network = OnTheNetwork::new(core, memory, entry, true).expect("verified");
+            let (program, network) = on_the_network(text);
             let scripts = network
                 .plan
                 .scripts()
                 .expect("every activation has a script");
             assert!(scripts.blocks.len() >= 3, "BODY's script is a block");
-            let input = "[5, 6, 7, 8]";
-            let mut ends = 0;
-            for max_steps in 0..40 {
-                let run = |symbolic: bool| {
-                    let layout = cnpi::env::Declarations::of(&program);
-                    let state = cnpi::env::read_input(program.env, &layout, input).expect("valid");
-                    let options = Options {
-                        max_steps,
-                        trace: None,
-                    };
-                    match symbolic {
-                        true => cnpi::symbolic::run(&program, state, options),
-                        false => network.run(state, options, None),
-                    }
-                };
-                let expected = run(true);
-                ends += usize::from(expected.is_ok());
-                assert_eq!(run(false), expected, "{text} in {max_steps} steps");
-            }
+            let ends = ends_alike(&program, &network, "[5, 6, 7, 8]");
             assert_eq!(
                 ends > 0,
                 text.contains("MOVE(j"),
                 "{text}: some budget is enough"
             );
+        }
+    }
+
+    /// A detector with a sum (`A[i] + A[j]`), compiled, the sum computed
+    /// first: where it reads END (`j` past the end) or overflows, the run
+    /// fails as the reference interpreter's, at the same step with the
+    /// same error, at every budget; where the condition's evaluation does
+    /// not reach the sum (`i > 5` false), the run goes on as the
+    /// reference's does.
+    #[test]
+    fn a_sum_that_fails_in_a_compiled_detector_fails_at_the_same_step() {
+        let texts = [
+            "env ram(i = 0, j = 1)\ninput A[n]\n\
+             def BODY: seq(; SET(i, i + 1), SET(j, j + 1), NOP)\n\
+             def LOOP: linrec(A[i] + A[j] < 100?; BODY, NOP, NOP)\n",
+            "env ram(i = 0, j = 1)\ninput A[n]\n\
+             def BODY: seq(; SET(i, i + 1), SET(j, j + 1), NOP)\n\
+             def LOOP: linrec(i > 5 and A[i] + A[j] < 100 or j < n?; BODY, NOP, NOP)\n",
+        ];
+        let inputs = [
+            r#"{"A": [1, 2, 3, 4]}"#,
+            r#"{"A": [4611686018427387904, 4611686018427387904, 1, 2]}"#,
+        ];
+        for text in texts {
+            let (program, network) = on_the_network(text);
+            let detectors = network.memory.detectors.len();
+            let compiled = (0..detectors)
+                .filter(|&id| matches!(network.plan.probe(id), Probe::Fast(_)))
+                .count();
+            assert_eq!(compiled, 1, "{text}: the sum's detector is compiled");
+            for input in inputs {
+                let ends = ends_alike(&program, &network, input);
+                assert_eq!(ends > 0, text.contains("j < n"), "{text} on {input}");
+            }
         }
     }
 }
