@@ -8,6 +8,8 @@
 //! `treerec` (see `treerec`). The shapes that cannot be converted get
 //! E0801 (a plain recursive call that is not the last step) or E0805.
 
+use std::borrow::Cow;
+
 use super::effects::Effects;
 use super::emit::{Emitter, Extent, Piece};
 use super::errors;
@@ -177,7 +179,7 @@ impl Converter<'_, '_> {
                 ..
             } => {
                 let (condition, then) = nested(condition, then, otherwise);
-                let (then, otherwise) = (self.block(then), self.block(otherwise));
+                let (then, otherwise) = (self.block(then.iter()), self.block(otherwise));
                 let [a1, a2] = self.emit.split(then?);
                 let a3 = self.emit.seq(otherwise?, "SEQ");
                 let detector = Some(condition);
@@ -404,12 +406,16 @@ pub fn meaningful(stmts: &[Stmt]) -> Vec<&Stmt> {
 /// where `a` holds (on the network too), so both evaluate the same sides
 /// in the same order and stop with the same error, and one `cond` takes
 /// one core step where two took three (the outer one's `NOP` after the
-/// inner one). Joined while the condition [`fits`] a detector.
+/// inner one). Joined while the condition [`fits`] a detector and its
+/// sides are plain ([`plain_sides`]). Where `b` is `b1 and b2` and only
+/// `b1` is plain, `b1` moves out: `if a and b1: if b2: X`, the same
+/// sides in the same order again, and one core step where `a` holds and
+/// `b1` fails where three were.
 fn nested<'s>(
     condition: &BoolExpr,
     then: &'s [Stmt],
     otherwise: &[Stmt],
-) -> (BoolExpr, &'s [Stmt]) {
+) -> (BoolExpr, Cow<'s, [Stmt]>) {
     let (mut condition, mut then) = (condition.clone(), then);
     while otherwise.is_empty() {
         let [
@@ -417,19 +423,59 @@ fn nested<'s>(
                 condition: inner,
                 then: body,
                 otherwise: none,
-                ..
+                span,
             },
         ] = then
         else {
             break;
         };
-        let joined = and(condition.clone(), inner.clone());
-        if !none.is_empty() || !fits(&joined) || !plain_sides(&joined) {
+        if !none.is_empty() {
             break;
         }
-        (condition, then) = (joined, body);
+        let joined = and(condition.clone(), inner.clone());
+        if fits(&joined) && plain_sides(&joined) {
+            (condition, then) = (joined, body);
+            continue;
+        }
+        let conjuncts = conjuncts(inner);
+        let plain = conjuncts.iter().take_while(|c| plain_sides(c)).count();
+        if plain == 0 || plain == conjuncts.len() {
+            break;
+        }
+        let joined = and(condition.clone(), all(&conjuncts[..plain]));
+        if !fits(&joined) || !plain_sides(&joined) {
+            break;
+        }
+        let rest = Stmt::If {
+            condition: all(&conjuncts[plain..]),
+            then: body.clone(),
+            otherwise: Vec::new(),
+            span: *span,
+        };
+        return (joined, Cow::Owned(vec![rest]));
     }
-    (condition, then)
+    (condition, Cow::Borrowed(then))
+}
+
+/// The sides of `condition`'s `and`s, left to right (`a and b and c` is
+/// `a`, `b`, `c`; any other condition is itself).
+fn conjuncts(condition: &BoolExpr) -> Vec<&BoolExpr> {
+    match condition {
+        BoolExpr::And(a, b) => {
+            let mut all = conjuncts(a);
+            all.push(b);
+            all
+        }
+        other => vec![other],
+    }
+}
+
+/// `conjuncts` (at least one) joined by `and`, as a parser reads them.
+fn all(conjuncts: &[&BoolExpr]) -> BoolExpr {
+    let (first, rest) = conjuncts.split_first().expect("at least one condition");
+    (rest.iter()).fold((*first).clone(), |a, b| {
+        BoolExpr::And(Box::new(a), Box::new((*b).clone()))
+    })
 }
 
 /// Whether every comparison of `condition` relates sides read with no

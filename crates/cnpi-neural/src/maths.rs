@@ -19,7 +19,7 @@
 mod avx2;
 mod libm;
 
-pub(crate) use libm::Arithmetic;
+pub(crate) use libm::{Arithmetic, LANES};
 use libm::{Fused, Separate};
 
 /// The logistic function σ(x) = 1 / (1 + e^−x).
@@ -45,7 +45,26 @@ pub fn tanh(x: f32) -> f32 {
     libm::tanhf(x)
 }
 
+/// The most negative `f32` whose σ ([`sigmoid_in`], with either
+/// arithmetic) is at least 1/2: −1.788139e−7, just above −1.5 · 2^−23.
+const HALF_FROM: u32 = 0xb43f_fffe;
+
+/// `σ(x) ≥ 1/2` exactly as [`sigmoid_in`] computes σ, for every `f32`
+/// and either arithmetic, without computing it: `1/(1 + e)` rounds to at
+/// least 1/2 exactly where `1 + e` rounds to at most 2, that is where
+/// `e = expf(−x)` is at most `1 + 2^−23` (`2 + 2^−23` rounds to 2, its
+/// even neighbour); `expf` is monotone, so that is every `x` from
+/// [`HALF_FROM`] up, and never a NaN. `tests::exhaustive_half` checks it
+/// on all 2^32 `f32`s with both arithmetics (`cargo test --release -p
+/// cnpi-neural -- --ignored exhaustive_half`), a sample around the
+/// threshold runs in the normal suite.
+#[inline(always)]
+pub(crate) fn sigmoid_at_least_half(x: f32) -> bool {
+    x >= f32::from_bits(HALF_FROM)
+}
+
 /// σ with `A`'s rounding inside `expf`.
+#[cfg(test)]
 #[inline(always)]
 pub(crate) fn sigmoid_in<A: Arithmetic>(x: f32) -> f32 {
     1.0 / (1.0 + libm::expf::<A>(-x))
@@ -59,14 +78,22 @@ fn sigmoid_all<A: Arithmetic>(values: &mut [f32]) {
     });
 }
 
-/// `f` on `values`, [`libm::LANES`] at a time (the last lanes filled
-/// with zeros, whose results are dropped): lane by lane the same values.
+/// `f` on `values`, [`libm::LANES`] at a time (a last, shorter chunk
+/// copied into lanes filled with zeros, whose results are dropped): lane
+/// by lane the same values.
 #[inline(always)]
 fn by_lanes(values: &mut [f32], f: impl Fn([f32; libm::LANES]) -> [f32; libm::LANES]) {
-    for chunk in values.chunks_mut(libm::LANES) {
+    let mut chunks = values.chunks_exact_mut(libm::LANES);
+    for chunk in &mut chunks {
+        if let Ok(lanes) = <&mut [f32; libm::LANES]>::try_from(chunk) {
+            *lanes = f(*lanes);
+        }
+    }
+    let rest = chunks.into_remainder();
+    if !rest.is_empty() {
         let mut lanes = [0.0; libm::LANES];
-        lanes[..chunk.len()].copy_from_slice(chunk);
-        chunk.copy_from_slice(&f(lanes)[..chunk.len()]);
+        lanes[..rest.len()].copy_from_slice(rest);
+        rest.copy_from_slice(&f(lanes)[..rest.len()]);
     }
 }
 
@@ -224,9 +251,11 @@ pub(crate) fn cell<A: Arithmetic>(z: &mut [f32], c: &mut [f32], h: &mut [f32]) {
     let n = c.len();
     let (input_forget, rest) = z.split_at_mut(2 * n);
     let (candidate, output) = rest.split_at_mut(n);
+    // The candidates' `tanh` first: the longest chain of the step, which
+    // the σ's then run beside.
+    tanh_lanes::<A>(candidate);
     sigmoid_all::<A>(input_forget);
     sigmoid_all::<A>(output);
-    tanh_lanes::<A>(candidate);
     let (input, forget) = input_forget.split_at(n);
     // Zipped, so that no index is checked and the loops vectorize.
     let gates = input.iter().zip(forget).zip(candidate.iter());
@@ -261,6 +290,39 @@ mod tests {
             let plain: Vec<u32> = m.chunks_exact(7).map(|r| dot(r, &x).to_bits()).collect();
             assert_eq!(fast, plain);
         }
+    }
+
+    /// Whether [`sigmoid_at_least_half`] is `σ(x) ≥ 1/2` on each of
+    /// `bits`, with each arithmetic: the first pattern where not.
+    struct Half<I>(I);
+
+    impl<I: Iterator<Item = u32> + Clone> Kernel for Half<I> {
+        type Output = Option<u32>;
+        #[inline(always)]
+        fn run<A: Arithmetic>(self) -> Option<u32> {
+            let differs = |bits: &u32| {
+                let x = f32::from_bits(*bits);
+                let half = sigmoid_at_least_half(x);
+                (sigmoid_in::<A>(x) >= 0.5) != half || (sigmoid_in::<Separate>(x) >= 0.5) != half
+            };
+            self.0.clone().find(differs)
+        }
+    }
+
+    #[test]
+    fn half_is_the_sigmoid_at_least_half_near_its_threshold_and_across() {
+        let near = (HALF_FROM - 4096..HALF_FROM + 4096).chain(0x8000_0000..0x8000_1000);
+        let across = (0..=u32::MAX).step_by(65_537);
+        assert_eq!(run(Half(near.chain(across))), None);
+        assert!(sigmoid_at_least_half(-0.0) && sigmoid_at_least_half(f32::INFINITY));
+        assert!(!sigmoid_at_least_half(f32::NAN) && !sigmoid_at_least_half(-1e-6));
+    }
+
+    /// Every `f32` (about two minutes of CPU in release).
+    #[test]
+    #[ignore]
+    fn exhaustive_half() {
+        assert_eq!(run(Half(0..=u32::MAX)), None);
     }
 
     #[test]

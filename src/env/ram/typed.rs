@@ -18,8 +18,8 @@
 //! so every diagnostic stays exactly what it was. Members the program does
 //! not declare are checked to be JSON the checked path parses (giving up
 //! on what it is unsure of: `\u` escapes, deep nesting) and dropped, as
-//! the checked path leaves them. A large matrix is read on two threads
-//! ([`Scan::matrix`]).
+//! the checked path leaves them. A matrix is read into one vector made
+//! at once, a large one on two threads ([`Scan::matrix`]).
 
 use super::Region;
 use crate::env::Declarations;
@@ -67,25 +67,13 @@ pub(super) fn members(layout: &Declarations, text: &str) -> Option<Vec<Option<Me
 /// thread.
 const PARALLEL_BYTES: usize = 1 << 20;
 
-/// Rows of a matrix read: their integers, row-major; how many; the length
-/// of each (`None` before the first).
+/// A matrix as read: its integers, row-major; how many rows; the length
+/// of each.
 #[derive(Default)]
 struct Rows {
     values: Vec<i64>,
     rows: usize,
-    cols: Option<usize>,
-}
-
-impl Rows {
-    /// `more` rows after these; `None` when their lengths differ.
-    fn append(&mut self, more: Rows) -> Option<()> {
-        if let (Some(a), Some(b)) = (self.cols, more.cols) {
-            (a == b).then_some(())?;
-        }
-        self.values.extend_from_slice(&more.values);
-        (self.rows, self.cols) = (self.rows + more.rows, self.cols.or(more.cols));
-        Some(())
-    }
+    cols: usize,
 }
 
 /// A place in the input text. Every method reads one JSON item at the
@@ -104,9 +92,7 @@ impl<'t> Scan<'t> {
     /// The next byte that is not JSON whitespace, not taken; `None` at
     /// the end.
     fn peek(&mut self) -> Option<u8> {
-        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.byte() {
-            self.at += 1;
-        }
+        self.at = after_blanks(self.text.as_bytes(), self.at);
         self.byte()
     }
 
@@ -145,138 +131,147 @@ impl<'t> Scan<'t> {
     /// matrix (equal-length rows of integers, into one row-major vector).
     fn member(&mut self, dims: usize) -> Option<Member> {
         match dims {
-            0 => Some((Region::Scalar(self.integer()?), Vec::new())),
+            0 => {
+                self.peek()?;
+                let (k, end) = integer(self.text.as_bytes(), self.at)?;
+                self.at = end;
+                Some((Region::Scalar(k), Vec::new()))
+            }
             1 => {
                 let mut values = Vec::new();
-                self.row(&mut values)?;
+                self.integers(|k| {
+                    values.push(k);
+                    Some(())
+                })?;
                 let n = values.len();
                 Some((Region::Array(values), vec![n]))
             }
             2 => {
                 let Rows { values, rows, cols } = self.matrix()?;
-                let cols = cols.unwrap_or(0);
                 Some((Region::Matrix { rows, cols, values }, vec![rows, cols]))
             }
             _ => None,
         }
     }
 
-    /// A matrix's rows. A large one is read on two threads: this one
-    /// reads rows from the start; another from the first row that starts
-    /// after the middle of the text left (a `[` there), to the matrix's
-    /// end. Where this thread, reading on, comes to that row, the other's
-    /// rows are what it would have read, and are taken; where it does not
-    /// (the `[` found was no row of this matrix), or the other gave up,
-    /// this thread reads on alone. Either way the rows and the place after
-    /// the matrix are those of a reading on one thread.
+    /// A matrix's rows, into one vector made at once: zeroed memory for as
+    /// many integers as the text left could hold (two bytes each at
+    /// least), which the system maps only as it is written, cut to what
+    /// was read at the end; nothing is copied. A large matrix is read on
+    /// two threads: another thread reads from the first `[` after the
+    /// middle of the text left to the matrix's end, into the vector from
+    /// the row that the `[`s before it count (each starts a row where the
+    /// matrix is valid), and this one reads up to that `[`. Where this
+    /// thread comes to that `[` at a row's start, the other's rows are the
+    /// rest; where the matrix ends before it, the other's reading (of
+    /// something else) is dropped; anything else, or no thread, is given
+    /// up. Either way the rows and the place after the matrix are those of
+    /// a reading on one thread.
     fn matrix(&mut self) -> Option<Rows> {
         self.expect(b'[')?;
-        let mut rows = Rows::default();
         if self.peek()? == b']' {
             self.at += 1;
-            return Some(rows);
+            return Some(Rows::default());
         }
         let (text, left) = (self.text, self.text.len() - self.at);
-        let middle = (left >= PARALLEL_BYTES).then(|| self.at + left / 2);
-        let split = middle.and_then(|middle| {
+        let mut values = vec![0; left / 2 + 1];
+        // The first row's length, read ahead.
+        let cols = Scan { ..*self }.row(&mut values)?;
+        let split = (left >= PARALLEL_BYTES).then(|| {
+            let middle = self.at + left / 2;
             let next = text.as_bytes()[middle..].iter().position(|&b| b == b'[')?;
-            Some(middle + next)
+            let rows = count(b'[', &text.as_bytes()[self.at..middle + next]);
+            let fits = rows.checked_mul(cols).is_some_and(|n| n <= values.len());
+            fits.then_some((middle + next, rows))
         });
-        std::thread::scope(|scope| {
-            let ahead = split.and_then(|at| {
-                let thread = std::thread::Builder::new();
-                let read = move || {
-                    let (mut scan, mut rows) = (Scan { text, at }, Rows::default());
-                    scan.rows(&mut rows, usize::MAX)?.then_some((rows, scan.at))
-                };
-                Some((at, thread.spawn_scoped(scope, read).ok()?))
-            });
-            let stop = ahead.as_ref().map_or(usize::MAX, |(at, _)| *at);
-            if self.rows(&mut rows, stop)? {
-                return Some(rows);
+        let rows = match split.flatten() {
+            None => self.rows(&mut values, cols, usize::MAX)?.0,
+            Some((split, near_rows)) => {
+                let (near, far) = values.split_at_mut(near_rows * cols);
+                std::thread::scope(|scope| {
+                    let read = move || {
+                        let mut scan = Scan { text, at: split };
+                        let (rows, ended) = scan.rows(far, cols, usize::MAX)?;
+                        ended.then_some((rows, scan.at))
+                    };
+                    // No thread: the checked path reads it.
+                    let ahead = std::thread::Builder::new().spawn_scoped(scope, read).ok()?;
+                    let (rows, ended) = self.rows(near, cols, split)?;
+                    let far = ahead
+                        .join()
+                        .unwrap_or_else(|e| std::panic::resume_unwind(e));
+                    match (ended, far) {
+                        (true, _) => Some(rows),
+                        (false, Some((far_rows, at))) if rows == near_rows => {
+                            self.at = at;
+                            Some(rows + far_rows)
+                        }
+                        _ => None,
+                    }
+                })?
             }
-            let joined = ahead.map(|(_, thread)| thread.join());
-            match joined.map(|read| read.unwrap_or_else(|e| std::panic::resume_unwind(e))) {
-                Some(Some((more, at))) => {
-                    rows.append(more)?;
-                    self.at = at;
-                }
-                _ => {
-                    self.rows(&mut rows, usize::MAX)?;
-                }
-            }
-            Some(rows)
-        })
+        };
+        values.truncate(rows * cols);
+        values.shrink_to_fit();
+        Some(Rows { values, rows, cols })
     }
 
-    /// A matrix's rows after its `[` (and after the rows already in
-    /// `rows`), appended to `rows`, up to its `]`, taken (`true`), or up to
-    /// the row that starts at `stop` (`false`).
-    fn rows(&mut self, rows: &mut Rows, stop: usize) -> Option<bool> {
+    /// A matrix's rows from the one at the place, each of `cols` integers,
+    /// into `values` one after another, up to its `]`, taken (`true`), or
+    /// up to the row that starts at `stop` (`false`); how many rows.
+    fn rows(&mut self, values: &mut [i64], cols: usize, stop: usize) -> Option<(usize, bool)> {
+        let mut rows = 0;
         loop {
-            self.peek()?;
-            if self.at == stop {
-                return Some(false);
+            if self.peek()? == b'[' && self.at == stop {
+                return Some((rows, false));
             }
-            let before = rows.values.len();
-            self.row(&mut rows.values)?;
-            let length = rows.values.len() - before;
-            (*rows.cols.get_or_insert(length) == length).then(|| rows.rows += 1)?;
+            let row = values.get_mut(rows * cols..)?;
+            (self.row(row)? == cols).then(|| rows += 1)?;
             match self.peek()? {
                 b',' => self.at += 1,
                 b']' => {
                     self.at += 1;
-                    return Some(true);
+                    return Some((rows, true));
                 }
                 _ => return None,
             }
         }
     }
 
-    /// An array of integers, appended to `values`.
-    fn row(&mut self, values: &mut Vec<i64>) -> Option<()> {
-        // Read through a copy, whose place the compiler keeps in a
-        // register (about a third fewer instructions per integer).
-        let mut scan = Scan { ..*self };
-        let read = scan.sequence(b'[', b']', |scan| {
-            values.push(scan.integer()?);
+    /// An array of integers into `values` (giving up where they do not
+    /// fit); how many.
+    fn row(&mut self, values: &mut [i64]) -> Option<usize> {
+        let mut slots = values.iter_mut();
+        let mut n = 0;
+        self.integers(|k| {
+            *slots.next()? = k;
+            n += 1;
             Some(())
-        });
-        self.at = scan.at;
-        read
+        })?;
+        Some(n)
     }
 
-    /// A JSON integer that is an i64: `-`, then `0` or digits not starting
-    /// with `0`, as the checked path reads it (`-0` is 0). What may follow
-    /// is the caller's to check, so `1.5` and `1e3` are given up there.
-    #[inline]
-    fn integer(&mut self) -> Option<i64> {
+    /// An array of integers, each given to `put` (which may give up).
+    #[inline(always)]
+    fn integers(&mut self, mut put: impl FnMut(i64) -> Option<()>) -> Option<()> {
         let bytes = self.text.as_bytes();
-        self.peek()?;
-        let negative = bytes[self.at] == b'-';
-        let start = self.at + usize::from(negative);
-        let mut at = start;
-        // Nineteen digits never wrap a u64 (10^19 < 2^64); more are never
-        // an i64.
-        let mut value = 0u64;
-        while let Some(&byte) = bytes.get(at) {
-            let digit = byte.wrapping_sub(b'0');
-            if digit > 9 {
-                break;
+        let mut at = after_blanks(bytes, self.at);
+        (bytes.get(at) == Some(&b'[')).then_some(())?;
+        at = after_blanks(bytes, at + 1);
+        if bytes.get(at) != Some(&b']') {
+            loop {
+                let (k, end) = integer(bytes, at)?;
+                put(k)?;
+                at = after_blanks(bytes, end);
+                match bytes.get(at) {
+                    Some(b',') => at = after_blanks(bytes, at + 1),
+                    Some(b']') => break,
+                    _ => return None,
+                }
             }
-            value = value.wrapping_mul(10).wrapping_add(u64::from(digit));
-            at += 1;
         }
-        self.at = at;
-        let digits = at - start;
-        if digits == 0 || digits > 19 || (digits > 1 && bytes[start] == b'0') {
-            return None;
-        }
-        if negative {
-            0i64.checked_sub_unsigned(value)
-        } else {
-            i64::try_from(value).ok()
-        }
+        self.at = at + 1;
+        Some(())
     }
 
     /// An object key without escapes (the checked path would compare it
@@ -372,6 +367,61 @@ impl<'t> Scan<'t> {
         }
         self.at - start
     }
+}
+
+/// The place of the first byte at or after `at` that is not JSON
+/// whitespace. A single space, as `, ` puts between integers, is taken
+/// without a loop.
+#[inline(always)]
+fn after_blanks(bytes: &[u8], mut at: usize) -> usize {
+    if bytes.get(at) == Some(&b' ') {
+        at += 1;
+    }
+    while let Some(b' ' | b'\t' | b'\n' | b'\r') = bytes.get(at) {
+        at += 1;
+    }
+    at
+}
+
+/// How many times `byte` occurs in `bytes`, 64 bytes at a time (a loop
+/// the compiler makes vector instructions of).
+fn count(byte: u8, bytes: &[u8]) -> usize {
+    let chunk = |chunk: &[u8]| chunk.iter().map(|&b| u8::from(b == byte)).sum::<u8>();
+    bytes
+        .chunks(64)
+        .map(|bytes| usize::from(chunk(bytes)))
+        .sum()
+}
+
+/// The JSON integer at `at` if it is an i64, and the place after it: `-`,
+/// then `0` or digits not starting with `0`, as the checked path reads it
+/// (`-0` is 0). What may follow is the caller's to check, so `1.5` and
+/// `1e3` are given up there.
+#[inline(always)]
+fn integer(bytes: &[u8], at: usize) -> Option<(i64, usize)> {
+    let negative = bytes.get(at) == Some(&b'-');
+    let start = at + usize::from(negative);
+    let mut end = start;
+    // Nineteen digits never wrap a u64 (10^19 < 2^64); more are never an
+    // i64.
+    let mut value = 0u64;
+    while let Some(&byte) = bytes.get(end) {
+        let digit = byte.wrapping_sub(b'0');
+        if digit > 9 {
+            break;
+        }
+        value = value.wrapping_mul(10).wrapping_add(u64::from(digit));
+        end += 1;
+    }
+    let digits = end - start;
+    if digits == 0 || digits > 19 || (digits > 1 && bytes[start] == b'0') {
+        return None;
+    }
+    let k = match negative {
+        true => 0i64.checked_sub_unsigned(value),
+        false => i64::try_from(value).ok(),
+    };
+    Some((k?, end))
 }
 
 #[cfg(test)]
@@ -601,17 +651,18 @@ mod tests {
     }
 
     #[test]
-    fn rows_of_two_lengths_do_not_join() {
-        let rows = |values: Vec<i64>, rows, cols| super::Rows { values, rows, cols };
-        let mut two = rows(vec![1, 2, 3, 4], 2, Some(2));
-        assert!(two.append(rows(vec![5], 1, Some(1))).is_none());
-        assert!(two.append(rows(vec![5, 6], 1, Some(2))).is_some());
-        assert_eq!(
-            (two.values, two.rows, two.cols),
-            (vec![1, 2, 3, 4, 5, 6], 3, Some(2))
-        );
-        let mut none = rows(Vec::new(), 0, None);
-        assert!(none.append(rows(vec![7], 1, Some(1))).is_some());
-        assert_eq!((none.values, none.rows, none.cols), (vec![7], 1, Some(1)));
+    fn a_second_half_of_other_rows_is_left_to_the_checked_path() {
+        let program = program();
+        let (kind, layout) = (program.env, Declarations::of(&program));
+        let b = serde_json::to_string(&vec![3; 1_000]).unwrap();
+        let (mut a, longer) = (matrix(300, 1_000), matrix(150, 1_001));
+        a.splice(150.., longer);
+        let a = serde_json::to_string(&a).unwrap();
+        let text = format!(r#"{{"A": {a}, "B": {b}, "x": 1}}"#);
+        assert!(text.len() > super::PARALLEL_BYTES);
+        assert!(RamState::read_text(kind, &layout, &text).is_none());
+        let read = read_input(kind, &layout, &text).map(|_| ());
+        assert_eq!(read, checked(&program, &text).map(|_| ()));
+        assert!(read.is_err());
     }
 }

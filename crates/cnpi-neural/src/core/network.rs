@@ -24,13 +24,16 @@
 use cnpi::program::Slot;
 
 use crate::core::lstm::Lstm;
-use crate::maths::{self, Arithmetic, Kernel, argmax, cell, dot, sigmoid_in};
+use crate::maths::{self, Arithmetic, Kernel, argmax, cell, dot, sigmoid_at_least_half};
 
 /// The number of frame slots `f_prog` scores (K).
 pub const SLOTS: usize = Slot::ALL.len();
 
 /// The return threshold α: an activation returns when `r ≥ ALPHA`.
 pub const ALPHA: f32 = 0.5;
+
+// `Network::decode` reads `r ≥ α` as `σ ≥ 1/2`.
+const _: () = assert!(ALPHA == 0.5);
 
 /// The weights of a core, in the layout of the files (row-major, PyTorch
 /// shapes), for any cell count and any number of combinators.
@@ -314,8 +317,10 @@ impl Network {
     /// `f_end` and `f_prog` on a hidden state: the decision.
     #[inline(always)]
     /// Each lane sums its row in index order from `-0.0`, as [`dot`] does,
-    /// so the scores and `r` are those of [`Network::numbers`] bit for bit.
-    fn decode<A: Arithmetic>(&self, hidden: &[f32]) -> Decision {
+    /// so the scores and `r`'s logit are those of [`Network::numbers`] bit
+    /// for bit; `r ≥ α` is read from the logit (α is 1/2), exactly as σ
+    /// would give it ([`sigmoid_at_least_half`]).
+    fn decode(&self, hidden: &[f32]) -> Decision {
         let w = &self.weights;
         let mut sums = [-0.0f32; DECODER_LANES];
         for (&hk, column) in hidden.iter().zip(&self.decoders_t) {
@@ -327,7 +332,7 @@ impl Network {
         let best = argmax(scores.take(SLOTS)).unwrap_or(0);
         Decision {
             slot: Slot::ALL[best],
-            ret: sigmoid_in::<A>(w.b_end[0] + sums[SLOTS]) >= ALPHA,
+            ret: sigmoid_at_least_half(w.b_end[0] + sums[SLOTS]),
         }
     }
 
@@ -432,7 +437,7 @@ fn step<A: Arithmetic>(
         }
     }
     cell::<A>(z, &mut c[..h], hidden);
-    network.decode::<A>(hidden)
+    network.decode(hidden)
 }
 
 /// [`step`] on the shipped size, the state in arrays of its own: the
@@ -458,7 +463,7 @@ fn step_shipped<A: Arithmetic>(
         z = std::array::from_fn(|j| z[j] + hk * column[j]);
     }
     cell::<A>(&mut z, c, hidden);
-    Some(network.decode::<A>(hidden))
+    Some(network.decode(hidden))
 }
 
 #[cfg(test)]
@@ -530,18 +535,9 @@ mod tests {
                 .collect();
             let numbers = network.numbers(&hidden);
             let best = argmax(numbers.scores.iter().copied()).unwrap_or(0);
-            let decision = maths::run(Decode(&network, &hidden));
+            let decision = network.decode(&hidden);
             assert_eq!(decision.slot, Slot::ALL[best], "{hidden:?}");
             assert_eq!(decision.ret, numbers.ret >= ALPHA, "{hidden:?}");
-        }
-    }
-
-    struct Decode<'a>(&'a Network, &'a [f32]);
-
-    impl Kernel for Decode<'_> {
-        type Output = Decision;
-        fn run<A: Arithmetic>(self) -> Decision {
-            self.0.decode::<A>(self.1)
         }
     }
 

@@ -20,10 +20,15 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::encoder::Encoder;
-use crate::maths::{self, Arithmetic, Kernel, dot, sigmoid, sigmoid_in, tanh_all, tanh_lanes};
+use crate::maths::{
+    self, Arithmetic, Kernel, LANES, dot, sigmoid, sigmoid_at_least_half, tanh_all, tanh_lanes,
+};
 
 /// The condition threshold β.
 pub const BETA: f32 = 0.5;
+
+// `Classifier::fires` reads `f_det ≥ β` as `σ ≥ 1/2`.
+const _: () = assert!(BETA == 0.5);
 
 /// The hidden widths tried in turn.
 const WIDTHS: [usize; 5] = [4, 8, 16, 32, 64];
@@ -32,7 +37,7 @@ const WIDTHS: [usize; 5] = [4, 8, 16, 32, 64];
 const MARGIN: f32 = 2.0;
 
 /// The hidden layer of up to the widest of [`WIDTHS`] units is computed
-/// on the stack.
+/// on the stack (a whole number of [`LANES`]).
 const STACK_HIDDEN: usize = 64;
 
 const LEARNING_RATE: f32 = 0.2;
@@ -101,17 +106,24 @@ impl Classifier {
     }
 
     /// `f_det`: the network's output for the input with ones at `active`,
-    /// as one function compiled for the processor's `expf`.
+    /// σ of [`Classifier::logit_of`].
     pub fn output(&self, active: &[usize]) -> f32 {
+        sigmoid(self.logit_of(active))
+    }
+
+    /// The logit of `f_det` for the input with ones at `active`, as one
+    /// function compiled for the processor's `tanh`.
+    fn logit_of(&self, active: &[usize]) -> f32 {
         maths::run(Forward {
             classifier: self,
             active,
         })
     }
 
-    /// The condition bit: `f_det ≥ β`.
+    /// The condition bit: `f_det ≥ β`, read from the logit exactly as σ
+    /// would give it (β is 1/2: [`sigmoid_at_least_half`]).
     pub fn fires(&self, active: &[usize]) -> bool {
-        self.output(active) >= BETA
+        sigmoid_at_least_half(self.logit_of(active))
     }
 
     fn random(inputs: usize, hidden: usize, rng: &mut ChaCha8Rng) -> Classifier {
@@ -211,10 +223,9 @@ pub fn verify(encoder: &Encoder, classifier: &Classifier) -> Result<Vec<bool>, u
         .collect()
 }
 
-/// [`Classifier::output`] as a [`Kernel`]: the hidden layer on the stack,
-/// its `tanh` eight units at a time, and σ of the logit, as
-/// [`Classifier::hidden_layer`], [`Classifier::logit`] and [`sigmoid`]
-/// compute them.
+/// [`Classifier::logit_of`] as a [`Kernel`]: the hidden layer on the
+/// stack, its `tanh` eight units at a time, and the logit, as
+/// [`Classifier::hidden_layer`] and [`Classifier::logit`] compute them.
 struct Forward<'a> {
     classifier: &'a Classifier,
     active: &'a [usize],
@@ -226,17 +237,20 @@ impl Kernel for Forward<'_> {
     #[inline(always)]
     fn run<A: Arithmetic>(self) -> f32 {
         let Forward { classifier, active } = self;
+        let width = classifier.b1.len();
+        // On the stack, the units padded with zeros to whole vectors, so
+        // that their `tanh` runs in place (the padding's is dropped).
         let (mut stack, mut heap) = ([0.0; STACK_HIDDEN], Vec::new());
-        let hidden = match stack.get_mut(..classifier.b1.len()) {
-            Some(hidden) => hidden,
+        let padded = match stack.get_mut(..width.next_multiple_of(LANES)) {
+            Some(padded) => padded,
             None => {
-                heap.resize(classifier.b1.len(), 0.0);
+                heap.resize(width, 0.0);
                 &mut heap[..]
             }
         };
-        classifier.pre_activations(active, hidden);
-        tanh_lanes::<A>(hidden);
-        sigmoid_in::<A>(classifier.logit(hidden))
+        classifier.pre_activations(active, &mut padded[..width]);
+        tanh_lanes::<A>(padded);
+        classifier.logit(&padded[..width])
     }
 }
 
@@ -257,6 +271,29 @@ mod tests {
             let table = verify(&encoder, &classifier).expect("verified");
             assert_eq!(table.len(), encoder.domain());
             assert_eq!(train(&encoder, 5), Some(classifier), "reproducible");
+        }
+    }
+
+    /// The forward pass (units padded to whole vectors on the stack, or
+    /// on the heap past [`STACK_HIDDEN`]) is the layers' bit for bit, and
+    /// the bit is `f_det ≥ β`.
+    #[test]
+    fn the_forward_pass_is_the_layers_bit_for_bit() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let mut hidden = Vec::new();
+        for width in [1, 4, 12, 64, 70] {
+            let mut classifier = Classifier::random(9, width, &mut rng);
+            classifier.b2 = rng.random::<f32>() - 0.5;
+            for active in [vec![], vec![3], vec![0, 4, 8], vec![1, 2, 5, 7]] {
+                classifier.hidden_into(&active, &mut hidden);
+                let logit = classifier.logit(&hidden);
+                assert_eq!(classifier.logit_of(&active).to_bits(), logit.to_bits());
+                assert_eq!(
+                    classifier.output(&active).to_bits(),
+                    sigmoid(logit).to_bits()
+                );
+                assert_eq!(classifier.fires(&active), sigmoid(logit) >= BETA);
+            }
         }
     }
 

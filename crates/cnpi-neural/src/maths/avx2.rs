@@ -55,6 +55,9 @@ fn equal(a: __m256i, b: i32) -> __m256i {
 
 /// `expf::<Fused>` of each lane. A lane of magnitude 88 or more, or not
 /// a number, sends the eight to the scalar function, which handles it.
+/// Inlined where it is called (the LSTM step's σ), its scalar path kept
+/// out of line.
+#[inline]
 #[target_feature(enable = "avx2,fma")]
 pub fn expf8(x: [f32; LANES]) -> [f32; LANES] {
     let v = load(x);
@@ -64,14 +67,23 @@ pub fn expf8(x: [f32; LANES]) -> [f32; LANES] {
     );
     let special = _mm256_cmpgt_epi32(top, _mm256_set1_epi32(0x42a));
     if _mm256_testz_si256(special, special) == 0 {
-        return x.map(expf::<Fused>);
+        return expf_scalar(x);
     }
     let low = expf4(_mm256_cvtps_pd(_mm256_castps256_ps128(v)));
     let high = expf4(_mm256_cvtps_pd(_mm256_extractf128_ps(v, 1)));
     store(_mm256_set_m128(high, low))
 }
 
+/// `expf::<Fused>` of each lane, one after another.
+#[cold]
+#[inline(never)]
+#[target_feature(enable = "avx2,fma")]
+fn expf_scalar(x: [f32; LANES]) -> [f32; LANES] {
+    x.map(expf::<Fused>)
+}
+
 /// `libm::reduce` and `libm::scale` on four doubles, rounded to `f32`.
+#[inline]
 #[target_feature(enable = "avx2,fma")]
 fn expf4(xd: __m256d) -> __m128 {
     let f64s = |bits: u64| _mm256_castsi256_pd(_mm256_set1_epi64x(bits as i64));
@@ -101,21 +113,26 @@ pub fn tanhf8(x: [f32; LANES]) -> [f32; LANES] {
     let ix = _mm256_and_si256(bits, _mm256_set1_epi32(0x7fff_ffff));
     let a = _mm256_castsi256_ps(ix);
     let big = _mm256_cmpgt_epi32(ix, _mm256_set1_epi32(0x3f7f_ffff));
-    let twice = _mm256_mul_ps(_mm256_set1_ps(2.0), a);
-    let minus_twice = _mm256_mul_ps(_mm256_set1_ps(-2.0), a);
-    let t = expm1f8(pick(big, twice, minus_twice));
+    // `2|x|` where |x| ≥ 1, else `−2|x|`: `|x| + |x|` (exact, as `2·|x|`)
+    // with the sign bit set on the small lanes.
+    let small_sign = _mm256_andnot_si256(big, _mm256_set1_epi32(i32::MIN));
+    let t = expm1f8(_mm256_xor_ps(
+        _mm256_add_ps(a, a),
+        _mm256_castsi256_ps(small_sign),
+    ));
     let (one, two) = (_mm256_set1_ps(1.0), _mm256_set1_ps(2.0));
     // `1 − 2/(t + 2)` or `−t/(t + 2)`: one division of the numerator
     // each lane needs.
     let minus_t = _mm256_xor_ps(t, splat(0x8000_0000));
     let quotient = _mm256_div_ps(pick(big, two, minus_t), _mm256_add_ps(t, two));
     let z = pick(big, _mm256_sub_ps(one, quotient), quotient);
+    // `1 − 1e−30` is 1 in `f32`.
     let huge = _mm256_cmpgt_epi32(ix, _mm256_set1_epi32(0x41af_ffff));
-    let z = pick(huge, _mm256_set1_ps(1.0 - 1.0e-30), z);
+    let z = pick(huge, one, z);
     let signed = _mm256_xor_ps(z, _mm256_castsi256_ps(sign));
+    // `x·(1 + x)` is `x` itself at ±0.
     let tiny = _mm256_mul_ps(x, _mm256_add_ps(one, x));
     let out = pick(less(ix, 0x2400_0000), tiny, signed);
-    let out = pick(equal(ix, 0), x, out);
     let finite = less(ix, 0x7f80_0000);
     if _mm256_movemask_ps(_mm256_castsi256_ps(finite)) == 0xff {
         return store(out);
@@ -130,32 +147,39 @@ pub fn tanhf8(x: [f32; LANES]) -> [f32; LANES] {
     store(pick(finite, out, not_finite))
 }
 
-/// `libm::expm1f` of each lane, on the arguments `tanhf` gives it.
+/// `libm::expm1f` of each lane, on the arguments `tanhf` gives it:
+/// `−2|x|` for `|x| < 1` and `2|x|` for `1 ≤ |x| < 22`, where the
+/// reduction's `k` is 0, −1, −2, −3 or between 3 and 63 (never 1 or 2).
+/// The branches for `k = −1`, `k ≤ −2 or k > 56` and `3 ≤ k < 23` are one
+/// formula, `2^k·(P − (e − x)) − R`, with `(P, R)` = `(0, 1/2)`, `(1, 1)`
+/// and `(1 − 2^−k, 0)`: for `k = −1`, `0 − (e − x)` is `x − e` (rounding
+/// is symmetric) and `2^−1·y` is `0.5·y`; `− 0` changes nothing, not even
+/// a `−0`. Every other lane's value (a larger `|x|`, an infinity, a NaN)
+/// is not used by `tanhf8`, which holds all of it to glibc's on every
+/// `f32`.
 #[target_feature(enable = "avx2,fma")]
 fn expm1f8(x: __m256) -> __m256 {
     let bits = _mm256_castps_si256(x);
-    let negative = _mm256_srai_epi32::<31>(bits);
-    let hx = _mm256_and_si256(bits, _mm256_set1_epi32(0x7fff_ffff));
+    let sign_bit = _mm256_and_si256(bits, _mm256_set1_epi32(i32::MIN));
+    let hx = _mm256_andnot_si256(sign_bit, bits);
     let [ln2_hi, ln2_lo, inv_ln2] = [LN2_HI, LN2_LO, INV_LN2].map(|bits| splat(bits));
     let near = less(hx, 0x3f85_1592);
-    let half = pick(negative, _mm256_set1_ps(-0.5), _mm256_set1_ps(0.5));
+    // ±0.5 and ±1 with the sign of x.
+    let half = _mm256_castsi256_ps(_mm256_or_si256(sign_bit, _mm256_set1_epi32(0x3f00_0000)));
+    let unit = _mm256_castsi256_ps(_mm256_or_si256(sign_bit, _mm256_set1_epi32(0x3f80_0000)));
     let far_k = _mm256_cvttps_epi32(_mm256_add_ps(_mm256_mul_ps(inv_ln2, x), half));
-    let sign = _mm256_or_si256(negative, _mm256_set1_epi32(1));
+    // k = 0 exactly on these lanes: elsewhere |k| ≥ 1.
     let small = less(hx, 0x3eb1_7219);
-    let k = _mm256_blendv_epi8(far_k, sign, near);
+    let k = _mm256_blendv_epi8(far_k, _mm256_cvttps_epi32(unit), near);
     let k = _mm256_andnot_si256(small, k);
-    let t = _mm256_cvtepi32_ps(far_k);
-    let sign_f = _mm256_cvtepi32_ps(sign);
-    let hi_near = _mm256_sub_ps(x, _mm256_mul_ps(sign_f, ln2_hi));
-    let lo_near = _mm256_mul_ps(sign_f, ln2_lo);
-    let hi_far = _mm256_sub_ps(x, _mm256_mul_ps(t, ln2_hi));
-    let lo_far = _mm256_mul_ps(t, ln2_lo);
-    let hi = pick(near, hi_near, hi_far);
-    let lo = pick(near, lo_near, lo_far);
+    // `x − t·ln 2_hi` with `t = k` as a float (±1 on the near lanes):
+    // `t·ln 2_hi` is exact, so the fused form rounds as the difference.
+    let t = pick(near, unit, _mm256_cvtepi32_ps(far_k));
+    let hi = _mm256_fnmadd_ps(t, ln2_hi, x);
+    let lo = _mm256_mul_ps(t, ln2_lo);
     let reduced = _mm256_sub_ps(hi, lo);
     let c = _mm256_sub_ps(_mm256_sub_ps(hi, reduced), lo);
-    let k_zero = equal(k, 0);
-    let x = pick(k_zero, x, reduced);
+    let x = pick(small, x, reduced);
     let [q1, q2, q3, q4, q5] = Q.map(|bits| splat(bits));
     let (add, sub, mul) = (_mm256_add_ps, _mm256_sub_ps, _mm256_mul_ps);
     let hfx = mul(_mm256_set1_ps(0.5), x);
@@ -175,28 +199,30 @@ fn expm1f8(x: __m256) -> __m256 {
     let k_bits = _mm256_slli_epi32::<23>(k);
     let exponent =
         |y: __m256| _mm256_castsi256_ps(_mm256_add_epi32(_mm256_castps_si256(y), k_bits));
+    // (P, R) by k's branch.
     let one = _mm256_set1_ps(1.0);
-    let e_x = sub(e, x);
-    let far = sub(exponent(sub(one, e_x)), one);
+    let minus_one = equal(k, -1);
+    let far = _mm256_or_si256(less(k, -1), _mm256_cmpgt_epi32(k, _mm256_set1_epi32(56)));
     let shift = _mm256_and_si256(k, _mm256_set1_epi32(31));
     let below = _mm256_sub_epi32(
         _mm256_set1_epi32(0x3f80_0000),
         _mm256_srlv_epi32(_mm256_set1_epi32(0x100_0000), shift),
     );
-    let below_23 = exponent(sub(_mm256_castsi256_ps(below), e_x));
+    let p = pick(
+        far,
+        one,
+        _mm256_castsi256_ps(_mm256_andnot_si256(minus_one, below)),
+    );
+    let r = pick(
+        far,
+        one,
+        _mm256_and_ps(_mm256_castsi256_ps(minus_one), _mm256_set1_ps(0.5)),
+    );
+    let unified = sub(exponent(sub(p, sub(e, x))), r);
     let above = _mm256_slli_epi32::<23>(_mm256_sub_epi32(_mm256_set1_epi32(0x7f), k));
     let above_23 = exponent(add(sub(x, add(e, _mm256_castsi256_ps(above))), one));
-    let k_minus_one = sub(mul(_mm256_set1_ps(0.5), sub(x, e)), _mm256_set1_ps(0.5));
-    let x_half = add(x, _mm256_set1_ps(0.5));
-    let k_one_low = mul(_mm256_set1_ps(-2.0), sub(e, x_half));
-    let k_one_high = add(one, mul(_mm256_set1_ps(2.0), sub(x, e)));
-    let below_quarter = _mm256_castps_si256(_mm256_cmp_ps::<_CMP_LT_OQ>(x, _mm256_set1_ps(-0.25)));
-    let k_one = pick(below_quarter, k_one_low, k_one_high);
-    let out = pick(less(k, 23), below_23, above_23);
-    let far_k_range = _mm256_or_si256(less(k, -1), _mm256_cmpgt_epi32(k, _mm256_set1_epi32(56)));
-    let out = pick(far_k_range, far, out);
-    let out = pick(equal(k, 1), k_one, out);
-    let out = pick(equal(k, -1), k_minus_one, out);
-    let out = pick(k_zero, unreduced, out);
+    let above_23_lanes = _mm256_andnot_si256(far, _mm256_cmpgt_epi32(k, _mm256_set1_epi32(22)));
+    let out = pick(above_23_lanes, above_23, unified);
+    let out = pick(small, unreduced, out);
     pick(less(hx, 0x3300_0000), x, out)
 }

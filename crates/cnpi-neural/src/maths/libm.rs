@@ -388,6 +388,12 @@ mod tests {
             UNDERFLOW,
             SUBNORMAL,
             0x42b0_0000,
+            // tanhf's x where expm1f(2|x|)'s k crosses a branch: 0,
+            // −1, −2 on the small side; 23 and 57 on the big one.
+            0x3e31_7218,
+            0x3f05_1592,
+            0x40f9_8872,
+            0x419c_a6b9,
         ];
         let near = thresholds.iter().flat_map(|&t| {
             (t - 304..t + 304)
