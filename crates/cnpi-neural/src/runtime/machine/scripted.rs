@@ -210,6 +210,13 @@ mod tests {
         (program, network)
     }
 
+    /// How many of `network`'s detectors are compiled fast detectors.
+    fn compiled_detectors(network: &OnTheNetwork) -> usize {
+        (0..network.memory.detectors.len())
+            .filter(|&id| matches!(network.plan.probe(id), Probe::Fast(_)))
+            .count()
+    }
+
     /// Runs `program` on `network` and on the reference interpreter on
     /// `input` with every step budget up to 39: the runs end alike (the
     /// same state and steps, or the same error at the same step). How
@@ -291,10 +298,7 @@ mod tests {
         ];
         for text in texts {
             let (program, network) = on_the_network(text);
-            let detectors = network.memory.detectors.len();
-            let compiled = (0..detectors)
-                .filter(|&id| matches!(network.plan.probe(id), Probe::Fast(_)))
-                .count();
+            let compiled = compiled_detectors(&network);
             assert_eq!(compiled, 1, "{text}: the sum's detector is compiled");
             for input in inputs {
                 let ends = ends_alike(&program, &network, input);
@@ -326,10 +330,7 @@ mod tests {
         ];
         for (text, finishes) in cases {
             let (program, network) = on_the_network(text);
-            let detectors = network.memory.detectors.len();
-            let compiled = (0..detectors)
-                .filter(|&id| matches!(network.plan.probe(id), Probe::Fast(_)))
-                .count();
+            let compiled = compiled_detectors(&network);
             assert_eq!(compiled, 1, "{text}: the offset's detector is compiled");
             let ends = ends_alike(&program, &network, r#"{"A": [3, 1, 4, 1]}"#);
             assert_eq!(ends > 0, finishes, "{text}");
