@@ -185,11 +185,6 @@ impl FastPair {
         Some(FastPair(lhs.fast?, rhs.fast?))
     }
 
-    /// Both sides by their shapes.
-    pub fn sides(self) -> [FastSide; 2] {
-        [self.0.side(), self.1.side()]
-    }
-
     /// How the sides relate in `world`, as [`relation`] says.
     #[inline(always)]
     pub fn relation<W: World + ?Sized>(self, world: &W) -> Relation {
