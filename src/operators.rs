@@ -28,6 +28,17 @@ impl ArithOp {
             ArithOp::Rem => "%",
         }
     }
+
+    /// How its compound assignment is written (`+=`).
+    pub fn assign_symbol(self) -> &'static str {
+        match self {
+            ArithOp::Add => "+=",
+            ArithOp::Sub => "-=",
+            ArithOp::Mul => "*=",
+            ArithOp::Div => "/=",
+            ArithOp::Rem => "%=",
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

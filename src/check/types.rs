@@ -151,6 +151,10 @@ impl<'a> Checker<'a> {
                 self.incomplete = true;
                 None
             }
+            ExprKind::Tuple(_) => {
+                self.not_in_this_env(span, "several values");
+                None
+            }
             ExprKind::Int(k) => Some(Typed::Int(*k)),
             ExprKind::Name(name) => self.name_operand(name, span),
             ExprKind::Neg(e) => {

@@ -110,6 +110,7 @@ pub fn split(program: &Program) -> Option<Program> {
                 span: Span::default(),
             },
             span: Span::default(),
+            owner: None,
         });
     }
     Some(out)

@@ -7,7 +7,7 @@
 //! after each comma, and the Unicode comparison aliases become ASCII.
 
 use crate::operators::ArithOp;
-use crate::syntax::ast::{Applier, Call, Expr, ExprKind, Hole, Ident};
+use crate::syntax::ast::{Applier, Call, DataDecl, Expr, ExprKind, Hole, Ident};
 
 /// Binding strengths of the grammar's levels, loosest first.
 const OR: u8 = 1;
@@ -61,6 +61,18 @@ pub fn call(call: &Call) -> String {
 }
 
 /// Expressions separated by `, `.
+/// A data declaration: `var d[n + 1] = -1`, `input A[n]`.
+pub fn data(data: &DataDecl) -> String {
+    let mut text = format!("{} {}", data.keyword.name, data.name.name);
+    for dim in &data.dims {
+        text.push_str(&format!("[{}]", expr(dim)));
+    }
+    if let Some(init) = &data.init {
+        text.push_str(&format!(" = {}", expr(init)));
+    }
+    text
+}
+
 pub fn list(exprs: &[Expr]) -> String {
     exprs.iter().map(expr).collect::<Vec<_>>().join(", ")
 }
@@ -84,6 +96,7 @@ fn write(e: &Expr, outer: u8, out: &mut String) {
         ExprKind::Int(value) => out.push_str(&value.to_string()),
         ExprKind::Name(name) => out.push_str(name),
         ExprKind::Error | ExprKind::Hole => out.push('?'),
+        ExprKind::Tuple(all) => out.push_str(&list(all)),
         ExprKind::Neg(inner) => {
             out.push('-');
             write(inner, UNARY, out);
@@ -146,6 +159,9 @@ fn binary(a: &Expr, word: &str, b: &Expr, own: u8, out: &mut String) {
 
 fn level(kind: &ExprKind) -> u8 {
     match kind {
+        // Only whole (the values of `return`, either side of `=`): never
+        // in parentheses.
+        ExprKind::Tuple(_) => ATOM,
         ExprKind::Or(..) => OR,
         ExprKind::And(..) => AND,
         ExprKind::Not(_) => NOT,

@@ -151,18 +151,41 @@ pub enum Stmt {
     /// `SWAP(P1, P2)`, `NOP`, `F()`, `F(lo, pivot - 1)`
     Call(Call),
     /// `i = e`, `A[e] = v`, `D[e][f] = v`: a write (`ram`); the target is
-    /// a `Name`, `Index` or `Index2` expression.
+    /// a `Name`, `Index` or `Index2` expression. With `op`, a compound
+    /// assignment (`i += e`). Several places at once (`a, b = e1, e2`,
+    /// `q, r = F(x)`) have a [`ExprKind::Tuple`] target.
     Assign {
         target: Expr,
+        op: Option<ArithOp>,
         value: Expr,
         span: Span,
     },
+    /// `if c: ... [elif c: ...] [else: ...]`. An `elif` is an `If` alone
+    /// in the `otherwise` block of the one before, with `elif` set.
     If {
         condition: Expr,
         then: Block,
         otherwise: Option<Block>,
+        elif: bool,
         span: Span,
     },
+    /// `for i = a to b:` or `for i = a downto b:` (`word` is `to` or
+    /// `downto`; the checker refuses any other).
+    For {
+        variable: Ident,
+        from: Expr,
+        word: Ident,
+        to: Expr,
+        body: Block,
+        span: Span,
+    },
+    /// `break` (leave the innermost loop).
+    Break(Span),
+    /// `continue` (the innermost loop's next round).
+    Continue(Span),
+    /// `var L[e]` or `var M[e1][e2]` (with `= e0`) inside a block: an
+    /// array of the activation (`ram`).
+    LocalArray(DataDecl),
     While {
         condition: Expr,
         body: Block,
@@ -184,7 +207,11 @@ impl Stmt {
     pub fn span(&self) -> Span {
         match self {
             Stmt::Call(call) => call.span,
+            Stmt::LocalArray(decl) => decl.span,
             Stmt::If { span, .. }
+            | Stmt::For { span, .. }
+            | Stmt::Break(span)
+            | Stmt::Continue(span)
             | Stmt::While { span, .. }
             | Stmt::Assign { span, .. }
             | Stmt::Return { span, .. }
@@ -220,6 +247,9 @@ pub enum ExprKind {
     /// `NAME(e, ...)` inside an expression: an observation, or a call of
     /// a normal program for its value (`FIB(k - 1)`).
     Apply(Ident, Vec<Expr>),
+    /// `e1, e2, ...`: several values (`return a, b`) or places
+    /// (`a, b = ...`); only there.
+    Tuple(Vec<Expr>),
     /// `?` where a condition or an integer expression goes: left for
     /// `cnpic learn` to find (a hole in a normal program).
     Hole,

@@ -24,6 +24,8 @@ pub enum Token<'s> {
     /// An unsigned decimal literal; `None` when it does not fit in an i64
     /// (already reported by [`lex`]).
     #[regex("[0-9]+", |lex| lex.slice().parse::<i64>().ok())]
+    // A character literal is its code point: `'a'` is 97 (language.md §5.2).
+    #[regex("'[^'\\\\\n]'", |lex| lex.slice().chars().nth(1).map(|c| i64::from(u32::from(c))))]
     Int(Option<i64>),
 
     #[token("env")]
@@ -36,11 +38,16 @@ pub enum Token<'s> {
     If,
     #[token("else")]
     Else,
-    /// Not part of the language: lexed only to explain what to write instead.
     #[token("elif")]
     Elif,
     #[token("while")]
     While,
+    #[token("for")]
+    For,
+    #[token("break")]
+    Break,
+    #[token("continue")]
+    Continue,
     #[token("pass")]
     Pass,
     #[token("return")]
@@ -87,6 +94,13 @@ pub enum Token<'s> {
     Percent,
     #[token("=")]
     Assign,
+    /// `+=`, `-=`, `*=`, `/=`, `%=`: a compound assignment.
+    #[token("+=", |_| crate::operators::ArithOp::Add)]
+    #[token("-=", |_| crate::operators::ArithOp::Sub)]
+    #[token("*=", |_| crate::operators::ArithOp::Mul)]
+    #[token("/=", |_| crate::operators::ArithOp::Div)]
+    #[token("%=", |_| crate::operators::ArithOp::Rem)]
+    Compound(crate::operators::ArithOp),
 
     #[token("(")]
     LParen,
@@ -179,6 +193,9 @@ impl Token<'_> {
                 | Else
                 | Elif
                 | While
+                | For
+                | Break
+                | Continue
                 | Pass
                 | Return
         )
@@ -196,6 +213,9 @@ impl Token<'_> {
             Else => "else",
             Elif => "elif",
             While => "while",
+            For => "for",
+            Break => "break",
+            Continue => "continue",
             Pass => "pass",
             Return => "return",
             And => "and",
@@ -217,6 +237,7 @@ impl Token<'_> {
             Slash => "/",
             Percent => "%",
             Assign => "=",
+            Compound(op) => op.assign_symbol(),
             LParen => "(",
             RParen => ")",
             LBracket => "[",
