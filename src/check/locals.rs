@@ -13,7 +13,7 @@
 
 use crate::diagnostic::{Diagnostic, codes};
 use crate::program::{
-    Act, ActArg, Body, BoolExpr, Cell, DefId, Operand, PointerId, PosExpr, PosKind, Stmt, SymExpr,
+    Act, ActArg, Body, BoolExpr, Cell, DefId, PointerId, PosExpr, PosKind, Stmt, reads,
 };
 use crate::span::Span;
 use crate::syntax::ast::{self, ExprKind};
@@ -274,45 +274,15 @@ impl Flow {
     }
 
     fn cell(&mut self, cell: &Cell, state: &State) {
-        cell.at.iter().for_each(|e| self.position(e, state));
+        reads::cell(cell, &mut |p, span| self.read(p, span, state));
     }
 
     fn position(&mut self, e: &PosExpr, state: &State) {
-        match &e.kind {
-            PosKind::Pointer(p) => self.read(*p, e.span, state),
-            PosKind::Observe(_, at) | PosKind::Neg(at) => self.position(at, state),
-            PosKind::Arith(_, a, b) => {
-                self.position(a, state);
-                self.position(b, state);
-            }
-            PosKind::Read(cell) => self.cell(cell, state),
-            PosKind::Call(call) => call.args.iter().for_each(|a| self.position(a, state)),
-            PosKind::Int(_) | PosKind::Last | PosKind::End | PosKind::Resume => {}
-        }
+        reads::position(e, &mut |p, span| self.read(p, span, state));
     }
 
     fn condition(&mut self, condition: &BoolExpr, state: &State) {
-        match condition {
-            BoolExpr::Compare(_, a, b) => {
-                self.operand(a, state);
-                self.operand(b, state);
-            }
-            BoolExpr::Test(_, at) => self.position(at, state),
-            BoolExpr::And(a, b) | BoolExpr::Or(a, b) => {
-                self.condition(a, state);
-                self.condition(b, state);
-            }
-            BoolExpr::Not(a) => self.condition(a, state),
-        }
-    }
-
-    fn operand(&mut self, operand: &Operand, state: &State) {
-        match operand {
-            Operand::Pos(e) => self.position(e, state),
-            Operand::Val(v) => self.position(&v.at, state),
-            Operand::Sym(SymExpr::Observe(_, at, _)) => self.position(at, state),
-            Operand::Int(_) | Operand::End | Operand::Sym(SymExpr::Literal(..)) => {}
-        }
+        reads::condition(condition, &mut |p, span| self.read(p, span, state));
     }
 }
 

@@ -24,6 +24,7 @@ mod locals;
 mod names;
 mod normal;
 mod params;
+mod sharing;
 mod sugar;
 mod suggest;
 mod types;
@@ -70,7 +71,11 @@ pub fn check(file: &ast::File, entry: Option<&str>) -> (Option<Program>, Vec<Dia
     if let Some(entry) = entry {
         checker.warn_unreachable(entry);
     }
-    checker.finish(bodies, entry)
+    let (program, mut diagnostics) = checker.finish(bodies, entry);
+    if let Some(program) = &program {
+        diagnostics.extend(sharing::warnings(program));
+    }
+    (program, diagnostics)
 }
 
 /// A reference from one definition to another, where it is written.

@@ -221,6 +221,13 @@ impl<'a> Checker<'a> {
         if let Some(note) = self.elsewhere(name) {
             diagnostic = diagnostic.with_note(note);
         }
+        if self.declared_memory && !name.starts_with('_') {
+            diagnostic = diagnostic.with_help(format!(
+                "to make `{name}` a local of this program, assign it first (`{name} = 0`); \
+                 to share it, declare it at file level: `var {name} = 0`, `input {name}`, or a \
+                 register on the `env` line (`env ram({name} = 0)`)"
+            ));
+        }
         diagnostic
     }
 

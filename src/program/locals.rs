@@ -20,13 +20,20 @@ pub struct Keeps {
 
 impl Keeps {
     pub fn of(program: &Program) -> Keeps {
-        let n = program.defs.len();
-        let mut has_locals = vec![false; n];
+        let mut has_locals = vec![false; program.defs.len()];
         for pointer in &program.pointers {
             if let Some(slot) = pointer.owner.and_then(|d| has_locals.get_mut(d)) {
                 *slot = true;
             }
         }
+        Keeps::among(program, &has_locals)
+    }
+
+    /// The relation for the callers `wanted` marks (the others keep
+    /// nothing): which calls may run each of them again.
+    pub fn among(program: &Program, wanted: &[bool]) -> Keeps {
+        let n = program.defs.len();
+        let has_locals = wanted;
         if !has_locals.contains(&true) {
             return Keeps {
                 runs_it: Vec::new(),
@@ -47,7 +54,7 @@ impl Keeps {
         }
         let runs_it = (0..n)
             .map(|def| {
-                has_locals[def].then(|| {
+                has_locals.get(def).copied().unwrap_or(false).then(|| {
                     let mut seen = vec![false; n];
                     let mut todo = vec![def];
                     while let Some(d) = todo.pop() {

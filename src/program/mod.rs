@@ -13,6 +13,7 @@ pub mod expr;
 pub mod flat;
 pub mod locals;
 pub mod print;
+pub mod reads;
 
 pub use data::{Data, DataKind};
 pub use declared::{ActArg, ActDecl, EnvAct, EnvKind, Observation, ObservationKind, ParamType};
