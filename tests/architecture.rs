@@ -554,3 +554,20 @@ fn imports_are_read_as_meant() {
     assert_eq!(found, [["a", "b", "c"]]);
     assert!(circles(&edges(&[("a", "b"), ("b", "c")])).is_empty());
 }
+
+#[test]
+fn no_module_file_beside_a_folder_of_the_same_name() {
+    let all = workspace();
+    let beside: Vec<&String> = (all.iter())
+        .filter(|path| path.ends_with(".rs"))
+        .filter(|path| {
+            let folder = format!("{}/", &path[..path.len() - 3]);
+            all.iter()
+                .any(|other| other.starts_with(&folder) && other.ends_with(".rs"))
+        })
+        .collect();
+    assert!(
+        beside.is_empty(),
+        "a folder of modules is `<name>/mod.rs`, never `<name>.rs` beside `<name>/`: {beside:?}"
+    );
+}
