@@ -481,9 +481,9 @@ fn circles(edges: &[(String, String)]) -> Vec<Vec<String>> {
         })
         .collect();
     let mut out: Vec<Vec<String>> = Vec::new();
-    for a in 0..files.len() {
+    for (a, from_a) in reaches.iter().enumerate() {
         let group: Vec<String> = (0..files.len())
-            .filter(|&b| reaches[a][b] && reaches[b][a])
+            .filter(|&b| from_a[b] && reaches[b][a])
             .map(|b| files[b].clone())
             .collect();
         if group.len() > 1 && !out.contains(&group) {
@@ -570,4 +570,58 @@ fn no_module_file_beside_a_folder_of_the_same_name() {
         beside.is_empty(),
         "a folder of modules is `<name>/mod.rs`, never `<name>.rs` beside `<name>/`: {beside:?}"
     );
+}
+
+/// The dependencies a crate's `Cargo.toml` names (normal and build).
+fn dependencies(manifest: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut inside = false;
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            inside = line == "[dependencies]" || line == "[build-dependencies]";
+            continue;
+        }
+        let name = line.split(['=', '.', ' ']).next().unwrap_or_default();
+        if inside && !name.is_empty() && !name.starts_with('#') {
+            out.push(name.to_string());
+        }
+    }
+    out
+}
+
+#[test]
+fn the_crate_table_tells_each_crates_dependencies() {
+    let text = std::fs::read_to_string(format!("{ROOT}/docs/architecture.md"))
+        .expect("docs/architecture.md exists");
+    let rows: Vec<Vec<&str>> = (text.lines())
+        .filter(|line| line.starts_with("| `cnpi"))
+        .map(|line| line.split('|').map(str::trim).collect())
+        .collect();
+    let mut wrong = Vec::new();
+    let crates = crates();
+    for (name, src) in &crates {
+        let Some(row) = rows.iter().find(|r| r[1] == format!("`{name}`")) else {
+            wrong.push(format!("`{name}` has no row"));
+            continue;
+        };
+        let folder = src.trim_end_matches("src/");
+        let manifest = std::fs::read_to_string(format!("{ROOT}/{folder}Cargo.toml"))
+            .expect("every crate has a Cargo.toml");
+        let real = dependencies(&manifest);
+        let named: Vec<&str> = (row[3].split(','))
+            .map(|dep| dep.trim().trim_matches('`'))
+            .collect();
+        for dep in &named {
+            if !real.iter().any(|r| r == dep) {
+                wrong.push(format!("`{name}` does not depend on {dep}"));
+            }
+        }
+        for dep in real.iter().filter(|dep| dep.starts_with("cnpi")) {
+            if !named.contains(&dep.as_str()) {
+                wrong.push(format!("the row of `{name}` leaves out {dep}"));
+            }
+        }
+    }
+    assert_eq!(rows.len(), crates.len(), "one row per crate: {rows:?}");
+    assert!(wrong.is_empty(), "architecture.md's crate table: {wrong:?}");
 }
