@@ -10,6 +10,7 @@
 //! and the combinatorizer both ask it, so both keep the same calls.
 
 use super::calls::calls_in_statement;
+use super::reach::reached;
 use super::{Body, DefId, Program, Stmt};
 
 /// See the module documentation.
@@ -52,23 +53,11 @@ impl Keeps {
                 }
             }
         }
+        // `may_run[f]`: f may call `def`, directly or through others.
         let runs_it = (0..n)
             .map(|def| {
-                has_locals.get(def).copied().unwrap_or(false).then(|| {
-                    let mut seen = vec![false; n];
-                    let mut todo = vec![def];
-                    while let Some(d) = todo.pop() {
-                        for &caller in &callers[d] {
-                            if !seen[caller] {
-                                seen[caller] = true;
-                                todo.push(caller);
-                            }
-                        }
-                    }
-                    // `seen[f]`: f may call `def` (so a call of f may run it).
-                    seen[def] = seen[def] || callers[def].contains(&def);
-                    seen
-                })
+                let wanted = has_locals.get(def).copied().unwrap_or(false);
+                wanted.then(|| reached(n, callers[def].iter().copied(), |d| callers[d].clone()))
             })
             .collect();
         Keeps { runs_it }

@@ -13,6 +13,7 @@ pub mod expr;
 pub mod flat;
 pub mod locals;
 pub mod print;
+pub mod reach;
 pub mod reads;
 
 pub use data::{Data, DataKind};
