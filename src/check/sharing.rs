@@ -59,12 +59,10 @@ struct Scan<'p> {
 impl Scan<'_> {
     fn block(&self, stmts: &[Stmt], out: &mut Vec<Diagnostic>) {
         for (k, stmt) in stmts.iter().enumerate() {
-            if let Some((callee, span)) = self.shared_call(stmt) {
-                let mut reads = Vec::new();
-                stmts[k + 1..].iter().for_each(|s| read_in(s, &mut reads));
-                if let Some(&(p, at)) = reads.iter().find(|(p, _)| self.writes.contains(p)) {
-                    out.push(self.warning(callee, span, p, at));
-                }
+            if let Some((callee, span)) = self.shared_call(stmt)
+                && let Some((p, at)) = self.read_after(&stmts[k + 1..])
+            {
+                out.push(self.warning(callee, span, p, at));
             }
             match stmt {
                 Stmt::If {
@@ -77,6 +75,25 @@ impl Scan<'_> {
                 _ => {}
             }
         }
+    }
+
+    /// The first read in `rest` of a register the caller assigns, before
+    /// `rest` assigns it again.
+    fn read_after(&self, rest: &[Stmt]) -> Option<(PointerId, Span)> {
+        let mut live: Vec<PointerId> = self.writes.to_vec();
+        for stmt in rest {
+            let mut reads = Vec::new();
+            read_in(stmt, &mut reads);
+            if let Some(&found) = reads.iter().find(|(p, _)| live.contains(p)) {
+                return Some(found);
+            }
+            if let Stmt::Act(app) = stmt
+                && let Act::Set(p, _) = &app.act
+            {
+                live.retain(|q| q != p);
+            }
+        }
+        None
     }
 
     /// The call without arguments `stmt` makes to a program that may run

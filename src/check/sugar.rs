@@ -499,7 +499,7 @@ impl Sugar {
                     let places = targets.len();
                     let found = format!("`{}` gives {count} results", callee.name);
                     self.count_error(&format!("{places} places"), &found, span);
-                    return Vec::new();
+                    return self.placeholders(targets, span);
                 }
                 let args = args.iter().map(|a| self.value(a, pre)).collect();
                 pre.push(Stmt::Call(Call {
@@ -512,7 +512,7 @@ impl Sugar {
             _ => {
                 let places = targets.len();
                 self.count_error(&format!("{places} places"), "one value", value.span);
-                return Vec::new();
+                return self.placeholders(targets, span);
             }
         };
         (targets.iter().zip(values))
@@ -524,6 +524,20 @@ impl Sugar {
                     value,
                     span,
                 }
+            })
+            .collect()
+    }
+
+    /// After E0412: each place assigned 0, so that its name still means
+    /// what it would (a local is still declared) and no error follows.
+    fn placeholders(&mut self, targets: &[Expr], span: Span) -> Vec<Stmt> {
+        let zero = int(0, span);
+        (targets.iter())
+            .map(|target| Stmt::Assign {
+                target: target.clone(),
+                op: None,
+                value: zero.clone(),
+                span,
             })
             .collect()
     }
