@@ -114,7 +114,7 @@ impl Checker<'_> {
 
 /// E0409 for the local `name` read at `read`, unassigned on a path
 /// through `lost` (an `if` or a loop), if known.
-fn unassigned(name: &str, read: Span, lost: Option<(Span, &'static str)>) -> Diagnostic {
+fn unassigned(name: &str, read: Span, lost: Option<Lost>) -> Diagnostic {
     let mut diagnostic = Diagnostic::error(
         codes::E0409,
         format!("the local `{name}` may be read before it is assigned"),
@@ -130,12 +130,15 @@ fn unassigned(name: &str, read: Span, lost: Option<(Span, &'static str)>) -> Dia
     ))
 }
 
+/// Where a path skipped a local's assignment: the `if` or loop, and why.
+type Lost = (Span, &'static str);
+
 /// Which locals are assigned on every path to a point, and where a
 /// merge lost each one.
 #[derive(Clone)]
 struct State {
     assigned: Vec<bool>,
-    lost: Vec<Option<(Span, &'static str)>>,
+    lost: Vec<Option<Lost>>,
     /// No path reaches this point (after a `return`).
     dead: bool,
 }
@@ -187,7 +190,7 @@ struct Flow {
     own: Vec<bool>,
     reported: Vec<bool>,
     /// Each first read of an unassigned local, with where it was lost.
-    found: Vec<(PointerId, Span, Option<(Span, &'static str)>)>,
+    found: Vec<(PointerId, Span, Option<Lost>)>,
 }
 
 impl Flow {

@@ -187,12 +187,13 @@ impl Sugar {
         for (k, stmt) in stmts.iter().enumerate() {
             out.extend(self.statement(stmt));
             let rest = &stmts[k + 1..];
-            if !rest.is_empty() && jumps(stmt) {
-                if let Some(guard) = self.guard(stmt.span()) {
-                    let then = self.block(rest);
-                    out.push(if_stmt(guard, then, None, stmt.span()));
-                    return out;
-                }
+            if !rest.is_empty()
+                && jumps(stmt)
+                && let Some(guard) = self.guard(stmt.span())
+            {
+                let then = self.block(rest);
+                out.push(if_stmt(guard, then, None, stmt.span()));
+                return out;
             }
         }
         out
@@ -205,7 +206,7 @@ impl Sugar {
         let tests = [&top.exit, &top.next].into_iter().flatten();
         tests
             .map(|flag| compare(CompareOp::Eq, name(flag, span), int(0, span)))
-            .reduce(|a, b| and(a, b))
+            .reduce(and)
     }
 
     fn statement(&mut self, stmt: &Stmt) -> Vec<Stmt> {
