@@ -2,8 +2,8 @@
 //!
 //! A local is a register of its program ([`crate::program::Pointer::owner`]).
 //! In combinatory form it is one more register of the `env` line, under a
-//! hidden name (`_` and its number before its own name, so two programs'
-//! `i` stay apart and no run reports either); calls that must keep their
+//! hidden name (`_`, its program's number and `_` before its own name:
+//! `_1_m`, so two programs' `i` stay apart and no run reports either); calls that must keep their
 //! caller's locals ([`crate::program::locals::Keeps`]) run on frames
 //! (`apart`), which put the caller's registers back.
 
@@ -16,9 +16,9 @@ pub fn named(program: &Program) -> Option<Program> {
         return None;
     }
     let mut out = program.clone();
-    for (id, pointer) in out.pointers.iter_mut().enumerate() {
-        if pointer.owner.is_some() {
-            pointer.name = format!("_{id}{}", pointer.name.trim_start_matches('_'));
+    for pointer in &mut out.pointers {
+        if let Some(def) = pointer.owner {
+            pointer.name = format!("_{def}_{}", pointer.name);
         }
     }
     Some(out)
