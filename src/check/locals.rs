@@ -16,7 +16,7 @@ use crate::program::{
     Act, ActArg, Body, BoolExpr, Cell, DefId, PointerId, PosExpr, PosKind, Stmt, reads,
 };
 use crate::span::Span;
-use crate::syntax::ast::{self, ExprKind};
+use crate::syntax::ast;
 
 use super::{Checker, PointerDecl};
 
@@ -30,9 +30,7 @@ impl Checker<'_> {
         let defs = self.defs.clone();
         for (id, def) in defs.iter().enumerate() {
             if let ast::DefBody::Normal(block) = &def.body {
-                let mut assigned = Vec::new();
-                assigned_names(block, &mut assigned);
-                for name in &assigned {
+                for name in &ast::assigned_names(block) {
                     let known = self.names.contains_key(name.name.as_str())
                         || self
                             .locals
@@ -286,32 +284,5 @@ impl Flow {
 
     fn condition(&mut self, condition: &BoolExpr, state: &State) {
         reads::condition(condition, &mut |p, span| self.read(p, span, state));
-    }
-}
-
-/// The names a block assigns (nested blocks included), in order, as
-/// written: targets that are plain names.
-fn assigned_names(block: &[ast::Stmt], out: &mut Vec<ast::Ident>) {
-    for stmt in block {
-        match stmt {
-            ast::Stmt::Assign { target, .. } => {
-                if let ExprKind::Name(name) = &target.kind {
-                    out.push(ast::Ident {
-                        name: name.clone(),
-                        span: target.span,
-                    });
-                }
-            }
-            ast::Stmt::If {
-                then, otherwise, ..
-            } => {
-                assigned_names(then, out);
-                assigned_names(otherwise.as_deref().unwrap_or_default(), out);
-            }
-            ast::Stmt::While { body, .. } | ast::Stmt::For { body, .. } => {
-                assigned_names(body, out)
-            }
-            _ => {}
-        }
     }
 }

@@ -593,6 +593,7 @@ impl Sugar {
     fn value(&mut self, e: &Expr, pre: &mut Vec<Stmt>) -> Expr {
         let span = e.span;
         let kind = match &e.kind {
+            ExprKind::Char(c) => ExprKind::Int(i64::from(u32::from(*c))),
             ExprKind::Name(word) if word == "true" => ExprKind::Int(1),
             ExprKind::Name(word) if word == "false" => ExprKind::Int(0),
             ExprKind::Compare(..) | ExprKind::And(..) | ExprKind::Or(..) | ExprKind::Not(_) => {

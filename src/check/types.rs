@@ -156,6 +156,7 @@ impl<'a> Checker<'a> {
                 None
             }
             ExprKind::Int(k) => Some(Typed::Int(*k)),
+            ExprKind::Char(c) => Some(Typed::Int(i64::from(u32::from(*c)))),
             ExprKind::Name(name) => self.name_operand(name, span),
             ExprKind::Neg(e) => {
                 let operand = self.numeric(e)?;

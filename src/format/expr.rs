@@ -94,6 +94,11 @@ fn write(e: &Expr, outer: u8, out: &mut String) {
     }
     match &e.kind {
         ExprKind::Int(value) => out.push_str(&value.to_string()),
+        ExprKind::Char(c) => {
+            out.push('\'');
+            out.push(*c);
+            out.push('\'');
+        }
         ExprKind::Name(name) => out.push_str(name),
         ExprKind::Error | ExprKind::Hole => out.push('?'),
         ExprKind::Tuple(all) => out.push_str(&list(all)),
@@ -170,6 +175,7 @@ fn level(kind: &ExprKind) -> u8 {
         ExprKind::Arith(..) => TERM,
         ExprKind::Neg(_) => UNARY,
         ExprKind::Int(_)
+        | ExprKind::Char(_)
         | ExprKind::Name(_)
         | ExprKind::Index(..)
         | ExprKind::Index2(..)

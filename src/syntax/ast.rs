@@ -221,6 +221,50 @@ impl Stmt {
     }
 }
 
+/// The names `block` assigns (nested blocks included), each at its first
+/// place, in order: plain names assigned (`x = e`, `x += e`, a place of
+/// `x, y = ...`) and `for` variables. In a `ram` program, those the file
+/// does not declare are its locals (language.md §5.2).
+pub fn assigned_names(block: &[Stmt]) -> Vec<Ident> {
+    fn walk(block: &[Stmt], out: &mut Vec<Ident>) {
+        for stmt in block {
+            match stmt {
+                Stmt::Assign { target, .. } => {
+                    let places = match &target.kind {
+                        ExprKind::Tuple(places) => places.iter().collect(),
+                        _ => vec![target],
+                    };
+                    for place in places {
+                        if let ExprKind::Name(name) = &place.kind {
+                            out.push(Ident {
+                                name: name.clone(),
+                                span: place.span,
+                            });
+                        }
+                    }
+                }
+                Stmt::For { variable, body, .. } => {
+                    out.push(variable.clone());
+                    walk(body, out);
+                }
+                Stmt::If {
+                    then, otherwise, ..
+                } => {
+                    walk(then, out);
+                    walk(otherwise.as_deref().unwrap_or_default(), out);
+                }
+                Stmt::While { body, .. } => walk(body, out),
+                _ => {}
+            }
+        }
+    }
+    let mut found = Vec::new();
+    walk(block, &mut found);
+    let mut seen = std::collections::HashSet::new();
+    found.retain(|ident| seen.insert(ident.name.clone()));
+    found
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Expr {
     pub kind: ExprKind,
@@ -231,6 +275,8 @@ pub struct Expr {
 pub enum ExprKind {
     /// An unsigned decimal literal that fits in an i64.
     Int(i64),
+    /// A character literal, `'a'`: the integer of its code point.
+    Char(char),
     /// Any name: a pointer, `END`, `LAST`, `LEFT`, `WHITE`, `OK`, `c` ...
     Name(String),
     /// `-e`

@@ -24,9 +24,11 @@ pub enum Token<'s> {
     /// An unsigned decimal literal; `None` when it does not fit in an i64
     /// (already reported by [`lex`]).
     #[regex("[0-9]+", |lex| lex.slice().parse::<i64>().ok())]
-    // A character literal is its code point: `'a'` is 97 (language.md §5.2).
-    #[regex("'[^'\\\\\n]'", |lex| lex.slice().chars().nth(1).map(|c| i64::from(u32::from(c))))]
     Int(Option<i64>),
+    /// A character literal, `'a'`: its code point as an integer
+    /// (language.md §5.2).
+    #[regex("'[^'\\\\\n]'", |lex| lex.slice().chars().nth(1))]
+    Char(char),
 
     #[token("env")]
     Env,
@@ -247,7 +249,9 @@ impl Token<'_> {
             Semicolon => ";",
             Question => "?",
             Arrow => "->",
-            Name(_) | Int(_) | Newline | Indent | Dedent | TooDeep | DataKeyword(_) => return None,
+            Name(_) | Int(_) | Char(_) | Newline | Indent | Dedent | TooDeep | DataKeyword(_) => {
+                return None;
+            }
         })
     }
 }
@@ -260,6 +264,7 @@ impl fmt::Display for Token<'_> {
             Token::Name(name) | Token::DataKeyword(name) => write!(f, "`{name}`"),
             Token::Int(Some(value)) => write!(f, "`{value}`"),
             Token::Int(None) => f.write_str("number"),
+            Token::Char(c) => write!(f, "`'{c}'`"),
             Token::Newline => f.write_str("end of line"),
             Token::Indent => f.write_str("indentation"),
             Token::Dedent => f.write_str("end of block"),
@@ -363,6 +368,16 @@ mod tests {
         let mut diagnostics = Vec::new();
         let tokens = lex(source, SourceId::USER, &mut diagnostics);
         (tokens.into_iter().map(|(_, t, _)| t).collect(), diagnostics)
+    }
+
+    #[test]
+    fn character_literals_are_their_code_points() {
+        let (tokens, diagnostics) = kinds("'a' '(' 'é'");
+        assert_eq!(
+            tokens,
+            vec![Token::Char('a'), Token::Char('('), Token::Char('é')]
+        );
+        assert!(diagnostics.is_empty());
     }
 
     #[test]

@@ -360,7 +360,7 @@ fn collect_expr(expr: &ast::Expr, names: &mut Vec<Name>) {
             span: expr.span,
             role: Role::Word,
         }),
-        ast::ExprKind::Int(_) | ast::ExprKind::Error => {}
+        ast::ExprKind::Int(_) | ast::ExprKind::Char(_) | ast::ExprKind::Error => {}
         ast::ExprKind::Tuple(all) => all.iter().for_each(|e| collect_expr(e, names)),
         ast::ExprKind::Neg(e) | ast::ExprKind::Not(e) => collect_expr(e, names),
         ast::ExprKind::Arith(_, a, b)

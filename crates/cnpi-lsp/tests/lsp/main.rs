@@ -10,6 +10,7 @@ mod diagnostics;
 mod formatting;
 mod holes;
 mod hover;
+mod locals;
 mod protocol;
 mod ram;
 mod references;
