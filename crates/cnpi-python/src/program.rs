@@ -79,6 +79,7 @@ impl Spec {
         let request = Request {
             entry: self.entry.as_deref(),
             seed: self.seed,
+            cache: crate::detector_cache(),
             ..Request::new(match engine {
                 Engine::Neural => Engines::Network,
                 Engine::Symbolic => Engines::Symbolic,

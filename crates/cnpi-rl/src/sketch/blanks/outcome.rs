@@ -8,6 +8,7 @@
 use cnpi::compile::Compiled;
 use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::program::Body;
+use cnpi_neural::detector::Cache;
 
 use super::{BlankSketch, Filling, Search};
 use crate::sketch::Example;
@@ -21,6 +22,7 @@ impl BlankSketch {
         examples: Vec<Example>,
         max_steps: u64,
         threads: usize,
+        cache: Cache,
     ) -> Result<BlankSketch, Diagnostic> {
         let program = &compiled.program;
         BlankSketch::check(program)?;
@@ -47,6 +49,7 @@ impl BlankSketch {
             examples,
             max_steps,
             threads,
+            cache,
         })
     }
 
