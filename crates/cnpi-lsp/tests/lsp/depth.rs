@@ -1,0 +1,46 @@
+//! A document nested as deep as the language allows (issue 45): the
+//! server's main loop analyses it and its workers answer requests that walk
+//! its tree, all on the compiler's large stack
+//! (`cnpi::operators::STACK_BYTES`), where ordinary threads' 2 MiB
+//! overflowed and took the process down.
+
+use serde_json::json;
+
+use crate::support::{Client, URI, at};
+
+/// A condition of `depth` nested brackets, and a block of `depth` nested
+/// `if`s, each `depth` levels deep.
+fn deep(depth: usize) -> String {
+    let nested = format!("{}P1 < 3{}", "(".repeat(depth), ")".repeat(depth));
+    let mut text =
+        format!("env array(P1 = 0)\ndef A1: cond({nested}?; NOP, NOP, NOP)\ndef MAIN():\n");
+    for level in 1..=depth {
+        text.push_str(&" ".repeat(level));
+        text.push_str("if P1 < 3:\n");
+    }
+    text.push_str(&" ".repeat(depth + 1));
+    text.push_str("A1()\n");
+    text
+}
+
+#[test]
+fn a_hundred_thousand_deep_nesting_is_served() {
+    let depth = cnpi::operators::MAX_DEPTH - 10;
+    assert!(depth >= 99_990);
+    let text = deep(depth);
+    let mut client = Client::start();
+    let diagnostics = client.open(&text);
+    let internal = diagnostics
+        .iter()
+        .filter(|d| d["code"].as_str().is_some_and(|c| c.starts_with("E9")));
+    assert_eq!(internal.count(), 0, "{diagnostics:?}");
+    let document = json!({ "textDocument": { "uri": URI } });
+    let formatting = json!({ "textDocument": { "uri": URI }, "options": { "tabSize": 2, "insertSpaces": true } });
+    client.result("textDocument/formatting", formatting);
+    client.result("textDocument/documentSymbol", document);
+    client.result("textDocument/hover", at(&text, "A1()"));
+    client.result("textDocument/definition", at(&text, "A1()"));
+    // Still serving, and shut down cleanly.
+    assert!(client.hover(&text, "NOP").is_some());
+    assert_eq!(client.shut_down(), Ok(()));
+}
