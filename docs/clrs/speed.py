@@ -229,8 +229,11 @@ def arguments(function, given):
 def reference_answer(result):
     """CLRS's reference's answer (the first of what it returns) as lists."""
     answer = result[0] if isinstance(result, tuple) else result
-    return answer.tolist() if hasattr(answer, "tolist") else [
-        a.tolist() if hasattr(a, "tolist") else a for a in answer]
+    if hasattr(answer, "tolist"):
+        return answer.tolist()
+    if isinstance(answer, (tuple, list)):
+        return [a.tolist() if hasattr(a, "tolist") else a for a in answer]
+    return answer
 
 
 def agrees_with_reference(pid, given, answer, reference):
@@ -281,9 +284,9 @@ def measure(args, program, algorithms, pid, n, given, input_path, combinatory):
     network / `--symbolic` ratios (as written, combinatory)."""
     _, members, _ = table.PROGRAMS[pid]
     path = f"examples/clrs/{pid}.cnpi"
-    plain = not args.no_plain and n <= args.plain_max
+    no_cache = not args.no_plain and n <= args.plain_max
     timed = {}
-    for flag in [None, "--symbolic"] + (["--no-cache"] if plain else []):
+    for flag in [None, "--symbolic"] + (["--no-cache"] if no_cache else []):
         given_flags = [flag] if flag else []
         command = lambda budget: table.run(  # noqa: E731
             args.cnpic, path, input_path, *given_flags, timeout=budget)
