@@ -1,11 +1,14 @@
 //! The cost of running normal programs on explicit frames (calls with
 //! parameters and results, statements between calls) against Algorithm
 //! 3's `treerec` form, where both are exact (docs/combinatorize.md,
-//! "Cost of the frames"): the same algorithm written both ways, run on
-//! the network with its exact caches on the same input. Each group's name
+//! "Cost of the frames"), and of a procedure's locals and `for` loop
+//! (language.md §5.2) against the same procedure written with registers
+//! of the `env` line: the same algorithm written both ways, run on the
+//! network with its exact caches on the same input. Each group's name
 //! carries the core steps of both forms.
 //!
 //!     cargo bench -p cnpi-neural --bench frames
+//!     cargo bench -p cnpi-neural --bench frames -- insertion
 
 use cnpi::exec::Options;
 use cnpi::plan::NetworkEngine as _;
@@ -60,6 +63,23 @@ def HANOI():
     HANOI(k - 1, c, b, a)
 ";
 
+/// Insertion sort with registers of the `env` line and a `while` loop, as
+/// `examples/ram/insertion_sort.cnpi` was written before locals.
+const INSERTION_SORT_GLOBALS: &str = "
+env ram(j = 1, i = 0, key = 0)
+input A[n]
+
+def INSERTION_SORT():
+  while j < n:
+    key = A[j]
+    i = j - 1
+    while i >= 0 and A[i] > key:
+      A[i + 1] = A[i]
+      i = i - 1
+    A[i + 1] = key
+    j = j + 1
+";
+
 /// The memory of `text`'s combinatory form (`name` for messages).
 fn memory(name: &str, text: &str) -> Memory {
     let compilation = cnpi::compile::compile(name, text, None);
@@ -107,20 +127,19 @@ fn run(memory: &Memory, input: &Value) -> (Value, u64) {
     (json, outcome.steps)
 }
 
-/// Both forms of one algorithm on `input`, which must end alike.
-fn compare(c: &mut Criterion, what: &str, treerec: &str, frames: &str, input: Value) {
-    let (treerec, frames) = (
-        memory("treerec.cnpi", treerec),
-        memory("frames.cnpi", frames),
-    );
-    let (a, steps_treerec) = run(&treerec, &input);
-    let (b, steps_frames) = run(&frames, &input);
-    assert_eq!(a, b, "{what}: both forms end alike");
-    let name = format!("{what} (treerec {steps_treerec} steps, frames {steps_frames} steps)");
+/// Two forms of one algorithm (each a label and a text) on `input`,
+/// which must end alike.
+fn compare(c: &mut Criterion, what: &str, forms: [(&str, &str); 2], input: Value) {
+    let [(first, a), (second, b)] = forms;
+    let (a, b) = (memory(first, a), memory(second, b));
+    let (end_a, steps_a) = run(&a, &input);
+    let (end_b, steps_b) = run(&b, &input);
+    assert_eq!(end_a, end_b, "{what}: both forms end alike");
+    let name = format!("{what} ({first} {steps_a} steps, {second} {steps_b} steps)");
     let mut group = c.benchmark_group(name);
     group.sample_size(10);
-    group.bench_function("treerec", |bench| bench.iter(|| run(&treerec, &input)));
-    group.bench_function("frames", |bench| bench.iter(|| run(&frames, &input)));
+    group.bench_function(first, |bench| bench.iter(|| run(&a, &input)));
+    group.bench_function(second, |bench| bench.iter(|| run(&b, &input)));
     group.finish();
 }
 
@@ -128,21 +147,15 @@ fn frames(c: &mut Criterion) {
     let mut rng = ChaCha8Rng::seed_from_u64(0);
     let a: Vec<i64> = (0..1024).map(|_| rng.random_range(0..=999)).collect();
     let quicksort = example("examples/clrs/quicksort.cnpi");
-    compare(
-        c,
-        "quicksort n=1024",
-        QUICKSORT_TREEREC,
-        &quicksort,
-        json!({ "A": a }),
-    );
+    let forms = [("treerec", QUICKSORT_TREEREC), ("frames", &quicksort)];
+    compare(c, "quicksort n=1024", forms, json!({ "A": a }));
     let hanoi = example("examples/ram/hanoi.cnpi");
-    compare(
-        c,
-        "hanoi 10 disks",
-        HANOI_TREEREC,
-        &hanoi,
-        json!({ "disks": 10 }),
-    );
+    let forms = [("treerec", HANOI_TREEREC), ("frames", &hanoi)];
+    compare(c, "hanoi 10 disks", forms, json!({ "disks": 10 }));
+    let a: Vec<i64> = (0..256).map(|_| rng.random_range(0..=999)).collect();
+    let insertion = example("examples/ram/insertion_sort.cnpi");
+    let forms = [("globals", INSERTION_SORT_GLOBALS), ("locals", &insertion)];
+    compare(c, "insertion sort n=256", forms, json!({ "A": a }));
 }
 
 criterion_group!(benches, frames);
