@@ -39,62 +39,85 @@ pub(super) fn without_bom(text: &str) -> &str {
 }
 
 pub(super) fn parse_json(kind: EnvKind, text: &str) -> Result<Value, Diagnostic> {
-    let text = without_bom(text);
-    // A top-level object is read by `Fields`, which refuses a key written
-    // twice (serde_json keeps the last); objects only appear at the top
-    // level of a valid input, so that is the one place to look.
-    let parsed = if text.trim_start().starts_with('{') {
-        serde_json::from_str::<Fields>(text).map(|fields| Value::Object(fields.0))
-    } else {
-        serde_json::from_str(text)
-    };
-    parsed.map_err(|error| {
-        let message = error.to_string();
-        match message.strip_prefix(DUPLICATE) {
-            Some(rest) => {
-                Diagnostic::error(codes::E0602, format!("the input has the field {rest}"))
-            }
-            None => Diagnostic::error(
-                codes::E0601,
-                format!("the input is not valid JSON: {message}"),
-            ),
-        }
-        .with_help(help(kind))
-    })
+    parse_strict("the input", text).map_err(|d| d.with_help(help(kind)))
 }
 
-/// How `Fields` starts the error for a key written twice.
+/// `text` (`what`, for messages: "the input") parsed as JSON, a UTF-8
+/// byte-order mark at its start skipped: E0601 when it is not JSON, E0602
+/// when an object at any depth has a key twice (serde_json would keep the
+/// last). `cnpic run --input` and `cnpic learn`'s examples read JSON so.
+pub fn parse_strict(what: &str, text: &str) -> Result<Value, Diagnostic> {
+    let text = without_bom(text);
+    let not_json = |error: serde_json::Error| {
+        Diagnostic::error(codes::E0601, format!("{what} is not valid JSON: {error}"))
+    };
+    let unique = serde_json::from_str::<Unique>(text).map_err(|error| {
+        let message = error.to_string();
+        match message.strip_prefix(DUPLICATE) {
+            Some(rest) => Diagnostic::error(codes::E0602, format!("{what} has the field {rest}")),
+            None => not_json(error),
+        }
+    });
+    unique.and_then(|_| serde_json::from_str(text).map_err(not_json))
+}
+
+/// How `Unique` starts the error for a key written twice.
 const DUPLICATE: &str = "duplicate: ";
 
-/// A JSON object whose keys are all different.
-struct Fields(Map<String, Value>);
+/// A JSON value none of whose objects has a key twice (only checked, not
+/// kept: numbers as `arbitrary_precision` reads them are maps too).
+struct Unique;
 
-impl<'de> serde::Deserialize<'de> for Fields {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Fields, D::Error> {
+impl<'de> serde::Deserialize<'de> for Unique {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Unique, D::Error> {
         struct Visitor;
         impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Fields;
+            type Value = Unique;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a JSON object")
+                f.write_str("a JSON value")
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Unique, E> {
+                Ok(Unique)
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Unique, E> {
+                Ok(Unique)
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Unique, E> {
+                Ok(Unique)
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Unique, E> {
+                Ok(Unique)
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Unique, E> {
+                Ok(Unique)
+            }
+            fn visit_unit<E>(self) -> Result<Unique, E> {
+                Ok(Unique)
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Unique, A::Error> {
+                while seq.next_element::<Unique>()?.is_some() {}
+                Ok(Unique)
             }
             fn visit_map<A: serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> Result<Fields, A::Error> {
-                let mut fields = Map::new();
+            ) -> Result<Unique, A::Error> {
+                let mut keys = std::collections::HashSet::new();
                 while let Some(key) = map.next_key::<String>()? {
-                    if fields.contains_key(&key) {
+                    map.next_value::<Unique>()?;
+                    if !keys.insert(key.clone()) {
                         return Err(serde::de::Error::custom(format_args!(
                             "{DUPLICATE}`{key}` twice"
                         )));
                     }
-                    let value = map.next_value()?;
-                    fields.insert(key, value);
                 }
-                Ok(Fields(fields))
+                Ok(Unique)
             }
         }
-        deserializer.deserialize_map(Visitor)
+        deserializer.deserialize_any(Visitor)
     }
 }
 
