@@ -79,6 +79,7 @@ impl Spec {
         let request = Request {
             entry: self.entry.as_deref(),
             seed: self.seed,
+            cache: crate::detector_cache(),
             ..Request::new(match engine {
                 Engine::Neural => Engines::Network,
                 Engine::Symbolic => Engines::Symbolic,
@@ -266,8 +267,7 @@ impl Program {
             let texts: Vec<String> = (inputs.try_iter()?)
                 .map(|input| self.input(Some(&input?)))
                 .collect::<PyResult<_>>()?;
-            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-            let jobs = jobs.unwrap_or(cores);
+            let jobs = cnpi::threads::usable(jobs.unwrap_or(0), texts.len());
             let max_steps = max_steps.unwrap_or(MAX_STEPS);
             let results = py.detach(|| plan.run_many(&texts, max_steps, jobs, &|| {}));
             (results.into_iter().enumerate())
