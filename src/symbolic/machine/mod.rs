@@ -17,6 +17,7 @@ use super::{Event, trace};
 use crate::diagnostic::Diagnostic;
 use crate::env::internal;
 use crate::exec::{self, MAX_TASKS, Store};
+use crate::program::locals::Keeps;
 use crate::program::{
     ActApp, Applier, Body, BoolExpr, Callee, Combinator, CombinatorKind, Def, DefId, Program, Slot,
     Stmt,
@@ -82,6 +83,8 @@ enum Task<'p> {
     While(Loop<'p>),
     /// Puts back the pointers a state call or a call with arguments saved.
     Restore,
+    /// Puts back the locals a call without arguments saved.
+    RestoreLocals,
     /// Where the running call of a definition with `return` ends: what
     /// `return` unwinds to.
     Frame,
@@ -108,6 +111,8 @@ pub(super) struct Machine<'p, 'o> {
     /// Per definition: whether its body has a `return` (it runs above a
     /// `Task::Frame`).
     returns: Vec<bool>,
+    /// Which calls without arguments keep their caller's locals.
+    keeps: Keeps,
     /// The statements whose own expressions call definitions, by
     /// address, sorted (a binary search is quicker than hashing here).
     with_calls: Vec<usize>,
@@ -131,6 +136,7 @@ impl<'p, 'o> Machine<'p, 'o> {
             waiting: Vec::new(),
             returned: None,
             returns: program.defs.iter().map(has_return).collect(),
+            keeps: Keeps::of(program),
             with_calls: statements_with_calls(program),
         }
     }
@@ -149,7 +155,8 @@ impl<'p, 'o> Machine<'p, 'o> {
                 Task::Activation(activation) => self.activation_step(activation)?,
                 Task::Block(block) => self.block_step(block)?,
                 Task::While(looping) => self.while_step(looping)?,
-                Task::Restore => self.restore()?,
+                Task::Restore => self.restore(false)?,
+                Task::RestoreLocals => self.restore(true)?,
                 // The call ended without `return`.
                 Task::Frame => self.returned = None,
                 Task::Resume => self.resume()?,
