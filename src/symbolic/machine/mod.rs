@@ -1,7 +1,14 @@
 //! The heap stack machine that runs checked programs exactly.
 //!
 //! Every call lives on one heap-allocated stack of [`Task`]s, never on the
-//! Rust call stack, so recursion depth is bounded only by [`MAX_TASKS`].
+//! Rust call stack, so recursion depth is bounded only by the run's
+//! [`exec::Limits`]: at most `max_depth` calls nested (E0704), counted as
+//! the network counts them (activations of a combinatory program, calls of
+//! a normal one), and at most `max_memory` bytes of tasks, saved registers
+//! and pending statements (E0708), every store growing through
+//! [`Store::make_room`]. What a call leaves to do when it ends (end its
+//! frame, put registers back, resume a waiting statement) is one small
+//! task, [`Ends`], so a deep recursion costs little per level.
 //! A combinator activation (Algorithm 1 of the paper) takes one core step
 //! per slot it calls: it evaluates its condition, keeps the first bit, and
 //! calls the next slot of its behaviour; it is popped before its last slot
@@ -16,7 +23,7 @@
 use super::{Event, trace};
 use crate::diagnostic::Diagnostic;
 use crate::env::internal;
-use crate::exec::{self, MAX_TASKS, Store};
+use crate::exec::{self, Store};
 use crate::program::{
     ActApp, Applier, Body, BoolExpr, Callee, Combinator, CombinatorKind, Def, DefId, Program, Slot,
     Stmt,
@@ -75,19 +82,31 @@ struct Loop<'p> {
     tested: Option<u64>,
 }
 
+/// What is left to do when a call ends, in this order: end its frame
+/// (`FRAME`: where `return` unwinds to; ending without `return` gives no
+/// value), put back the registers a state call or a call with arguments
+/// saved (`RESTORE`), and evaluate again the statement that waited for its
+/// value (`RESUME`, the last of `Machine::waiting`). One task holds them
+/// all, as the bits of a byte.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Ends(u8);
+
+impl Ends {
+    const RESUME: u8 = 1;
+    const RESTORE: u8 = 2;
+    const FRAME: u8 = 4;
+
+    fn has(self, bit: u8) -> bool {
+        self.0 & bit != 0
+    }
+}
+
 #[derive(Clone, Copy)]
 enum Task<'p> {
     Activation(Activation<'p>),
     Block(Block<'p>),
     While(Loop<'p>),
-    /// Puts back the pointers a state call or a call with arguments saved.
-    Restore,
-    /// Where the running call of a definition with `return` ends: what
-    /// `return` unwinds to.
-    Frame,
-    /// A statement waiting for the value of the call above it (the last
-    /// of `Machine::waiting`).
-    Resume,
+    Ends(Ends),
 }
 
 pub(super) struct Machine<'p, 'o> {
@@ -96,13 +115,19 @@ pub(super) struct Machine<'p, 'o> {
     /// Who is told of each activation and core step, if anyone.
     observer: Option<&'o mut dyn FnMut(Event<'_>)>,
     tasks: Vec<Task<'p>>,
+    /// How many of `tasks` are activations: the nesting of a combinatory
+    /// program, as the network counts it.
+    activations: usize,
     /// The pointer values saved by the state calls in progress.
     saved: Vec<i64>,
     /// Reused buffer for the arguments of a state call.
     scratch: Vec<i64>,
-    /// The statements waiting for a call's value, with what they read so
-    /// far (one per `Task::Resume`).
-    waiting: Vec<(calls::Pending<'p>, Vec<Option<i64>>)>,
+    /// The statements waiting for a call's value (one per `Ends::RESUME`),
+    /// each with where its log of reads starts in `logs`.
+    waiting: Vec<(calls::Pending<'p>, usize)>,
+    /// The logs of the waiting statements and of the one evaluated, one
+    /// after the other (a stack, as the statements are).
+    logs: Vec<Option<i64>>,
     /// The value the last `return` gave, until a waiting statement takes it.
     returned: Option<i64>,
     /// Per definition: whether its body has a `return` (it runs above a
@@ -126,9 +151,11 @@ impl<'p, 'o> Machine<'p, 'o> {
             store,
             observer,
             tasks: Vec::new(),
+            activations: 0,
             saved: Vec::new(),
             scratch: Vec::new(),
             waiting: Vec::new(),
+            logs: Vec::new(),
             returned: None,
             returns: program.defs.iter().map(has_return).collect(),
             with_calls: statements_with_calls(program),
@@ -146,13 +173,13 @@ impl<'p, 'o> Machine<'p, 'o> {
                 self.tasks.pop();
             }
             match task {
-                Task::Activation(activation) => self.activation_step(activation)?,
+                Task::Activation(activation) => {
+                    self.activations -= 1;
+                    self.activation_step(activation)?;
+                }
                 Task::Block(block) => self.block_step(block)?,
                 Task::While(looping) => self.while_step(looping)?,
-                Task::Restore => self.restore()?,
-                // The call ended without `return`.
-                Task::Frame => self.returned = None,
-                Task::Resume => self.resume()?,
+                Task::Ends(ends) => self.end(ends)?,
             }
         }
         Ok(())
@@ -163,12 +190,52 @@ impl<'p, 'o> Machine<'p, 'o> {
         &self.program.defs[id]
     }
 
+    /// Pushes `task` of `def`, within the memory limit.
     fn push(&mut self, task: Task<'p>, def: DefId) -> Result<(), Diagnostic> {
-        if self.tasks.len() >= MAX_TASKS {
-            let def = self.def(def);
-            return Err(exec::too_deep(MAX_TASKS, &def.name, def.span));
+        if self.tasks.len() == self.tasks.capacity() {
+            let span = self.def(def).span;
+            self.store.make_room(&mut self.tasks, 1, span)?;
         }
         self.tasks.push(task);
+        Ok(())
+    }
+
+    /// E0704 unless a call of `def` at `depth` (calls nested, or for a
+    /// combinator, activations held) is within the nesting limit.
+    fn within_depth(&self, def: DefId, depth: usize) -> Result<(), Diagnostic> {
+        let limit = self.store.limits().max_depth;
+        if depth > limit {
+            let def = self.def(def);
+            return Err(exec::too_deep(limit, &def.name, def.span));
+        }
+        Ok(())
+    }
+
+    /// Adds `bit` to what the call about to start leaves to do when it
+    /// ends: to the top task if it is an [`Ends`] whose bits all come
+    /// after it, else as a new task.
+    fn push_end(&mut self, bit: u8, def: DefId) -> Result<(), Diagnostic> {
+        if let Some(Task::Ends(ends)) = self.tasks.last_mut()
+            && ends.0 < bit
+        {
+            ends.0 |= bit;
+            return Ok(());
+        }
+        self.push(Task::Ends(Ends(bit)), def)
+    }
+
+    /// A call has ended: what it left to do, in order.
+    fn end(&mut self, ends: Ends) -> Result<(), Diagnostic> {
+        if ends.has(Ends::FRAME) {
+            // It ended without `return`.
+            self.returned = None;
+        }
+        if ends.has(Ends::RESTORE) {
+            self.restore()?;
+        }
+        if ends.has(Ends::RESUME) {
+            self.resume()?;
+        }
         Ok(())
     }
 
@@ -227,11 +294,12 @@ impl<'p, 'o> Machine<'p, 'o> {
                 self.def(def).name
             ))),
             Body::Normal(stmts) => {
+                self.within_depth(def, depth as usize)?;
                 // A frame on top already ends with this call (a tail call):
                 // `return` may unwind to it.
-                let framed = matches!(self.tasks.last(), Some(Task::Frame));
+                let framed = matches!(self.tasks.last(), Some(Task::Ends(e)) if e.has(Ends::FRAME));
                 if self.returns.get(def).copied().unwrap_or(false) && !framed {
-                    self.push(Task::Frame, def)?;
+                    self.push_end(Ends::FRAME, def)?;
                 }
                 let block = Block {
                     def,
@@ -253,6 +321,7 @@ impl<'p, 'o> Machine<'p, 'o> {
         def: DefId,
         depth: u32,
     ) -> Result<(), Diagnostic> {
+        self.within_depth(def, self.activations + 1)?;
         if let Some(observer) = self.observer.as_mut() {
             observer(Event::Start { def });
         }
@@ -265,7 +334,9 @@ impl<'p, 'o> Machine<'p, 'o> {
             depth,
             version: self.store.version(),
         };
-        self.push(Task::Activation(activation), def)
+        self.push(Task::Activation(activation), def)?;
+        self.activations += 1;
+        Ok(())
     }
 
     fn apply(&mut self, app: &'p ActApp) -> Result<(), Diagnostic> {
@@ -294,6 +365,7 @@ impl<'p, 'o> Machine<'p, 'o> {
         let tail = a.next == slots.len();
         if !tail {
             self.tasks.push(Task::Activation(a));
+            self.activations += 1;
         }
         if self.store.tracing() {
             self.trace_slot(&a, c, slot);

@@ -272,6 +272,7 @@ fn runtime_errors_and_the_step_budget_match_the_reference() {
     let options = cnpi::exec::Options {
         max_steps: 10,
         trace: None,
+        limits: Default::default(),
     };
     let error =
         super::on_network(&memory, 0, state, options, true).expect_err("10 steps are not enough");
