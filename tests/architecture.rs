@@ -297,3 +297,331 @@ fn patterns_fit_as_meant() {
     assert!(defines("    DeclaredMemory,", "DeclaredMemory"));
     assert!(!defines("fn runs() {}", "run"));
 }
+
+// House rules, checked on the code itself (rust-analyzer's tidy tests are
+// the model): no two modules import each other, no `<name>.rs` beside a
+// `<name>/` folder, and the crate table above tells each crate's real
+// dependencies.
+
+/// The crates of the workspace: their names and source folders.
+fn crates() -> Vec<(String, String)> {
+    let mut out = vec![("cnpi".to_string(), "src/".to_string())];
+    let dirs = std::fs::read_dir(format!("{ROOT}/crates")).expect("crates/ is readable");
+    for entry in dirs.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if entry.path().join("Cargo.toml").is_file() {
+            out.push((name.clone(), format!("crates/{name}/src/")));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The module a source file of a crate (relative to its `src/`) is:
+/// `a/b.rs` and `a/b/mod.rs` are `a::b`, `lib.rs` and `main.rs` the root.
+fn module_of(file: &str) -> Vec<String> {
+    let stem = file.strip_suffix(".rs").unwrap_or(file);
+    let stem = stem.strip_suffix("/mod").unwrap_or(stem);
+    if stem == "lib" || stem == "main" {
+        return Vec::new();
+    }
+    stem.split('/').map(str::to_string).collect()
+}
+
+/// The paths a `use` tree names, braces expanded: `a::{b, c::{d, self}}`
+/// is `a::b`, `a::c::d` and `a::c`; a renaming (`as x`) and a glob
+/// (`*`) end their path.
+fn use_paths(tree: &str) -> Vec<Vec<String>> {
+    fn expand(prefix: &[String], tree: &str, out: &mut Vec<Vec<String>>) {
+        let tree = tree.trim();
+        let Some(open) = tree.find('{') else {
+            let path = tree.split(" as ").next().unwrap_or(tree);
+            let mut full = prefix.to_vec();
+            let names = path.split("::").map(str::trim);
+            full.extend(
+                names
+                    .filter(|s| !s.is_empty() && *s != "*" && *s != "self")
+                    .map(String::from),
+            );
+            out.push(full);
+            return;
+        };
+        let mut full = prefix.to_vec();
+        let head = tree[..open].trim_end_matches(':').trim();
+        full.extend(head.split("::").filter(|s| !s.is_empty()).map(String::from));
+        let inner = &tree[open + 1..tree.rfind('}').unwrap_or(tree.len())];
+        let (mut depth, mut start) = (0, 0);
+        for (i, c) in inner.char_indices().chain([(inner.len(), ',')]) {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                ',' if depth == 0 => {
+                    if !inner[start..i].trim().is_empty() {
+                        expand(&full, &inner[start..i], out);
+                    }
+                    start = i + 1;
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    expand(&[], tree, &mut out);
+    out
+}
+
+/// The `crate::…` and `super::…` paths of a source file before its tests
+/// (`#[cfg(test)]` at the start of a line), outside comments: its `use`
+/// trees, whole, and the paths written in its code (`super::m::f(x)`).
+fn use_trees(body: &str) -> Vec<String> {
+    let code = body.split("\n#[cfg(test)]").next().unwrap_or(body);
+    let code: String = (code.lines())
+        .filter(|line| !line.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut trees = Vec::new();
+    for (at, _) in code.match_indices("use ") {
+        let line_start = code[..at].rfind('\n').map_or(0, |i| i + 1);
+        let before = code[line_start..at].trim();
+        if !(before.is_empty() || before.starts_with("pub")) {
+            continue;
+        }
+        let rest = &code[at + 4..];
+        let tree = rest.split(';').next().unwrap_or(rest);
+        if tree.starts_with("crate::") || tree.starts_with("super::") {
+            trees.push(tree.split_whitespace().collect::<Vec<_>>().join(" "));
+        }
+    }
+    for root in ["crate::", "super::"] {
+        for (at, _) in code.match_indices(root) {
+            let head = &code[..at];
+            if head.ends_with(|c: char| ident(c) || c == ':') || head.trim_end().ends_with("use") {
+                continue;
+            }
+            let rest = &code[at..];
+            let end = rest
+                .find(|c: char| !ident(c) && c != ':')
+                .unwrap_or(rest.len());
+            trees.push(rest[..end].trim_end_matches(':').to_string());
+        }
+    }
+    trees
+}
+
+/// The imports between the files of each crate (`crate::` and `super::`
+/// paths, each to the file of the deepest module it names), as pairs of
+/// workspace paths.
+fn imports() -> Vec<(String, String)> {
+    let all = workspace();
+    let mut edges = Vec::new();
+    for (_, src) in crates() {
+        let files: Vec<&String> = (all.iter())
+            .filter(|p| p.starts_with(&src) && p.ends_with(".rs"))
+            .collect();
+        let modules: Vec<(Vec<String>, &String)> = (files.iter())
+            .map(|f| (module_of(&f[src.len()..]), *f))
+            .collect();
+        for (module, file) in &modules {
+            let body = std::fs::read_to_string(format!("{ROOT}/{file}")).unwrap_or_default();
+            // A file's `super` is its module's parent.
+            let parent = &module[..module.len().saturating_sub(1)];
+            for path in use_trees(&body).iter().flat_map(|t| use_paths(t)) {
+                let mut target: Vec<String> = Vec::new();
+                let mut names = path.iter().peekable();
+                match names.next().map(String::as_str) {
+                    Some("crate") => {}
+                    _ => {
+                        target = parent.to_vec();
+                        while names.peek().is_some_and(|n| *n == "super") {
+                            names.next();
+                            target.pop();
+                        }
+                    }
+                }
+                let lookup = |m: &[String]| modules.iter().find(|(have, _)| have == m);
+                let mut to = lookup(&target).map(|(_, f)| *f);
+                for name in names {
+                    target.push(name.clone());
+                    to = lookup(&target).map(|(_, f)| *f).or(to);
+                }
+                if let Some(to) = to.filter(|to| *to != *file) {
+                    edges.push((file.to_string(), to.to_string()));
+                }
+            }
+        }
+    }
+    edges.sort();
+    edges.dedup();
+    edges
+}
+
+/// The groups of files that import each other, around a circle (the
+/// strongly connected components of more than one file), each sorted.
+fn circles(edges: &[(String, String)]) -> Vec<Vec<String>> {
+    let mut files: Vec<&String> = edges.iter().flat_map(|(a, b)| [a, b]).collect();
+    files.sort();
+    files.dedup();
+    let index = |f: &String| files.binary_search(&f).unwrap_or_default();
+    let mut next = vec![Vec::new(); files.len()];
+    for (a, b) in edges {
+        next[index(a)].push(index(b));
+    }
+    // What each file reaches, then the files that reach each other.
+    let reaches: Vec<Vec<bool>> = (0..files.len())
+        .map(|start| {
+            let mut seen = vec![false; files.len()];
+            let mut todo = next[start].clone();
+            while let Some(f) = todo.pop() {
+                if !std::mem::replace(&mut seen[f], true) {
+                    todo.extend(&next[f]);
+                }
+            }
+            seen
+        })
+        .collect();
+    let mut out: Vec<Vec<String>> = Vec::new();
+    for (a, from_a) in reaches.iter().enumerate() {
+        let group: Vec<String> = (0..files.len())
+            .filter(|&b| from_a[b] && reaches[b][a])
+            .map(|b| files[b].clone())
+            .collect();
+        if group.len() > 1 && !out.contains(&group) {
+            out.push(group);
+        }
+    }
+    out
+}
+
+/// Circles known when the rule was written (issue 45), each to be broken
+/// by the owner of its folder; remove a line when its circle is gone. A
+/// circle of files not all on one of these lines fails the test.
+const KNOWN_CIRCLES: [&[&str]; 3] = [
+    &[
+        "crates/cnpi-neural/src/maths/avx2.rs",
+        "crates/cnpi-neural/src/maths/libm.rs",
+    ],
+    &[
+        "crates/cnpi-neural/src/runtime/plan.rs",
+        "crates/cnpi-neural/src/runtime/script.rs",
+    ],
+    &[
+        "crates/cnpi-rl/src/sketch/blanks/grow.rs",
+        "crates/cnpi-rl/src/sketch/blanks/observed.rs",
+        "crates/cnpi-rl/src/sketch/blanks/probe.rs",
+    ],
+];
+
+#[test]
+fn no_two_modules_import_each_other() {
+    let edges = imports();
+    assert!(edges.len() > 300, "the imports were not found: {edges:?}");
+    let new: Vec<Vec<String>> = circles(&edges)
+        .into_iter()
+        .filter(|group| {
+            let known = |known: &&[&str]| group.iter().all(|file| known.contains(&file.as_str()));
+            !KNOWN_CIRCLES.iter().any(known)
+        })
+        .collect();
+    assert!(
+        new.is_empty(),
+        "modules that import each other (a circle: move what both need where it belongs): {new:?}"
+    );
+}
+
+#[test]
+fn imports_are_read_as_meant() {
+    let paths = use_paths("super::{a::{B, c::{self, D as E}}, f::*}");
+    let want = [
+        vec!["super", "a", "B"],
+        vec!["super", "a", "c"],
+        vec!["super", "a", "c", "D"],
+        vec!["super", "f"],
+    ];
+    assert_eq!(paths, want);
+    let body = "use std::fmt;\nuse crate::x::{Y,\n    Z};\npub(crate) use super::w;\n// use crate::no;\n#[cfg(test)]\nmod tests {\n    use super::*;\n}\n";
+    assert_eq!(use_trees(body), ["crate::x::{Y, Z}", "super::w"]);
+    let body = "fn f() {\n    super::m::g(crate::h::K);\n}\n";
+    assert_eq!(use_trees(body), ["crate::h::K", "super::m::g"]);
+    assert_eq!(module_of("a/b/mod.rs"), ["a", "b"]);
+    let edges = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
+    };
+    let found = circles(&edges(&[("a", "b"), ("b", "c"), ("c", "a"), ("c", "d")]));
+    assert_eq!(found, [["a", "b", "c"]]);
+    assert!(circles(&edges(&[("a", "b"), ("b", "c")])).is_empty());
+}
+
+#[test]
+fn no_module_file_beside_a_folder_of_the_same_name() {
+    let all = workspace();
+    let beside: Vec<&String> = (all.iter())
+        .filter(|path| path.ends_with(".rs"))
+        .filter(|path| {
+            let folder = format!("{}/", &path[..path.len() - 3]);
+            all.iter()
+                .any(|other| other.starts_with(&folder) && other.ends_with(".rs"))
+        })
+        .collect();
+    assert!(
+        beside.is_empty(),
+        "a folder of modules is `<name>/mod.rs`, never `<name>.rs` beside `<name>/`: {beside:?}"
+    );
+}
+
+/// The dependencies a crate's `Cargo.toml` names (normal and build).
+fn dependencies(manifest: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut inside = false;
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            inside = line == "[dependencies]" || line == "[build-dependencies]";
+            continue;
+        }
+        let name = line.split(['=', '.', ' ']).next().unwrap_or_default();
+        if inside && !name.is_empty() && !name.starts_with('#') {
+            out.push(name.to_string());
+        }
+    }
+    out
+}
+
+#[test]
+fn the_crate_table_tells_each_crates_dependencies() {
+    let text = std::fs::read_to_string(format!("{ROOT}/docs/architecture.md"))
+        .expect("docs/architecture.md exists");
+    let rows: Vec<Vec<&str>> = (text.lines())
+        .filter(|line| line.starts_with("| `cnpi"))
+        .map(|line| line.split('|').map(str::trim).collect())
+        .collect();
+    let mut wrong = Vec::new();
+    let crates = crates();
+    for (name, src) in &crates {
+        let Some(row) = rows.iter().find(|r| r[1] == format!("`{name}`")) else {
+            wrong.push(format!("`{name}` has no row"));
+            continue;
+        };
+        let folder = src.trim_end_matches("src/");
+        let manifest = std::fs::read_to_string(format!("{ROOT}/{folder}Cargo.toml"))
+            .expect("every crate has a Cargo.toml");
+        let real = dependencies(&manifest);
+        let named: Vec<&str> = (row[3].split(','))
+            .map(|dep| dep.trim().trim_matches('`'))
+            .collect();
+        for dep in &named {
+            if !real.iter().any(|r| r == dep) {
+                wrong.push(format!("`{name}` does not depend on {dep}"));
+            }
+        }
+        for dep in real.iter().filter(|dep| dep.starts_with("cnpi")) {
+            if !named.contains(&dep.as_str()) {
+                wrong.push(format!("the row of `{name}` leaves out {dep}"));
+            }
+        }
+    }
+    assert_eq!(rows.len(), crates.len(), "one row per crate: {rows:?}");
+    assert!(wrong.is_empty(), "architecture.md's crate table: {wrong:?}");
+}

@@ -11,10 +11,8 @@
 //! even beside other roots (what a hole will call is unused until it is
 //! filled), and nothing is unused yet, since a hole may call anything.
 
-use std::collections::VecDeque;
-
 use crate::diagnostic::{Diagnostic, codes};
-use crate::program::DefId;
+use crate::program::{DefId, reach};
 
 use super::Checker;
 use super::graph::SHOWN;
@@ -135,8 +133,8 @@ impl<'a> Checker<'a> {
     }
 
     /// Whether each definition is reached from one of `from` by following
-    /// references (`Callees`) or reaches one of them (`Callers`): one walk,
-    /// linear in the definitions and references.
+    /// references (`Callees`) or reaches one of them (`Callers`), by
+    /// `program::reach`.
     fn reached(&self, from: &[DefId], direction: Direction) -> Vec<bool> {
         let mut next: Vec<Vec<DefId>> = vec![Vec::new(); self.defs.len()];
         for reference in &self.refs {
@@ -148,16 +146,9 @@ impl<'a> Checker<'a> {
                 list.push(b);
             }
         }
-        let mut reached = vec![false; self.defs.len()];
-        let mut queue: VecDeque<DefId> = from.iter().copied().collect();
-        while let Some(id) = queue.pop_front() {
-            match reached.get_mut(id) {
-                Some(seen) if !*seen => *seen = true,
-                _ => continue,
-            }
-            queue.extend(next.get(id).into_iter().flatten());
-        }
-        reached
+        reach::reached(self.defs.len(), from.iter().copied(), |id| {
+            next.get_mut(id).map(std::mem::take).unwrap_or_default()
+        })
     }
 
     /// W0101 for every definition the entry never reaches.

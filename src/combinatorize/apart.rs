@@ -52,7 +52,9 @@ pub fn apart(
             lowered.data.push(Data {
                 name: name.clone(),
                 span: Span::default(),
-                kind: DataKind::Var { init: int(0) },
+                kind: DataKind::Var {
+                    init: PosExpr::int(0, Span::default()),
+                },
                 dims: Vec::new(),
             });
             Cell {
@@ -66,7 +68,10 @@ pub fn apart(
     let env = lowered.env;
     let copy_out: Vec<Stmt> = (registers.iter().zip(&copies))
         .filter_map(|(&p, cell)| {
-            let args = vec![ActArg::Place(cell.clone()), ActArg::Position(register(p))];
+            let args = vec![
+                ActArg::Place(cell.clone()),
+                ActArg::Position(PosExpr::pointer(p, Span::default())),
+            ];
             let act = crate::env::build_act(env, "WRITE", args)?;
             Some(act_stmt(act))
         })
@@ -160,20 +165,6 @@ fn copy_before_returns(stmts: &mut Vec<Stmt>, copy_out: &[Stmt]) {
         Stmt::Return { span, .. } => at(copy_out, span).chain([stmt]).collect(),
         other => vec![other],
     });
-}
-
-fn int(k: i64) -> PosExpr {
-    PosExpr {
-        kind: PosKind::Int(k),
-        span: Span::default(),
-    }
-}
-
-fn register(p: PointerId) -> PosExpr {
-    PosExpr {
-        kind: PosKind::Pointer(p),
-        span: Span::default(),
-    }
 }
 
 fn act_stmt(act: Act) -> Stmt {

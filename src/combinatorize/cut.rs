@@ -11,11 +11,11 @@ use std::collections::HashMap;
 
 use super::convert::{Converter, extent, fits};
 use super::emit::{Extent, Piece};
-use super::frames::{compare, int, target};
 use super::output::Arg;
-use super::walk::{calls, returns};
+use super::walk::{calls, returns, target};
 use crate::operators::CompareOp;
-use crate::program::{Act, BoolExpr, Combinator, DefId, FrameAct, PosKind, Stmt};
+use crate::program::{Act, BoolExpr, Combinator, DefId, FrameAct, Operand, PosExpr, PosKind, Stmt};
+use crate::span::Span;
 
 /// Where a piece of code goes when it ends.
 #[derive(Clone, Copy)]
@@ -107,7 +107,10 @@ impl Cutter<'_, '_> {
 
     /// The frame ACT `op(k)`.
     fn frame(op: FrameAct, k: i64, extent: Extent) -> Piece {
-        Piece::arg(Arg::Act(Act::Frame(op, vec![int(k)])), extent)
+        Piece::arg(
+            Arg::Act(Act::Frame(op, vec![PosExpr::int(k, Span::default())])),
+            extent,
+        )
     }
 
     /// `_return`.
@@ -248,11 +251,11 @@ impl Cutter<'_, '_> {
                 self.blocks.arrive(after, self.depth);
                 let act = match stmt {
                     Stmt::StateCall(_, args, _) => {
-                        let mut positions = vec![int(callee)];
+                        let mut positions = vec![PosExpr::int(callee, Span::default())];
                         positions.extend(args.iter().cloned());
                         Act::Frame(FrameAct::Call, positions)
                     }
-                    _ => Act::Frame(FrameAct::Enter, vec![int(callee)]),
+                    _ => Act::Frame(FrameAct::Enter, vec![PosExpr::int(callee, Span::default())]),
                 };
                 pieces.push(Piece::arg(Arg::Act(act), here));
                 pieces.extend(self.enter(callee, here));
@@ -399,4 +402,13 @@ impl Cutter<'_, '_> {
         self.blocks.set(head, run.clone());
         Some(vec![Self::frame(FrameAct::Goto, head, here), run])
     }
+}
+
+/// `_resume OP k`.
+pub fn compare(op: CompareOp, k: i64) -> BoolExpr {
+    let resume = PosExpr {
+        kind: PosKind::Resume,
+        span: Span::default(),
+    };
+    BoolExpr::Compare(op, Operand::Pos(resume), Operand::Int(k))
 }

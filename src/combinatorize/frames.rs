@@ -21,15 +21,14 @@
 use std::collections::HashMap;
 
 use super::convert::{Context, Converter, extent};
-use super::cut::{Blocks, Cutter, Next, Place};
+use super::cut::{Blocks, Cutter, Next, Place, compare};
 use super::emit::{Emitter, Extent, Lines, Names, Piece};
 use super::output::{Arg, OutDef};
-use super::walk::calls;
+use super::walk::{calls, target};
 use crate::diagnostic::Diagnostic;
 use crate::operators::CompareOp;
 use crate::program::{
-    Act, Applier, Body, BoolExpr, Callee, Combinator, DefId, FrameAct, Operand, PosExpr, PosKind,
-    Program, Stmt,
+    Act, Applier, Body, Callee, Combinator, DefId, FrameAct, PosExpr, Program, reach,
 };
 use crate::span::Span;
 
@@ -44,27 +43,23 @@ pub struct Reached {
 
 /// What the entry of `program` reaches.
 pub fn reached(program: &Program) -> Reached {
-    let mut reached = vec![false; program.defs.len()];
     let mut named = vec![program.entry];
-    let mut todo = vec![program.entry];
-    while let Some(id) = todo.pop() {
-        match reached.get_mut(id) {
-            Some(seen) if !*seen => *seen = true,
-            _ => continue,
-        }
+    let reached = reach::reached(program.defs.len(), [program.entry], |id| {
         match program.defs.get(id).map(|d| &d.body) {
-            Some(Body::Normal(body)) => todo.extend(calls(body).into_iter().filter_map(target)),
+            Some(Body::Normal(body)) => calls(body).into_iter().filter_map(target).collect(),
             Some(Body::Applier(Applier::Combinator { args, .. })) => {
-                for arg in args {
-                    if let Callee::Def(id, _) = arg {
-                        todo.push(*id);
-                        named.push(*id);
-                    }
-                }
+                let referred: Vec<DefId> = (args.iter())
+                    .filter_map(|arg| match arg {
+                        Callee::Def(id, _) => Some(*id),
+                        Callee::Act(_) => None,
+                    })
+                    .collect();
+                named.extend(&referred);
+                referred
             }
-            _ => {}
+            _ => Vec::new(),
         }
-    }
+    });
     let is_normal = |id: &DefId| matches!(program.defs[*id].body, Body::Normal(_));
     let all = (0..program.defs.len()).filter(|&id| reached.get(id) == Some(&true));
     let appliers = all.filter(|id| !is_normal(id)).collect();
@@ -91,15 +86,6 @@ fn members(program: &Program, root: DefId) -> Vec<DefId> {
         }
     }
     found
-}
-
-/// The definition a call statement calls.
-pub fn target(stmt: &Stmt) -> Option<DefId> {
-    match stmt {
-        Stmt::Call(id, _) | Stmt::StateCall(id, _, _) => Some(*id),
-        Stmt::ParamCall(call) => Some(call.def),
-        _ => None,
-    }
 }
 
 /// Converts every normal program the entry reaches to the exact form: for
@@ -200,7 +186,10 @@ fn machine(
     );
     let run = emit.arg(run);
     let frame = |op, k: Option<i64>| {
-        let args = k.map(int).into_iter().collect();
+        let args = k
+            .map(|k| PosExpr::int(k, Span::default()))
+            .into_iter()
+            .collect();
         Piece::arg(Arg::Act(Act::Frame(op, args)), Extent::default())
     };
     let own = Extent::new(def.span.start, def_end(def));
@@ -284,21 +273,4 @@ fn dispatch(
         whole,
         "DISPATCH",
     )
-}
-
-/// `_resume OP k`.
-pub fn compare(op: CompareOp, k: i64) -> BoolExpr {
-    let resume = PosExpr {
-        kind: PosKind::Resume,
-        span: Span::default(),
-    };
-    BoolExpr::Compare(op, Operand::Pos(resume), Operand::Int(k))
-}
-
-/// The integer `k` as a position.
-pub fn int(k: i64) -> PosExpr {
-    PosExpr {
-        kind: PosKind::Int(k),
-        span: Span::default(),
-    }
 }

@@ -23,7 +23,7 @@
 //! (`apart`). The hidden names are not reported
 //! (`program::calls::hidden`).
 
-use super::walk::calls;
+use super::walk::{calls, target};
 use crate::diagnostic::Diagnostic;
 use crate::operators::{ArithOp, CompareOp};
 use crate::program::calls::{act_positions, calls_in_statement, map_positions};
@@ -63,7 +63,7 @@ pub fn lower(program: &Program) -> Result<Program, Diagnostic> {
     for k in 1..=lowering.temps {
         out.pointers.push(Pointer {
             name: format!("_{k}"),
-            init: int(0, Span::default()),
+            init: PosExpr::int(0, Span::default()),
             span: Span::default(),
         });
     }
@@ -72,7 +72,7 @@ pub fn lower(program: &Program) -> Result<Program, Diagnostic> {
             name: "_0".into(),
             span: Span::default(),
             kind: DataKind::Var {
-                init: int(0, Span::default()),
+                init: PosExpr::int(0, Span::default()),
             },
             dims: Vec::new(),
         });
@@ -86,13 +86,7 @@ pub fn lower(program: &Program) -> Result<Program, Diagnostic> {
 /// (any ACT of the environment but `OUT`, or a call of an applier).
 fn writes_memory(program: &Program) -> Vec<bool> {
     let callees = |body: &[Stmt]| -> Vec<DefId> {
-        let mut found: Vec<DefId> = (calls(body).into_iter())
-            .filter_map(|stmt| match stmt {
-                Stmt::Call(id, _) | Stmt::StateCall(id, _, _) => Some(*id),
-                Stmt::ParamCall(call) => Some(call.def),
-                _ => None,
-            })
-            .collect();
+        let mut found: Vec<DefId> = calls(body).into_iter().filter_map(target).collect();
         every_statement(body, &mut |stmt| {
             let mut inside = Vec::new();
             calls_in_statement(stmt, false, &mut inside);
@@ -162,20 +156,6 @@ fn after_a_place(act: &Act) -> Vec<bool> {
         }
     }
     after
-}
-
-fn int(k: i64, span: Span) -> PosExpr {
-    PosExpr {
-        kind: PosKind::Int(k),
-        span,
-    }
-}
-
-fn register(p: PointerId, span: Span) -> PosExpr {
-    PosExpr {
-        kind: PosKind::Pointer(p),
-        span,
-    }
 }
 
 /// Where an expression stands, which decides how END and a call's value
@@ -351,7 +331,7 @@ impl Lowering<'_> {
     fn hoist(&mut self, e: &mut PosExpr, out: &mut Vec<Stmt>) {
         let t = self.temp();
         let span = e.span;
-        let value = std::mem::replace(e, register(t, span));
+        let value = std::mem::replace(e, PosExpr::pointer(t, span));
         out.push(Stmt::Act(ActApp {
             act: Act::Set(t, value),
             span,
@@ -403,7 +383,7 @@ impl Lowering<'_> {
             if let (Some(&next), Some(&more)) = (marks.get(i + 1), mades.get(i + 1)) {
                 join(&mut after, more);
                 if after.any {
-                    let e = std::mem::replace(&mut lowered[i], int(0, Span::default()));
+                    let e = std::mem::replace(&mut lowered[i], PosExpr::int(0, Span::default()));
                     lowered[i] = self.keep(e, items[i].0, after, out, next);
                 }
             }
@@ -461,7 +441,7 @@ impl Lowering<'_> {
             span,
         };
         out.insert(at.min(out.len()), Stmt::Act(set));
-        register(t, span)
+        PosExpr::pointer(t, span)
     }
 
     /// A side of a comparison that reads `cell` (its indices kept) before
@@ -488,7 +468,7 @@ impl Lowering<'_> {
         };
         out.insert(at.min(out.len()), copy);
         self.held.push((t, cell));
-        register(t, span)
+        PosExpr::pointer(t, span)
     }
 
     /// `e` with no call inside: the calls go to `out`, in order.
@@ -547,7 +527,11 @@ impl Lowering<'_> {
                     // A call's value compares as a position, a read of
                     // memory as a value: `_0 + 0` is the former.
                     Place::Side => PosExpr {
-                        kind: PosKind::Arith(ArithOp::Add, Box::new(value), Box::new(int(0, span))),
+                        kind: PosKind::Arith(
+                            ArithOp::Add,
+                            Box::new(value),
+                            Box::new(PosExpr::int(0, span)),
+                        ),
                         span,
                     },
                 };
@@ -712,7 +696,7 @@ fn reads_any(e: &PosExpr, pointers: &[PointerId]) -> bool {
 fn set(t: PointerId, k: i64) -> Stmt {
     let span = Span::default();
     Stmt::Act(ActApp {
-        act: Act::Set(t, int(k, span)),
+        act: Act::Set(t, PosExpr::int(k, span)),
         span,
     })
 }
@@ -729,7 +713,7 @@ fn answer(t: PointerId, condition: BoolExpr) -> Stmt {
 
 /// `t == 1`.
 fn is_one(t: PointerId) -> BoolExpr {
-    let at = register(t, Span::default());
+    let at = PosExpr::pointer(t, Span::default());
     BoolExpr::Compare(CompareOp::Eq, Operand::Pos(at), Operand::Int(1))
 }
 

@@ -105,10 +105,7 @@ pub fn split(program: &Program) -> Option<Program> {
     for k in 0..splitter.most {
         out.pointers.push(Pointer {
             name: format!("_{}", first + k),
-            init: PosExpr {
-                kind: PosKind::Int(0),
-                span: Span::default(),
-            },
+            init: PosExpr::int(0, Span::default()),
             span: Span::default(),
         });
     }

@@ -1,7 +1,7 @@
 //! Walks over the statements of normal programs that several steps of the
 //! conversion share.
 
-use crate::program::Stmt;
+use crate::program::{DefId, Stmt};
 
 /// Every call statement of a block, nested ones included.
 pub fn calls(stmts: &[Stmt]) -> Vec<&Stmt> {
@@ -23,6 +23,15 @@ pub fn calls(stmts: &[Stmt]) -> Vec<&Stmt> {
         }
     }
     found
+}
+
+/// The definition a call statement calls.
+pub fn target(stmt: &Stmt) -> Option<DefId> {
+    match stmt {
+        Stmt::Call(id, _) | Stmt::StateCall(id, _, _) => Some(*id),
+        Stmt::ParamCall(call) => Some(call.def),
+        _ => None,
+    }
 }
 
 /// Whether a statement is or holds a `return`.

@@ -16,9 +16,9 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
 
 use super::errors;
-use super::walk::calls;
+use super::walk::{calls, target};
 use crate::diagnostic::Diagnostic;
-use crate::program::{Applier, Body, Callee, DefId, Program, Stmt};
+use crate::program::{Applier, Body, Callee, DefId, Program, Stmt, reach};
 use crate::span::Span;
 
 /// How large an inlined body may grow, in statements, before the
@@ -82,38 +82,33 @@ pub fn plan(program: &Program, diagnostics: &mut Vec<Diagnostic>) -> Work {
         components: &components,
     };
     let mut bodies: Vec<Option<Vec<Stmt>>> = vec![None; program.defs.len()];
-    let mut reached = vec![false; program.defs.len()];
     let mut referenced_by_appliers = Vec::new();
-    let mut todo = vec![program.entry];
-    while let Some(id) = todo.pop() {
-        match reached.get_mut(id) {
-            Some(seen) if !*seen => *seen = true,
-            _ => continue,
-        }
+    let reached = reach::reached(program.defs.len(), [program.entry], |id| {
         match program.defs.get(id).map(|d| &d.body) {
             Some(Body::Normal(body)) => {
                 let Some(inlined) = inliner.inline(id, body, diagnostics) else {
-                    continue;
+                    return Vec::new();
                 };
-                todo.extend(calls(&inlined).into_iter().filter_map(target));
+                let next = calls(&inlined).into_iter().filter_map(target).collect();
                 if let Some(slot) = bodies.get_mut(id) {
                     *slot = Some(inlined);
                 }
+                next
             }
             Some(Body::Applier(_) | Body::Hole(_)) => {
-                for edge in edges.get(id).into_iter().flatten() {
-                    if matches!(
-                        program.defs.get(edge.to).map(|d| &d.body),
+                let to: Vec<DefId> = edges.get(id).into_iter().flatten().map(|e| e.to).collect();
+                let normal = |to: &DefId| {
+                    matches!(
+                        program.defs.get(*to).map(|d| &d.body),
                         Some(Body::Normal(_))
-                    ) {
-                        referenced_by_appliers.push(edge.to);
-                    }
-                    todo.push(edge.to);
-                }
+                    )
+                };
+                referenced_by_appliers.extend(to.iter().copied().filter(normal));
+                to
             }
-            None => {}
+            None => Vec::new(),
         }
-    }
+    });
     let is_reached = |id: &DefId| reached.get(*id) == Some(&true);
     referenced_by_appliers.sort_unstable();
     referenced_by_appliers.dedup();
@@ -127,14 +122,6 @@ pub fn plan(program: &Program, diagnostics: &mut Vec<Diagnostic>) -> Work {
             .filter(is_reached)
             .collect(),
         referenced_by_appliers,
-    }
-}
-
-/// The definition a call statement calls.
-fn target(stmt: &Stmt) -> Option<DefId> {
-    match stmt {
-        Stmt::Call(id, _) | Stmt::StateCall(id, _, _) => Some(*id),
-        _ => None,
     }
 }
 

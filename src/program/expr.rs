@@ -204,6 +204,22 @@ pub enum BoolExpr {
 }
 
 impl PosExpr {
+    /// The integer `k`, written at `span`.
+    pub fn int(k: i64, span: Span) -> PosExpr {
+        PosExpr {
+            kind: PosKind::Int(k),
+            span,
+        }
+    }
+
+    /// The register (pointer) `p`, read at `span`.
+    pub fn pointer(p: PointerId, span: Span) -> PosExpr {
+        PosExpr {
+            kind: PosKind::Pointer(p),
+            span,
+        }
+    }
+
     pub fn eval<W: World + ?Sized>(&self, world: &W) -> Result<i64, EvalError> {
         let overflow = || EvalError::Overflow(self.span);
         Ok(match &self.kind {

@@ -12,6 +12,7 @@ pub mod declared;
 pub mod expr;
 pub mod flat;
 pub mod print;
+pub mod reach;
 
 pub use data::{Data, DataKind};
 pub use declared::{ActArg, ActDecl, EnvAct, EnvKind, Observation, ObservationKind, ParamType};
