@@ -82,9 +82,8 @@ pub fn out_of_memory(limit: usize, wanted: usize, span: Span) -> Diagnostic {
     Diagnostic::error(
         codes::E0708,
         format!(
-            "the run would hold more than {} of calls and stacks (it asked for {})",
-            mebibytes(limit),
-            mebibytes(wanted)
+            "the run would hold more than {} of calls and stacks ({wanted} bytes, past the {limit} allowed)",
+            mebibytes(limit)
         ),
     )
     .with_label(span, "growing here")

@@ -5,7 +5,7 @@
 //! call runs on the task stack like any other. So the machine evaluates
 //! such a statement as far as the first call whose value it lacks, keeping
 //! a log of everything read on the way (registers, cells, the values of
-//! the calls already made); it then runs that call with a [`Task::Resume`]
+//! the calls already made); it then runs that call with an [`Ends::RESUME`]
 //! under it, and evaluates the statement again from the log, which
 //! replays the reads made before the call exactly as they were, so
 //! operands are evaluated once, left to right, whatever the call changed.

@@ -131,7 +131,7 @@ pub(super) struct Machine<'p, 'o> {
     /// The value the last `return` gave, until a waiting statement takes it.
     returned: Option<i64>,
     /// Per definition: whether its body has a `return` (it runs above a
-    /// `Task::Frame`).
+    /// `Ends::FRAME`).
     returns: Vec<bool>,
     /// The statements whose own expressions call definitions, by
     /// address, sorted (a binary search is quicker than hashing here).
