@@ -196,7 +196,11 @@ fn run_within_small_limits(program: &cnpi::program::Program, source: &str) {
         ..cnpi::exec::Options::steps(10_000)
     };
     if let Err(error) = cnpi::symbolic::run(program, state, options) {
-        assert_ne!(error.code, cnpi::diagnostic::codes::E0799, "{error:?}\n{source}");
+        assert_ne!(
+            error.code,
+            cnpi::diagnostic::codes::E0799,
+            "{error:?}\n{source}"
+        );
     }
 }
 

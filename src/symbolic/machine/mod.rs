@@ -8,7 +8,8 @@
 //! and pending statements (E0708), every store growing through
 //! [`Store::make_room`]. What a call leaves to do when it ends (end its
 //! frame, put registers back, resume a waiting statement) is one small
-//! task, [`Ends`], so a deep recursion costs little per level.
+//! task, [`Ends`], and tasks are kept by kind ([`Tasks`]), so a deep
+//! recursion costs little per level.
 //! A combinator activation (Algorithm 1 of the paper) takes one core step
 //! per slot it calls: it evaluates its condition, keeps the first bit, and
 //! calls the next slot of its behaviour; it is popped before its last slot
@@ -109,15 +110,86 @@ enum Task<'p> {
     Ends(Ends),
 }
 
+/// What kind of task a place on the stack holds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Activation,
+    Block,
+    While,
+    Ends,
+}
+
+/// The task stack as one stack of kinds and one of each kind's tasks (all
+/// last in, first out), so that a task costs what its kind needs: a call's
+/// [`Ends`] two bytes, not the room of the largest task. A deep recursion
+/// holds mostly those.
+#[derive(Default)]
+struct Tasks<'p> {
+    kinds: Vec<Kind>,
+    activations: Vec<Activation<'p>>,
+    blocks: Vec<Block<'p>>,
+    loops: Vec<Loop<'p>>,
+    ends: Vec<Ends>,
+}
+
+impl<'p> Tasks<'p> {
+    fn top(&self) -> Option<Kind> {
+        self.kinds.last().copied()
+    }
+
+    /// Pushes `task`, where room was made for it.
+    fn push(&mut self, task: Task<'p>) {
+        let kind = match task {
+            Task::Activation(a) => {
+                self.activations.push(a);
+                Kind::Activation
+            }
+            Task::Block(b) => {
+                self.blocks.push(b);
+                Kind::Block
+            }
+            Task::While(l) => {
+                self.loops.push(l);
+                Kind::While
+            }
+            Task::Ends(e) => {
+                self.ends.push(e);
+                Kind::Ends
+            }
+        };
+        self.kinds.push(kind);
+    }
+
+    fn pop(&mut self) -> Option<Task<'p>> {
+        Some(match self.kinds.pop()? {
+            Kind::Activation => Task::Activation(self.activations.pop()?),
+            Kind::Block => Task::Block(self.blocks.pop()?),
+            Kind::While => Task::While(self.loops.pop()?),
+            Kind::Ends => Task::Ends(self.ends.pop()?),
+        })
+    }
+
+    /// The block on top, if the top task is one.
+    fn top_block(&mut self) -> Option<&mut Block<'p>> {
+        (self.top() == Some(Kind::Block))
+            .then(|| self.blocks.last_mut())
+            .flatten()
+    }
+
+    /// The [`Ends`] on top, if the top task is one.
+    fn top_ends(&mut self) -> Option<&mut Ends> {
+        (self.top() == Some(Kind::Ends))
+            .then(|| self.ends.last_mut())
+            .flatten()
+    }
+}
+
 pub(super) struct Machine<'p, 'o> {
     program: &'p Program,
     pub(super) store: Store<'o>,
     /// Who is told of each activation and core step, if anyone.
     observer: Option<&'o mut dyn FnMut(Event<'_>)>,
-    tasks: Vec<Task<'p>>,
-    /// How many of `tasks` are activations: the nesting of a combinatory
-    /// program, as the network counts it.
-    activations: usize,
+    tasks: Tasks<'p>,
     /// The pointer values saved by the state calls in progress.
     saved: Vec<i64>,
     /// Reused buffer for the arguments of a state call.
@@ -150,8 +222,7 @@ impl<'p, 'o> Machine<'p, 'o> {
             program,
             store,
             observer,
-            tasks: Vec::new(),
-            activations: 0,
+            tasks: Tasks::default(),
             saved: Vec::new(),
             scratch: Vec::new(),
             waiting: Vec::new(),
@@ -165,21 +236,24 @@ impl<'p, 'o> Machine<'p, 'o> {
     /// Runs the entry definition to its end.
     pub(super) fn run(&mut self) -> Result<(), Diagnostic> {
         self.enter(self.program.entry, 0)?;
-        while let Some(&task) = self.tasks.last() {
+        while let Some(kind) = self.tasks.top() {
             // A block steps in place (`block_step`): most steps are
             // statements, and a pop and a push each would copy it out and
             // back.
-            if !matches!(task, Task::Block(_)) {
-                self.tasks.pop();
+            if kind == Kind::Block {
+                let Some(&block) = self.tasks.blocks.last() else {
+                    return Err(internal("a block task without its block"));
+                };
+                self.block_step(block)?;
+                continue;
             }
-            match task {
-                Task::Activation(activation) => {
-                    self.activations -= 1;
-                    self.activation_step(activation)?;
+            match self.tasks.pop() {
+                Some(Task::Activation(activation)) => self.activation_step(activation)?,
+                Some(Task::While(looping)) => self.while_step(looping)?,
+                Some(Task::Ends(ends)) => self.end(ends)?,
+                Some(Task::Block(_)) | None => {
+                    return Err(internal("a task without its kind's entry"));
                 }
-                Task::Block(block) => self.block_step(block)?,
-                Task::While(looping) => self.while_step(looping)?,
-                Task::Ends(ends) => self.end(ends)?,
             }
         }
         Ok(())
@@ -192,11 +266,16 @@ impl<'p, 'o> Machine<'p, 'o> {
 
     /// Pushes `task` of `def`, within the memory limit.
     fn push(&mut self, task: Task<'p>, def: DefId) -> Result<(), Diagnostic> {
-        if self.tasks.len() == self.tasks.capacity() {
-            let span = self.def(def).span;
-            self.store.make_room(&mut self.tasks, 1, span)?;
+        let span = self.def(def).span;
+        let tasks = &mut self.tasks;
+        self.store.make_room(&mut tasks.kinds, 1, span)?;
+        match task {
+            Task::Activation(_) => self.store.make_room(&mut tasks.activations, 1, span)?,
+            Task::Block(_) => self.store.make_room(&mut tasks.blocks, 1, span)?,
+            Task::While(_) => self.store.make_room(&mut tasks.loops, 1, span)?,
+            Task::Ends(_) => self.store.make_room(&mut tasks.ends, 1, span)?,
         }
-        self.tasks.push(task);
+        tasks.push(task);
         Ok(())
     }
 
@@ -215,7 +294,7 @@ impl<'p, 'o> Machine<'p, 'o> {
     /// ends: to the top task if it is an [`Ends`] whose bits all come
     /// after it, else as a new task.
     fn push_end(&mut self, bit: u8, def: DefId) -> Result<(), Diagnostic> {
-        if let Some(Task::Ends(ends)) = self.tasks.last_mut()
+        if let Some(ends) = self.tasks.top_ends()
             && ends.0 < bit
         {
             ends.0 |= bit;
@@ -297,7 +376,7 @@ impl<'p, 'o> Machine<'p, 'o> {
                 self.within_depth(def, depth as usize)?;
                 // A frame on top already ends with this call (a tail call):
                 // `return` may unwind to it.
-                let framed = matches!(self.tasks.last(), Some(Task::Ends(e)) if e.has(Ends::FRAME));
+                let framed = self.tasks.top_ends().is_some_and(|e| e.has(Ends::FRAME));
                 if self.returns.get(def).copied().unwrap_or(false) && !framed {
                     self.push_end(Ends::FRAME, def)?;
                 }
@@ -321,7 +400,7 @@ impl<'p, 'o> Machine<'p, 'o> {
         def: DefId,
         depth: u32,
     ) -> Result<(), Diagnostic> {
-        self.within_depth(def, self.activations + 1)?;
+        self.within_depth(def, self.tasks.activations.len() + 1)?;
         if let Some(observer) = self.observer.as_mut() {
             observer(Event::Start { def });
         }
@@ -334,9 +413,7 @@ impl<'p, 'o> Machine<'p, 'o> {
             depth,
             version: self.store.version(),
         };
-        self.push(Task::Activation(activation), def)?;
-        self.activations += 1;
-        Ok(())
+        self.push(Task::Activation(activation), def)
     }
 
     fn apply(&mut self, app: &'p ActApp) -> Result<(), Diagnostic> {
@@ -364,8 +441,8 @@ impl<'p, 'o> Machine<'p, 'o> {
         a.next += 1;
         let tail = a.next == slots.len();
         if !tail {
+            // Where it was just popped from: no room to make.
             self.tasks.push(Task::Activation(a));
-            self.activations += 1;
         }
         if self.store.tracing() {
             self.trace_slot(&a, c, slot);

@@ -31,7 +31,7 @@ impl<'p> Machine<'p, '_> {
         let tail = b.next == b.stmts.len();
         if tail {
             self.tasks.pop();
-        } else if let Some(Task::Block(top)) = self.tasks.last_mut() {
+        } else if let Some(top) = self.tasks.top_block() {
             top.next = b.next;
         }
         let deeper = b.depth.saturating_add(1);
