@@ -8,6 +8,11 @@
 /// bounds every recursive walk over them.
 pub const MAX_DEPTH: usize = 100_000;
 
+/// The stack a thread of the front end runs on, enough to walk a tree
+/// [`MAX_DEPTH`] levels deep: `cnpic`'s compiler and the language server's
+/// threads (their pages are allocated only when touched).
+pub const STACK_BYTES: usize = 1 << 30;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ArithOp {
     Add,
@@ -26,6 +31,45 @@ impl ArithOp {
             ArithOp::Mul => "*",
             ArithOp::Div => "/",
             ArithOp::Rem => "%",
+        }
+    }
+
+    /// How tightly the operator binds: sums, then products.
+    pub fn strength(self) -> Strength {
+        match self {
+            ArithOp::Add | ArithOp::Sub => Strength::Sum,
+            ArithOp::Mul | ArithOp::Div | ArithOp::Rem => Strength::Term,
+        }
+    }
+}
+
+/// How tightly an expression binds, loosest first: the grammar's levels,
+/// by which the formatter (`format::expr`) and the program printer
+/// (`program::print`) both put in exactly the parentheses needed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Strength {
+    Or,
+    And,
+    Not,
+    Compare,
+    Sum,
+    Term,
+    Unary,
+    Atom,
+}
+
+impl Strength {
+    /// The next tighter level: what the right operand of a left-associative
+    /// operator at this level needs (`a - (b - c)`).
+    pub fn tighter(self) -> Strength {
+        match self {
+            Strength::Or => Strength::And,
+            Strength::And => Strength::Not,
+            Strength::Not => Strength::Compare,
+            Strength::Compare => Strength::Sum,
+            Strength::Sum => Strength::Term,
+            Strength::Term => Strength::Unary,
+            Strength::Unary | Strength::Atom => Strength::Atom,
         }
     }
 }

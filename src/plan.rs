@@ -8,7 +8,7 @@
 //! program memory). [`Engines`] says which engines run: the network, the
 //! exact reference interpreter, or both compared (a file of normal
 //! programs cross-checked is also run as written). The network is whatever
-//! implements [`Network`] (the `cnpi-neural` runtime does), so this crate
+//! implements [`NetworkEngine`] (the `cnpi-neural` runtime does), so this crate
 //! stays free of it. [`Plan::run`] runs one input, [`Plan::run_input`] reads
 //! one from its JSON first, [`Plan::run_many`] runs many on threads, in
 //! input order. A plan is immutable: every run has its own world.
@@ -53,7 +53,7 @@ impl Engines {
 
 /// A program loaded on the network, ready to run on an input; shared by
 /// every thread of a plan.
-pub trait Network: Send + Sync {
+pub trait NetworkEngine: Send + Sync {
     /// What a run may record step by step (the trace viewer's recorder).
     type Recorder;
 
@@ -200,7 +200,7 @@ pub fn for_network_reporting(compiled: Compiled, name: &str, report: Report) -> 
     }
 }
 
-impl<N: Network> Plan<N> {
+impl<N: NetworkEngine> Plan<N> {
     /// The plan for `source` on `engines`: compiled; unless symbolic,
     /// combinatorized if it has normal programs, and put on the network by
     /// `network` (whose error is drawn against the combinatory program).

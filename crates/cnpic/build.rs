@@ -1,12 +1,19 @@
-//! Build script of `cnpic`: on Linux the binary is linked as a
-//! position-dependent executable (`-no-pie`). A position-independent one
-//! has the dynamic loader apply about 10,000 relocations to the binary's
-//! own tables at every start, writing (so copying) each page they lie on;
-//! a position-dependent one has them resolved when it is linked. Only the
-//! binary's link changes: the code is compiled as usual, and the tests and
-//! the Python module link as before. The price: the binary's own code and
-//! data are loaded at a fixed address (no address randomisation for them;
-//! the shared libraries, stack and heap keep it).
+//! Build script of `cnpic`. By default it does nothing: cargo links the
+//! binary as it links any other. With the feature `fast-start` (`cargo
+//! build --release -p cnpic --features fast-start`, see the README), for
+//! those who want the last tenth of a millisecond of start-up, the
+//! binary's link alone changes in the ways below; the code is compiled as
+//! usual, and the tests and the Python module link as before. These are
+//! link tricks a future rustc or linker may break, which is why they are
+//! not the default.
+//!
+//! On Linux the binary is linked as a position-dependent executable
+//! (`-no-pie`). A position-independent one has the dynamic loader apply
+//! about 10,000 relocations to the binary's own tables at every start,
+//! writing (so copying) each page they lie on; a position-dependent one
+//! has them resolved when it is linked. The price: the binary's own code
+//! and data are loaded at a fixed address (no address randomisation for
+//! them; the shared libraries, stack and heap keep it).
 //!
 //! Built for the machine's own glibc target, where the C compiler finds
 //! glibc's and libgcc's static archives, the binary is also linked
@@ -53,6 +60,9 @@ const LIBRARIES: [(&str, &[&str]); 7] = [
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
+    if std::env::var_os("CARGO_FEATURE_FAST_START").is_none() {
+        return;
+    }
     println!("cargo:rerun-if-env-changed=CC");
     if std::env::var("CARGO_CFG_TARGET_OS").is_ok_and(|os| os == "linux") {
         println!("cargo:rustc-link-arg-bin=cnpic=-no-pie");

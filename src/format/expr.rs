@@ -6,23 +6,13 @@
 //! `not (a or b)`); operators get one space on each side, arguments one
 //! after each comma, and the Unicode comparison aliases become ASCII.
 
-use crate::operators::ArithOp;
+use crate::operators::Strength::{self, And, Atom, Compare, Not, Or, Sum, Unary};
 use crate::syntax::ast::{Applier, Call, Expr, ExprKind, Hole, Ident};
-
-/// Binding strengths of the grammar's levels, loosest first.
-const OR: u8 = 1;
-const AND: u8 = 2;
-const NOT: u8 = 3;
-const COMPARE: u8 = 4;
-const SUM: u8 = 5;
-const TERM: u8 = 6;
-const UNARY: u8 = 7;
-const ATOM: u8 = 8;
 
 /// An expression as a condition, argument or initial value.
 pub fn expr(expr: &Expr) -> String {
     let mut out = String::new();
-    write(expr, OR, &mut out);
+    write(expr, Or, &mut out);
     out
 }
 
@@ -75,7 +65,7 @@ pub fn names(idents: &[Ident]) -> String {
 }
 
 /// Writes `e`, in parentheses when it binds more loosely than `outer`.
-fn write(e: &Expr, outer: u8, out: &mut String) {
+fn write(e: &Expr, outer: Strength, out: &mut String) {
     let own = level(&e.kind);
     if own < outer {
         out.push('(');
@@ -86,39 +76,39 @@ fn write(e: &Expr, outer: u8, out: &mut String) {
         ExprKind::Error | ExprKind::Hole => out.push('?'),
         ExprKind::Neg(inner) => {
             out.push('-');
-            write(inner, UNARY, out);
+            write(inner, Unary, out);
         }
         // `not (lo < hi)`: the parentheses are not needed, but read better
         // (as in `program::print`).
         ExprKind::Not(inner) => {
             out.push_str("not ");
             let needs = if matches!(inner.kind, ExprKind::Compare(..)) {
-                ATOM
+                Atom
             } else {
-                NOT
+                Not
             };
             write(inner, needs, out);
         }
         ExprKind::Arith(op, a, b) => binary(a, op.symbol(), b, own, out),
         ExprKind::Compare(op, a, b) => {
             // Comparisons do not chain: both sides are sums.
-            write(a, SUM, out);
+            write(a, Sum, out);
             out.push_str(&format!(" {} ", op.symbol()));
-            write(b, SUM, out);
+            write(b, Sum, out);
         }
         ExprKind::And(a, b) => binary(a, "and", b, own, out),
         ExprKind::Or(a, b) => binary(a, "or", b, own, out),
         ExprKind::Index(name, index) => {
             out.push_str(&name.name);
             out.push('[');
-            write(index, OR, out);
+            write(index, Or, out);
             out.push(']');
         }
         ExprKind::Index2(name, row, column) => {
             out.push_str(&name.name);
             for index in [row, column] {
                 out.push('[');
-                write(index, OR, out);
+                write(index, Or, out);
                 out.push(']');
             }
         }
@@ -136,29 +126,28 @@ fn write(e: &Expr, outer: u8, out: &mut String) {
 
 /// A left-associative operator: the right operand needs parentheses at the
 /// operator's own level (`a - (b - c)`).
-fn binary(a: &Expr, word: &str, b: &Expr, own: u8, out: &mut String) {
+fn binary(a: &Expr, word: &str, b: &Expr, own: Strength, out: &mut String) {
     write(a, own, out);
     out.push(' ');
     out.push_str(word);
     out.push(' ');
-    write(b, own + 1, out);
+    write(b, own.tighter(), out);
 }
 
-fn level(kind: &ExprKind) -> u8 {
+fn level(kind: &ExprKind) -> Strength {
     match kind {
-        ExprKind::Or(..) => OR,
-        ExprKind::And(..) => AND,
-        ExprKind::Not(_) => NOT,
-        ExprKind::Compare(..) => COMPARE,
-        ExprKind::Arith(ArithOp::Add | ArithOp::Sub, ..) => SUM,
-        ExprKind::Arith(..) => TERM,
-        ExprKind::Neg(_) => UNARY,
+        ExprKind::Or(..) => Or,
+        ExprKind::And(..) => And,
+        ExprKind::Not(_) => Not,
+        ExprKind::Compare(..) => Compare,
+        ExprKind::Arith(op, ..) => op.strength(),
+        ExprKind::Neg(_) => Unary,
         ExprKind::Int(_)
         | ExprKind::Name(_)
         | ExprKind::Index(..)
         | ExprKind::Index2(..)
         | ExprKind::Apply(..)
         | ExprKind::Hole
-        | ExprKind::Error => ATOM,
+        | ExprKind::Error => Atom,
     }
 }

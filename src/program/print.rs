@@ -18,7 +18,7 @@ use super::{
     DataKind, Defined, Direction, EnvAct, EnvKind, FrameAct, Observation, Operand, Pointer,
     PosExpr, PosKind, Slot, SymExpr, ValExpr,
 };
-use crate::operators::ArithOp;
+use crate::operators::Strength;
 use crate::span::{SourceId, Span};
 
 /// The `env` line without its keyword: `array(P1 = 0, P2 = LAST)`.
@@ -85,14 +85,6 @@ pub fn integer(k: i64) -> String {
         format!("({} - 1)", i64::MIN + 1)
     } else {
         k.to_string()
-    }
-}
-
-/// How tightly an operator binds: sums 1, products 2, negation 3.
-fn precedence(op: ArithOp) -> u8 {
-    match op {
-        ArithOp::Add | ArithOp::Sub => 1,
-        ArithOp::Mul | ArithOp::Div | ArithOp::Rem => 2,
     }
 }
 
@@ -361,14 +353,14 @@ impl<'p> Writer<'p> {
 
     /// A position expression (see [`position`]).
     pub fn position(&mut self, expr: &PosExpr) -> PosExpr {
-        self.position_in(expr, 0)
+        self.position_in(expr, Strength::Or)
     }
 
     /// Writes `expr`, in parentheses when it binds less tightly than `outer`.
-    fn position_in(&mut self, expr: &PosExpr, outer: u8) -> PosExpr {
+    fn position_in(&mut self, expr: &PosExpr, outer: Strength) -> PosExpr {
         let parens = match &expr.kind {
-            PosKind::Int(k) => *k == i64::MIN || (*k < 0 && outer >= 3),
-            PosKind::Arith(op, ..) => precedence(*op) < outer,
+            PosKind::Int(k) => *k == i64::MIN || (*k < 0 && outer >= Strength::Unary),
+            PosKind::Arith(op, ..) => op.strength() < outer,
             _ => false,
         };
         if parens {
@@ -405,15 +397,15 @@ impl<'p> Writer<'p> {
             PosKind::Call(call) => PosKind::Call(Box::new(self.call(call))),
             PosKind::Neg(e) => {
                 self.push("-");
-                PosKind::Neg(Box::new(self.position_in(e, 3)))
+                PosKind::Neg(Box::new(self.position_in(e, Strength::Unary)))
             }
             PosKind::Arith(op, lhs, rhs) => {
-                let own = precedence(*op);
+                let own = op.strength();
                 let lhs = self.position_in(lhs, own);
                 self.push(&format!(" {} ", op.symbol()));
                 // Operators associate to the left: a right operand of the
                 // same precedence needs parentheses (`a - (b - c)`).
-                let rhs = self.position_in(rhs, own + 1);
+                let rhs = self.position_in(rhs, own.tighter());
                 PosKind::Arith(*op, Box::new(lhs), Box::new(rhs))
             }
         };
@@ -426,17 +418,17 @@ impl<'p> Writer<'p> {
 
     /// A condition (see [`condition`]).
     pub fn condition(&mut self, expr: &BoolExpr) -> BoolExpr {
-        self.condition_in(expr, 0)
+        self.condition_in(expr, Strength::Or)
     }
 
-    /// Binding strength: `or` 1, `and` 2, `not` 3, comparisons 4; `outer`
-    /// is what the context needs (5 puts anything in parentheses).
-    fn condition_in(&mut self, expr: &BoolExpr, outer: u8) -> BoolExpr {
+    /// Writes `expr`, in parentheses when it binds less tightly than `outer`
+    /// (`Strength::Atom` puts anything in parentheses).
+    fn condition_in(&mut self, expr: &BoolExpr, outer: Strength) -> BoolExpr {
         let own = match expr {
-            BoolExpr::Or(..) => 1,
-            BoolExpr::And(..) => 2,
-            BoolExpr::Not(_) => 3,
-            BoolExpr::Test(..) | BoolExpr::Compare(..) => 4,
+            BoolExpr::Or(..) => Strength::Or,
+            BoolExpr::And(..) => Strength::And,
+            BoolExpr::Not(_) => Strength::Not,
+            BoolExpr::Test(..) | BoolExpr::Compare(..) => Strength::Compare,
         };
         if own < outer {
             self.push("(");
@@ -446,7 +438,7 @@ impl<'p> Writer<'p> {
                 let a = Box::new(self.condition_in(a, own));
                 let or = matches!(expr, BoolExpr::Or(..));
                 self.push(if or { " or " } else { " and " });
-                let b = Box::new(self.condition_in(b, own + 1));
+                let b = Box::new(self.condition_in(b, own.tighter()));
                 if or {
                     BoolExpr::Or(a, b)
                 } else {
@@ -458,9 +450,9 @@ impl<'p> Writer<'p> {
             BoolExpr::Not(a) => {
                 self.push("not ");
                 let inner = if matches!(**a, BoolExpr::Compare(..)) {
-                    5
+                    Strength::Atom
                 } else {
-                    3
+                    Strength::Not
                 };
                 BoolExpr::Not(Box::new(self.condition_in(a, inner)))
             }
@@ -507,6 +499,7 @@ impl<'p> Writer<'p> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::operators::ArithOp;
     use crate::program::{ActDecl, ObservationKind, ParamType};
     use crate::span::Span;
 

@@ -43,15 +43,18 @@ pub struct Workers {
 }
 
 impl Workers {
-    pub fn new() -> Workers {
+    /// The workers, each on the front end's large stack
+    /// ([`cnpi::operators::STACK_BYTES`]): a request walks a document's
+    /// tree as deep as the compiler does.
+    pub fn new() -> Result<Workers, String> {
         let (jobs, queue) = crossbeam_channel::bounded::<Job>(64);
         let threads = (0..WORKERS)
             .map(|_| {
                 let queue = queue.clone();
-                std::thread::spawn(move || queue.into_iter().for_each(|job| job()))
+                crate::spawn_on_large_stack(move || queue.into_iter().for_each(|job| job()))
             })
-            .collect();
-        Workers { jobs, threads }
+            .collect::<Result<_, _>>()?;
+        Ok(Workers { jobs, threads })
     }
 
     /// Waits for the requests under way.

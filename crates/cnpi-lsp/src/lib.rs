@@ -42,6 +42,17 @@ pub use server::capabilities;
 /// The framing for a client: how the tests talk to the server.
 pub use transport::{MAX_MESSAGE, read_json as read_message, write as write_message};
 
+/// A thread on the front end's large stack ([`cnpi::operators::STACK_BYTES`]),
+/// which a document [`cnpi::operators::MAX_DEPTH`] levels deep needs.
+fn spawn_on_large_stack<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<std::thread::JoinHandle<T>, String> {
+    std::thread::Builder::new()
+        .stack_size(cnpi::operators::STACK_BYTES)
+        .spawn(work)
+        .map_err(|error| format!("cannot start a thread: {error}"))
+}
+
 /// Runs the server on stdin and stdout (`cnpic lsp`); see [`serve`].
 pub fn stdio() -> Result<(), String> {
     serve(std::io::stdin(), std::io::stdout())
@@ -67,7 +78,10 @@ pub fn serve(
             .into_iter()
             .try_for_each(|message| transport::write(&mut output, &message))
     });
-    let served = server::Server::new(outbox).run(&incoming);
+    // The main loop analyses every document it is sent: on the large stack.
+    let served = spawn_on_large_stack(move || server::Server::new(outbox)?.run(&incoming))?
+        .join()
+        .unwrap_or_else(|_| Err("the server's main loop failed".to_string()));
     let written = match writer.join() {
         Ok(written) => written.map_err(|error| format!("cannot write to the client: {error}")),
         Err(_) => Err("the writer thread failed".to_string()),

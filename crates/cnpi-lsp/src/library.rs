@@ -47,13 +47,14 @@ fn file(stem: &str) -> Option<&'static File> {
     files().iter().find(|f| f.stem == stem)
 }
 
-/// A stdlib entry: its source text and the comment above it.
-pub struct Entry {
+/// A stdlib declaration as documented: its source text and the comment
+/// above it.
+pub struct Documented {
     pub code: String,
     pub comment: Vec<String>,
 }
 
-impl Entry {
+impl Documented {
     /// The first sentence of the comment: a combinator's one-line meaning.
     pub fn meaning(&self) -> String {
         let joined = self.comment.join(" ");
@@ -64,8 +65,8 @@ impl Entry {
     }
 }
 
-fn entry(file: &File, span: cnpi::span::Span) -> Entry {
-    Entry {
+fn entry(file: &File, span: cnpi::span::Span) -> Documented {
+    Documented {
         code: trimmed_text(file.text, span),
         comment: comment_above(file.text, span.start),
     }
@@ -92,7 +93,7 @@ fn comment_above(text: &str, offset: usize) -> Vec<String> {
 }
 
 /// The combinator `name` of `stdlib/core.cnpi`.
-pub fn combinator(name: &str) -> Option<Entry> {
+pub fn combinator(name: &str) -> Option<Documented> {
     let core = file("core")?;
     core.tree.items.iter().find_map(|item| match item {
         ast::Item::Combinator(c) if c.name.name == name => Some(entry(core, c.span)),
@@ -121,7 +122,7 @@ pub fn combinator_names() -> Vec<String> {
 /// What the environment `env` declares: its ACTs and observations, each
 /// with its name, whether it is an ACT, and its entry (overloads such as
 /// `OUT(pointer)` and `OUT(OK)` are separate entries).
-pub fn env_items(env: &str) -> Vec<(String, bool, Entry)> {
+pub fn env_items(env: &str) -> Vec<(String, bool, Documented)> {
     let Some(file) = file(env).filter(|f| f.stem != "core") else {
         return Vec::new();
     };

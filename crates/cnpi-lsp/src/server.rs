@@ -106,14 +106,16 @@ pub struct Server {
 }
 
 impl Server {
-    pub fn new(outbox: Outbox) -> Server {
-        Server {
+    /// A server, or why its workers could not start (a message for the
+    /// user).
+    pub fn new(outbox: Outbox) -> Result<Server, String> {
+        Ok(Server {
             phase: Phase::Uninitialized,
             documents: Snapshot::default(),
-            workers: Workers::new(),
+            workers: Workers::new()?,
             outbox,
             exit: None,
-        }
+        })
     }
 
     /// Serves what `incoming` brings until `exit` (`Ok` after `shutdown`)

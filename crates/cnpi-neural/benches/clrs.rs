@@ -8,7 +8,7 @@
 //!     cargo bench --bench clrs
 
 use cnpi::exec::Options;
-use cnpi::plan::Network as _;
+use cnpi::plan::NetworkEngine as _;
 use cnpi::program::Program;
 use cnpi::symbolic;
 use cnpi_neural::core::Core;

@@ -8,7 +8,7 @@
 //!     cargo bench -p cnpi-neural --bench frames
 
 use cnpi::exec::Options;
-use cnpi::plan::Network as _;
+use cnpi::plan::NetworkEngine as _;
 use cnpi_neural::core::Core;
 use cnpi_neural::detector::Cache;
 use cnpi_neural::memory::{DEFAULT_SEED, Entry, Memory};

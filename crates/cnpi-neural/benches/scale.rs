@@ -9,7 +9,7 @@
 
 use cnpi::env;
 use cnpi::exec::Options;
-use cnpi::plan::Network as _;
+use cnpi::plan::NetworkEngine as _;
 use cnpi::program::Program;
 use cnpi_neural::cnpim;
 use cnpi_neural::core::Core;

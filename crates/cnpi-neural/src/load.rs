@@ -98,12 +98,12 @@ pub fn build_memory(
     ready: &ForNetwork,
     name: &str,
     seed: u64,
+    cache: &Cache,
     progress: Progress,
 ) -> Result<Memory, Diagnostic> {
-    let cache = Cache::from_env();
-    let mut memory = Memory::new(seed, &cache)?;
+    let mut memory = Memory::new(seed, cache)?;
     let compiled = &ready.combinatory;
-    memory.add_reporting(&compiled.program, name, &compiled.text, &cache, progress)?;
+    memory.add_reporting(&compiled.program, name, &compiled.text, cache, progress)?;
     Ok(memory)
 }
 
@@ -119,11 +119,14 @@ pub struct Request<'a> {
     pub core: Option<&'a Path>,
     /// Seed of the keys and of detector training, for a source.
     pub seed: u64,
+    /// Where trained detectors are kept (and, for a `.cnpim`, read again
+    /// when the engines disagree).
+    pub cache: Cache,
 }
 
 impl Request<'_> {
     /// The default request for `engines`: the file's entry, the caches, the
-    /// shipped core, the default seed.
+    /// shipped core, the default seed, no detector cache.
     pub fn new(engines: Engines) -> Request<'static> {
         Request {
             entry: None,
@@ -131,6 +134,7 @@ impl Request<'_> {
             cached: true,
             core: None,
             seed: crate::memory::DEFAULT_SEED,
+            cache: Cache::none(),
         }
     }
 
@@ -194,7 +198,7 @@ pub fn plan_source(
     };
     let network = |ready: &ForNetwork| {
         let core = request.core()?;
-        let memory = build_memory(ready, name, request.seed, progress)?;
+        let memory = build_memory(ready, name, request.seed, &request.cache, progress)?;
         let entry = memory.entry(None)?;
         OnTheNetwork::new(&core, memory, entry, request.cached)
     };
@@ -235,7 +239,7 @@ fn plan_memory(path: &Path, request: &Request, report: Report) -> Option<Plan> {
     let file = path.display().to_string();
     let network = move || {
         let on = OnTheNetwork::new(&*request.core()?, memory, entry, request.cached)?;
-        Ok(on.read_from(&file))
+        Ok(on.read_from(&file, request.cache.clone()))
     };
     Plan::from_network(declared, &source, request.engines, network, report)
 }

@@ -79,8 +79,15 @@ pub fn learn(
         let made_by = format!("cnpi.learn (Python), seed {seed}");
         if !compiled.program.blanks.is_empty() {
             // Holes in normal programs: the search of `cnpic learn` for them.
-            let sketch = BlankSketch::of(&name, &compiled, examples, max_steps, threads)
-                .map_err(|d| error(&d))?;
+            let sketch = BlankSketch::of(
+                &name,
+                &compiled,
+                examples,
+                max_steps,
+                threads,
+                crate::detector_cache(),
+            )
+            .map_err(|d| error(&d))?;
             let budget = trials.saturating_mul(episodes);
             let search = py.detach(|| sketch.search(budget, seed));
             return match &search.found {
@@ -93,6 +100,7 @@ pub fn learn(
             &compiled.text,
             examples,
             max_steps,
+            &crate::detector_cache(),
         )
         .map_err(|found| {
             let mut reported = Reported::default();

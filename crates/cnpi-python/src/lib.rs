@@ -28,6 +28,13 @@ use errors::{CnpiError, CompileError, Diagnostic, InternalError, Reported, RunEr
 use program::Program;
 use trace::Trace;
 
+/// The detector cache the environment names: the one place the package
+/// reads `CNPI_CACHE_DIR`, `XDG_CACHE_HOME` and `HOME`, handing the
+/// library the folder as a value.
+fn detector_cache() -> cnpi_neural::detector::Cache {
+    cnpi_neural::detector::Cache::located(|name| std::env::var_os(name))
+}
+
 /// A source named by `source_or_path`: a path (a `PathLike`, or a `str`
 /// of one line naming an existing file or ending in `.cnpi`) is read,
 /// anything else is the source itself.

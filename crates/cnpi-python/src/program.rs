@@ -81,6 +81,7 @@ impl Spec {
         let request = Request {
             entry: self.entry.as_deref(),
             seed: self.seed,
+            cache: crate::detector_cache(),
             ..Request::new(match engine {
                 Engine::Neural => Engines::Network,
                 Engine::Symbolic => Engines::Symbolic,
@@ -296,8 +297,7 @@ impl Program {
             let texts: Vec<String> = (inputs.try_iter()?)
                 .map(|input| self.input(Some(&input?)))
                 .collect::<PyResult<_>>()?;
-            // 0 (or none): every core; `run_many` caps the rest.
-            let jobs = jobs.unwrap_or(0);
+            let jobs = cnpi::threads::usable(jobs.unwrap_or(0), texts.len());
             let max_steps = max_steps.unwrap_or(MAX_STEPS);
             let results = watched(py, |watch| {
                 plan.run_many(&texts, max_steps, limits(max_memory, watch), jobs, &|| {})

@@ -11,6 +11,7 @@ use cnpi::diagnostic::codes;
 use cnpi::env::{self, Declarations};
 use cnpi::exec::Options;
 use cnpi::symbolic;
+use cnpi_neural::detector::Cache;
 use cnpi_rl::sketch::Example;
 use cnpi_rl::sketch::blanks::BlankSketch;
 use proptest::prelude::*;
@@ -97,6 +98,7 @@ proptest! {
             examples,
             max_steps: 1000,
             threads: 1,
+            cache: Cache::located(|name| std::env::var_os(name)),
         };
         let search = blank.search(20_000, 1);
         let found = search.found.expect("the target itself is a candidate");

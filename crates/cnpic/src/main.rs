@@ -26,10 +26,6 @@ fn one_tensor_thread() {
     unsafe { std::env::set_var("RAYON_NUM_THREADS", "1") };
 }
 
-/// Stack for the compiler: syntax trees up to ~10^5 levels deep are walked
-/// recursively. Only touched pages are ever allocated.
-const STACK_BYTES: usize = 1 << 30;
-
 #[cfg(all(target_os = "linux", not(test)))]
 #[unsafe(no_mangle)]
 extern "C" fn main(
@@ -49,7 +45,7 @@ fn main() -> ExitCode {
 fn run() -> ExitCode {
     one_tensor_thread();
     let args = cli::parse_args();
-    match stack::run_on_large_stack(STACK_BYTES, move || cli::execute(args)) {
+    match stack::run_on_large_stack(cnpi::operators::STACK_BYTES, move || cli::execute(args)) {
         Ok(code) => code,
         Err(_) => {
             eprintln!("internal error: cnpic crashed; please report this with the input file");

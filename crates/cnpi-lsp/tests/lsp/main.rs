@@ -6,6 +6,7 @@ mod bounds;
 mod code_actions;
 mod completion;
 mod definition;
+mod depth;
 mod diagnostics;
 mod formatting;
 mod holes;

@@ -51,17 +51,10 @@ pub const DECAYS: i32 = 4;
 /// The `format` metadata entry of a cached embedding.
 pub const FORMAT: &str = "cnpi-embedding-1";
 
-/// A combinator's initial LSTM state.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Embedding {
-    pub h: Vec<f32>,
-    pub c: Vec<f32>,
-}
-
 /// How an embedding was found.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Learned {
-    pub embedding: Embedding,
+    pub embedding: State,
     /// Attempts made (0 when it came from the cache).
     pub attempts: u64,
     /// Epochs over all attempts.
@@ -132,7 +125,7 @@ pub fn learn(
         let fitted = fast::learn_embeddings(&frozen, &[(name, behaviour)], &options, &mut |_| {});
         epochs += fitted.epochs;
         let row = |values: &[f32]| values[first * cells..(first + 1) * cells].to_vec();
-        let embedding = Embedding {
+        let embedding = State {
             h: row(&fitted.model.weights.emb_h),
             c: row(&fitted.model.weights.emb_c),
         };
@@ -151,12 +144,12 @@ pub fn learn(
         last = Some(verification);
     }
     Err(Refused(last.unwrap_or_else(|| {
-        verify(core, name, behaviour, &Embedding::zeros(cells))
+        verify(core, name, behaviour, &State::zeros(cells))
     })))
 }
 
 /// The exhaustive verification of one embedding on `core`.
-pub fn verify(core: &Core, name: &str, behaviour: &Behaviour, e: &Embedding) -> Verification {
+pub fn verify(core: &Core, name: &str, behaviour: &Behaviour, e: &State) -> Verification {
     let mut weights = core.network().weights().clone();
     weights.emb_h = fit(&e.h, core.cells());
     weights.emb_c = fit(&e.c, core.cells());
@@ -172,15 +165,6 @@ fn fit(values: &[f32], cells: usize) -> Vec<f32> {
         row = vec![f32::NAN; cells];
     }
     row
-}
-
-impl Embedding {
-    pub fn zeros(cells: usize) -> Embedding {
-        Embedding {
-            h: vec![0.0; cells],
-            c: vec![0.0; cells],
-        }
-    }
 }
 
 /// What a cached embedding is stored under.
@@ -205,7 +189,7 @@ impl Key<'_> {
         cache.file("combinators", &bytes)
     }
 
-    fn load(&self, cache: &Cache) -> Option<Embedding> {
+    fn load(&self, cache: &Cache) -> Option<State> {
         let bytes = cnpi::read::bytes(&self.path(cache)?).ok()?;
         let reader = Reader::open(&bytes, FORMAT).ok()?;
         for (name, value) in ["behaviour", "core", "seed"].iter().zip(self.fields()) {
@@ -214,13 +198,13 @@ impl Key<'_> {
             }
         }
         let cells = reader.shape("h").ok()?.first().copied()?;
-        Some(Embedding {
+        Some(State {
             h: reader.tensor("h", &[cells]).ok()?,
             c: reader.tensor("c", &[cells]).ok()?,
         })
     }
 
-    fn store(&self, cache: &Cache, embedding: &Embedding) {
+    fn store(&self, cache: &Cache, embedding: &State) {
         let Some(path) = self.path(cache) else {
             return;
         };
@@ -252,7 +236,7 @@ impl Extended {
     /// when it was loaded).
     pub fn new(
         core: &Core,
-        defined: &[(&str, &Behaviour, Embedding)],
+        defined: &[(&str, &Behaviour, State)],
     ) -> Result<Extended, Verification> {
         let cells = core.cells();
         let own = core.kinds().len();
@@ -388,7 +372,7 @@ mod tests {
     fn an_embedding_of_the_wrong_size_never_verifies() {
         let core = Core::shipped().expect("the shipped core loads");
         let behaviour = core.combinators.get(CombinatorKind::User(Combinator::Seq));
-        let short = Embedding::zeros(core.cells() - 1);
+        let short = State::zeros(core.cells() - 1);
         assert!(!verify(core, "seq", behaviour, &short).passed());
         let appended = [("seq", behaviour, short)];
         assert!(Extended::new(core, &appended).is_err());

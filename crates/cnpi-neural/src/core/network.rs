@@ -157,11 +157,22 @@ impl Weights {
     }
 }
 
-/// The LSTM state of one activation.
+/// The LSTM state of one activation; a combinator's embedding is the
+/// state its activations start from.
 #[derive(Clone, Debug, PartialEq)]
 pub struct State {
     pub h: Vec<f32>,
     pub c: Vec<f32>,
+}
+
+impl State {
+    /// The state of `cells` zeros.
+    pub fn zeros(cells: usize) -> State {
+        State {
+            h: vec![0.0; cells],
+            c: vec![0.0; cells],
+        }
+    }
 }
 
 /// The LSTM states of a stack of activations in one buffer, each `h` then

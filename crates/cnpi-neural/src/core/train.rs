@@ -98,8 +98,8 @@ pub fn train(
     progress: &mut dyn FnMut(&EpochReport),
 ) -> Result<Trained, Diagnostic> {
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
-    let model =
-        Model::new(initial_weights(options.cells, behaviours.len(), &mut rng)).map_err(internal)?;
+    let model = Trainable::new(initial_weights(options.cells, behaviours.len(), &mut rng))
+        .map_err(internal)?;
     let definitions: Vec<Behaviour> = behaviours.iter().map(|(_, b)| (*b).clone()).collect();
     let mut order = traces(&definitions);
     let optimizer = SGD::new(model.vars(), options.learning_rate).map_err(internal)?;
@@ -127,7 +127,7 @@ pub fn train(
 
 /// The candle model under training, with the weights last verified.
 struct Candle<'b> {
-    model: Model,
+    model: Trainable,
     optimizer: SGD,
     weights: Weights,
     behaviours: &'b [(&'b str, &'b Behaviour)],
@@ -180,19 +180,19 @@ fn internal(error: candle_core::Error) -> Diagnostic {
 }
 
 /// The trainable tensors, in the layout of [`Weights`].
-pub(super) struct Model {
+pub(super) struct Trainable {
     cells: usize,
     /// In the order of [`Weights::tensors`].
     vars: Vec<Var>,
 }
 
-impl Model {
-    pub(super) fn new(weights: Weights) -> candle_core::Result<Model> {
+impl Trainable {
+    pub(super) fn new(weights: Weights) -> candle_core::Result<Trainable> {
         let vars = weights
             .tensors()
             .map(|(_, shape, values)| Var::from_slice(values, shape, &Device::Cpu))
             .collect::<candle_core::Result<Vec<_>>>()?;
-        Ok(Model {
+        Ok(Trainable {
             cells: weights.cells(),
             vars,
         })

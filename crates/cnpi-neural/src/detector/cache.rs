@@ -1,8 +1,11 @@
 //! The classifier cache: trained detector weights on disk, by condition.
 //!
 //! A classifier is stored under its condition's canonical text and the
-//! training seed, in `$CNPI_CACHE_DIR` if set, else `$XDG_CACHE_HOME/cnpi`,
-//! else `$HOME/.cache/cnpi` (`detectors/<hash>.safetensors`). The file
+//! training seed, in a folder the caller names: the command line and the
+//! Python package pass the one [`Cache::located`] finds from the
+//! environment they read (`$CNPI_CACHE_DIR` if set, else
+//! `$XDG_CACHE_HOME/cnpi`, else `$HOME/.cache/cnpi`); the library reads no
+//! environment variable itself (`detectors/<hash>.safetensors`). The file
 //! records the full text, so a hash collision is a miss, never a wrong
 //! detector; and whatever is read is verified again before use, so a
 //! damaged or stale entry is only a miss too. Writes are atomic and
@@ -15,6 +18,7 @@
 //! define (`combinators/`, written by `core::embedding` through
 //! [`Cache::file`] and [`Cache::keep`]).
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use super::classifier::Classifier;
@@ -30,9 +34,12 @@ pub struct Cache {
 }
 
 impl Cache {
-    /// The cache the environment names (see the module documentation).
-    pub fn from_env() -> Cache {
-        let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    /// The cache the environment's variables name, read by `var` (the
+    /// caller's `std::env::var_os`): `CNPI_CACHE_DIR`, else
+    /// `XDG_CACHE_HOME/cnpi`, else `HOME/.cache/cnpi`, else none; an empty
+    /// variable counts as unset.
+    pub fn located(var: impl Fn(&str) -> Option<OsString>) -> Cache {
+        let var = |name: &str| var(name).filter(|v| !v.is_empty());
         let dir = var("CNPI_CACHE_DIR")
             .map(PathBuf::from)
             .or_else(|| var("XDG_CACHE_HOME").map(|d| Path::new(&d).join("cnpi")))

@@ -3,7 +3,7 @@
 //! [`OnTheNetwork`] is a program of a [`Memory`] put on the network once
 //! (the core extended by its combinators, verified), from a named
 //! [`Entry`] (program and applier), for a run plan, a test or a bench to
-//! run on any number of inputs through [`cnpi::plan::Network::run`], each
+//! run on any number of inputs through [`cnpi::plan::NetworkEngine::run`], each
 //! run handing every step to the trace viewer's recorder if asked. Every
 //! decision comes from a network: the parse of each applier from the fixed
 //! parser over `M_key` / `W_key`, each condition bit from the frame's
@@ -23,7 +23,8 @@ mod plan;
 mod script;
 
 use crate::core::Core;
-use crate::core::embedding::{Embedding, Extended};
+use crate::core::CoreState;
+use crate::core::embedding::Extended;
 use crate::detector::Cache;
 use crate::memory::{Entry, Memory};
 use crate::viewer::Recorder;
@@ -35,7 +36,7 @@ use plan::Plan;
 
 /// A program of a memory on a core, ready to run on any number of inputs
 /// (from any number of threads): what `cnpic run` hands the run plan
-/// ([`cnpi::plan::Network`]). The core is extended by the memory's own
+/// ([`cnpi::plan::NetworkEngine`]). The core is extended by the memory's own
 /// combinators, verified once, when it is made.
 pub struct OnTheNetwork {
     core: Extended,
@@ -47,8 +48,9 @@ pub struct OnTheNetwork {
     /// networks).
     cached: bool,
     /// For a memory read from a file: the name it was given, under which a
-    /// disagreement of the engines checks the memory's stored source.
-    file: Option<String>,
+    /// disagreement of the engines checks the memory's stored source, and
+    /// the detector cache that check trains through.
+    file: Option<(String, Cache)>,
 }
 
 impl OnTheNetwork {
@@ -77,10 +79,11 @@ impl OnTheNetwork {
         })
     }
 
-    /// The same, for a memory read from the file named `file`.
-    pub fn read_from(self, file: &str) -> OnTheNetwork {
+    /// The same, for a memory read from the file named `file`, its
+    /// detectors trained again through `cache` if the engines disagree.
+    pub fn read_from(self, file: &str, cache: Cache) -> OnTheNetwork {
         OnTheNetwork {
-            file: Some(file.to_string()),
+            file: Some((file.to_string(), cache)),
             ..self
         }
     }
@@ -99,7 +102,7 @@ impl OnTheNetwork {
     }
 }
 
-impl cnpi::plan::Network for OnTheNetwork {
+impl cnpi::plan::NetworkEngine for OnTheNetwork {
     type Recorder = Recorder;
 
     fn run(&self, state: State, options: Options, record: Option<&mut Recorder>) -> Run {
@@ -115,7 +118,7 @@ impl cnpi::plan::Network for OnTheNetwork {
 
     fn explain(&self, disagreement: Diagnostic) -> Diagnostic {
         match &self.file {
-            Some(file) => (self.memory.verify_sources(file, &Cache::from_env()))
+            Some((file, cache)) => (self.memory.verify_sources(file, cache))
                 .err()
                 .unwrap_or(disagreement),
             None => disagreement,
@@ -164,7 +167,7 @@ fn extend(core: &Core, memory: &Memory) -> Result<Extended, Diagnostic> {
         .map(|d| {
             let row = memory.embedding(d.row);
             let name = memory.rows.get(d.row).map_or("?", |r| r.name.as_str());
-            let embedding = Embedding {
+            let embedding = CoreState {
                 h: row.get(..cells).unwrap_or_default().to_vec(),
                 c: row.get(cells..2 * cells).unwrap_or_default().to_vec(),
             };

@@ -31,7 +31,7 @@ use std::ops::RangeInclusive;
 
 use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::exec::Options;
-use cnpi::plan::Network as _;
+use cnpi::plan::NetworkEngine as _;
 use cnpi::program::{Body, Program};
 use cnpi_neural::core::Core;
 use cnpi_neural::detector::Cache;
@@ -98,6 +98,7 @@ impl Sketch {
         text: &str,
         examples: Vec<Example>,
         max_steps: u64,
+        cache: &Cache,
     ) -> Result<Sketch, Vec<Diagnostic>> {
         let holes = program.holes().count();
         let no_sketch = |message: String, help: &str| {
@@ -138,8 +139,7 @@ impl Sketch {
             );
             return Err(vec![diagnostic]);
         }
-        let cache = Cache::from_env();
-        let memory = Memory::with_program(&program, "sketch", text, DEFAULT_SEED, &cache)
+        let memory = Memory::with_program(&program, "sketch", text, DEFAULT_SEED, cache)
             .map_err(|d| vec![d])?;
         let spaces = space::spaces(&program, &memory, 0);
         Ok(Sketch {

@@ -46,13 +46,15 @@ pub fn build(args: &BuildArgs) -> ExitCode {
     let Some(ready) = compile_for_network(&args.file, entry, &mut print_diagnostics) else {
         return exit_code(false);
     };
-    let memory = match progress_bar(|progress| build_memory(&ready, &name, args.seed, progress)) {
-        Ok(memory) => memory,
-        Err(diagnostic) => {
-            print_diagnostics(&[diagnostic], &ready.combinatory.sources);
-            return exit_code(false);
-        }
-    };
+    let cache = super::detector_cache();
+    let memory =
+        match progress_bar(|progress| build_memory(&ready, &name, args.seed, &cache, progress)) {
+            Ok(memory) => memory,
+            Err(diagnostic) => {
+                print_diagnostics(&[diagnostic], &ready.combinatory.sources);
+                return exit_code(false);
+            }
+        };
     match cnpim::write_file(&output, &memory, &command_line()) {
         Ok(()) => {
             print_summary(&memory, 0, &output);

@@ -8,7 +8,6 @@ use clap::Subcommand;
 use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::files::{lock, refuse_overwriting};
 use cnpi_neural::cnpim;
-use cnpi_neural::detector::Cache;
 use cnpi_neural::load::compile_for_network;
 
 use super::output::outln;
@@ -57,7 +56,7 @@ pub fn memory(command: &MemoryCommand) -> ExitCode {
 
 fn verify(path: &Path) -> ExitCode {
     let verified = cnpim::read_file(path).and_then(|memory| {
-        memory.verify_sources(&path.display().to_string(), &Cache::from_env())?;
+        memory.verify_sources(&path.display().to_string(), &super::detector_cache())?;
         Ok(memory)
     });
     match verified {
@@ -111,7 +110,7 @@ fn add(memory: &Path, file: &Path, output: Option<&Path>, entry: Option<&str>) -
     };
     let compiled = &ready.combinatory;
     let (program, text) = (&compiled.program, &compiled.text);
-    let cache = Cache::from_env();
+    let cache = super::detector_cache();
     let added =
         progress_bar(|progress| loaded.add_reporting(program, &name, text, &cache, progress));
     let unit = match added {

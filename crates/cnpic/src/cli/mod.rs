@@ -163,3 +163,10 @@ fn command(command: Command) -> ExitCode {
         Command::Learn(args) => learn::learn(&args),
     }
 }
+
+/// The detector cache the environment names: the one place cnpic reads
+/// `CNPI_CACHE_DIR`, `XDG_CACHE_HOME` and `HOME`, once per command, and
+/// hands the library the folder as a value.
+fn detector_cache() -> cnpi_neural::detector::Cache {
+    cnpi_neural::detector::Cache::located(|name| std::env::var_os(name))
+}

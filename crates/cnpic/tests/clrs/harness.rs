@@ -13,7 +13,7 @@
 use std::sync::OnceLock;
 
 use cnpi::exec::{Options, Outcome};
-use cnpi::plan::Network as _;
+use cnpi::plan::NetworkEngine as _;
 use cnpi::program::Program;
 use cnpi::symbolic;
 use cnpi_neural::core::Core;

@@ -27,7 +27,7 @@ mod user_combinators;
 use cnpi::diagnostic::Diagnostic;
 use cnpi::env::State;
 use cnpi::exec::{Options, Outcome};
-use cnpi::plan::Network as _;
+use cnpi::plan::NetworkEngine as _;
 use cnpi::program::Program;
 use cnpi::symbolic;
 use cnpi_neural::core::Core;

@@ -70,11 +70,7 @@ fn adding_a_defined_combinator_changes_no_existing_bit() {
             let h = row[..core.cells()].to_vec();
             let c = row[core.cells()..2 * core.cells()].to_vec();
             let name = memory.rows[d.row].name.as_str();
-            (
-                name,
-                &d.behaviour,
-                cnpi_neural::core::embedding::Embedding { h, c },
-            )
+            (name, &d.behaviour, cnpi_neural::core::CoreState { h, c })
         })
         .collect();
     let extended = Extended::new(core, &defined).expect("verifies");

@@ -13,7 +13,7 @@ use super::model::{Model, Variant};
 use super::train::{FastOptions, learn_embeddings, train};
 use crate::core::network::Network;
 use crate::core::traces::traces;
-use crate::core::train::{Model as CandleModel, initial_weights};
+use crate::core::train::{Trainable, initial_weights};
 use crate::core::verify::verify_network;
 use cnpi::program::{Behaviour, Slot};
 
@@ -42,7 +42,7 @@ fn close(a: f32, b: f32, tolerance: f32) -> bool {
 fn state0_gradients_equal_candle_autograd() {
     let definitions = behaviours();
     let weights = initial_weights(5, definitions.len(), &mut ChaCha8Rng::seed_from_u64(11));
-    let candle = CandleModel::new(weights.clone()).expect("candle builds the model");
+    let candle = Trainable::new(weights.clone()).expect("candle builds the model");
     let fast = Model::from_weights(weights);
     for trace in traces(&definitions) {
         let loss = candle.loss(&trace).expect("candle computes the loss");

@@ -195,7 +195,7 @@ mod tests {
     use crate::memory::{Entry, Memory};
     use crate::runtime::plan::Probe;
     use cnpi::exec::Options;
-    use cnpi::plan::Network;
+    use cnpi::plan::NetworkEngine;
     use cnpi::program::Program;
 
     /// `text` compiled and put on the network (with the caches).

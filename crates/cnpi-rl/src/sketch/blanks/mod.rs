@@ -44,10 +44,11 @@ use cnpi::compile::{Compiled, compile, for_the_network};
 use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::env::{self, Declarations, State, internal};
 use cnpi::exec::{Options, Outcome};
-use cnpi::plan::Network as _;
+use cnpi::plan::NetworkEngine as _;
 use cnpi::program::{BlankKind, DataKind, PosKind, Program};
 use cnpi::symbolic;
 use cnpi_neural::core::Core;
+use cnpi_neural::detector::Cache;
 use cnpi_neural::load::build_memory;
 use cnpi_neural::memory::{DEFAULT_SEED, Entry};
 use cnpi_neural::runtime::OnTheNetwork;
@@ -85,6 +86,8 @@ pub struct BlankSketch {
     pub max_steps: u64,
     /// Threads that run fillings (at least one).
     pub threads: usize,
+    /// Where the detectors of completed programs are kept.
+    pub cache: Cache,
 }
 
 /// A filling: one source text per hole, the holes in normal programs in
@@ -228,7 +231,13 @@ impl BlankSketch {
             text,
         };
         let ready = for_the_network(compiled, &self.name).map_err(|(mut d, _)| d.remove(0))?;
-        let memory = build_memory(&ready, &self.name, DEFAULT_SEED, &mut |_, _| {})?;
+        let memory = build_memory(
+            &ready,
+            &self.name,
+            DEFAULT_SEED,
+            &self.cache,
+            &mut |_, _| {},
+        )?;
         let entry =
             Entry::of_unit(&memory, 0).ok_or_else(|| internal("the memory has no program"))?;
         let network = OnTheNetwork::new(Core::shipped()?, memory, entry, true)?;
@@ -664,6 +673,7 @@ mod tests {
             examples,
             max_steps: 2_000,
             threads: 1,
+            cache: Cache::none(),
         };
         let probes = Probes::new(&sketch.program, &sketch.examples, 1);
         let mut grower = Grower::new(&sketch.program, &probes);

@@ -8,19 +8,21 @@
 use cnpi::compile::Compiled;
 use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::program::Body;
+use cnpi_neural::detector::Cache;
 
 use super::{BlankSketch, Filling, Search};
 use crate::sketch::Example;
 
 impl BlankSketch {
     /// The sketch of the compiled file `name`, its examples read; `threads`
-    /// 0 is one per core (at most 256 in all).
+    /// as `cnpi::threads::usable` counts them (0 is one per core).
     pub fn of(
         name: &str,
         compiled: &Compiled,
         examples: Vec<Example>,
         max_steps: u64,
         threads: usize,
+        cache: Cache,
     ) -> Result<BlankSketch, Diagnostic> {
         let program = &compiled.program;
         BlankSketch::check(program)?;
@@ -35,10 +37,7 @@ impl BlankSketch {
             .with_label(hole.span, "called by nothing, so it would be the entry")
             .with_help("call it from the normal program with the holes, or remove it"));
         }
-        let threads = match threads {
-            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-            n => n.min(256),
-        };
+        let threads = cnpi::threads::usable(threads, usize::MAX);
         Ok(BlankSketch {
             name: name.to_string(),
             text: compiled.text.clone(),
@@ -47,6 +46,7 @@ impl BlankSketch {
             examples,
             max_steps,
             threads,
+            cache,
         })
     }
 

@@ -17,7 +17,15 @@ use crate::cli::report::{command_line, exit_code, fail, print_diagnostics};
 
 pub fn learn(args: &LearnArgs, compiled: Compiled, examples: Vec<Example>) -> ExitCode {
     let name = args.sketch.display().to_string();
-    let sketch = match BlankSketch::of(&name, &compiled, examples, args.max_steps, args.threads) {
+    let cache = crate::cli::detector_cache();
+    let sketch = match BlankSketch::of(
+        &name,
+        &compiled,
+        examples,
+        args.max_steps,
+        args.threads,
+        cache,
+    ) {
         Ok(sketch) => sketch,
         Err(diagnostic) => {
             print_diagnostics(&[diagnostic], &compiled.sources);

@@ -90,7 +90,14 @@ pub fn learn(args: &LearnArgs) -> ExitCode {
     if !compiled.program.blanks.is_empty() {
         return blanks::learn(args, compiled, examples);
     }
-    let sketch = match Sketch::new(compiled.program, &compiled.text, examples, args.max_steps) {
+    let cache = crate::cli::detector_cache();
+    let sketch = match Sketch::new(
+        compiled.program,
+        &compiled.text,
+        examples,
+        args.max_steps,
+        &cache,
+    ) {
         Ok(sketch) => sketch,
         Err(diagnostics) => {
             print_diagnostics(&diagnostics, &compiled.sources);

@@ -142,6 +142,7 @@ pub fn run(args: &RunArgs) -> ExitCode {
         cached: !args.no_cache,
         core: args.core.as_deref(),
         seed: args.seed,
+        cache: crate::cli::detector_cache(),
     };
     let plan =
         progress_bar(|progress| plan_file(&args.file, &request, progress, &mut print_diagnostics));
