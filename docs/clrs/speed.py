@@ -19,7 +19,10 @@ integers), then time, best of --repeat runs each:
 - the network in the same process (`cnpi.load(FILE).run(input)`, the
   Python package of crates/cnpi-python, loaded once per program): the same
   program on the same input as the reference, no process start on either
-  side.
+  side;
+- the same algorithm written as plain CPython (`plain.py` beside this
+  script: lists and ints, no numpy, no probes), in process, which must
+  give the network's answer and CLRS's reference's on the same input.
 
 The engines must agree on the members docs/clrs.md compares, and the
 network's core steps per second are printed beside. The last two columns
@@ -39,11 +42,12 @@ cell with no finished run reads "> 60 s" ("> T s, died" when the child
 died first, out of memory, after T seconds). The table is
 printed in the form of docs/clrs.md, after the command and `uptime` and
 before the geometric means of the two network / `--symbolic` ratios
-over the programs at the largest size measured for each, and `uptime` at
-the end.
+over the programs at the largest size measured for each, the geometric
+mean of plain CPython / in process over the programs whose plain
+transcription takes at least 1 ms there, and `uptime` at the end.
 
     cargo build --release -p cnpic
-    python3 docs/clrs/speed.py --venv /tmp/clrs-venv [--only id,id] [--sizes 16,64]
+    python3 docs/clrs/speed.py --venv /tmp/clrs-venv [--only id,id] [--sizes 16,64 | --largest]
 """
 
 import argparse
@@ -61,6 +65,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
+import plain  # noqa: E402  (the plain CPython transcriptions)
 import table  # noqa: E402  (the programs, their largest sizes and the samplers)
 
 
@@ -149,24 +154,31 @@ def interleaved(commands, repeat, budget):
             for b, o in zip(best, outputs)]
 
 
-def _child(call, members, repeat, conn):
+def _child(call, keep, repeat, conn):
     """In a forked child: time `call` `repeat` times, sending each time,
-    then the members of its last result that are compared (or None)."""
+    then `keep` of its last result (what is compared)."""
     result = None
     for _ in range(repeat):
         start = time.perf_counter()
         result = call()
         conn.send(time.perf_counter() - start)
-    conn.send({m: result.get(m) for m in members} if isinstance(result, dict) else None)
+    conn.send(keep(result))
 
 
-def forked(call, members, repeat, budget):
+def members_of(members):
+    """The `keep` of `forked` that sends the compared members of an answer."""
+    return lambda result: (
+        {m: result.get(m) for m in members} if isinstance(result, dict) else None)
+
+
+def forked(call, keep, repeat, budget):
     """`call()` timed up to `repeat` times in a forked child, in process
     there, within `budget` seconds in all: the child is killed when the
-    budget runs out; the fastest, or over budget when none finished."""
+    budget runs out; the fastest, or over budget when none finished. The
+    output is `keep` of the last result."""
     context = multiprocessing.get_context("fork")
     ours, theirs = context.Pipe(duplex=False)
-    child = context.Process(target=_child, args=(call, members, repeat, theirs))
+    child = context.Process(target=_child, args=(call, keep, repeat, theirs))
     start = time.perf_counter()
     child.start()
     theirs.close()
@@ -214,6 +226,30 @@ def arguments(function, given):
     return kwargs
 
 
+def reference_answer(result):
+    """CLRS's reference's answer (the first of what it returns) as lists."""
+    answer = result[0] if isinstance(result, tuple) else result
+    if hasattr(answer, "tolist"):
+        return answer.tolist()
+    if isinstance(answer, (tuple, list)):
+        return [a.tolist() if hasattr(a, "tolist") else a for a in answer]
+    return answer
+
+
+def agrees_with_reference(pid, given, answer, reference):
+    """Whether `answer` (our members) is CLRS's reference's `reference`
+    (`reference_answer`): the reference gives quickselect's median as the
+    value, Kadane's bounds with the sum, and bridges' non-edges as -1."""
+    _, members, _ = table.PROGRAMS[pid]
+    if pid == "quickselect":
+        return given["A"][answer["median"]] == reference
+    if pid == "find_maximum_subarray_kadane":
+        return [answer["start"], answer["end"]] == reference[:2]
+    if pid == "bridges":
+        reference = [[max(x, 0) for x in row] for row in reference]
+    return answer[members[0]] == reference
+
+
 def cell(timed):
     """A time for the table, or "—" when it was not measured."""
     return "—" if timed is None else timed.cell()
@@ -248,9 +284,9 @@ def measure(args, program, algorithms, pid, n, given, input_path, combinatory):
     network / `--symbolic` ratios (as written, combinatory)."""
     _, members, _ = table.PROGRAMS[pid]
     path = f"examples/clrs/{pid}.cnpi"
-    plain = not args.no_plain and n <= args.plain_max
+    no_cache = not args.no_plain and n <= args.plain_max
     timed = {}
-    for flag in [None, "--symbolic"] + (["--no-cache"] if plain else []):
+    for flag in [None, "--symbolic"] + (["--no-cache"] if no_cache else []):
         given_flags = [flag] if flag else []
         command = lambda budget: table.run(  # noqa: E731
             args.cnpic, path, input_path, *given_flags, timeout=budget)
@@ -264,10 +300,16 @@ def measure(args, program, algorithms, pid, n, given, input_path, combinatory):
     if algorithms is not None:
         function = getattr(algorithms, pid)
         kwargs = arguments(function, given)
-        ref = forked(lambda: function(**kwargs), [], args.repeat, args.budget)
+        ref = forked(lambda: function(**kwargs), reference_answer, args.repeat, args.budget)
     if program is not None:
-        own = forked(lambda: program.run(given), members, args.repeat, args.budget)
+        own = forked(lambda: program.run(given), members_of(members), args.repeat, args.budget)
         timed["in process"] = own
+    transcription = getattr(plain, pid)
+    python = forked(lambda: transcription(given), members_of(members), args.repeat, args.budget)
+    timed["plain CPython"] = python
+    if ref is not None and ref.output is not None and python.output is not None:
+        if not agrees_with_reference(pid, given, python.output, ref.output):
+            sys.exit(f"{pid} at n = {n}: plain CPython and CLRS's reference disagree")
     finished = [(flag, t.output) for flag, t in timed.items() if t.output is not None]
     for flag, output in finished[1:]:
         for member in members:
@@ -284,8 +326,11 @@ def measure(args, program, algorithms, pid, n, given, input_path, combinatory):
     row = (f"| `{pid}` | {n} | {steps} | {network.cell()} | {rate} | "
            f"{cell(timed.get('--no-cache'))} | {sym.cell()} | {written} | "
            f"{comb.cell()} | {comb_sym.cell()} | {same} | "
-           f"{cell(ref)} | {ratio(ref, network)} | {cell(own)} | {ratio(ref, own)} |")
-    return row, written, same
+           f"{cell(ref)} | {ratio(ref, network)} | {cell(own)} | {ratio(ref, own)} | "
+           f"{python.cell()} | {ratio(python, own)} |")
+    # Plain CPython / in process counts where the plain program takes >= 1 ms.
+    versus = ratio(python, own) if not python.over and python.seconds >= 1e-3 else "—"
+    return row, written, same, versus
 
 
 def main():
@@ -293,6 +338,8 @@ def main():
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--only", help="comma-separated program ids")
     parser.add_argument("--sizes", help="comma-separated sizes (default 16, 64 and the largest)")
+    parser.add_argument("--largest", action="store_true",
+                        help="each program at its largest size only")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--budget", type=float, default=60.0,
                         help="seconds for one measurement's runs (default 60)")
@@ -312,11 +359,11 @@ def main():
     print("| program | n | core steps | network s | M steps/s | --no-cache s | --symbolic s "
           "| network / symbolic | combinatory: network s | combinatory: --symbolic s "
           "| combinatory: network / symbolic | CLRS reference s | reference / network "
-          "| in process s | reference / in process |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+          "| in process s | reference / in process | plain CPython s | plain CPython / in process |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
           flush=True)
     started = time.perf_counter()
-    largest_rows = []  # the two ratios at the largest size of each program
+    largest_rows = []  # the three ratios at the largest size of each program
     with tempfile.TemporaryDirectory() as scratch:
         for pid in chosen:
             _, _, largest = table.PROGRAMS[pid]
@@ -329,6 +376,8 @@ def main():
                            cwd=ROOT, check=True, capture_output=True)
             if args.sizes:
                 sizes = [int(n) for n in args.sizes.split(",")]
+            elif args.largest:
+                sizes = [largest if pid != "segments_intersect" else 4]
             else:
                 sizes = sorted({16, 64, largest}) if pid != "segments_intersect" else [4]
             for i, n in enumerate(sizes):
@@ -338,15 +387,18 @@ def main():
                 if i == 0:
                     table.run(args.cnpic, path, input_path)  # warm the detector cache
                     table.run(args.cnpic, combinatory, input_path)
-                row, written, same = measure(
+                row, written, same, versus = measure(
                     args, program, algorithms, pid, n, given, input_path, combinatory)
                 print(row, flush=True)
-            largest_rows.append((written, same))
+            largest_rows.append((written, same, versus))
     minutes = (time.perf_counter() - started) / 60
     for name, column in [("the program as written", 0), ("the same combinatory program", 1)]:
         mean, count = geomean([r[column] for r in largest_rows])
         print(f"\nnetwork / `--symbolic` on {name}, geometric mean over {count} programs "
               f"at their largest size measured: {mean}")
+    mean, count = geomean([r[2] for r in largest_rows])
+    print(f"\nplain CPython / in process, geometric mean over the {count} programs whose "
+          f"plain transcription takes >= 1 ms at their largest size measured: {mean}")
     print(f"\nat end: `{uptime()}` ({minutes:.1f} minutes)")
 
 

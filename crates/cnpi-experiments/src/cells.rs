@@ -24,6 +24,7 @@ use crate::plot::Series;
 use crate::results::Results;
 use crate::runner::Experiment;
 use crate::stats::Spread;
+use crate::table::table;
 
 /// The sweep: every variant, every cell count, every seed.
 pub struct Cells {
@@ -129,32 +130,27 @@ impl Experiment for Cells {
             "seeds learning all 57 (%)",
             &existence,
         );
-        let mut text = String::new();
-        let _ = writeln!(
-            text,
-            "{:<8} {:>5} {:>15} {:>7} {:>7} {:>9}",
-            "variant", "cells", "accuracy %", "min", "max", "all 57"
-        );
-        for s in &summary {
-            let _ = writeln!(
-                text,
-                "{:<8} {:>5} {:>15} {:>7.1} {:>7.1} {:>5}/{}",
-                s.variant,
-                s.cells,
-                Spread {
+        let rows: Vec<Vec<String>> = (summary.iter())
+            .map(|s| {
+                let spread = Spread {
                     n: s.seeds,
                     mean: s.mean,
                     std: s.std,
                     min: s.min,
-                    max: s.max
-                }
-                .to_string(),
-                s.min * 100.0,
-                s.max * 100.0,
-                s.perfect_seeds,
-                s.seeds
-            );
-        }
+                    max: s.max,
+                };
+                vec![
+                    s.variant.clone(),
+                    s.cells.to_string(),
+                    spread.to_string(),
+                    format!("{:.1}", s.min * 100.0),
+                    format!("{:.1}", s.max * 100.0),
+                    format!("{}/{}", s.perfect_seeds, s.seeds),
+                ]
+            })
+            .collect();
+        let header = ["variant", "cells", "accuracy %", "min", "max", "all 57"];
+        let mut text = table(&header, &rows);
         for variant in Variant::ALL {
             let fewest = (summary.iter())
                 .filter(|s| s.variant == variant.name() && s.perfect_seeds > 0)

@@ -16,6 +16,7 @@ use cnpi_neural::core::fast::{Variant, learn_embeddings, train, verify};
 
 use crate::full_set::Training;
 use crate::rnpi::Measured;
+use crate::table::table;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -201,24 +202,27 @@ impl Experiment for Continual {
     fn summarize(results: &Results<Row>, out: &mut Output) -> Result<String, Diagnostic> {
         let summary = summary(results.rows());
         out.csv("summary.csv", &summary)?;
-        let mut text = String::new();
-        let _ = writeln!(
-            text,
-            "{:<9} {:>8} {:>7} {:>14} {:>14} {:>14}",
-            "model", "sampling", "target", "train old %", "train new %", "test old %"
-        );
-        for s in &summary {
-            let _ = writeln!(
-                text,
-                "{:<9} {:>7}% {:>7} {:>14} {:>14} {:>14}",
-                s.model,
-                s.sampling,
-                format!("{:.0}%", s.target * 100.0),
-                percent(s.train_old_mean, s.train_old_std),
-                percent(s.train_new_mean, s.train_new_std),
-                percent(s.test_old_mean, s.test_old_std)
-            );
-        }
+        let rows: Vec<Vec<String>> = (summary.iter())
+            .map(|s| {
+                vec![
+                    s.model.clone(),
+                    format!("{}%", s.sampling),
+                    format!("{:.0}%", s.target * 100.0),
+                    percent(s.train_old_mean, s.train_old_std),
+                    percent(s.train_new_mean, s.train_new_std),
+                    percent(s.test_old_mean, s.test_old_std),
+                ]
+            })
+            .collect();
+        let header = [
+            "model",
+            "sampling",
+            "target",
+            "train old %",
+            "train new %",
+            "test old %",
+        ];
+        let mut text = table(&header, &rows);
         let _ = writeln!(
             text,
             "(mean ± standard deviation over {} seeds)",

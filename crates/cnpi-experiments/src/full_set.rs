@@ -20,6 +20,7 @@ use crate::plan::{Planned, field, grid, list};
 use crate::results::Results;
 use crate::runner::Experiment;
 use crate::stats::Spread;
+use crate::table::table;
 
 /// How to train one core.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -141,27 +142,24 @@ impl Experiment for FullSet {
     }
 
     fn summarize(results: &Results<Row>, _out: &mut Output) -> Result<String, Diagnostic> {
-        let mut text = String::new();
-        let _ = writeln!(
-            text,
-            "{:<8} {:>5} {:>6} {:>9} {:>8} {:>7} {:>8}",
-            "variant", "cells", "seed", "accuracy", "perfect", "epochs", "seconds"
-        );
-        for record in &results.records {
-            let r = &record.row;
-            let _ = writeln!(
-                text,
-                "{:<8} {:>5} {:>6} {:>8.2}% {:>4}/{:<3} {:>7} {:>8.2}",
-                r.variant,
-                r.cells,
-                r.seed,
-                r.accuracy * 100.0,
-                r.perfect,
-                r.combinators,
-                r.epochs,
-                record.seconds
-            );
-        }
+        let rows: Vec<Vec<String>> = (results.records.iter())
+            .map(|record| {
+                let r = &record.row;
+                vec![
+                    r.variant.to_string(),
+                    r.cells.to_string(),
+                    r.seed.to_string(),
+                    format!("{:.2}%", r.accuracy * 100.0),
+                    format!("{}/{}", r.perfect, r.combinators),
+                    r.epochs.to_string(),
+                    format!("{:.2}", record.seconds),
+                ]
+            })
+            .collect();
+        let header = [
+            "variant", "cells", "seed", "accuracy", "perfect", "epochs", "seconds",
+        ];
+        let mut text = table(&header, &rows);
         let accuracies: Vec<f64> = results.rows().map(|r| r.accuracy).collect();
         if accuracies.len() > 1 {
             let _ = writeln!(text, "accuracy over seeds: {} %", Spread::of(&accuracies));

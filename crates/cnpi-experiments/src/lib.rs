@@ -36,6 +36,7 @@ pub mod rnpi;
 pub mod runner;
 pub mod shard;
 pub mod stats;
+pub mod table;
 pub mod verification_cost;
 
 pub use output::{Output, Saved};

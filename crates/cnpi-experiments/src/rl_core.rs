@@ -314,31 +314,27 @@ fn curve<'r>(rows: impl Iterator<Item = &'r Row>, cell: &Setting, every: usize) 
 /// Table 4, ours beside the paper's.
 pub fn table(cells: &[Setting]) -> String {
     let pct = |x: f64| (x * 100.0).round() as i64;
-    let mut text = String::new();
-    let _ = writeln!(
-        text,
-        "{:<20} {:>6} {:>20} {:>20} {:>7} {:>9}",
-        "setting", "trials", "ours (seq/cond/lin)", "paper (seq/cond/lin)", "easy %", "verified"
-    );
-    for cell in cells {
-        let p = cell;
-        let [success, seq, cond, linrec] = paper(cell.sampling, cell.curriculum);
-        let _ = writeln!(
-            text,
-            "{:<20} {:>6} {:>20} {:>20} {:>7} {:>8}%",
-            cell.label(),
-            cell.trials,
-            format!(
-                "{} ({}/{}/{})",
-                pct(cell.success),
-                pct(p.seq),
-                pct(p.cond),
-                pct(p.linrec)
-            ),
-            format!("{success} ({seq}/{cond}/{linrec})"),
-            pct(cell.easy),
-            pct(cell.verified),
-        );
-    }
-    text
+    let rows: Vec<Vec<String>> = (cells.iter())
+        .map(|p| {
+            let [success, seq, cond, linrec] = paper(p.sampling, p.curriculum);
+            let ours = (pct(p.success), pct(p.seq), pct(p.cond), pct(p.linrec));
+            vec![
+                p.label(),
+                p.trials.to_string(),
+                format!("{} ({}/{}/{})", ours.0, ours.1, ours.2, ours.3),
+                format!("{success} ({seq}/{cond}/{linrec})"),
+                pct(p.easy).to_string(),
+                format!("{}%", pct(p.verified)),
+            ]
+        })
+        .collect();
+    let header = [
+        "setting",
+        "trials",
+        "ours (seq/cond/lin)",
+        "paper (seq/cond/lin)",
+        "easy %",
+        "verified",
+    ];
+    crate::table::table(&header, &rows)
 }

@@ -7,12 +7,37 @@
 //! a tenth. `libm`'s tests hold them against the system's functions on
 //! every `f32` (`exhaustive`) and on a sample in the normal suite.
 //!
-//! Only [`Fused`](super::libm::Fused) calls them, and only inside
-//! `maths::run`, after FMA and AVX2 were found on the processor.
+//! [`Fused`], the arithmetic of glibc's fused build, lives here with
+//! them: only it calls them, and only inside `maths::run`, after FMA and
+//! AVX2 were found on the processor.
 
 use std::arch::x86_64::*;
 
-use super::libm::{CUBIC, Fused, INV_LN2, INV_LN2_N, LANES, LN2_HI, LN2_LO, Q, SHIFT, TABLE, expf};
+use super::libm::{
+    Arithmetic, CUBIC, INV_LN2, INV_LN2_N, LANES, LN2_HI, LN2_LO, Q, SHIFT, TABLE, expf,
+};
+
+/// One fused multiply-add (an instruction where the caller is compiled
+/// for FMA), and the lanes computed with AVX2.
+pub(crate) struct Fused;
+
+impl Arithmetic for Fused {
+    #[inline(always)]
+    fn mul_add(a: f64, b: f64, c: f64) -> f64 {
+        a.mul_add(b, c)
+    }
+    #[inline(always)]
+    fn expf_lanes(x: [f32; LANES]) -> [f32; LANES] {
+        // SAFETY: `Fused` runs only through `maths::run`, which has found
+        // FMA and AVX2 (see `libm::fused`).
+        unsafe { expf8(x) }
+    }
+    #[inline(always)]
+    fn tanhf_lanes(x: [f32; LANES]) -> [f32; LANES] {
+        // SAFETY: as in `expf_lanes`.
+        unsafe { tanhf8(x) }
+    }
+}
 
 /// Eight `f32` as a vector.
 #[inline(always)]

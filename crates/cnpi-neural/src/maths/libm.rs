@@ -20,8 +20,8 @@
 /// How the double-precision steps of `expf` round: each product and sum
 /// apart, or a product and a sum together (one fused multiply-add).
 /// With it, how [`LANES`] values are computed side by side: plain loops
-/// for [`Separate`], AVX2 vectors for [`Fused`] (glibc's fused build
-/// needs AVX2 too).
+/// for [`Separate`], AVX2 vectors for `avx2::Fused` (glibc's fused
+/// build needs AVX2 too).
 pub(crate) trait Arithmetic {
     fn mul_add(a: f64, b: f64, c: f64) -> f64;
     /// [`expf`] of each lane.
@@ -32,10 +32,6 @@ pub(crate) trait Arithmetic {
 
 /// A product then a sum, each rounded.
 pub(crate) struct Separate;
-
-/// One fused multiply-add (an instruction where the caller is compiled
-/// for FMA).
-pub(crate) struct Fused;
 
 impl Arithmetic for Separate {
     #[inline(always)]
@@ -48,30 +44,6 @@ impl Arithmetic for Separate {
     }
     #[inline(always)]
     fn tanhf_lanes(x: [f32; LANES]) -> [f32; LANES] {
-        x.map(tanhf)
-    }
-}
-
-impl Arithmetic for Fused {
-    #[inline(always)]
-    fn mul_add(a: f64, b: f64, c: f64) -> f64 {
-        a.mul_add(b, c)
-    }
-    #[inline(always)]
-    fn expf_lanes(x: [f32; LANES]) -> [f32; LANES] {
-        // SAFETY: `Fused` runs only through `maths::run`, which has found
-        // FMA and AVX2 (see `fused`).
-        #[cfg(target_arch = "x86_64")]
-        return unsafe { super::avx2::expf8(x) };
-        #[cfg(not(target_arch = "x86_64"))]
-        expf_lanes::<Fused>(x)
-    }
-    #[inline(always)]
-    fn tanhf_lanes(x: [f32; LANES]) -> [f32; LANES] {
-        // SAFETY: as in `expf_lanes`.
-        #[cfg(target_arch = "x86_64")]
-        return unsafe { super::avx2::tanhf8(x) };
-        #[cfg(not(target_arch = "x86_64"))]
         x.map(tanhf)
     }
 }

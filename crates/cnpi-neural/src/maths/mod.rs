@@ -19,8 +19,10 @@
 mod avx2;
 mod libm;
 
+#[cfg(target_arch = "x86_64")]
+use avx2::Fused;
+use libm::Separate;
 pub(crate) use libm::{Arithmetic, LANES};
-use libm::{Fused, Separate};
 
 /// The logistic function σ(x) = 1 / (1 + e^−x).
 pub fn sigmoid(x: f32) -> f32 {

@@ -18,8 +18,9 @@
 //! (environment, pointers, state stack, counters) is the shared
 //! [`cnpi::exec`] store, so both engines act and report the same way.
 
+mod compiled;
 mod machine;
-mod plan;
+mod row;
 mod script;
 
 use crate::core::Core;
@@ -32,7 +33,7 @@ use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::env::{State, internal};
 use cnpi::exec::compare::Run;
 use cnpi::exec::{Options, Store};
-use plan::Plan;
+use compiled::Compiled;
 
 /// A program of a memory on a core, ready to run on any number of inputs
 /// (from any number of threads): what `cnpic run` hands the run plan
@@ -43,7 +44,7 @@ pub struct OnTheNetwork {
     memory: Memory,
     entry: Entry,
     /// The memory compiled for the machine.
-    plan: Plan,
+    plan: Compiled,
     /// Whether the exact caches of the networks run (else the plain
     /// networks).
     cached: bool,
@@ -70,7 +71,7 @@ impl OnTheNetwork {
         }
         let core = extend(core, &memory)?;
         Ok(OnTheNetwork {
-            plan: Plan::new(&memory, cached, core.table()),
+            plan: Compiled::new(&memory, cached, core.table()),
             core,
             cached,
             memory,
@@ -131,7 +132,7 @@ struct OneRun<'m> {
     core: &'m Extended,
     memory: &'m Memory,
     entry: Entry,
-    plan: &'m Plan,
+    plan: &'m Compiled,
     cached: bool,
 }
 

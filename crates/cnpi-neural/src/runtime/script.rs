@@ -25,7 +25,7 @@
 
 use std::collections::HashMap;
 
-use super::plan::{Op, Probe, bound};
+use super::row::{Op, Probe, bound};
 use crate::core::DecisionTable;
 use crate::detector::FastDetector;
 use crate::memory::{Builtin, DetectorId, RowId, STACK_TOP};

@@ -23,7 +23,8 @@ use cnpi::program::print::combinator_name;
 use cnpi::program::{Combinator, CombinatorKind, Slot};
 use cnpi::span::Span;
 
-use super::plan::{Act, Op, Parse, Plan, Probe, bound};
+use super::compiled::{Compiled, Parse};
+use super::row::{Act, Op, Probe, bound};
 use super::script::{MAPSELF, MAX_BITS};
 
 mod scripted;
@@ -57,12 +58,12 @@ pub(super) struct Machine<'m, 'o, 'r> {
     memory: &'m Memory,
     unit: &'m Unit,
     /// The memory compiled: what each row does.
-    plan: &'m Plan,
+    plan: &'m Compiled,
     /// On the exact caches of the networks (else the plain networks).
     cached: bool,
     /// On the caches, with no trace and no recorder: nobody sees the
     /// condition bits of an activation's later steps, so where its first
-    /// bit decides them all ([`Plan::settled`]) they are not computed.
+    /// bit decides them all ([`Compiled::settled`]) they are not computed.
     quiet: bool,
     store: Store<'o>,
     tasks: Vec<Activation>,
@@ -84,7 +85,7 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
         core: &'m Extended,
         memory: &'m Memory,
         unit: &'m Unit,
-        plan: &'m Plan,
+        plan: &'m Compiled,
         cached: bool,
         store: Store<'o>,
         recorder: Option<&'r mut Recorder>,

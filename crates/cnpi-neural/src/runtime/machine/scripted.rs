@@ -16,7 +16,7 @@
 
 use super::super::script::{Action, Block, First, Scripts, Simple};
 use super::{Diagnostic, Machine, RowId};
-use crate::runtime::plan::Op;
+use crate::runtime::row::Op;
 
 /// An activation on the scripts' stack.
 #[derive(Clone, Copy)]
@@ -193,7 +193,7 @@ mod tests {
     use crate::core::Core;
     use crate::detector::Cache;
     use crate::memory::{Entry, Memory};
-    use crate::runtime::plan::Probe;
+    use crate::runtime::row::Probe;
     use cnpi::exec::Options;
     use cnpi::plan::NetworkEngine;
     use cnpi::program::Program;

@@ -1,7 +1,7 @@
 //! The compiled form of a memory the machine runs: one [`Op`] per row.
 //!
 //! What running a row does depends only on the row: its kind (a combinator,
-//! a built-in, NOP, an applier) and, for an applier, its parse. A [`Plan`]
+//! a built-in, NOP, an applier) and, for an applier, its parse. A [`Compiled`]
 //! holds both in a flat array indexed by the row, made once per program put
 //! on the network, so a core step reads one small entry instead of the
 //! memory's rows, names and spans. With the exact caches, every applier's
@@ -11,96 +11,21 @@
 //! detectors that read no environment (the blind one, `_mapself`'s) are
 //! read from their verified tables directly.
 
+use super::row::{Act, Op, Probe};
 use super::script::Scripts;
 use crate::core::{DecisionTable, index};
-use crate::detector::{Condition, Detector, FastDetector};
-use crate::memory::{
-    ActKind, Builtin, DetectorId, KeySearch, Memory, Parsed, Readout, RowId, RowKind,
-};
-use cnpi::env::CompiledAct;
-use cnpi::program::flat::Flat;
-use cnpi::program::{ActApp, Combinator, CombinatorKind, PointerId, Slot};
+use crate::detector::{Condition, Detector};
+use crate::memory::{ActKind, DetectorId, KeySearch, Memory, Parsed, Readout, RowId, RowKind};
+use cnpi::program::{Combinator, CombinatorKind};
 
-/// What running one row does.
-#[derive(Debug)]
-pub(super) enum Op {
-    /// An applier whose parse starts the combinator at decision-table
-    /// row `combinator` with `detector` and a new frame `[self, a1, a2, a3]`.
-    Start {
-        combinator: u32,
-        detector: u32,
-        frame: [u32; 4],
-    },
-    /// An applier whose parse is an ACT.
-    Act(Box<Act>),
-    /// An applier parsed when it runs (the plain parser, no cache).
-    Parse,
-    /// An applier that does not parse, and why (a damaged memory: an error
-    /// when a run reaches it).
-    Unparsed(String),
-    /// A combinator row (`self`, `_mapself`): a new activation of the
-    /// combinator at decision-table row `.0` with the same frame.
-    Restart(u32),
-    Builtin(Builtin),
-    Nop,
-    /// A row no frame slot can run (an ACT's fixed row, or none).
-    Invalid,
-}
-
-/// An ACT as the machine applies it: a `SET` whose value has a flat form
-/// is done by the machine (one whose value is `P[q] + k`, `P[q]` or an
-/// integer straight from the pointers), and a `WRITE` or `SWAP` of cells compiled
-/// ([`CompiledAct`]) by the store without the expression tree (each as
-/// written only where that cannot give the result, for the error); any
-/// other by the store.
-#[derive(Debug)]
-pub(super) struct Act {
-    pub(super) app: ActApp,
-    pub(super) set: Option<(PointerId, Flat)>,
-    /// A `SET(p, P[q] + k)` as `(p, Some(q), k)` ([`Flat::affine`]).
-    pub(super) affine: Option<(PointerId, Option<PointerId>, i64)>,
-    pub(super) compiled: Option<CompiledAct>,
-}
-
-impl Act {
-    fn new(app: ActApp) -> Act {
-        let (set, compiled) = match &app.act {
-            cnpi::program::Act::Set(p, value) => (Flat::new(value).map(|flat| (*p, flat)), None),
-            cnpi::program::Act::Env(act) => (None, CompiledAct::new(act)),
-            _ => (None, None),
-        };
-        let affine = (set.as_ref()).and_then(|(p, flat)| flat.affine().map(|(q, k)| (*p, q, k)));
-        Act {
-            app,
-            set,
-            affine,
-            compiled,
-        }
-    }
-}
-
-/// What [`Plan::parse`] gives: an ACT the plan holds, or a new op.
+/// What [`Compiled::parse`] gives: an ACT the plan holds, or a new op.
 pub(super) enum Parse<'p> {
     Kept(&'p Act),
     Made(Op),
 }
 
-/// How the cached machine reads a detector's bit.
-#[derive(Clone, Debug)]
-pub(super) enum Probe {
-    /// A detector without features (the blind one): its table's one bit.
-    Constant(bool),
-    /// `_mapself`'s: its table's bit at the point `top_is_state`.
-    StackTop([bool; 2]),
-    /// One whose features all relate sides read with no failure: its
-    /// table as a diagram ([`FastDetector`]).
-    Fast(Box<FastDetector>),
-    /// Any other: encode the environment, then read the table.
-    Encode,
-}
-
 /// A memory compiled for the machine.
-pub(super) struct Plan {
+pub(super) struct Compiled {
     ops: Vec<Op>,
     /// Without the exact caches, the key tables laid out for the plain
     /// parser's `argmax`.
@@ -120,10 +45,10 @@ pub(super) struct Plan {
     scripts: Option<Scripts>,
 }
 
-impl Plan {
+impl Compiled {
     /// The plan of `memory` on a core deciding as `table` says; with
     /// `cached`, every applier parsed now.
-    pub(super) fn new(memory: &Memory, cached: bool, table: &DecisionTable) -> Plan {
+    pub(super) fn new(memory: &Memory, cached: bool, table: &DecisionTable) -> Compiled {
         let keys = cached.then(|| memory.key_index());
         let ops: Vec<Op> = (memory.rows.iter().enumerate())
             .map(|(row, info)| match info.kind {
@@ -165,7 +90,7 @@ impl Plan {
         let scripts = cached
             .then(|| Scripts::new(&ops, &probes, table, &settled))
             .flatten();
-        Plan {
+        Compiled {
             ops,
             search,
             acts,
@@ -217,20 +142,6 @@ impl Plan {
     #[inline]
     pub(super) fn op(&self, row: RowId) -> &Op {
         self.ops.get(row).unwrap_or(&Op::Invalid)
-    }
-}
-
-/// The row `slot` of `frame` (the rows bound to `self, a1, a2, a3`) is
-/// bound to; the built-in slots to the fixed rows of
-/// [`Memory::builtin_slot`].
-#[inline]
-pub(super) fn bound(frame: [u32; 4], slot: Slot) -> u32 {
-    match slot {
-        Slot::SelfSlot => frame[0],
-        Slot::A1 => frame[1],
-        Slot::A2 => frame[2],
-        Slot::A3 => frame[3],
-        builtin => Memory::builtin_slot(builtin).unwrap_or_default() as u32,
     }
 }
 
