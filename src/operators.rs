@@ -34,6 +34,17 @@ impl ArithOp {
         }
     }
 
+    /// How its compound assignment is written (`+=`).
+    pub fn assign_symbol(self) -> &'static str {
+        match self {
+            ArithOp::Add => "+=",
+            ArithOp::Sub => "-=",
+            ArithOp::Mul => "*=",
+            ArithOp::Div => "/=",
+            ArithOp::Rem => "%=",
+        }
+    }
+
     /// How tightly the operator binds: sums, then products.
     pub fn strength(self) -> Strength {
         match self {

@@ -183,8 +183,15 @@ fn mess_up(text: &str, choices: &[u8], indent: usize) -> String {
         let leading = line.len() - content.len();
         out.push_str(&" ".repeat(leading * indent));
         let (code, comment) = content.split_at(content.find('#').unwrap_or(content.len()));
+        // Inside a character literal (`'('`) every character stays.
+        let mut quoted = false;
         for c in code.chars() {
             match c {
+                '\'' => {
+                    quoted = !quoted;
+                    out.push(c);
+                }
+                _ if quoted => out.push(c),
                 ' ' => out.push_str(&" ".repeat(1 + pick() % 3)),
                 '(' | ',' => {
                     out.push(c);

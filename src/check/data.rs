@@ -314,7 +314,7 @@ impl<'a> Checker<'a> {
     /// `target = value`: `SET` for a register, `WRITE` for a cell.
     pub(super) fn assignment(&mut self, target: &Expr, value: &Expr, span: Span) -> Option<Stmt> {
         if let ExprKind::Name(name) = &target.kind
-            && let Some(Meaning::Pointer(p)) = self.names.get(name.as_str()).copied()
+            && let Some(Meaning::Pointer(p)) = self.meaning(name)
         {
             let value = self.position(value)?;
             return Some(Stmt::Act(ActApp {

@@ -176,7 +176,7 @@ fn slot_of(stmt: &Stmt, params: &[ast::Ident]) -> Result<Slot, Violation> {
                 "a second branch, or one after other lines",
             ));
         }
-        Stmt::While { span, .. } => {
+        Stmt::While { span, .. } | Stmt::For { span, .. } => {
             return Err(Violation::new(
                 Rule::OneBranch,
                 *span,
@@ -190,11 +190,18 @@ fn slot_of(stmt: &Stmt, params: &[ast::Ident]) -> Result<Slot, Violation> {
                 "`pass` calls no slot; write `NOP`",
             ));
         }
-        Stmt::Assign { span, .. } => {
+        Stmt::Assign { span, .. } | Stmt::LocalArray(ast::DataDecl { span, .. }) => {
             return Err(Violation::new(
                 Rule::SlotsOnly,
                 *span,
                 "an assignment calls no slot",
+            ));
+        }
+        Stmt::Break(span) | Stmt::Continue(span) => {
+            return Err(Violation::new(
+                Rule::SlotsOnly,
+                *span,
+                "`break` and `continue` call no slot",
             ));
         }
         Stmt::Hole(span) => {

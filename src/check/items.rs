@@ -8,6 +8,8 @@
 //! pointers; a single, valid `state(...)`; no `act` or `observe` items;
 //! the program's own combinators inside the family (`family`).
 
+use std::collections::HashMap;
+
 use foldhash::fast::FixedState;
 
 use crate::diagnostic::{Code, Diagnostic, codes};
@@ -67,6 +69,7 @@ impl<'a> Checker<'a> {
             state: None,
             defs: Vec::new(),
             params: Vec::new(),
+            locals: Vec::new(),
             value_calls: Vec::new(),
             calls_allowed: false,
             defined: Vec::new(),
@@ -100,6 +103,7 @@ impl<'a> Checker<'a> {
                 }
             }
         }
+        checker.declare_locals();
         checker.check_data();
         Ok(checker)
     }
@@ -174,9 +178,10 @@ impl<'a> Checker<'a> {
             let id = self.pointers.len();
             if self.register(&pointer.name, codes::E0104, Meaning::Pointer(id)) {
                 let decl = PointerDecl {
-                    name: &pointer.name,
+                    name: pointer.name.clone(),
                     init_expr: Some(&pointer.init),
                     init: None,
+                    owner: None,
                 };
                 self.pointers.push(decl);
             }
@@ -236,6 +241,7 @@ impl<'a> Checker<'a> {
         self.defs.push(def);
         let applier = matches!(def.body, ast::DefBody::Applier(_) | ast::DefBody::Hole(_));
         self.register(&def.name, codes::E0108, Meaning::Def { id, applier });
+        self.locals.push(HashMap::new());
         let params = self.declare_params(def);
         self.params.push(params);
     }
@@ -360,4 +366,14 @@ fn stdlib_only(span: Span) -> Diagnostic {
         "`act` and `observe` declare what the environment implements",
     )
     .with_help("a program uses `def`; the ACTs it may apply come with its environment")
+}
+
+/// Whether the file's environment (its first `env` line's) has declared
+/// memory, where the procedures of language.md §5.2 are written.
+pub(super) fn declares_memory(file: &ast::File) -> bool {
+    let kind = file.items.iter().find_map(|item| match item {
+        Item::Env(env) => EnvKind::from_name(&env.kind.name),
+        _ => None,
+    });
+    kind.is_some_and(|kind| env::environment(kind).has(Ability::DeclaredMemory))
 }

@@ -20,9 +20,12 @@ mod entry;
 pub mod family;
 mod graph;
 mod items;
+mod locals;
 mod names;
 mod normal;
 mod params;
+mod sharing;
+mod sugar;
 mod suggest;
 mod types;
 
@@ -48,11 +51,19 @@ pub fn check(file: &ast::File, entry: Option<&str>) -> (Option<Program>, Vec<Dia
         Ok(stdlib) => stdlib,
         Err(diagnostics) => return (None, diagnostics.to_vec()),
     };
+    let mut sweetened = Vec::new();
+    let file = &sugar::desugar(file, items::declares_memory(file), &mut sweetened);
     let mut checker = match Checker::declare(file, stdlib) {
         Ok(checker) => checker,
-        Err(diagnostics) => return (None, diagnostics),
+        Err(mut diagnostics) => {
+            sweetened.append(&mut diagnostics);
+            return (None, sweetened);
+        }
     };
+    sweetened.append(&mut checker.diagnostics);
+    checker.diagnostics = sweetened;
     let bodies = checker.check_bodies();
+    checker.check_assigned(&bodies);
     checker.check_returns(&bodies);
     checker.check_cycles();
     checker.check_endless(&bodies);
@@ -60,7 +71,11 @@ pub fn check(file: &ast::File, entry: Option<&str>) -> (Option<Program>, Vec<Dia
     if let Some(entry) = entry {
         checker.warn_unreachable(entry);
     }
-    checker.finish(bodies, entry)
+    let (program, mut diagnostics) = checker.finish(bodies, entry);
+    if let Some(program) = &program {
+        diagnostics.extend(sharing::warnings(program));
+    }
+    (program, diagnostics)
 }
 
 /// A reference from one definition to another, where it is written.
@@ -74,10 +89,13 @@ struct Reference {
 /// A pointer of the `env` line: its name, its initial position as written
 /// and as checked.
 struct PointerDecl<'a> {
-    name: &'a ast::Ident,
+    name: ast::Ident,
     /// `None` for a register a parameter list introduces (it starts at 0).
     init_expr: Option<&'a ast::Expr>,
     init: Option<PosExpr>,
+    /// The program whose local it is (language.md §5.2); `None` for a
+    /// register of the `env` line.
+    owner: Option<DefId>,
 }
 
 /// Every name visible in the file, by its text. Hashed with foldhash, not
@@ -108,6 +126,9 @@ struct Checker<'a> {
     defs: Vec<&'a ast::Def>,
     /// Each definition's parameters (same indices as `defs`).
     params: Vec<Vec<PointerId>>,
+    /// Each definition's locals by name (same indices as `defs`): the
+    /// names a `ram` program assigns that the file does not declare.
+    locals: Vec<HashMap<String, PointerId>>,
     /// The calls made for their value (`x = F(y)`), by callee: each
     /// callee must return a value on every path.
     value_calls: Vec<(DefId, Span)>,
@@ -238,6 +259,7 @@ impl<'a> Checker<'a> {
                     name: p.name.name.clone(),
                     init: p.init?,
                     span: p.name.span,
+                    owner: p.owner,
                 })
             })
             .collect::<Option<Vec<_>>>();

@@ -161,7 +161,7 @@ impl<'a> Checker<'a> {
     /// The meaning of `name`, or `None` after reporting it as unknown (or
     /// reserved). Kinds are the caller's business: see [`Checker::wrong_kind`].
     pub(super) fn lookup(&mut self, name: &str, span: Span, expect: Expect) -> Option<Meaning> {
-        match self.names.get(name) {
+        match self.meaning(name).as_ref() {
             Some(Meaning::Reserved) => {
                 self.report(reserved(name, span));
                 None
@@ -172,6 +172,18 @@ impl<'a> Checker<'a> {
                 self.report(diagnostic);
                 None
             }
+        }
+    }
+
+    /// What `name` means where the checker stands: a local of the
+    /// program being checked, else a name of the file.
+    pub(super) fn meaning(&self, name: &str) -> Option<Meaning> {
+        let local = (self.locals.get(self.current))
+            .filter(|_| self.in_normal)
+            .and_then(|locals| locals.get(name));
+        match local {
+            Some(&p) => Some(Meaning::Pointer(p)),
+            None => self.names.get(name).copied(),
         }
     }
 
@@ -208,6 +220,13 @@ impl<'a> Checker<'a> {
         }
         if let Some(note) = self.elsewhere(name) {
             diagnostic = diagnostic.with_note(note);
+        }
+        if self.declared_memory && !name.starts_with('_') {
+            diagnostic = diagnostic.with_help(format!(
+                "to make `{name}` a local of this program, assign it first (`{name} = 0`); \
+                 to share it, declare it at file level: `var {name} = 0`, `input {name}`, or a \
+                 register on the `env` line (`env ram({name} = 0)`)"
+            ));
         }
         diagnostic
     }

@@ -27,14 +27,25 @@ impl<'a> Checker<'a> {
             ast::Stmt::Call(call) => return self.call_statement(call),
             ast::Stmt::Assign {
                 target,
+                op: None,
                 value,
                 span,
             } => return self.assignment(target, value, *span),
+            // What `sugar` rewrites in `ram`: anywhere else, not here.
+            ast::Stmt::Assign { span, .. }
+            | ast::Stmt::For { span, .. }
+            | ast::Stmt::Break(span)
+            | ast::Stmt::Continue(span) => {
+                self.not_in_this_env(*span, "`for`, `break`, `continue` and `+=`");
+                return None;
+            }
+            ast::Stmt::LocalArray(decl) => return self.local_array(decl),
             ast::Stmt::If {
                 condition,
                 then,
                 otherwise,
                 span,
+                ..
             } => {
                 let condition = self.condition(condition);
                 let then = self.block(then);

@@ -15,9 +15,9 @@ use crate::program::{Body, CallExpr, DefId, PointerId, PosExpr, PosKind, Stmt};
 use crate::span::Span;
 use crate::syntax::ast::{self, Call, Expr, Ident};
 
+use super::Checker;
 use super::acts::how_many_given;
 use super::names::Meaning;
-use super::{Checker, PointerDecl};
 
 impl<'a> Checker<'a> {
     /// The registers `def F(x, y):` names, introducing those the `env`
@@ -44,18 +44,9 @@ impl<'a> Checker<'a> {
             }
             match self.names.get(param.name.as_str()).copied() {
                 Some(Meaning::Pointer(id)) => params.push(id),
+                // A new name: a local of this program (language.md §5.2).
                 None if !param.name.starts_with('_') => {
-                    let id = self.pointers.len();
-                    self.names.insert(&param.name, Meaning::Pointer(id));
-                    self.pointers.push(PointerDecl {
-                        name: param,
-                        init_expr: None,
-                        init: Some(PosExpr {
-                            kind: PosKind::Int(0),
-                            span: param.span,
-                        }),
-                    });
-                    params.push(id);
+                    params.push(self.local(self.defs.len() - 1, param));
                 }
                 found => {
                     let what = found.map_or("a reserved name", Meaning::describe);
@@ -85,7 +76,7 @@ impl<'a> Checker<'a> {
 
     /// E0406: a construct of §5.1 in an environment without registers
     /// and memory to hold its frames.
-    fn not_in_this_env(&mut self, span: Span, what: &str) {
+    pub(super) fn not_in_this_env(&mut self, span: Span, what: &str) {
         let diagnostic = Diagnostic::error(
             codes::E0406,
             format!(

@@ -151,7 +151,12 @@ impl<'a> Checker<'a> {
                 self.incomplete = true;
                 None
             }
+            ExprKind::Tuple(_) => {
+                self.not_in_this_env(span, "several values");
+                None
+            }
             ExprKind::Int(k) => Some(Typed::Int(*k)),
+            ExprKind::Char(c) => Some(Typed::Int(i64::from(u32::from(*c)))),
             ExprKind::Name(name) => self.name_operand(name, span),
             ExprKind::Neg(e) => {
                 let operand = self.numeric(e)?;

@@ -14,10 +14,13 @@
 //! caller copies them back. So the caller's hidden registers survive, and
 //! the registers the user declared end as the callee left them, as with
 //! a shared call; recursion included, since each activation has its
-//! frame.
+//! frame. A call without arguments that may run its caller again runs
+//! apart the same way when the caller has locals (language.md §5.2):
+//! the frame puts the caller's locals back, and only the user's
+//! registers are shared.
 
 use super::walk::{calls, rewrite};
-use crate::program::calls::hidden;
+use crate::program::locals::Keeps;
 use crate::program::{
     Act, ActApp, ActArg, Body, CallExpr, Cell, Data, DataKind, DefId, PointerId, PosExpr, PosKind,
     Program, Stmt,
@@ -35,16 +38,22 @@ pub fn apart(
     uses_temps: &[bool],
     first: usize,
 ) {
-    let clobbering: Vec<(DefId, DefId, Span)> = (shared.iter().copied())
+    let mut clobbering: Vec<(DefId, DefId, Span)> = (shared.iter().copied())
         .filter(|&(caller, callee, _)| {
             uses_temps.get(caller) == Some(&true) && reaches_temps(lowered, callee, uses_temps)
         })
         .collect();
+    clobbering.extend(keeping_locals(lowered));
+    clobbering
+        .sort_unstable_by_key(|&(caller, callee, span)| (caller, callee, span.start, span.end));
+    clobbering.dedup();
     if clobbering.is_empty() {
         return;
     }
+    // The registers shared with the callee: the user's, not the locals
+    // (each activation keeps its own), nor the hidden ones.
     let registers: Vec<PointerId> = (0..lowered.pointers.len())
-        .filter(|&p| !hidden(&lowered.pointers[p].name))
+        .filter(|&p| lowered.pointers[p].reported())
         .collect();
     let copies: Vec<Cell> = (registers.iter().enumerate())
         .map(|(k, _)| {
@@ -106,6 +115,25 @@ pub fn apart(
             body.extend(at(&copy_out, end));
         }
     }
+}
+
+/// The calls without arguments that must keep their caller's locals
+/// ([`Keeps`]): the callee may run the caller again.
+pub(super) fn keeping_locals(lowered: &Program) -> Vec<(DefId, DefId, Span)> {
+    let keeps = Keeps::of(lowered);
+    let mut found = Vec::new();
+    for (caller, def) in lowered.defs.iter().enumerate() {
+        if let Body::Normal(body) = &def.body {
+            for stmt in calls(body) {
+                if let Stmt::Call(callee, span) = stmt
+                    && keeps.keeps(caller, *callee)
+                {
+                    found.push((caller, *callee, *span));
+                }
+            }
+        }
+    }
+    found
 }
 
 /// `stmts`, each ACT marked as coming from `span`.

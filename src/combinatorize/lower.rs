@@ -65,6 +65,7 @@ pub fn lower(program: &Program) -> Result<Program, Diagnostic> {
             name: format!("_{k}"),
             init: PosExpr::int(0, Span::default()),
             span: Span::default(),
+            owner: None,
         });
     }
     if lowering.returns {

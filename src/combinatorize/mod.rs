@@ -23,6 +23,7 @@ mod emit;
 mod errors;
 mod flow;
 mod frames;
+mod locals;
 mod lower;
 mod origins;
 mod output;
@@ -71,8 +72,16 @@ pub fn combinatorize(
     name: &str,
 ) -> Result<Combinatorized, Vec<Diagnostic>> {
     // Calls with parameters and results run on frames only, lowered first.
+    let named;
+    let program = match locals::named(program) {
+        Some(renamed) => {
+            named = renamed;
+            &named
+        }
+        None => program,
+    };
     let lowered;
-    let with_calls = crate::program::calls::first_use(program).is_some();
+    let with_calls = crate::program::calls::first_use(program).is_some() || locals::kept(program);
     let program = match with_calls {
         true => {
             lowered = lower::lower(program).map_err(|refusal| vec![refusal])?;

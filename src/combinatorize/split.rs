@@ -107,6 +107,7 @@ pub fn split(program: &Program) -> Option<Program> {
             name: format!("_{}", first + k),
             init: PosExpr::int(0, Span::default()),
             span: Span::default(),
+            owner: None,
         });
     }
     Some(out)

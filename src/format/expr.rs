@@ -7,7 +7,7 @@
 //! after each comma, and the Unicode comparison aliases become ASCII.
 
 use crate::operators::Strength::{self, And, Atom, Compare, Not, Or, Sum, Unary};
-use crate::syntax::ast::{Applier, Call, Expr, ExprKind, Hole, Ident};
+use crate::syntax::ast::{Applier, Call, DataDecl, Expr, ExprKind, Hole, Ident};
 
 /// An expression as a condition, argument or initial value.
 pub fn expr(expr: &Expr) -> String {
@@ -51,6 +51,18 @@ pub fn call(call: &Call) -> String {
 }
 
 /// Expressions separated by `, `.
+/// A data declaration: `var d[n + 1] = -1`, `input A[n]`.
+pub fn data(data: &DataDecl) -> String {
+    let mut text = format!("{} {}", data.keyword.name, data.name.name);
+    for dim in &data.dims {
+        text.push_str(&format!("[{}]", expr(dim)));
+    }
+    if let Some(init) = &data.init {
+        text.push_str(&format!(" = {}", expr(init)));
+    }
+    text
+}
+
 pub fn list(exprs: &[Expr]) -> String {
     exprs.iter().map(expr).collect::<Vec<_>>().join(", ")
 }
@@ -72,8 +84,14 @@ fn write(e: &Expr, outer: Strength, out: &mut String) {
     }
     match &e.kind {
         ExprKind::Int(value) => out.push_str(&value.to_string()),
+        ExprKind::Char(c) => {
+            out.push('\'');
+            out.push(*c);
+            out.push('\'');
+        }
         ExprKind::Name(name) => out.push_str(name),
         ExprKind::Error | ExprKind::Hole => out.push('?'),
+        ExprKind::Tuple(all) => out.push_str(&list(all)),
         ExprKind::Neg(inner) => {
             out.push('-');
             write(inner, Unary, out);
@@ -136,6 +154,9 @@ fn binary(a: &Expr, word: &str, b: &Expr, own: Strength, out: &mut String) {
 
 fn level(kind: &ExprKind) -> Strength {
     match kind {
+        // Only whole (the values of `return`, either side of `=`): never
+        // in parentheses.
+        ExprKind::Tuple(_) => Atom,
         ExprKind::Or(..) => Or,
         ExprKind::And(..) => And,
         ExprKind::Not(_) => Not,
@@ -143,6 +164,7 @@ fn level(kind: &ExprKind) -> Strength {
         ExprKind::Arith(op, ..) => op.strength(),
         ExprKind::Neg(_) => Unary,
         ExprKind::Int(_)
+        | ExprKind::Char(_)
         | ExprKind::Name(_)
         | ExprKind::Index(..)
         | ExprKind::Index2(..)

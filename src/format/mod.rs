@@ -272,16 +272,7 @@ impl<'s> Printer<'s> {
                 self.line(0, start, end, header);
                 self.block(&combinator.body, 1, next);
             }
-            ast::Item::Data(data) => {
-                let mut text = format!("{} {}", data.keyword.name, data.name.name);
-                for dim in &data.dims {
-                    text.push_str(&format!("[{}]", expr::expr(dim)));
-                }
-                if let Some(init) = &data.init {
-                    text.push_str(&format!(" = {}", expr::expr(init)));
-                }
-                self.line(0, start, data.span.end, text);
-            }
+            ast::Item::Data(data) => self.line(0, start, data.span.end, expr::data(data)),
         }
     }
 
@@ -321,23 +312,39 @@ impl<'s> Printer<'s> {
                 };
                 self.line(indent, span.start, span.end, text);
             }
+            ast::Stmt::Break(span) => self.line(indent, span.start, span.end, "break".into()),
+            ast::Stmt::Continue(span) => {
+                self.line(indent, span.start, span.end, "continue".into());
+            }
             ast::Stmt::Assign {
                 target,
+                op,
                 value,
                 span,
             } => {
-                let text = format!("{} = {}", expr::expr(target), expr::expr(value));
+                let sign = op.map_or("=", |op| op.assign_symbol());
+                let text = format!("{} {sign} {}", expr::expr(target), expr::expr(value));
                 self.line(indent, span.start, span.end, text);
+            }
+            ast::Stmt::LocalArray(decl) => {
+                self.line(indent, decl.span.start, decl.span.end, expr::data(decl));
             }
             ast::Stmt::If {
                 condition,
                 then,
                 otherwise,
+                elif,
                 span,
             } => {
-                let header = format!("if {}:", expr::expr(condition));
+                let word = if *elif { "elif" } else { "if" };
+                let header = format!("{word} {}:", expr::expr(condition));
                 self.line(indent, span.start, condition.span.end, header);
-                match otherwise {
+                match otherwise.as_deref() {
+                    Some([chained @ ast::Stmt::If { elif: true, .. }]) => {
+                        let at = next_token(self.source, block_end(then));
+                        self.block(then, indent + 1, at);
+                        self.stmt(chained, indent, next);
+                    }
                     Some(otherwise) => {
                         let at = next_token(self.source, block_end(then));
                         self.block(then, indent + 1, at);
@@ -346,6 +353,24 @@ impl<'s> Printer<'s> {
                     }
                     None => self.block(then, indent + 1, next),
                 }
+            }
+            ast::Stmt::For {
+                variable,
+                from,
+                word,
+                to,
+                body,
+                span,
+            } => {
+                let header = format!(
+                    "for {} = {} {} {}:",
+                    variable.name,
+                    expr::expr(from),
+                    word.name,
+                    expr::expr(to)
+                );
+                self.line(indent, span.start, to.span.end, header);
+                self.block(body, indent + 1, next);
             }
             ast::Stmt::While {
                 condition,
@@ -457,11 +482,15 @@ fn applier_end(applier: &ast::Applier) -> usize {
 fn stmt_start(stmt: &ast::Stmt) -> usize {
     match stmt {
         ast::Stmt::Call(call) => call.span.start,
+        ast::Stmt::LocalArray(decl) => decl.span.start,
         ast::Stmt::Pass(span)
         | ast::Stmt::Hole(span)
+        | ast::Stmt::Break(span)
+        | ast::Stmt::Continue(span)
         | ast::Stmt::Assign { span, .. }
         | ast::Stmt::Return { span, .. }
         | ast::Stmt::If { span, .. }
+        | ast::Stmt::For { span, .. }
         | ast::Stmt::While { span, .. } => span.start,
     }
 }
@@ -472,15 +501,18 @@ fn block_end(block: &[ast::Stmt]) -> usize {
     match block.last() {
         None => 0,
         Some(ast::Stmt::Call(call)) => call.span.end,
+        Some(ast::Stmt::LocalArray(decl)) => decl.span.end,
         Some(
             ast::Stmt::Pass(span)
             | ast::Stmt::Hole(span)
+            | ast::Stmt::Break(span)
+            | ast::Stmt::Continue(span)
             | ast::Stmt::Assign { span, .. }
             | ast::Stmt::Return { span, .. },
         ) => span.end,
         Some(ast::Stmt::If {
             then, otherwise, ..
         }) => block_end(otherwise.as_deref().unwrap_or(then)),
-        Some(ast::Stmt::While { body, .. }) => block_end(body),
+        Some(ast::Stmt::While { body, .. } | ast::Stmt::For { body, .. }) => block_end(body),
     }
 }

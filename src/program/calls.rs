@@ -18,8 +18,10 @@ use crate::span::Span;
 /// `_0`): the only names beginning with `_` a file may declare, and ones a
 /// run does not report.
 pub fn hidden(name: &str) -> bool {
-    name.strip_prefix('_')
-        .is_some_and(|digits| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+    name.strip_prefix('_').is_some_and(|rest| {
+        rest.bytes().next().is_some_and(|b| b.is_ascii_digit())
+            && rest.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+    })
 }
 
 /// Every call inside `expr`, outermost last (an argument's calls run before

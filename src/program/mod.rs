@@ -11,8 +11,10 @@ pub mod data;
 pub mod declared;
 pub mod expr;
 pub mod flat;
+pub mod locals;
 pub mod print;
 pub mod reach;
+pub mod reads;
 
 pub use data::{Data, DataKind};
 pub use declared::{ActArg, ActDecl, EnvAct, EnvKind, Observation, ObservationKind, ParamType};
@@ -92,6 +94,18 @@ pub struct Pointer {
     pub name: String,
     pub init: PosExpr,
     pub span: Span,
+    /// The normal program whose local it is (language.md §5.2): each
+    /// activation has its own, and no run reports it. `None` for a
+    /// register of the `env` line (or one the conversion adds).
+    pub owner: Option<DefId>,
+}
+
+impl Pointer {
+    /// Whether a run reports the register: not a local, not one of the
+    /// conversion's hidden registers.
+    pub fn reported(&self) -> bool {
+        self.owner.is_none() && !calls::hidden(&self.name)
+    }
 }
 
 #[derive(Clone, Debug)]

@@ -192,6 +192,7 @@ impl<'p> Writer<'p> {
                 name: p.name.clone(),
                 init,
                 span,
+                owner: None,
             });
         }
         self.push(")");
@@ -526,6 +527,7 @@ mod tests {
                 name: name.into(),
                 init: e(PosKind::Int(0)),
                 span: Span::default(),
+                owner: None,
             })
             .into()
     }

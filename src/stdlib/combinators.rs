@@ -134,6 +134,7 @@ pub(crate) fn shape(decl: &ast::CombinatorDecl) -> Result<Shape<'_>, NoShape> {
             then,
             otherwise,
             span,
+            ..
         },
     ] = decl.body.as_slice()
     else {

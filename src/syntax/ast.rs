@@ -151,18 +151,41 @@ pub enum Stmt {
     /// `SWAP(P1, P2)`, `NOP`, `F()`, `F(lo, pivot - 1)`
     Call(Call),
     /// `i = e`, `A[e] = v`, `D[e][f] = v`: a write (`ram`); the target is
-    /// a `Name`, `Index` or `Index2` expression.
+    /// a `Name`, `Index` or `Index2` expression. With `op`, a compound
+    /// assignment (`i += e`). Several places at once (`a, b = e1, e2`,
+    /// `q, r = F(x)`) have a [`ExprKind::Tuple`] target.
     Assign {
         target: Expr,
+        op: Option<ArithOp>,
         value: Expr,
         span: Span,
     },
+    /// `if c: ... [elif c: ...] [else: ...]`. An `elif` is an `If` alone
+    /// in the `otherwise` block of the one before, with `elif` set.
     If {
         condition: Expr,
         then: Block,
         otherwise: Option<Block>,
+        elif: bool,
         span: Span,
     },
+    /// `for i = a to b:` or `for i = a downto b:` (`word` is `to` or
+    /// `downto`; the checker refuses any other).
+    For {
+        variable: Ident,
+        from: Expr,
+        word: Ident,
+        to: Expr,
+        body: Block,
+        span: Span,
+    },
+    /// `break` (leave the innermost loop).
+    Break(Span),
+    /// `continue` (the innermost loop's next round).
+    Continue(Span),
+    /// `var L[e]` or `var M[e1][e2]` (with `= e0`) inside a block: an
+    /// array of the activation (`ram`).
+    LocalArray(DataDecl),
     While {
         condition: Expr,
         body: Block,
@@ -184,7 +207,11 @@ impl Stmt {
     pub fn span(&self) -> Span {
         match self {
             Stmt::Call(call) => call.span,
+            Stmt::LocalArray(decl) => decl.span,
             Stmt::If { span, .. }
+            | Stmt::For { span, .. }
+            | Stmt::Break(span)
+            | Stmt::Continue(span)
             | Stmt::While { span, .. }
             | Stmt::Assign { span, .. }
             | Stmt::Return { span, .. }
@@ -192,6 +219,50 @@ impl Stmt {
             | Stmt::Hole(span) => *span,
         }
     }
+}
+
+/// The names `block` assigns (nested blocks included), each at its first
+/// place, in order: plain names assigned (`x = e`, `x += e`, a place of
+/// `x, y = ...`) and `for` variables. In a `ram` program, those the file
+/// does not declare are its locals (language.md §5.2).
+pub fn assigned_names(block: &[Stmt]) -> Vec<Ident> {
+    fn walk(block: &[Stmt], out: &mut Vec<Ident>) {
+        for stmt in block {
+            match stmt {
+                Stmt::Assign { target, .. } => {
+                    let places = match &target.kind {
+                        ExprKind::Tuple(places) => places.iter().collect(),
+                        _ => vec![target],
+                    };
+                    for place in places {
+                        if let ExprKind::Name(name) = &place.kind {
+                            out.push(Ident {
+                                name: name.clone(),
+                                span: place.span,
+                            });
+                        }
+                    }
+                }
+                Stmt::For { variable, body, .. } => {
+                    out.push(variable.clone());
+                    walk(body, out);
+                }
+                Stmt::If {
+                    then, otherwise, ..
+                } => {
+                    walk(then, out);
+                    walk(otherwise.as_deref().unwrap_or_default(), out);
+                }
+                Stmt::While { body, .. } => walk(body, out),
+                _ => {}
+            }
+        }
+    }
+    let mut found = Vec::new();
+    walk(block, &mut found);
+    let mut seen = std::collections::HashSet::new();
+    found.retain(|ident| seen.insert(ident.name.clone()));
+    found
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -204,6 +275,8 @@ pub struct Expr {
 pub enum ExprKind {
     /// An unsigned decimal literal that fits in an i64.
     Int(i64),
+    /// A character literal, `'a'`: the integer of its code point.
+    Char(char),
     /// Any name: a pointer, `END`, `LAST`, `LEFT`, `WHITE`, `OK`, `c` ...
     Name(String),
     /// `-e`
@@ -220,6 +293,9 @@ pub enum ExprKind {
     /// `NAME(e, ...)` inside an expression: an observation, or a call of
     /// a normal program for its value (`FIB(k - 1)`).
     Apply(Ident, Vec<Expr>),
+    /// `e1, e2, ...`: several values (`return a, b`) or places
+    /// (`a, b = ...`); only there.
+    Tuple(Vec<Expr>),
     /// `?` where a condition or an integer expression goes: left for
     /// `cnpic learn` to find (a hole in a normal program).
     Hole,

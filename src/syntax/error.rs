@@ -47,13 +47,6 @@ pub fn syntax_error(
         // a closing bracket it inserted (zero-width) after an unclosed one.
         Some(Token::TooDeep) => return None,
         Some(Token::RParen | Token::RBracket) if span.start == span.end => return None,
-        Some(Token::Elif) => {
-            return Some(
-                Diagnostic::error(codes::E0009, "`elif` is not part of the language")
-                    .with_label(span, "`elif` here")
-                    .with_help("write `else:` followed by an indented `if`"),
-            );
-        }
         _ => {}
     }
     let found_text = found.map_or_else(|| "end of file".to_string(), |token| token.to_string());

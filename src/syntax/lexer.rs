@@ -25,6 +25,10 @@ pub enum Token<'s> {
     /// (already reported by [`lex`]).
     #[regex("[0-9]+", |lex| lex.slice().parse::<i64>().ok())]
     Int(Option<i64>),
+    /// A character literal, `'a'`: its code point as an integer
+    /// (language.md §5.2).
+    #[regex("'[^'\\\\\n]'", |lex| lex.slice().chars().nth(1))]
+    Char(char),
 
     #[token("env")]
     Env,
@@ -36,11 +40,16 @@ pub enum Token<'s> {
     If,
     #[token("else")]
     Else,
-    /// Not part of the language: lexed only to explain what to write instead.
     #[token("elif")]
     Elif,
     #[token("while")]
     While,
+    #[token("for")]
+    For,
+    #[token("break")]
+    Break,
+    #[token("continue")]
+    Continue,
     #[token("pass")]
     Pass,
     #[token("return")]
@@ -87,6 +96,13 @@ pub enum Token<'s> {
     Percent,
     #[token("=")]
     Assign,
+    /// `+=`, `-=`, `*=`, `/=`, `%=`: a compound assignment.
+    #[token("+=", |_| crate::operators::ArithOp::Add)]
+    #[token("-=", |_| crate::operators::ArithOp::Sub)]
+    #[token("*=", |_| crate::operators::ArithOp::Mul)]
+    #[token("/=", |_| crate::operators::ArithOp::Div)]
+    #[token("%=", |_| crate::operators::ArithOp::Rem)]
+    Compound(crate::operators::ArithOp),
 
     #[token("(")]
     LParen,
@@ -179,6 +195,9 @@ impl Token<'_> {
                 | Else
                 | Elif
                 | While
+                | For
+                | Break
+                | Continue
                 | Pass
                 | Return
         )
@@ -196,6 +215,9 @@ impl Token<'_> {
             Else => "else",
             Elif => "elif",
             While => "while",
+            For => "for",
+            Break => "break",
+            Continue => "continue",
             Pass => "pass",
             Return => "return",
             And => "and",
@@ -217,6 +239,7 @@ impl Token<'_> {
             Slash => "/",
             Percent => "%",
             Assign => "=",
+            Compound(op) => op.assign_symbol(),
             LParen => "(",
             RParen => ")",
             LBracket => "[",
@@ -226,7 +249,9 @@ impl Token<'_> {
             Semicolon => ";",
             Question => "?",
             Arrow => "->",
-            Name(_) | Int(_) | Newline | Indent | Dedent | TooDeep | DataKeyword(_) => return None,
+            Name(_) | Int(_) | Char(_) | Newline | Indent | Dedent | TooDeep | DataKeyword(_) => {
+                return None;
+            }
         })
     }
 }
@@ -239,6 +264,7 @@ impl fmt::Display for Token<'_> {
             Token::Name(name) | Token::DataKeyword(name) => write!(f, "`{name}`"),
             Token::Int(Some(value)) => write!(f, "`{value}`"),
             Token::Int(None) => f.write_str("number"),
+            Token::Char(c) => write!(f, "`'{c}'`"),
             Token::Newline => f.write_str("end of line"),
             Token::Indent => f.write_str("indentation"),
             Token::Dedent => f.write_str("end of block"),
@@ -342,6 +368,16 @@ mod tests {
         let mut diagnostics = Vec::new();
         let tokens = lex(source, SourceId::USER, &mut diagnostics);
         (tokens.into_iter().map(|(_, t, _)| t).collect(), diagnostics)
+    }
+
+    #[test]
+    fn character_literals_are_their_code_points() {
+        let (tokens, diagnostics) = kinds("'a' '(' 'é'");
+        assert_eq!(
+            tokens,
+            vec![Token::Char('a'), Token::Char('('), Token::Char('é')]
+        );
+        assert!(diagnostics.is_empty());
     }
 
     #[test]

@@ -8,6 +8,7 @@ mod common;
 
 mod calls;
 mod errors;
+mod procedures;
 mod programs;
 mod trace;
 

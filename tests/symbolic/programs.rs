@@ -48,6 +48,7 @@ impl Builder {
                 name: name.to_string(),
                 init: init.clone(),
                 span: Span::default(),
+                owner: None,
             })
             .collect();
         Builder {

@@ -2,7 +2,8 @@
 //!
 //! The file's `def`s and combinators, the combinators of the core library,
 //! the ACTs and observations of the file's environment, its pointers, the
-//! data names and sizes of a `ram` program, and the words of its
+//! data names and sizes of a `ram` program, the locals of the program
+//! around the cursor (language.md §5.2), and the words of its
 //! environment (`END`, and `LEFT`, `RIGHT` where an ACT takes a direction;
 //! no `WHITE` where nothing is coloured).
 //! Half-typed text still completes: the parser's error recovery keeps every
@@ -18,11 +19,11 @@ use cnpi::program::EnvKind;
 use lsp_types::{CompletionItem, CompletionItemKind, CompletionList, CompletionResponse};
 
 use crate::document::{Document, MAX_ITEMS};
-use crate::{data, library};
+use crate::{data, library, locals};
 
 /// Every name in scope, once: the file's `def`s win a name they share, but
 /// come last in the list.
-fn completions(document: &Document) -> Vec<CompletionItem> {
+fn completions(document: &Document, offset: usize) -> Vec<CompletionItem> {
     let mut offered = HashSet::new();
     let item = |label: String, kind, detail: String| CompletionItem {
         label,
@@ -77,6 +78,10 @@ fn completions(document: &Document) -> Vec<CompletionItem> {
             );
         }
     }
+    for local in locals::locals_at(document, offset) {
+        let detail = locals::describe(&local);
+        add(local.name, CompletionItemKind::VARIABLE, detail);
+    }
     for declared in data::declared_names(document) {
         let kind = if declared.size {
             CompletionItemKind::CONSTANT
@@ -96,8 +101,8 @@ fn completions(document: &Document) -> Vec<CompletionItem> {
 /// [`MAX_ITEMS`], the first of them (the built-in names, then the file's
 /// own) in a list marked incomplete, so that the client asks again as the
 /// user types.
-pub fn answer(document: &Document) -> CompletionResponse {
-    let mut items = completions(document);
+pub fn answer(document: &Document, offset: usize) -> CompletionResponse {
+    let mut items = completions(document, offset);
     if items.len() <= MAX_ITEMS {
         return CompletionResponse::Array(items);
     }

@@ -279,7 +279,29 @@ fn collect_block(block: &[ast::Stmt], names: &mut Vec<Name>) {
     for stmt in block {
         match stmt {
             ast::Stmt::Call(call) => collect_call(call, names),
-            ast::Stmt::Pass(_) | ast::Stmt::Return { value: None, .. } => {}
+            ast::Stmt::Pass(_)
+            | ast::Stmt::Break(_)
+            | ast::Stmt::Continue(_)
+            | ast::Stmt::Return { value: None, .. } => {}
+            ast::Stmt::LocalArray(decl) => {
+                push(names, &decl.name, Role::Word);
+                decl.dims
+                    .iter()
+                    .chain(&decl.init)
+                    .for_each(|e| collect_expr(e, names));
+            }
+            ast::Stmt::For {
+                variable,
+                from,
+                to,
+                body,
+                ..
+            } => {
+                push(names, variable, Role::Word);
+                collect_expr(from, names);
+                collect_expr(to, names);
+                collect_block(body, names);
+            }
             ast::Stmt::Return {
                 value: Some(value), ..
             } => collect_expr(value, names),
@@ -338,7 +360,8 @@ fn collect_expr(expr: &ast::Expr, names: &mut Vec<Name>) {
             span: expr.span,
             role: Role::Word,
         }),
-        ast::ExprKind::Int(_) | ast::ExprKind::Error => {}
+        ast::ExprKind::Int(_) | ast::ExprKind::Char(_) | ast::ExprKind::Error => {}
+        ast::ExprKind::Tuple(all) => all.iter().for_each(|e| collect_expr(e, names)),
         ast::ExprKind::Neg(e) | ast::ExprKind::Not(e) => collect_expr(e, names),
         ast::ExprKind::Arith(_, a, b)
         | ast::ExprKind::Compare(_, a, b)

@@ -81,8 +81,8 @@ pub fn completion(
     snapshot: &Snapshot,
     params: CompletionParams,
 ) -> Answer<Option<CompletionResponse>> {
-    let uri = &params.text_document_position.text_document.uri;
-    Ok(Some(complete::answer(document(snapshot, uri)?)))
+    let (document, offset) = at(snapshot, &params.text_document_position)?;
+    Ok(Some(complete::answer(document, offset)))
 }
 
 pub fn symbols(

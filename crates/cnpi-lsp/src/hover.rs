@@ -11,13 +11,14 @@
 //! its length, a scratch matrix and its start) and a size what it
 //! measures. A diagnostic code under the cursor (`E0101` in a comment), or
 //! a diagnostic whose span holds the cursor, adds the first paragraph of
-//! `cnpic explain`.
+//! `cnpic explain`. A local of a `ram` program (language.md §5.2), or a
+//! parameter that is one, says so.
 
 use cnpi::diagnostic::Code;
 use cnpi::syntax::ast;
 
 use crate::document::{Document, Role};
-use crate::{data, library};
+use crate::{data, library, locals};
 
 /// The hover text (markdown) at byte `offset`, if there is anything to say.
 pub fn hover(document: &Document, offset: usize) -> Option<String> {
@@ -28,7 +29,13 @@ pub fn hover(document: &Document, offset: usize) -> Option<String> {
                 "A hole for `cnpic learn` to fill from examples: {}",
                 kind.describe()
             )),
-            role => parts.extend(describe(document, document.name_text(name), role)),
+            role => {
+                let text = document.name_text(name);
+                match locals::local(document, offset, text) {
+                    Some(local) if role != Role::Definition => parts.push(locals::describe(&local)),
+                    _ => parts.extend(describe(document, text, role)),
+                }
+            }
         }
     }
     if let Some(word) = word_at(&document.text, offset)

@@ -29,6 +29,7 @@ mod edit;
 mod handlers;
 mod hover;
 mod library;
+mod locals;
 mod navigate;
 mod position;
 mod server;

@@ -3,7 +3,8 @@
 //! A `def` (or a `combinator` the file defines) is found by name from any
 //! place its name is written; its references are every callee or
 //! combinator written with that name, and its own name when the client
-//! asks for the declaration too.
+//! asks for the declaration too. A local of a `ram` program goes to its
+//! first assignment.
 
 #![allow(deprecated)] // `DocumentSymbol::deprecated` must still be written.
 
@@ -12,10 +13,17 @@ use cnpi::syntax::ast;
 use lsp_types::{DocumentSymbol, SymbolKind};
 
 use crate::document::{Document, MAX_ITEMS, Role};
+use crate::locals;
 
 /// Where the definition named at `offset` is: its name's span.
 pub fn definition(document: &Document, offset: usize) -> Option<Span> {
     let name = document.name_at(offset)?;
+    if name.role == Role::Word
+        && let Some(local) = locals::local(document, offset, document.name_text(name))
+    {
+        // A local's definition is its first assignment (or parameter).
+        return Some(local.span);
+    }
     if matches!(name.role, Role::Pointer | Role::Word | Role::Hole(_)) {
         return None;
     }

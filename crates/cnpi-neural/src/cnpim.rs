@@ -412,6 +412,9 @@ fn read_unit(reader: &Reader, u: usize, unit: &UnitHeader, rows: usize) -> Resul
             name: pointer.name.clone(),
             init,
             span: span(pointer.span),
+            // A `.cnpim` holds the converted program, whose locals are
+            // hidden registers.
+            owner: None,
         });
     }
     if !decoder.finished() {

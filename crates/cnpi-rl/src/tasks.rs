@@ -250,6 +250,7 @@ impl Task {
                     span: Span::default(),
                 },
                 span: Span::default(),
+                owner: None,
             })
             .collect();
         let mut task = Task {

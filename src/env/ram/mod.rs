@@ -68,7 +68,10 @@ pub(super) const RAM: Environment = Environment {
 /// The names of a run's registers and data, shared by its states.
 #[derive(Debug, Default, PartialEq, Eq)]
 struct Names {
+    /// The registers a run reports (no local, no hidden one), by name.
     registers: Vec<String>,
+    /// Where each of them stands among all the registers.
+    shown: Vec<usize>,
     data: Vec<String>,
 }
 
@@ -196,8 +199,7 @@ impl RamState {
     /// The registers' final values a run reports, by name (hidden ones
     /// are not recorded).
     fn registers(&self) -> impl Iterator<Item = (&String, &i64)> {
-        let visible = self.names.registers.iter().filter(|name| !hidden(name));
-        visible.zip(&self.registers)
+        self.names.registers.iter().zip(&self.registers)
     }
 
     /// The declared memory a run reports, by name.
@@ -243,7 +245,14 @@ impl RamState {
     ) -> Result<RamState, Diagnostic> {
         let mut state = RamState {
             names: Arc::new(Names {
-                registers: layout.registers.iter().map(|r| r.name.clone()).collect(),
+                registers: (layout.registers.iter())
+                    .filter(|r| r.reported())
+                    .map(|r| r.name.clone())
+                    .collect(),
+                shown: (layout.registers.iter().enumerate())
+                    .filter(|(_, r)| r.reported())
+                    .map(|(i, _)| i)
+                    .collect(),
                 data: layout.data.iter().map(|d| d.name.clone()).collect(),
             }),
             memory: vec![Region::Scalar(0); layout.data.len()],
@@ -412,10 +421,9 @@ impl EnvState for RamState {
     }
 
     fn finish(&mut self, pointers: &[i64]) {
-        let registers = self.names.registers.iter().zip(pointers);
-        self.registers = registers
-            .filter(|(name, _)| !hidden(name))
-            .map(|(_, &value)| value)
+        let shown = self.names.shown.iter();
+        self.registers = shown
+            .map(|&i| pointers.get(i).copied().unwrap_or(0))
             .collect();
     }
 
@@ -455,6 +463,12 @@ fn read_member(kind: EnvKind, data: &Data, value: Value) -> Result<typed::Member
             Vec::new(),
         )),
         1 => {
+            // A string is its characters' code points (language.md §5.2).
+            if let Value::String(text) = &value {
+                let values: Vec<i64> = text.chars().map(|c| i64::from(u32::from(c))).collect();
+                let n = values.len();
+                return Ok((Region::Array(values), vec![n]));
+            }
             let Value::Array(items) = value else {
                 return Err(shape(kind, data, &value));
             };

@@ -202,7 +202,7 @@ impl<'p> Machine<'p, '_> {
                 self.push_end(Ends::RESUME, pending.def())?;
                 self.returned = None;
                 let depth = pending.depth().saturating_add(1);
-                self.call_with(needed.def, &needed.args, depth, needed.span)
+                self.call_with(pending.def(), needed.def, &needed.args, depth, needed.span)
             }
             (Err(error), _) => Err(eval_error(error)),
         }
@@ -254,7 +254,7 @@ impl<'p> Machine<'p, '_> {
                 self.enter(*id, deeper)
             }
             (Stmt::ParamCall(call), Values::Positions(values)) => {
-                self.call_with(call.def, &values, deeper, call.span)
+                self.call_with(b.def, call.def, &values, deeper, call.span)
             }
             (Stmt::Return { .. }, Values::Positions(values)) => {
                 self.return_from(&b, values.first().copied())
@@ -263,11 +263,13 @@ impl<'p> Machine<'p, '_> {
         }
     }
 
-    /// Calls `def` with the arguments `args`: with parameters, saves every
-    /// register and sets them first (a `Restore` task puts them back);
-    /// without, shares the registers (`F()`).
+    /// Calls `def` (from `caller`) with the arguments `args`: with
+    /// parameters, saves every register and sets them first (a `Restore`
+    /// task puts them back); without, shares the registers (`F()`) but
+    /// the caller's locals ([`Machine::shared_call`]).
     fn call_with(
         &mut self,
+        caller: DefId,
         def: DefId,
         args: &[i64],
         depth: u32,
@@ -275,7 +277,7 @@ impl<'p> Machine<'p, '_> {
     ) -> Result<(), Diagnostic> {
         let params = &self.def(def).params;
         if params.is_empty() {
-            return self.enter(def, depth);
+            return self.shared_call(caller, def, depth, span);
         }
         self.with_registers(params, args, span)?;
         if self.store.tracing() {
@@ -290,6 +292,23 @@ impl<'p> Machine<'p, '_> {
             self.store.trace(depth, &line);
         }
         self.push_end(Ends::RESTORE, def)?;
+        self.enter(def, depth)
+    }
+
+    /// A call without arguments from `caller` to `def`: the registers are
+    /// shared, but when `def` may run `caller` again, the caller's locals
+    /// are saved first and put back when it returns (language.md §5.2).
+    pub(super) fn shared_call(
+        &mut self,
+        caller: DefId,
+        def: DefId,
+        depth: u32,
+        span: Span,
+    ) -> Result<(), Diagnostic> {
+        if self.keeps.keeps(caller, def) {
+            self.with_registers(&[], &[], span)?;
+            self.push_end(Ends::RESTORE_LOCALS, def)?;
+        }
         self.enter(def, depth)
     }
 

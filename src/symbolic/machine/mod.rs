@@ -25,6 +25,7 @@ use super::{Event, trace};
 use crate::diagnostic::Diagnostic;
 use crate::env::internal;
 use crate::exec::{self, Store};
+use crate::program::locals::Keeps;
 use crate::program::{
     ActApp, Applier, Body, BoolExpr, Callee, Combinator, CombinatorKind, Def, DefId, Program, Slot,
     Stmt,
@@ -85,8 +86,10 @@ struct Loop<'p> {
 
 /// What is left to do when a call ends, in this order: end its frame
 /// (`FRAME`: where `return` unwinds to; ending without `return` gives no
-/// value), put back the registers a state call or a call with arguments
-/// saved (`RESTORE`), and evaluate again the statement that waited for its
+/// value), put back the locals a call without arguments saved
+/// (`RESTORE_LOCALS`) or the registers a state call or a call with
+/// arguments saved (`RESTORE`), and evaluate again the statement that
+/// waited for its
 /// value (`RESUME`, the last of `Machine::waiting`). One task holds them
 /// all, as the bits of a byte.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -95,7 +98,9 @@ struct Ends(u8);
 impl Ends {
     const RESUME: u8 = 1;
     const RESTORE: u8 = 2;
-    const FRAME: u8 = 4;
+    /// Put back only the locals a call without arguments saved.
+    const RESTORE_LOCALS: u8 = 4;
+    const FRAME: u8 = 8;
 
     fn has(self, bit: u8) -> bool {
         self.0 & bit != 0
@@ -205,6 +210,8 @@ pub(super) struct Machine<'p, 'o> {
     /// Per definition: whether its body has a `return` (it runs above a
     /// `Ends::FRAME`).
     returns: Vec<bool>,
+    /// Which calls without arguments keep their caller's locals.
+    keeps: Keeps,
     /// The statements whose own expressions call definitions, by
     /// address, sorted (a binary search is quicker than hashing here).
     with_calls: Vec<usize>,
@@ -229,6 +236,7 @@ impl<'p, 'o> Machine<'p, 'o> {
             logs: Vec::new(),
             returned: None,
             returns: program.defs.iter().map(has_return).collect(),
+            keeps: Keeps::of(program),
             with_calls: statements_with_calls(program),
         }
     }
@@ -309,8 +317,11 @@ impl<'p, 'o> Machine<'p, 'o> {
             // It ended without `return`.
             self.returned = None;
         }
+        if ends.has(Ends::RESTORE_LOCALS) {
+            self.restore(true)?;
+        }
         if ends.has(Ends::RESTORE) {
-            self.restore()?;
+            self.restore(false)?;
         }
         if ends.has(Ends::RESUME) {
             self.resume()?;

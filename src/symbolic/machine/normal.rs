@@ -67,7 +67,7 @@ impl<'p> Machine<'p, '_> {
                 } else {
                     deeper
                 };
-                self.enter(*id, depth)
+                self.shared_call(b.def, *id, depth, *span)
             }
             Stmt::StateCall(id, args, span) => {
                 self.trace_stmt(&b, |program| text(program, stmt));
@@ -194,7 +194,7 @@ impl<'p> Machine<'p, '_> {
     }
 
     /// Puts back the pointers saved by the state call that just returned.
-    pub(super) fn restore(&mut self) -> Result<(), Diagnostic> {
+    pub(super) fn restore(&mut self, only_locals: bool) -> Result<(), Diagnostic> {
         let pointers = self.store.pointers_mut();
         let start = self
             .saved
@@ -202,7 +202,18 @@ impl<'p> Machine<'p, '_> {
             .checked_sub(pointers.len())
             .ok_or_else(|| internal("a state call returned without saved pointers"))?;
         // `saved[start..]` holds exactly one value per pointer.
-        pointers.copy_from_slice(&self.saved[start..]);
+        let saved = &self.saved[start..];
+        if only_locals {
+            for ((pointer, &value), decl) in
+                pointers.iter_mut().zip(saved).zip(&self.program.pointers)
+            {
+                if decl.owner.is_some() {
+                    *pointer = value;
+                }
+            }
+        } else {
+            pointers.copy_from_slice(saved);
+        }
         self.saved.truncate(start);
         self.store.changed();
         Ok(())

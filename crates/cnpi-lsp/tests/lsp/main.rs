@@ -11,6 +11,7 @@ mod diagnostics;
 mod formatting;
 mod holes;
 mod hover;
+mod locals;
 mod protocol;
 mod ram;
 mod references;

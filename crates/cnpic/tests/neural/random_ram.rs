@@ -17,7 +17,11 @@
 //! the registers) that returns values and holds one across its own call,
 //! called inside expressions that hold values across it, memory read as a
 //! side of a comparison before a call that may write it, bare `return`s
-//! in plain definitions, and an input matrix `W`. Each program is
+//! in plain definitions, and an input matrix `W`; and the procedures of
+//! language.md §5.2: a local in each definition (held across `K`'s own
+//! call), `for` loops with `break` and `continue`, compound and parallel
+//! assignments, truth values as integers, `min`/`max`/`abs`, and `PAIR`'s
+//! two results. Each program is
 //! combinatorized as `cnpic run`
 //! does and run on random inputs. The two network runs, the reference
 //! interpreter on the combinatory form and the program as written must
@@ -189,6 +193,19 @@ impl Generator {
                 _ => self.register(scope),
             };
         }
+        if env && self.chance(8) {
+            // The built-ins and truth values of language.md §5.2.
+            let (a, b) = (
+                self.expr(scope, env, depth - 1),
+                self.expr(scope, env, depth - 1),
+            );
+            return match self.rng.random_range(0..4) {
+                0 => format!("min({a}, {b})"),
+                1 => format!("max({a}, {b}, {})", self.rng.random_range(-3..4)),
+                2 => format!("abs({a})"),
+                _ => format!("({} + {b})", self.condition(scope, false, 1)),
+            };
+        }
         let a = self.expr(scope, env, depth - 1);
         match self.rng.random_range(0..10) {
             0..=3 => format!("({a} + {})", self.expr(scope, env, depth - 1)),
@@ -267,6 +284,11 @@ impl Generator {
     /// whole program runs.
     fn body(&mut self, def: usize) -> Vec<String> {
         let mut scope = Scope::of(def);
+        // A local of the definition, given a value first.
+        let local = format!("  l = {}", self.expr(&scope, true, 1));
+        if def != LEAF {
+            scope.registers.push("l");
+        }
         let mut statements = self.statements(&mut scope, 1, 4);
         let mut calls: Vec<String> = scope
             .plain_callees()
@@ -290,6 +312,9 @@ impl Generator {
             let at = self.rng.random_range(0..=statements.len());
             let condition = self.condition(&scope, true, 1);
             statements.insert(at, vec![format!("  if {condition}:"), "    return".into()]);
+        }
+        if def != LEAF {
+            statements.insert(0, vec![local]);
         }
         statements.concat()
     }
@@ -316,7 +341,7 @@ impl Generator {
         let nested = scope.depth < 2;
         // Now and then an expression too long for one ACT's row.
         let depth = if self.chance(10) { 4 } else { 2 };
-        let line = match self.rng.random_range(0..20) {
+        let line = match self.rng.random_range(0..26) {
             0..=3 => {
                 let r = self.pick(&scope.registers);
                 format!("{r} = {}", self.expr(scope, true, depth))
@@ -342,6 +367,27 @@ impl Generator {
             }
             14..=16 if nested => return self.if_stmt(scope, indent),
             17..=19 if nested => return self.while_stmt(scope, indent),
+            // The procedures of language.md §5.2.
+            20 => {
+                let r = self.pick(&scope.registers);
+                let op = self.pick(&["+=", "-=", "*="]);
+                format!("{r} {op} {}", self.expr(scope, true, 1))
+            }
+            21 => format!("{} += {}", self.place(scope), self.expr(scope, true, 1)),
+            22 => {
+                let (r1, r2) = (self.pick(&scope.registers), self.pick(&scope.registers));
+                let (e1, e2) = (self.expr(scope, true, 1), self.expr(scope, true, 1));
+                format!("{r1}, {r2} = {e2}, {e1}")
+            }
+            23 => {
+                let r = self.pick(&scope.registers);
+                format!("{r} = {}", self.condition(scope, true, 1))
+            }
+            24 if nested => return self.for_stmt(scope, indent),
+            25 if scope.def < LEAF => {
+                let (r1, r2) = (self.pick(&scope.registers), self.pick(&scope.registers));
+                format!("{r1}, {r2} = PAIR({})", self.expr(scope, true, 1))
+            }
             _ => format!("OUT({})", self.register(scope)),
         };
         vec![format!("{pad}{line}")]
@@ -383,6 +429,53 @@ impl Generator {
         lines
     }
 
+    /// `for f = a to a + k:` (or `downto`), its counter a local nothing
+    /// else writes, with now and then a `break` or `continue` under a
+    /// condition somewhere in its body.
+    fn for_stmt(&mut self, scope: &mut Scope, indent: usize) -> Vec<String> {
+        let pad = "  ".repeat(indent);
+        let counter = format!("f{}{}", scope.def, scope.depth);
+        let from = self.expr(scope, true, 1);
+        let (word, sign) = self.pick(&[("to", "+"), ("downto", "-")]);
+        let steps = self.rng.random_range(0..4);
+        let mut lines = vec![format!(
+            "{pad}for {counter} = {from} {word} {from} {sign} {steps}:"
+        )];
+        scope.depth += 1;
+        scope.counters.push(counter);
+        let mut body = self.statements(scope, indent + 1, 3);
+        if self.chance(60) {
+            let jump = self.pick(&["break", "continue"]);
+            let at = self.rng.random_range(0..=body.len());
+            let condition = self.condition(scope, true, 1);
+            body.insert(
+                at,
+                vec![
+                    format!("{pad}  if {condition}:"),
+                    format!("{pad}    {jump}"),
+                ],
+            );
+        }
+        lines.extend(body.concat());
+        scope.counters.pop();
+        scope.depth -= 1;
+        lines
+    }
+
+    /// `PAIR(a)`: two results, through a local.
+    fn pair(&mut self) -> Vec<String> {
+        // Registers of the `env` line only (`x`, `z`), and the parameter.
+        let scope = Scope::of(K);
+        let first = self.expr(&scope, false, 1);
+        vec![
+            format!("  h = {first} - a"),
+            format!(
+                "  return h + a, min(h, a) - abs({})",
+                self.expr(&scope, false, 1)
+            ),
+        ]
+    }
+
     /// `K`: counts `z` down to 0 (nothing else but `z = 0..3` writes it),
     /// with work, and returns a value held across its own call.
     fn counted(&mut self) -> Vec<String> {
@@ -392,7 +485,10 @@ impl Generator {
             "  if z <= 0:".to_string(),
             format!("    return {base}"),
             "  z = z - 1".to_string(),
+            // A local held across K's own call (which must keep it).
+            format!("  l = {}", self.expr(&scope, true, 1)),
         ];
+        scope.registers.push("l");
         scope.depth = 1;
         if self.chance(50) {
             lines.extend(self.block(&mut scope, 1, 2));
@@ -485,6 +581,8 @@ impl Generator {
             };
             text.push_str(&format!("\ndef {name}({params}):\n{}\n", body.join("\n")));
         }
+        let pair = self.pair();
+        text.push_str(&format!("\ndef PAIR(a):\n{}\n", pair.join("\n")));
         text
     }
 

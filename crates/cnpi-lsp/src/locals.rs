@@ -1,0 +1,78 @@
+//! Locals (language.md §5.2) as the editor sees them: which names of a
+//! `ram` program are its own, where each is first given a value, for
+//! hover, go-to-definition and completion at a place in the file.
+//!
+//! A local is a name that a normal program assigns (or a parameter) that
+//! the file does not declare at file level; the checker decides the same
+//! from the same list (`ast::assigned_names`).
+
+use cnpi::span::Span;
+use cnpi::syntax::ast;
+
+use crate::document::Document;
+
+/// A local of the program around some place.
+pub struct Local<'d> {
+    pub name: String,
+    /// Its first assignment (or the parameter in the `def` line).
+    pub span: Span,
+    pub parameter: bool,
+    /// The program it belongs to.
+    pub def: &'d ast::Def,
+}
+
+/// The locals of the normal program whose text holds `offset`.
+pub fn locals_at(document: &Document, offset: usize) -> Vec<Local<'_>> {
+    let Some(def) = document
+        .defs()
+        .find(|def| def.span.start <= offset && offset <= def.span.end)
+    else {
+        return Vec::new();
+    };
+    let ast::DefBody::Normal(block) = &def.body else {
+        return Vec::new();
+    };
+    let declared = |name: &str| {
+        document.def(name).is_some()
+            || document.data().any(|d| d.name.name == name)
+            || document
+                .env()
+                .is_some_and(|env| env.pointers.iter().any(|p| p.name.name == name))
+    };
+    let params = def.params.iter().map(|p| (p, true));
+    let assigned = ast::assigned_names(block);
+    let mut found: Vec<Local> = Vec::new();
+    for (ident, parameter) in params.chain(assigned.iter().map(|a| (a, false))) {
+        if !declared(&ident.name) && !found.iter().any(|l| l.name == ident.name) {
+            found.push(Local {
+                name: ident.name.clone(),
+                span: ident.span,
+                parameter,
+                def,
+            });
+        }
+    }
+    found
+}
+
+/// The local called `name` of the program around `offset`, if it is one.
+pub fn local<'d>(document: &'d Document, offset: usize, name: &str) -> Option<Local<'d>> {
+    locals_at(document, offset)
+        .into_iter()
+        .find(|l| l.name == name)
+}
+
+/// What hover says of a local.
+pub fn describe(local: &Local) -> String {
+    let program = &local.def.name.name;
+    match local.parameter {
+        true => format!(
+            "parameter `{}` of `{program}`, a local: set by each call, and each activation has its own",
+            local.name
+        ),
+        false => format!(
+            "local `{}` of `{program}`: each activation has its own, no call changes it, and a run does not print it",
+            local.name
+        ),
+    }
+}
