@@ -238,6 +238,7 @@ impl BlankSketch {
         Options {
             max_steps: self.max_steps,
             trace: None,
+            limits: Default::default(),
         }
     }
 
@@ -495,6 +496,7 @@ impl BlankSketch {
             let options = Options {
                 max_steps: budgets.map_or(self.max_steps, |b| b[i]),
                 trace: None,
+                limits: Default::default(),
             };
             let run = symbolic::run(work, example.input.clone(), options);
             if !run.is_ok_and(|outcome| example.matches(&outcome)) {
