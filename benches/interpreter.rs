@@ -23,6 +23,7 @@ fn steps(program: &Program, input: &str) -> u64 {
     let options = Options {
         max_steps: u64::MAX,
         trace: None,
+        limits: Default::default(),
     };
     symbolic::run(program, state, options).expect("runs").steps
 }

@@ -19,8 +19,12 @@
 //! A temporary file is named `.NAME.XXXXXX.tmp` and locked (an advisory
 //! lock) while it is written. A process killed half way (`kill -9`) leaves
 //! it behind, unlocked: the next write to the same target removes such
-//! leftovers, and leaves alone the locked temporaries of writers still at
-//! work. [`write_all_atomic`] writes several files as one unit: every
+//! leftovers once they are [`STALE_AFTER`] old, and leaves alone the locked
+//! temporaries of writers still at work, and the young ones, which may be
+//! a writer's between its creating and its locking the file (issue 47: a
+//! writer removed another's temporary in that window). Writers of one path
+//! at once therefore all succeed, and the path holds one whole output,
+//! the last renamed. [`write_all_atomic`] writes several files as one unit: every
 //! temporary is written and synced before the first is renamed, so a kill
 //! while writing leaves all the old files, never a mix of old and new.
 //! [`write_atomic_here`] replaces a symbolic link found at the path
@@ -167,6 +171,11 @@ where
 const TEMPORARY_SUFFIX: &str = ".tmp";
 const RANDOM_CHARACTERS: usize = 6;
 
+/// How old an unlocked temporary must be for a write to remove it as a
+/// killed writer's leftover: far longer than a live writer takes from
+/// creating its temporary to locking it.
+pub const STALE_AFTER: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// The folder `target` is in (`.` for a bare name).
 fn directory_of(target: &Path) -> &Path {
     match target.parent() {
@@ -176,8 +185,9 @@ fn directory_of(target: &Path) -> &Path {
 }
 
 /// Removes the temporaries of earlier writes to the same target whose
-/// writer is gone: regular files named `PREFIX` + six characters + `.tmp`
-/// that nobody holds locked. Best effort, like the cleaning it replaces.
+/// writer is gone: regular files named `PREFIX` + six characters + `.tmp`,
+/// last changed [`STALE_AFTER`] ago or more, that nobody holds locked.
+/// Best effort, like the cleaning it replaces.
 fn remove_stale_temporaries(dir: &Path, prefix: &std::ffi::OsStr) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -189,7 +199,12 @@ fn remove_stale_temporaries(dir: &Path, prefix: &std::ffi::OsStr) {
         let ours = name.len() == prefix.len() + RANDOM_CHARACTERS + TEMPORARY_SUFFIX.len()
             && name.starts_with(prefix)
             && name.ends_with(TEMPORARY_SUFFIX.as_bytes());
-        if !ours || !entry.file_type().is_ok_and(|kind| kind.is_file()) {
+        let old = |metadata: std::fs::Metadata| {
+            (metadata.modified().ok())
+                .and_then(|modified| modified.elapsed().ok())
+                .is_some_and(|age| age >= STALE_AFTER)
+        };
+        if !ours || !entry.metadata().is_ok_and(|m| m.is_file() && old(m)) {
             continue;
         }
         let path = entry.path();
@@ -424,9 +439,18 @@ mod tests {
     fn a_killed_writers_temporary_is_removed_by_the_next_write_and_a_live_ones_kept() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("results.json");
-        // What `kill -9` leaves: a temporary of our naming, unlocked.
+        // What `kill -9` leaves: a temporary of our naming, unlocked, and
+        // old.
         let stale = dir.path().join(".results.json.a1B2c3.tmp");
         std::fs::write(&stale, "half a file").unwrap();
+        let long_ago = std::time::SystemTime::now() - 2 * STALE_AFTER;
+        (File::options().write(true).open(&stale).unwrap())
+            .set_modified(long_ago)
+            .unwrap();
+        // A writer that has just created its temporary and not yet locked
+        // it (issue 47's race): young, so kept.
+        let young = dir.path().join(".results.json.YoUnG0.tmp");
+        std::fs::write(&young, "").unwrap();
         // A writer still at work holds its temporary locked.
         let live = dir.path().join(".results.json.LiVe00.tmp");
         let held = File::create(&live).unwrap();
@@ -443,11 +467,46 @@ mod tests {
             left,
             [
                 ".results.json.LiVe00.tmp",
+                ".results.json.YoUnG0.tmp",
                 ".results.json.mine.tmp",
                 ".rows.csv.a1B2c3.tmp"
             ]
         );
         drop(held);
+    }
+
+    /// Issue 47: writers of one path at once each succeed (none removes
+    /// another's temporary), and the path holds one whole output; 16 at
+    /// once, several rounds.
+    #[test]
+    fn sixteen_writers_of_one_path_all_succeed_and_one_whole_output_remains() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("same.cnpi");
+        let output = |writer: usize| vec![b'a' + writer as u8; 64 << 10];
+        for _ in 0..5 {
+            let start = std::sync::Barrier::new(16);
+            std::thread::scope(|scope| {
+                let writers: Vec<_> = (0..16)
+                    .map(|writer| {
+                        let (path, start) = (&path, &start);
+                        scope.spawn(move || {
+                            start.wait();
+                            write_atomic(path, &output(writer))
+                        })
+                    })
+                    .collect();
+                for (writer, done) in writers.into_iter().enumerate() {
+                    let done = done.join().expect("no panic");
+                    assert!(done.is_ok(), "writer {writer}: {done:?}");
+                }
+            });
+            let held = std::fs::read(&path).unwrap();
+            assert!(
+                (0..16).any(|writer| held == output(writer)),
+                "a mix of outputs"
+            );
+            assert_eq!(leftovers(dir.path()), Vec::<String>::new());
+        }
     }
 
     #[test]

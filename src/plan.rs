@@ -21,8 +21,8 @@ use crate::combinatorize::Origins;
 use crate::compile::{Compiled, ForNetwork, compile, for_the_network, runnable};
 use crate::diagnostic::{Diagnostic, Sources, codes};
 use crate::env::{self, Declarations, State};
-use crate::exec::Options;
-use crate::exec::compare::{Run, agrees_with_written, cross_check};
+use crate::exec::compare::{Run, agrees_with_written, both_stopped, cross_check};
+use crate::exec::{Limits, Options};
 use crate::program::{Data, EnvKind, Pointer, Program};
 use crate::symbolic;
 
@@ -133,15 +133,20 @@ pub struct RunOptions<'a, R> {
     pub trace: Option<&'a mut dyn Write>,
     /// Where the network's run records each step, if anywhere.
     pub record: Option<&'a mut R>,
+    /// The nesting and memory limits of every engine, and the interrupt
+    /// flag they look at.
+    pub limits: Limits<'a>,
 }
 
-impl<R> RunOptions<'_, R> {
-    /// A run of at most `max_steps` steps, neither traced nor recorded.
-    pub fn steps(max_steps: u64) -> Self {
+impl<'a, R> RunOptions<'a, R> {
+    /// A run of at most `max_steps` steps within `limits`, neither traced
+    /// nor recorded.
+    pub fn limited(max_steps: u64, limits: Limits<'a>) -> Self {
         RunOptions {
             max_steps,
             trace: None,
             record: None,
+            limits,
         }
     }
 }
@@ -370,17 +375,20 @@ impl<N: NetworkEngine> Plan<N> {
 
     /// Reads `input` as `--input` takes it (JSON, or `@PATH`) and runs on
     /// it (see [`Plan::run`]).
-    pub fn run_input(&self, input: &str, max_steps: u64) -> Run {
+    pub fn run_input(&self, input: &str, max_steps: u64, limits: Limits) -> Run {
         let state = self.read_input_arg(Some(input))?;
-        self.run(state, RunOptions::steps(max_steps))
+        self.run(state, RunOptions::limited(max_steps, limits))
     }
 
-    /// [`Plan::run_input`] on every input on `jobs` threads (at least one),
-    /// in input order; `done` is called after each run, from its thread.
+    /// [`Plan::run_input`] on every input on `jobs` threads (0: one per
+    /// core; never more than [`crate::threads::usable`] allows, nor more
+    /// than the system lets start), in input order; `done` is called after
+    /// each run, from its thread.
     pub fn run_many<S: AsRef<str> + Sync>(
         &self,
         inputs: &[S],
         max_steps: u64,
+        limits: Limits,
         jobs: usize,
         done: &(dyn Fn() + Sync),
     ) -> Vec<Run> {
@@ -392,23 +400,35 @@ impl<N: NetworkEngine> Plan<N> {
                 let Some(input) = inputs.get(i) else {
                     return ran;
                 };
-                ran.push((i, self.run_input(input.as_ref(), max_steps)));
+                ran.push((i, self.run_input(input.as_ref(), max_steps, limits)));
                 done();
             }
         };
-        let jobs = jobs.clamp(1, inputs.len().max(1));
+        let jobs = crate::threads::usable(jobs, inputs.len());
         let mut all: Vec<(usize, Run)> = if jobs == 1 {
             work()
         } else {
             std::thread::scope(|scope| {
-                let threads: Vec<_> = (0..jobs).map(|_| scope.spawn(work)).collect();
-                (threads.into_iter())
-                    .flat_map(|thread| {
-                        thread
-                            .join()
-                            .unwrap_or_else(|e| std::panic::resume_unwind(e))
-                    })
-                    .collect()
+                // A thread the system cannot start leaves its share to the
+                // others, and to this one.
+                let threads: Vec<_> = (1..jobs)
+                    .map_while(|_| std::thread::Builder::new().spawn_scoped(scope, work).ok())
+                    .collect();
+                let mut all = work();
+                // The runs left are the other threads'; the interrupt is
+                // still looked at while they end (Ctrl-C in Python is
+                // seen on this thread only).
+                while limits.interrupt.is_some() && !threads.iter().all(|t| t.is_finished()) {
+                    limits.interrupted();
+                    std::thread::sleep(std::time::Duration::from_millis(2));
+                }
+                for thread in threads {
+                    let ran = thread
+                        .join()
+                        .unwrap_or_else(|e| std::panic::resume_unwind(e));
+                    all.extend(ran);
+                }
+                all
             })
         };
         all.sort_unstable_by_key(|(i, _)| *i);
@@ -420,8 +440,13 @@ impl<N: NetworkEngine> Plan<N> {
             max_steps,
             mut trace,
             record,
+            limits,
         } = options;
-        let options = |trace| Options { max_steps, trace };
+        let options = |trace| Options {
+            max_steps,
+            trace,
+            limits,
+        };
         // The state is cloned only for an engine that runs after another
         // (a 1024 × 1024 matrix is 8 MB to copy and to fault in).
         let written = (self.written.as_ref()).filter(|_| self.network.is_some());
@@ -438,15 +463,27 @@ impl<N: NetworkEngine> Plan<N> {
             let state = take(written.is_some()).expect("not taken yet");
             symbolic::run(program, state, options(trace.take()))
         });
-        if let (Some(program), Some(neural)) = (written, &neural) {
-            let written =
-                symbolic::run(program, take(false).expect("not taken yet"), options(None));
-            agrees_with_written(neural, &written)?;
-        }
-        match (neural, reference) {
-            (Some(neural), Some(reference)) => cross_check(&neural, &reference).and(neural),
-            (Some(result), None) | (None, Some(result)) => result,
-            (None, None) => Err(env::internal("nothing to run")),
+        let written = match (written, &neural) {
+            (Some(program), Some(neural)) => {
+                let state = take(false).expect("not taken yet");
+                let written = symbolic::run(program, state, options(None));
+                agrees_with_written(neural, &written)?;
+                Some(written)
+            }
+            _ => None,
+        };
+        match (neural, reference.as_ref().or(written.as_ref())) {
+            (Some(neural), Some(other)) => {
+                if let Some(reference) = &reference {
+                    cross_check(&neural, reference)?;
+                }
+                both_stopped(neural, other)
+            }
+            (Some(result), None) => result,
+            (None, _) => match reference {
+                Some(result) => result,
+                None => Err(env::internal("nothing to run")),
+            },
         }
     }
 }

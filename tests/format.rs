@@ -132,6 +132,7 @@ fn run(program: &Program, input: &str) -> Result<serde_json::Value, String> {
     let options = Options {
         max_steps: 1_000_000,
         trace: None,
+        limits: Default::default(),
     };
     symbolic::run(program, state, options)
         .map(|outcome| outcome.to_json("symbolic"))

@@ -2,7 +2,10 @@
 //!
 //! Random and mutated sources go through `compile`: each must give either a
 //! program or at least one error diagnostic, and a program goes through
-//! `combinatorize`, whose output must compile cleanly. 10,000 cases per run by
+//! `combinatorize`, whose output must compile cleanly, and runs on the
+//! reference interpreter under small limits (steps, nesting, memory),
+//! ending or stopping with a coded error, never an internal one (issue
+//! 47: deep recursion and limits). 10,000 cases per run by
 //! default; set `CNPI_FUZZ_CASES` for more. Deep nesting and very large
 //! files are compiled on a thread with the same large stack as `cnpic`.
 
@@ -85,9 +88,19 @@ fn seeds() -> Vec<String> {
         })
         .map(|path| std::fs::read_to_string(path).unwrap())
         .collect();
+    // Recursion without end, with results and without (issue 47), for
+    // the runs under small limits.
+    sources.extend(RECURSIONS.iter().map(|s| s.to_string()));
     sources.sort();
     sources
 }
+
+/// Programs that recurse without end on the empty input.
+const RECURSIONS: [&str; 3] = [
+    "env ram(i = 0)\nvar t = 0\n\ndef MAIN():\n  t = F(i)\n\ndef F(m):\n  if m < 0:\n    return 0\n  return F(m + 1) + 1\n",
+    "env ram(i = 0)\n\ndef DIVE():\n  i = i + 1\n  if i >= 0:\n    DIVE()\n  i = i - 1\n",
+    "env array(P1 = 0)\nstate(P1)\n\ndef DIVE():\n  if P1 >= 0:\n    DIVE(P1 + 1)\n  NOP\n",
+];
 
 #[derive(Debug, Clone)]
 enum Edit {
@@ -150,6 +163,7 @@ fn assert_clean_or_diagnosed(source: &str) {
             assert!(has_errors(&refusal), "{source}");
             return;
         }
+        run_within_small_limits(&program, source);
         match combinatorize(&program, source, "fuzz.cnpi") {
             Ok(converted) => {
                 let output = compile("out.cnpi", &converted.text, None);
@@ -161,6 +175,32 @@ fn assert_clean_or_diagnosed(source: &str) {
             }
             Err(diagnostics) => assert!(has_errors(&diagnostics), "{source}"),
         }
+    }
+}
+
+/// Runs `program` (compiled from `source`) on its environment's empty
+/// input within small limits: it finishes, or stops with a coded error
+/// that is not an internal one (E0799).
+fn run_within_small_limits(program: &cnpi::program::Program, source: &str) {
+    let layout = cnpi::env::Declarations::of(program);
+    let empty = cnpi::env::empty_input(program.env);
+    let Ok(state) = cnpi::env::read_input(program.env, &layout, empty) else {
+        return;
+    };
+    let options = cnpi::exec::Options {
+        limits: cnpi::exec::Limits {
+            max_depth: 50,
+            max_memory: 64 << 10,
+            interrupt: None,
+        },
+        ..cnpi::exec::Options::steps(10_000)
+    };
+    if let Err(error) = cnpi::symbolic::run(program, state, options) {
+        assert_ne!(
+            error.code,
+            cnpi::diagnostic::codes::E0799,
+            "{error:?}\n{source}"
+        );
     }
 }
 
@@ -192,6 +232,34 @@ fn mutated_and_random_sources_never_panic() {
             Ok(())
         })
         .expect("every source compiles or is diagnosed");
+}
+
+/// Each endless recursion stops at the nesting limit (E0704), or at the
+/// memory limit first (E0708) when each call saves much.
+#[test]
+fn endless_recursions_stop_at_a_limit() {
+    use cnpi::diagnostic::codes;
+    for (source, depth, memory, code) in [
+        (RECURSIONS[0], 1_000, 1 << 20, codes::E0704),
+        (RECURSIONS[1], 1_000, 1 << 20, codes::E0704),
+        (RECURSIONS[2], 1_000, 1 << 20, codes::E0704),
+        (RECURSIONS[0], 1_000_000, 1 << 20, codes::E0708),
+    ] {
+        let program = compile("r.cnpi", source, None).program.expect("compiles");
+        let layout = cnpi::env::Declarations::of(&program);
+        let empty = cnpi::env::empty_input(program.env);
+        let state = cnpi::env::read_input(program.env, &layout, empty).expect("reads");
+        let options = cnpi::exec::Options {
+            limits: cnpi::exec::Limits {
+                max_depth: depth,
+                max_memory: memory,
+                interrupt: None,
+            },
+            ..cnpi::exec::Options::steps(u64::MAX)
+        };
+        let error = cnpi::symbolic::run(&program, state, options).expect_err("stops");
+        assert_eq!(error.code, code, "{error:?}\n{source}");
+    }
 }
 
 /// Runs `f` on a thread with the stack `cnpic` uses.

@@ -73,11 +73,14 @@ class Program:
         *,
         engine: Engine = "neural",
         max_steps: Optional[int] = None,
+        max_memory: Optional[int] = None,
     ) -> Dict[str, Any]:
         """Runs the program on `input`; the dict of `cnpic run --format json`.
 
-        Raises RunError when the input does not read or the run fails,
-        TypeError for a Python value JSON has no form for.
+        Raises RunError when the input does not read or the run fails (E0708
+        when its calls and stacks would hold more than `max_memory` bytes,
+        2 GiB by default), TypeError for a Python value JSON has no form
+        for, KeyboardInterrupt on Ctrl-C (within milliseconds).
         """
     def run_many(
         self,
@@ -87,9 +90,11 @@ class Program:
         jobs: Optional[int] = None,
         max_steps: Optional[int] = None,
         errors: Literal["raise", "return"] = "raise",
+        max_memory: Optional[int] = None,
     ) -> List[Dict[str, Any]]:
-        """Runs every input on `jobs` threads (default: every core) outside
-        the GIL; the results in input order.
+        """Runs every input on `jobs` threads (default: every core; at most
+        8 per core) outside the GIL; the results in input order. Each run
+        has `max_memory` as in `run`; Ctrl-C stops them all.
 
         With errors="return", a failing input's place holds
         {"error": {"code": ..., "message": ...}}; else the first failing
@@ -101,6 +106,7 @@ class Program:
         *,
         engine: Literal["neural", "symbolic"] = "neural",
         max_steps: Optional[int] = None,
+        max_memory: Optional[int] = None,
     ) -> Trace:
         """Runs the program, recording every step: on the network every
         core step; on the reference interpreter (`engine="symbolic"`) every

@@ -39,62 +39,103 @@ pub(super) fn without_bom(text: &str) -> &str {
 }
 
 pub(super) fn parse_json(kind: EnvKind, text: &str) -> Result<Value, Diagnostic> {
-    let text = without_bom(text);
-    // A top-level object is read by `Fields`, which refuses a key written
-    // twice (serde_json keeps the last); objects only appear at the top
-    // level of a valid input, so that is the one place to look.
-    let parsed = if text.trim_start().starts_with('{') {
-        serde_json::from_str::<Fields>(text).map(|fields| Value::Object(fields.0))
-    } else {
-        serde_json::from_str(text)
-    };
-    parsed.map_err(|error| {
-        let message = error.to_string();
-        match message.strip_prefix(DUPLICATE) {
-            Some(rest) => {
-                Diagnostic::error(codes::E0602, format!("the input has the field {rest}"))
-            }
-            None => Diagnostic::error(
-                codes::E0601,
-                format!("the input is not valid JSON: {message}"),
-            ),
-        }
-        .with_help(help(kind))
-    })
+    // Objects only appear at the top level of a valid input (and the
+    // `ram` fast path skips the members it does not read), so that is the
+    // one place where a key written twice is looked for.
+    parse_checked("the input", text, Unique { deep: false }).map_err(|d| d.with_help(help(kind)))
 }
 
-/// How `Fields` starts the error for a key written twice.
+/// `text` (`what`, for messages: "the examples") parsed as JSON, a UTF-8
+/// byte-order mark at its start skipped: E0601 when it is not JSON, E0602
+/// when an object at any depth has a key twice (serde_json would keep the
+/// last). `cnpic learn` reads its examples so, as `run --input` reads an
+/// input's top level.
+pub fn parse_strict(what: &str, text: &str) -> Result<Value, Diagnostic> {
+    parse_checked(what, text, Unique { deep: true })
+}
+
+fn parse_checked(what: &str, text: &str, unique: Unique) -> Result<Value, Diagnostic> {
+    let text = without_bom(text);
+    let not_json = |error: serde_json::Error| {
+        Diagnostic::error(codes::E0601, format!("{what} is not valid JSON: {error}"))
+    };
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let checked = serde::de::DeserializeSeed::deserialize(unique, &mut deserializer)
+        .and_then(|()| deserializer.end())
+        .map_err(|error| {
+            let message = error.to_string();
+            match message.strip_prefix(DUPLICATE) {
+                Some(rest) => {
+                    Diagnostic::error(codes::E0602, format!("{what} has the field {rest}"))
+                }
+                None => not_json(error),
+            }
+        });
+    checked.and_then(|()| serde_json::from_str(text).map_err(not_json))
+}
+
+/// How `Unique` starts the error for a key written twice.
 const DUPLICATE: &str = "duplicate: ";
 
-/// A JSON object whose keys are all different.
-struct Fields(Map<String, Value>);
+/// Checks that no object of a JSON value has a key twice: every object
+/// when `deep`, else the value's own (numbers as `arbitrary_precision`
+/// reads them are maps too, with one key).
+#[derive(Clone, Copy)]
+struct Unique {
+    deep: bool,
+}
 
-impl<'de> serde::Deserialize<'de> for Fields {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Fields, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Fields;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a JSON object")
+impl<'de> serde::de::DeserializeSeed<'de> for Unique {
+    type Value = ();
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Unique {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        match self.deep {
+            true => while seq.next_element_seed(self)?.is_some() {},
+            false => while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {},
+        }
+        Ok(())
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut keys = std::collections::HashSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if !keys.insert(key.clone()) {
+                return Err(serde::de::Error::custom(format_args!(
+                    "{DUPLICATE}`{key}` twice"
+                )));
             }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Fields, A::Error> {
-                let mut fields = Map::new();
-                while let Some(key) = map.next_key::<String>()? {
-                    if fields.contains_key(&key) {
-                        return Err(serde::de::Error::custom(format_args!(
-                            "{DUPLICATE}`{key}` twice"
-                        )));
-                    }
-                    let value = map.next_value()?;
-                    fields.insert(key, value);
-                }
-                Ok(Fields(fields))
+            match self.deep {
+                true => map.next_value_seed(self)?,
+                false => map.next_value::<serde::de::IgnoredAny>().map(|_| ())?,
             }
         }
-        deserializer.deserialize_map(Visitor)
+        Ok(())
     }
 }
 

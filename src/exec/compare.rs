@@ -28,8 +28,13 @@ pub fn mismatch(what: String) -> Diagnostic {
 }
 
 /// The network's run and the reference interpreter's on the same
-/// combinatory program must end the same way.
+/// combinatory program must end the same way; one stopped by a limit the
+/// engines count differently (memory, E0708) or by an interrupt (E0709)
+/// is that error, not a disagreement.
 pub fn cross_check(neural: &Run, reference: &Run) -> Result<(), Diagnostic> {
+    if let Some(limit) = stopped_alone(neural, reference, &MEMORY, "the reference") {
+        return Err(limit);
+    }
     match (neural, reference) {
         (Ok(n), Ok(r)) if n.steps != r.steps => Err(mismatch(format!(
             "the network took {} steps, the reference {}",
@@ -42,9 +47,44 @@ pub fn cross_check(neural: &Run, reference: &Run) -> Result<(), Diagnostic> {
 }
 
 /// Errors whose limits the two forms count in different units (core steps
-/// against statements, frames against nested calls): a network run that
-/// stops with one of them may still agree with the programs as written.
-const LIMITS: [Code; 2] = [codes::E0701, codes::E0704];
+/// against statements, bytes of different stores), and an interrupt: a
+/// run that stops with one of them may still agree with the programs as
+/// written.
+const LIMITS: [Code; 4] = [codes::E0701, codes::E0704, codes::E0708, codes::E0709];
+
+/// The limits the two engines count differently even on one combinatory
+/// program (each stores a call in its own way), and an interrupt.
+const MEMORY: [Code; 2] = [codes::E0708, codes::E0709];
+
+/// When exactly one of the two runs stopped with one of `limits`: its
+/// error, noting how the other ended (it is a limit, not a
+/// disagreement).
+fn stopped_alone(neural: &Run, other: &Run, limits: &[Code], name: &str) -> Option<Diagnostic> {
+    let limited = |run: &Run| matches!(run, Err(e) if limits.contains(&e.code));
+    let (stopped, engine, rest) = match (neural, other) {
+        (Err(n), Err(o)) if n.code == o.code => return None,
+        (Err(n), _) if limited(neural) => (n, "the network", end(other)),
+        (_, Err(o)) if limited(other) => (o, name, end(neural)),
+        _ => return None,
+    };
+    let note = format!(
+        "{engine} stopped with {} here; the other run {rest}: a limit of one run, not a disagreement",
+        stopped.code
+    );
+    Some(stopped.clone().with_note(note))
+}
+
+/// The run to report of two that agree (see [`cross_check`]): when both
+/// stopped with the same limit, saying so.
+pub fn both_stopped(neural: Run, other: &Run) -> Run {
+    match (neural, other) {
+        (Err(n), Err(o)) if n.code == o.code && LIMITS.contains(&n.code) => {
+            let code = n.code;
+            Err(n.with_note(format!("both engines stopped with {code} here")))
+        }
+        (neural, _) => neural,
+    }
+}
 
 /// The network's run of the combinatory form and the reference
 /// interpreter's run of the normal programs as written must end in the
@@ -58,9 +98,11 @@ pub fn agrees_with_written(neural: &Run, written: &Run) -> Result<(), Diagnostic
             "compared with the normal programs as written, run by the reference interpreter",
         )
     };
+    if let Some(limit) = stopped_alone(neural, written, &LIMITS, with) {
+        return Err(limit);
+    }
     match (neural, written) {
         (Ok(n), Ok(w)) => same_state(&n.state, &w.state, with).map_err(compared),
-        (Err(n), _) if LIMITS.contains(&n.code) => Ok(()),
         (Err(n), Err(w)) if n.code == w.code => Ok(()),
         _ => Err(compared(mismatch(ends(neural, written, with)))),
     }
@@ -68,11 +110,15 @@ pub fn agrees_with_written(neural: &Run, written: &Run) -> Result<(), Diagnostic
 
 /// How two runs that do not both finish end, in words.
 fn ends(neural: &Run, other: &Run, name: &str) -> String {
-    let end = |run: &Run| match run {
+    format!("the network {}, {name} {}", end(neural), end(other))
+}
+
+/// How a run ended, in words.
+fn end(run: &Run) -> String {
+    match run {
         Ok(_) => "finished".to_string(),
         Err(e) => format!("stopped with {} ({})", e.code, e.message),
-    };
-    format!("the network {}, {name} {}", end(neural), end(other))
+    }
 }
 
 /// E1106 at the first member or element where `neural` and `other` differ.
@@ -227,7 +273,34 @@ mod tests {
         );
         assert!(agrees_with_written(&overflow, &finished).is_err());
         assert!(agrees_with_written(&finished, &overflow).is_err());
-        assert!(agrees_with_written(&budget, &finished).is_ok());
-        assert!(cross_check(&budget, &finished).is_err());
+        // A limit one run met alone is that run's error, not E1106.
+        let alone = agrees_with_written(&budget, &finished).unwrap_err();
+        assert_eq!(alone.code, codes::E0701);
+        assert_eq!(
+            agrees_with_written(&finished, &error(codes::E0704))
+                .unwrap_err()
+                .code,
+            codes::E0704
+        );
+        assert_eq!(
+            cross_check(&budget, &finished).unwrap_err().code,
+            codes::E1106
+        );
+        let memory = cross_check(&finished, &error(codes::E0708)).unwrap_err();
+        assert_eq!(memory.code, codes::E0708);
+        assert!(
+            memory
+                .notes
+                .iter()
+                .any(|n| n.contains("not a disagreement")),
+            "{:?}",
+            memory.notes
+        );
+        let deep = both_stopped(error(codes::E0704), &error(codes::E0704)).unwrap_err();
+        assert!(
+            deep.notes
+                .iter()
+                .any(|n| n == "both engines stopped with E0704 here")
+        );
     }
 }

@@ -1,7 +1,8 @@
 //! Runtime errors of the machine itself, as opposed to the environments':
 //! a run that does not finish (E0701: the step budget ran out, or the
-//! program provably repeats itself) and a run that nests too deep
-//! (E0704). Both engines report them through these functions.
+//! program provably repeats itself), a run that nests too deep (E0704),
+//! one that outgrows its memory limit (E0708) and one stopped from outside
+//! (E0709). Every engine reports them through these functions.
 
 use crate::diagnostic::{Diagnostic, codes};
 use crate::span::Span;
@@ -53,6 +54,17 @@ pub fn too_deep(limit: usize, name: &str, at: Span) -> Diagnostic {
     .with_help("check that every recursion reaches its base case")
 }
 
+/// E0704: more than `limit` calls nested, at the call at `span` (of a
+/// converted normal program, whose callee is known by its frame only).
+pub fn too_many_calls(limit: usize, span: Span) -> Diagnostic {
+    Diagnostic::error(
+        codes::E0704,
+        format!("the program nested more than {limit} calls without returning"),
+    )
+    .with_label(span, "this call is one too many")
+    .with_help("check that every recursion reaches its base case")
+}
+
 /// E0704: the state stack grew past `limit` entries at the `_push` or
 /// `_push_sentinel` at `span`.
 pub fn too_many_states(limit: usize, span: Span) -> Diagnostic {
@@ -64,17 +76,31 @@ pub fn too_many_states(limit: usize, span: Span) -> Diagnostic {
     .with_help("check that the states `_push` saves are taken off again by a `treerec`")
 }
 
-/// E0704: the values on a stack would pass `limit` bytes at `span` (a push
-/// or a state call), saving `width` pointer values at a time.
-pub fn stack_too_large(limit: usize, width: usize, span: Span) -> Diagnostic {
+/// E0708: the run's growing stores would hold `wanted` bytes, past the
+/// `limit` (`--max-memory`), at `span`.
+pub fn out_of_memory(limit: usize, wanted: usize, span: Span) -> Diagnostic {
     Diagnostic::error(
-        codes::E0704,
+        codes::E0708,
         format!(
-            "the program's stacks grew past {} MiB of saved pointer values",
-            limit >> 20
+            "the run would hold more than {} of calls and stacks ({wanted} bytes, past the {limit} allowed)",
+            mebibytes(limit)
         ),
     )
-    .with_label(span, format!("saving {width} value{} here", if width == 1 { "" } else { "s" }))
-    .with_help("check that every recursion reaches its base case")
-    .with_note("a sentinel or a state call saves every pointer, so each level of recursion costs one value per pointer")
+    .with_label(span, "growing here")
+    .with_help("check that every recursion reaches its base case; if the run needs more, raise `--max-memory`")
+}
+
+/// E0709: the run was asked to stop from outside (Ctrl-C in Python).
+pub fn interrupted() -> Diagnostic {
+    Diagnostic::error(codes::E0709, "the run was interrupted")
+}
+
+/// `bytes` in words: `512 MiB`, `1.5 KiB`, `12 bytes`.
+fn mebibytes(bytes: usize) -> String {
+    match bytes {
+        0..1024 => format!("{bytes} bytes"),
+        1024..1_048_576 => format!("{:.1} KiB", bytes as f64 / 1024.0),
+        _ if bytes == usize::MAX => "all the address space".to_string(),
+        _ => format!("{:.1} MiB", bytes as f64 / 1_048_576.0),
+    }
 }

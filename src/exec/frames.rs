@@ -35,10 +35,18 @@ impl FrameStack {
         self.values.len()
     }
 
-    /// Makes room for a frame saving `width` values; false when the memory
-    /// for it cannot be had.
-    pub fn reserve(&mut self, width: usize) -> bool {
-        self.frames.try_reserve(1).is_ok() && self.values.try_reserve(width).is_ok()
+    /// The bytes its allocations hold.
+    pub fn bytes(&self) -> usize {
+        super::limits::bytes(&self.frames) + super::limits::bytes(&self.values)
+    }
+
+    /// Makes room for one more of `width` values, the run holding `others`
+    /// bytes besides and at most `max` ([`super::limits::make_room`]).
+    pub fn make_room(&mut self, width: usize, others: usize, max: usize) -> Result<(), usize> {
+        let values = super::limits::bytes(&self.values);
+        super::limits::make_room(&mut self.frames, 1, others.saturating_add(values), max)?;
+        let held = others.saturating_add(super::limits::bytes(&self.frames));
+        super::limits::make_room(&mut self.values, width, held, max)
     }
 
     /// `_resume`: the top frame's resume point, 0 without frames.

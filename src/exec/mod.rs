@@ -6,20 +6,25 @@
 //! part: the [`Store`] a run changes (the environment's state, the pointers,
 //! the `treerec` state stack, the frame stack of exact conversion, the step and change counters, the trace), the
 //! application of ACTs and built-ins to it, the limits every run obeys
-//! ([`Options`], [`MAX_TASKS`]), the runtime errors of the machine itself,
+//! ([`Options`], [`Limits`]: one nesting limit, one memory limit and an
+//! interrupt flag, the same on every engine), the runtime errors of the machine itself,
 //! the [`Outcome`] of a finished run, and [`compare`], which says whether
 //! two engines' runs agree. Neither engine imports the other.
 
 pub mod compare;
 mod errors;
 mod frames;
+pub mod limits;
 mod stack;
 mod store;
 
-pub use errors::{never_finishes, out_of_steps, stack_too_large, too_deep, too_many_states};
+pub use errors::{
+    interrupted, never_finishes, out_of_memory, out_of_steps, too_deep, too_many_states,
+};
 pub use frames::FrameStack;
+pub use limits::Limits;
 pub use stack::StateStack;
-pub use store::{Store, initial_pointers, room_for_values};
+pub use store::{Store, initial_pointers};
 
 use crate::diagnostic::Diagnostic;
 use crate::env::{State, eval_error};
@@ -45,23 +50,27 @@ pub fn step_bit(
     }
 }
 
-/// The most tasks (nested calls) and state-stack entries a run may hold.
-pub const MAX_TASKS: usize = 10_000_000;
-
-/// The most bytes of pointer values a run may hold on its stacks: the
-/// states and sentinels of `treerec`, and the pointers saved by the state
-/// calls of normal programs. A sentinel remembers every pointer, so with
-/// many pointers this bound, not [`MAX_TASKS`], is the one a runaway
-/// recursion meets first; either way it stops with E0704 long before a
-/// 24 GiB machine runs out of memory.
-pub const MAX_STACK_BYTES: usize = 1 << 30;
-
 /// How to run, for either engine.
 pub struct Options<'a> {
     /// Stop with E0701 when a run would take more steps than this.
     pub max_steps: u64,
     /// Where to write the trace (one line per step), if anywhere.
     pub trace: Option<&'a mut dyn std::io::Write>,
+    /// How deep calls may nest, how much memory the run may hold, and
+    /// whether it was asked to stop.
+    pub limits: Limits<'a>,
+}
+
+impl<'a> Options<'a> {
+    /// A run of at most `max_steps` steps within the default limits,
+    /// untraced.
+    pub fn steps(max_steps: u64) -> Options<'a> {
+        Options {
+            max_steps,
+            trace: None,
+            limits: Limits::default(),
+        }
+    }
 }
 
 /// A finished run.

@@ -3,14 +3,16 @@
 //! A [`Store`] holds the environment's state, the pointer values, the
 //! `treerec` state stack, the frame stack, the step counter with its budget, the change
 //! counter (the `version` behind "never finishes": every change to the
-//! pointers, the environment or the state stack increments it) and the
-//! trace writer. Engines decide *what* runs; the store carries it out the
+//! pointers, the environment or the state stack increments it), the
+//! trace writer and the run's [`Limits`], with the bytes the engine's own
+//! growing stores hold, so that one memory limit covers them all. Engines decide *what* runs; the store carries it out the
 //! same way for both, so their steps, errors and final states can be
 //! compared exactly.
 
 use std::io::Write;
 
-use super::{FrameStack, MAX_STACK_BYTES, MAX_TASKS, Options, Outcome, StateStack, errors};
+use super::limits::{self, POLL_EVERY};
+use super::{FrameStack, Limits, Options, Outcome, StateStack, errors};
 use crate::diagnostic::Diagnostic;
 use crate::env::{Cells, CompiledAct, State, View, eval_error, internal};
 use crate::program::{Act, ActApp, BoolExpr, EnvKind, FrameAct, Pointer, PosExpr};
@@ -27,6 +29,13 @@ pub struct Store<'o> {
     max_steps: u64,
     version: u64,
     trace: Option<&'o mut dyn Write>,
+    limits: Limits<'o>,
+    /// The bytes the engine's growing stores hold ([`Self::make_room`]).
+    engine: usize,
+    /// ACTs applied, to ask [`Limits::interrupt`] every [`POLL_EVERY`].
+    acts: u64,
+    /// The interrupt was seen where it could not be reported yet.
+    stopped: bool,
 }
 
 /// The pointers' initial values on `state`, each `init` evaluated in
@@ -41,17 +50,6 @@ pub fn initial_pointers(pointers: &[Pointer], state: &State) -> Result<Vec<i64>,
         values.push(value);
     }
     Ok(values)
-}
-
-/// E0704 unless `held` values and `width` more stay within
-/// [`MAX_STACK_BYTES`]; `span` is what saves them. (Engines that keep such
-/// values themselves call this before they grow.)
-pub fn room_for_values(held: usize, width: usize, span: Span) -> Result<(), Diagnostic> {
-    let bytes = (held + width).saturating_mul(std::mem::size_of::<i64>());
-    if bytes > MAX_STACK_BYTES {
-        return Err(errors::stack_too_large(MAX_STACK_BYTES, width, span));
-    }
-    Ok(())
 }
 
 impl<'o> Store<'o> {
@@ -82,6 +80,10 @@ impl<'o> Store<'o> {
             max_steps: options.max_steps,
             version: 0,
             trace: options.trace,
+            limits: options.limits,
+            engine: 0,
+            acts: 0,
+            stopped: false,
         })
     }
 
@@ -187,7 +189,72 @@ impl<'o> Store<'o> {
             let (name, at) = who();
             return Err(self.out_of_steps(name, at));
         }
+        if self.steps.is_multiple_of(POLL_EVERY) {
+            return self.poll();
+        }
         Ok(())
+    }
+
+    /// E0709 once the run was asked to stop.
+    #[cold]
+    pub fn poll(&self) -> Result<(), Diagnostic> {
+        if self.stopped || self.limits.interrupted() {
+            return Err(errors::interrupted());
+        }
+        Ok(())
+    }
+
+    /// The run's limits.
+    pub fn limits(&self) -> &Limits<'o> {
+        &self.limits
+    }
+
+    /// The bytes the run's growing stores hold: the engine's and the
+    /// store's own stacks.
+    pub fn held(&self) -> usize {
+        self.engine
+            .saturating_add(self.states.bytes())
+            .saturating_add(self.frames.bytes())
+    }
+
+    /// Makes room in `v`, one of the engine's growing stores, for `extra`
+    /// more elements, within the memory limit (E0708 at `span` past it);
+    /// the engine grows its stores only through this, so the store knows
+    /// what they hold.
+    #[inline]
+    pub fn make_room<T>(
+        &mut self,
+        v: &mut Vec<T>,
+        extra: usize,
+        span: Span,
+    ) -> Result<(), Diagnostic> {
+        if v.len().saturating_add(extra) <= v.capacity() {
+            return Ok(());
+        }
+        let before = limits::bytes(v);
+        let others = self.held() - before;
+        limits::make_room(v, extra, others, self.limits.max_memory)
+            .map_err(|wanted| errors::out_of_memory(self.limits.max_memory, wanted, span))?;
+        self.engine += limits::bytes(v) - before;
+        Ok(())
+    }
+
+    /// Counts the growth of `v`, one of the engine's stores, which held
+    /// `before` bytes and grew by itself (by a few elements past what
+    /// [`Self::make_room`] made room for); E0708 at `span` if the run now
+    /// holds more than its limit.
+    pub fn grown<T>(&mut self, before: usize, v: &Vec<T>, span: Span) -> Result<(), Diagnostic> {
+        self.engine = (self.engine + limits::bytes(v)).saturating_sub(before);
+        let held = self.held();
+        if held > self.limits.max_memory {
+            return Err(errors::out_of_memory(self.limits.max_memory, held, span));
+        }
+        Ok(())
+    }
+
+    /// The engine frees `v`, one of its stores grown by [`Self::make_room`].
+    pub fn release<T>(&mut self, v: Vec<T>) {
+        self.engine = self.engine.saturating_sub(limits::bytes(&v));
     }
 
     /// The steps the budget has left: an engine may take up to this many
@@ -221,6 +288,10 @@ impl<'o> Store<'o> {
     /// evaluated positions, every other ACT goes to the environment.
     /// `declared` names the pointers for error messages.
     pub fn apply(&mut self, app: &ActApp, declared: &[Pointer]) -> Result<(), Diagnostic> {
+        self.acts += 1;
+        if self.stopped || self.acts.is_multiple_of(POLL_EVERY) {
+            self.poll()?;
+        }
         match &app.act {
             Act::Nop => Ok(()),
             Act::Push(exprs) => {
@@ -247,6 +318,12 @@ impl<'o> Store<'o> {
     /// error, or in another environment than `ram`).
     #[inline]
     pub fn apply_compiled(&mut self, act: &CompiledAct) -> bool {
+        self.acts += 1;
+        if self.acts.is_multiple_of(POLL_EVERY) && self.limits.interrupted() {
+            // [`Self::apply`], which the engine calls instead, reports it.
+            self.stopped = true;
+            return false;
+        }
         match act.apply(&mut self.state, &self.pointers) {
             Some(changed) => {
                 self.version += u64::from(changed);
@@ -301,17 +378,20 @@ impl<'o> Store<'o> {
         Ok(())
     }
 
-    /// E0704 when the frame stack is full, as [`Self::room_for_a_state`].
+    /// E0704 when the frame stack holds as many calls as may nest, E0708
+    /// when a frame of `width` values would pass the memory limit. The
+    /// first two frames are the converted program's own (the frame
+    /// resuming at 0 that stops its loop, and its entry's, which the
+    /// program as written does not count as a call), so the limit is met
+    /// at the same call as in the reference interpreter.
     fn room_for_a_frame(&mut self, span: Span, width: usize) -> Result<(), Diagnostic> {
-        if self.frames.len() >= MAX_TASKS {
-            return Err(errors::too_deep(MAX_TASKS, "a call", span));
+        if self.frames.len() >= self.limits.max_depth.saturating_add(2) {
+            return Err(errors::too_many_calls(self.limits.max_depth, span));
         }
-        room_for_values(self.frames.values() + self.states.values(), width, span)?;
-        if !self.frames.reserve(width) {
-            let held = self.frames.values() * std::mem::size_of::<i64>();
-            return Err(errors::stack_too_large(held, width, span));
-        }
-        Ok(())
+        let others = self.engine.saturating_add(self.states.bytes());
+        let max = self.limits.max_memory;
+        (self.frames.make_room(width, others, max))
+            .map_err(|wanted| errors::out_of_memory(max, wanted, span))
     }
 
     /// `_push_sentinel`, for the `treerec` applier at `at`.
@@ -343,19 +423,17 @@ impl<'o> Store<'o> {
         }
     }
 
-    /// E0704 when the state stack is full, in entries or in bytes, or the
-    /// machine has no memory left for it; `span` is the push of an entry of
-    /// `width` values.
+    /// E0704 when the state stack holds as many entries as calls may
+    /// nest, E0708 when an entry of `width` values would pass the memory
+    /// limit; `span` is the push.
     fn room_for_a_state(&mut self, span: Span, width: usize) -> Result<(), Diagnostic> {
-        if self.states.len() >= MAX_TASKS {
-            return Err(errors::too_many_states(MAX_TASKS, span));
+        if self.states.len() >= self.limits.max_depth {
+            return Err(errors::too_many_states(self.limits.max_depth, span));
         }
-        room_for_values(self.states.values(), width, span)?;
-        if !self.states.reserve(width) {
-            let held = self.states.values() * std::mem::size_of::<i64>();
-            return Err(errors::stack_too_large(held, width, span));
-        }
-        Ok(())
+        let others = self.engine.saturating_add(self.frames.bytes());
+        let max = self.limits.max_memory;
+        (self.states.make_room(width, others, max))
+            .map_err(|wanted| errors::out_of_memory(max, wanted, span))
     }
 
     /// True when a trace is being written.

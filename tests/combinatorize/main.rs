@@ -83,6 +83,7 @@ fn run(program: &Program, input: &Value) -> Value {
     let options = Options {
         max_steps: 1_000_000_000,
         trace: None,
+        limits: Default::default(),
     };
     let mut result = symbolic::run(program, state, options)
         .expect("runs without error")

@@ -185,6 +185,7 @@ fn run(program: &Program, input: &[i64], max_steps: u64) -> Option<Value> {
     let options = Options {
         max_steps,
         trace: None,
+        limits: Default::default(),
     };
     let mut result = symbolic::run(program, state, options)
         .ok()?

@@ -34,6 +34,7 @@ fn try_run(
     let options = Options {
         max_steps: 100_000_000,
         trace,
+        limits: Default::default(),
     };
     symbolic::run(&program, state, options).map(|outcome| outcome.to_json("symbolic"))
 }

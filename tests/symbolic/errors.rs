@@ -222,9 +222,10 @@ fn a_loop_that_changes_nothing_is_reported_at_once() {
     );
 }
 
+/// A recursion without end stops with E0704 at the nesting limit (small
+/// here, to stay quick): the call that would be the 101st nested one.
 #[test]
-#[cfg_attr(debug_assertions, ignore = "ten million calls: run with --release")]
-fn runaway_recursion_is_stopped() {
+fn runaway_recursion_is_stopped_at_the_nesting_limit() {
     // def DIVE(): MOVE(P1, RIGHT); DIVE(); MOVE(P1, LEFT)
     let mut b = Builder::new(kind("array"), &[("P1", int(0))]);
     let (p1, me) = (b.p("P1"), b.next_id());
@@ -234,24 +235,23 @@ fn runaway_recursion_is_stopped() {
         Stmt::Act(app(left(p1))),
     ];
     let dive = b.normal("DIVE", body);
-    let e = fail(&b.finish(dive), "[]");
+    let limits = Limits {
+        max_depth: 100,
+        ..Limits::default()
+    };
+    let e = fail_within(&b.finish(dive), "[]", limits);
     assert_eq!(e.code, codes::E0704);
-    assert!(
-        e.message.contains(&cnpi::exec::MAX_TASKS.to_string()),
-        "{}",
-        e.message
+    assert_eq!(
+        e.message,
+        "the program nested more than 100 calls without returning"
     );
 }
 
 /// A normal program whose state calls recurse forever, with 501 pointers:
-/// each call saves all of them, so ten million nested calls would need
-/// 40 GB. The byte bound on saved pointers stops it first with E0704.
+/// each call saves all of them, so the memory limit (1 MiB here) stops it
+/// with E0708 long before the nesting limit.
 #[test]
-#[cfg_attr(
-    debug_assertions,
-    ignore = "hundreds of thousands of calls: run with --release"
-)]
-fn wide_endless_state_calls_are_stopped_by_the_byte_bound() {
+fn wide_endless_state_calls_are_stopped_by_the_memory_limit() {
     let pointers: Vec<String> = (0..501).map(|i| format!("p{i} = 0")).collect();
     let text = format!(
         "env array({})\nstate(p0)\n\ndef DIVE():\n  if p0 >= 0:\n    DIVE(p0 + 1)\n  NOP\n",
@@ -260,9 +260,18 @@ fn wide_endless_state_calls_are_stopped_by_the_byte_bound() {
     let program = cnpi::compile::compile("wide.cnpi", &text, None)
         .program
         .expect("compiles");
-    let e = fail(&program, "[]");
-    assert_eq!(e.code, codes::E0704);
-    assert!(e.message.contains("MiB"), "{}", e.message);
+    let limits = Limits {
+        max_memory: 1 << 20,
+        ..Limits::default()
+    };
+    let e = fail_within(&program, "[]", limits);
+    assert_eq!(e.code, codes::E0708);
+    assert!(
+        e.message
+            .starts_with("the run would hold more than 1.0 MiB"),
+        "{}",
+        e.message
+    );
 }
 
 /// The E06xx fixtures of `tests/diagnostics` fail on their input alone, so

@@ -16,7 +16,7 @@ use common::add_decimal;
 
 use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::env;
-use cnpi::exec::{Options, Outcome};
+use cnpi::exec::{Limits, Options, Outcome};
 use cnpi::program::{
     Act, ActApp, Callee, Color, Combinator, EnvKind, Operand, PosKind, Program, Stmt,
 };
@@ -28,11 +28,17 @@ use serde_json::{Value, json};
 
 fn try_run(program: &Program, input: &str, max_steps: u64) -> Result<Outcome, Diagnostic> {
     let state = env::parse_input(program.env, input).expect("valid input");
+    symbolic::run(program, state, Options::steps(max_steps))
+}
+
+/// The error of a run of `program` on `input` within `limits`.
+fn fail_within(program: &Program, input: &str, limits: Limits) -> Diagnostic {
+    let state = env::parse_input(program.env, input).expect("valid input");
     let options = Options {
-        max_steps,
-        trace: None,
+        limits,
+        ..Options::steps(u64::MAX)
     };
-    symbolic::run(program, state, options)
+    symbolic::run(program, state, options).expect_err("the run fails")
 }
 
 fn run(program: &Program, input: &str) -> Outcome {

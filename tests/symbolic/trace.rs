@@ -8,6 +8,7 @@ fn trace(program: &Program, input: &str) -> (String, u64) {
     let options = Options {
         max_steps: u64::MAX,
         trace: Some(&mut out),
+        limits: Default::default(),
     };
     let steps = symbolic::run(program, state, options).expect("runs").steps;
     (String::from_utf8(out).expect("UTF-8"), steps)

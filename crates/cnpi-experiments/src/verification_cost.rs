@@ -382,6 +382,7 @@ impl Observation {
         let options = Options {
             max_steps: 10_000_000,
             trace: None,
+            limits: Default::default(),
         };
         run_observed(program, state, options, &mut observe)?;
         match failure {

@@ -72,6 +72,7 @@ fn bench(c: &mut Criterion, id: &str, n: usize, input: Value) {
     let options = || Options {
         max_steps: u64::MAX,
         trace: None,
+        limits: Default::default(),
     };
     let symbolic = || symbolic::run(&written, state.clone(), options()).expect("runs");
     let entry = Entry::of_unit(&memory, 0).expect("a program");

@@ -116,6 +116,7 @@ fn run(memory: &Memory, input: &Value) -> (Value, u64) {
     let options = Options {
         max_steps: u64::MAX,
         trace: None,
+        limits: Default::default(),
     };
     let entry = Entry::of_unit(memory, 0).expect("a program");
     let on = OnTheNetwork::new(core, memory.clone(), entry, true).expect("goes on the network");

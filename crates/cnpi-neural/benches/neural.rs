@@ -68,6 +68,7 @@ fn bench(c: &mut Criterion, name: &str, file: &str, input: &str) {
         let options = Options {
             max_steps: u64::MAX,
             trace: None,
+            limits: Default::default(),
         };
         symbolic::run(&program, state.clone(), options).expect("runs")
     };
@@ -79,6 +80,7 @@ fn bench(c: &mut Criterion, name: &str, file: &str, input: &str) {
         let options = Options {
             max_steps: u64::MAX,
             trace: None,
+            limits: Default::default(),
         };
         let network = &networks[usize::from(!cached)];
         network.run(state.clone(), options, None).expect("runs")

@@ -72,6 +72,7 @@ fn start_up(c: &mut Criterion) {
                 let options = Options {
                     max_steps: 1_000,
                     trace: None,
+                    limits: Default::default(),
                 };
                 let network = OnTheNetwork::new(core, memory, entry, true).expect("goes on");
                 network.run(state, options, None).expect("runs")

@@ -9,7 +9,7 @@ use cnpi_rl::sketch::blanks::BlankSketch;
 use cnpi_rl::sketch::gradient::Settings;
 use cnpi_rl::sketch::learn::{Method, learn as run_search};
 use cnpi_rl::sketch::{Sketch, examples};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 
 use crate::errors::{Reported, guarded, run_error};
@@ -38,7 +38,9 @@ pub fn compiled(py: Python, name: &str, text: &str, entry: Option<&str>) -> PyRe
 /// `threads` and `max_steps` are `cnpic learn`'s options. Raises
 /// CompileError for a sketch that does not compile, RunError (E1401) for
 /// examples that do not read, RunError E1402 for holes of both kinds in one
-/// file, E1403 when no fill is found within the budget.
+/// file, E1403 when no fill is found within the budget. An answer the
+/// examples leave open (another filling passes them and ends differently
+/// on some input) comes with a UserWarning naming that filling and input.
 #[pyfunction]
 #[pyo3(signature = (
     sketch_source_or_path, examples, *, seed=1, search=None, trials=100, episodes=2000,
@@ -91,7 +93,13 @@ pub fn learn(
             let budget = trials.saturating_mul(episodes);
             let search = py.detach(|| sketch.search(budget, seed));
             return match &search.found {
-                Some(filling) => Ok(sketch.answer(filling, &made_by)),
+                Some(filling) => {
+                    for warning in search.warnings(&sketch) {
+                        let message = std::ffi::CString::new(warning).unwrap_or_default();
+                        PyErr::warn(py, &py.get_type::<PyUserWarning>(), &message, 1)?;
+                    }
+                    Ok(sketch.answer(filling, &made_by))
+                }
                 None => Err(error(&search.failure(&sketch))),
             };
         }

@@ -5,11 +5,12 @@
 //! runs; [`trace`] a recorded run; [`values`] turns Python values into the
 //! JSON inputs `cnpic run --input` reads and results back; [`errors`] the
 //! exceptions, diagnostics as objects and the guard that turns a panic into
-//! an exception. The module-level functions below are `check`,
+//! an exception; [`interrupt`] stops a run on Ctrl-C. The module-level functions below are `check`,
 //! `combinatorize` and `learn`. The contract is
 //! `shared/spec/python.md`; the stubs users' tools read are `cnpi.pyi`.
 
 mod errors;
+mod interrupt;
 mod learn;
 mod program;
 mod reference;

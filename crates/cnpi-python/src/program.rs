@@ -15,6 +15,7 @@ use std::sync::{Arc, OnceLock};
 use cnpi::diagnostic::Diagnostic;
 use cnpi::env;
 use cnpi::exec::Outcome;
+use cnpi::exec::limits::{Limits, MAX_MEMORY};
 use cnpi::plan::{Engines, MAX_STEPS, RunOptions};
 use cnpi_neural::load::{Plan, Request, plan_file, plan_source};
 use cnpi_neural::viewer::{Recorder, Window};
@@ -23,6 +24,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::errors::{self, Reported, guarded, run_error};
+use crate::interrupt::Watch;
 use crate::reference;
 use crate::trace::{Steps, Trace};
 use crate::values::{from_json_text, to_json};
@@ -188,18 +190,39 @@ fn result<'py>(py: Python<'py>, outcome: &Outcome, engine: Engine) -> PyResult<B
     )
 }
 
+/// The limits of a run: `max_memory` bytes (default: `cnpic run`'s),
+/// stopped by `watch`.
+fn limits(max_memory: Option<usize>, watch: &Watch) -> Limits<'_> {
+    Limits {
+        max_memory: max_memory.unwrap_or(MAX_MEMORY),
+        interrupt: Some(watch),
+        ..Limits::default()
+    }
+}
+
+/// Runs `work` outside the GIL, watched for Ctrl-C: the exception a
+/// signal handler raised meanwhile, if any, else what `work` gave.
+pub fn watched<T: Send>(py: Python, work: impl FnOnce(&Watch) -> T + Send) -> PyResult<T> {
+    let watch = Watch::new();
+    let done = py.detach(|| work(&watch));
+    match watch.raised() {
+        Some(raised) => Err(raised),
+        None => Ok(done),
+    }
+}
+
 /// Runs `plan` on `input`.
 fn run_one(
     plan: &Plan,
     input: &str,
     max_steps: u64,
+    limits: Limits,
     record: Option<&mut Recorder>,
 ) -> Result<Outcome, Diagnostic> {
     let state = env::read_input(plan.env(), &plan.declarations(), input)?;
     let options = RunOptions {
-        max_steps,
-        trace: None,
         record,
+        ..RunOptions::limited(max_steps, limits)
     };
     plan.run(state, options)
 }
@@ -211,22 +234,26 @@ impl Program {
     /// None for the environment's empty input) on `engine`, `"neural"` (the
     /// network, default) or `"symbolic"` (the exact reference interpreter).
     /// Returns the dict of `cnpic run --format json`; raises RunError when
-    /// the input does not read or the run fails, TypeError for a Python
-    /// value JSON has no form for.
-    #[pyo3(signature = (input=None, *, engine="neural", max_steps=None))]
+    /// the input does not read or the run fails (E0708 past `max_memory`
+    /// bytes of calls and stacks, 2 GiB by default), TypeError for a Python
+    /// value JSON has no form for, KeyboardInterrupt on Ctrl-C.
+    #[pyo3(signature = (input=None, *, engine="neural", max_steps=None, max_memory=None))]
     fn run<'py>(
         &self,
         py: Python<'py>,
         input: Option<&Bound<'py, PyAny>>,
         engine: &str,
         max_steps: Option<u64>,
+        max_memory: Option<usize>,
     ) -> PyResult<Bound<'py, PyAny>> {
         guarded(|| {
             let engine = Engine::parse(engine)?;
             let plan = self.plan(py, engine)?;
             let input = self.input(input)?;
             let max_steps = max_steps.unwrap_or(MAX_STEPS);
-            let ran = py.detach(|| run_one(&plan, &input, max_steps, None));
+            let ran = watched(py, |watch| {
+                run_one(&plan, &input, max_steps, limits(max_memory, watch), None)
+            })?;
             match ran {
                 Ok(outcome) => result(py, &outcome, engine),
                 Err(diagnostic) => Err(self.error(py, &plan, &diagnostic, "")),
@@ -240,8 +267,10 @@ impl Program {
     /// (default) the first failing input (by position) raises its
     /// RunError; with `errors="return"` its place holds
     /// `{"error": {"code": ..., "message": ...}}`, as `cnpic run --inputs`
-    /// writes it.
-    #[pyo3(signature = (inputs, *, engine="neural", jobs=None, max_steps=None, errors="raise"))]
+    /// writes it. `jobs` is capped at 8 per core; `max_memory` is each
+    /// run's, as in `run`.
+    #[pyo3(signature = (inputs, *, engine="neural", jobs=None, max_steps=None, errors="raise", max_memory=None))]
+    #[allow(clippy::too_many_arguments)]
     fn run_many<'py>(
         &self,
         py: Python<'py>,
@@ -250,6 +279,7 @@ impl Program {
         jobs: Option<usize>,
         max_steps: Option<u64>,
         errors: &str,
+        max_memory: Option<usize>,
     ) -> PyResult<Vec<Bound<'py, PyAny>>> {
         guarded(|| {
             let engine = Engine::parse(engine)?;
@@ -269,7 +299,9 @@ impl Program {
                 .collect::<PyResult<_>>()?;
             let jobs = cnpi::threads::usable(jobs.unwrap_or(0), texts.len());
             let max_steps = max_steps.unwrap_or(MAX_STEPS);
-            let results = py.detach(|| plan.run_many(&texts, max_steps, jobs, &|| {}));
+            let results = watched(py, |watch| {
+                plan.run_many(&texts, max_steps, limits(max_memory, watch), jobs, &|| {})
+            })?;
             (results.into_iter().enumerate())
                 .map(|(i, ran)| match ran {
                     Ok(outcome) => result(py, &outcome, engine),
@@ -296,31 +328,35 @@ impl Program {
     /// (`engine="symbolic"`) a step is what it counts: a combinator's core
     /// step, or a statement of a normal program as written. A run that
     /// fails raises its RunError with the trace of the steps up to the
-    /// error as `.trace`.
-    #[pyo3(signature = (input=None, *, engine="neural", max_steps=None))]
+    /// error as `.trace`. `max_memory` is as in `run`.
+    #[pyo3(signature = (input=None, *, engine="neural", max_steps=None, max_memory=None))]
     fn trace(
         &self,
         py: Python,
         input: Option<&Bound<'_, PyAny>>,
         engine: &str,
         max_steps: Option<u64>,
+        max_memory: Option<usize>,
     ) -> PyResult<Trace> {
         guarded(|| {
             let engine = Engine::parse(engine)?;
             let plan = self.plan(py, engine)?;
             let input = self.input(input)?;
             let max_steps = max_steps.unwrap_or(MAX_STEPS);
-            let (ran, steps) = py.detach(|| match engine {
-                Engine::Neural => {
-                    let mut recorder = Recorder::new(Window::all());
-                    let ran = run_one(&plan, &input, max_steps, Some(&mut recorder));
-                    (ran, Steps::Network(Box::new(recorder)))
+            let (ran, steps) = watched(py, |watch| {
+                let limits = limits(max_memory, watch);
+                match engine {
+                    Engine::Neural => {
+                        let mut recorder = Recorder::new(Window::all());
+                        let ran = run_one(&plan, &input, max_steps, limits, Some(&mut recorder));
+                        (ran, Steps::Network(Box::new(recorder)))
+                    }
+                    Engine::Symbolic => {
+                        let (ran, steps) = reference::record(&plan, &input, max_steps, limits);
+                        (ran, Steps::Reference(steps))
+                    }
                 }
-                Engine::Symbolic => {
-                    let (ran, steps) = reference::record(&plan, &input, max_steps);
-                    (ran, Steps::Reference(steps))
-                }
-            });
+            })?;
             let trace = Trace::new(plan.clone(), &self.spec.name, steps, &ran);
             match ran {
                 Ok(_) => Ok(trace),

@@ -8,7 +8,7 @@
 
 use cnpi::diagnostic::Diagnostic;
 use cnpi::env;
-use cnpi::exec::{Options, Outcome};
+use cnpi::exec::{Limits, Options, Outcome};
 use cnpi::program::{CombinatorKind, DefId, Slot};
 use cnpi::symbolic::{Event, run_observed};
 use cnpi_neural::load::Plan;
@@ -33,8 +33,14 @@ pub struct Steps {
     pub counted: u64,
 }
 
-/// Runs `plan`'s reference program on `input` and records its steps.
-pub fn record(plan: &Plan, input: &str, max_steps: u64) -> (Result<Outcome, Diagnostic>, Steps) {
+/// Runs `plan`'s reference program on `input` within `limits` and records
+/// its steps.
+pub fn record(
+    plan: &Plan,
+    input: &str,
+    max_steps: u64,
+    limits: Limits,
+) -> (Result<Outcome, Diagnostic>, Steps) {
     let mut steps = Steps {
         kept: Vec::new(),
         counted: 0,
@@ -73,8 +79,8 @@ pub fn record(plan: &Plan, input: &str, max_steps: u64) -> (Result<Outcome, Diag
             }
         };
         let options = Options {
-            max_steps,
-            trace: None,
+            limits,
+            ..Options::steps(max_steps)
         };
         run_observed(program, state, options, &mut observe)
     });

@@ -132,3 +132,63 @@ def test_run_many_lets_other_python_threads_run():
     # bytecodes).
     inside = [t for t in ticks if start + 0.02 < t < end - 0.02]
     assert len(inside) > 10, (len(inside), end - start)
+
+
+# Issue 47: a runaway run stops on Ctrl-C, deep recursion stops at the
+# memory limit with a coded error, and `jobs` far past the cores is capped.
+RUNAWAY = "env ram(i = 0)\ninput k\n\ndef LOOP():\n  while i < k:\n    i = i + 1\n"
+DEEP = (
+    "env ram()\ninput k\nvar total = 0\n\ndef MAIN():\n  total = F(k)\n\n"
+    "def F(m):\n  if m == 0:\n    return 0\n  return F(m - 1) + 1\n"
+)
+
+
+@pytest.mark.parametrize("call", ["run", "run_many", "trace"])
+@pytest.mark.parametrize("engine", ["neural", "symbolic"])
+def test_ctrl_c_stops_a_runaway_run_within_100_ms(call, engine):
+    import signal
+    import threading
+    import time
+
+    program = cnpi.compile(RUNAWAY)
+    endless = {"k": 10**15}
+    steps = 10**16
+    calls = {
+        "run": lambda: program.run(endless, engine=engine, max_steps=steps),
+        "run_many": lambda: program.run_many([endless] * 3, engine=engine, jobs=2, max_steps=steps),
+        "trace": lambda: program.trace(endless, engine=engine, max_steps=steps),
+    }
+    sent = []
+
+    def interrupt():
+        sent.append(time.monotonic())
+        os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Timer(0.3, interrupt)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            calls[call]()
+        took = time.monotonic() - sent[0]
+    finally:
+        timer.cancel()
+    assert took < 0.1, f"{call} on {engine} stopped {took * 1000:.0f} ms after Ctrl-C"
+    # The program runs again afterwards.
+    assert program.run({"k": 3}, engine=engine)["i"] == 3
+
+
+@pytest.mark.parametrize("engine", ["neural", "symbolic"])
+def test_deep_recursion_past_max_memory_is_a_run_error(engine):
+    program = cnpi.compile(DEEP)
+    with pytest.raises(cnpi.RunError) as raised:
+        program.run({"k": 10**6}, engine=engine, max_memory=1 << 20)
+    assert raised.value.code == "E0708"
+    many = program.run_many([{"k": 10**6}, {"k": 5}], engine=engine, max_memory=1 << 20, errors="return")
+    assert many[0]["error"]["code"] == "E0708"
+    assert many[1]["total"] == 5
+
+
+def test_jobs_far_past_the_cores_are_capped():
+    program = cnpi.load(example("quicksort.cnpi"))
+    inputs = [[n, 1] for n in range(50)]
+    assert program.run_many(inputs, jobs=1000) == [program.run(value) for value in inputs]

@@ -57,6 +57,7 @@ pub fn array_store(
     let options = cnpi::exec::Options {
         max_steps: u64::MAX,
         trace: None,
+        limits: Default::default(),
     };
     match cnpi::exec::Store::new(env, pointers, array_state(env, input), options) {
         Ok(store) => store,

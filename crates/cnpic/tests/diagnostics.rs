@@ -80,12 +80,15 @@ fn every_fixture_reports_its_code() {
 /// nor the E1401-E1403 errors of `cnpic learn`, which take an examples
 /// file besides the source (`tests/rl.rs` covers them through the CLI),
 /// nor E1501, a document too large for the language server (its tests,
-/// `crates/cnpi-lsp/tests/`, cover it). Unit tests cover them instead.
+/// `crates/cnpi-lsp/tests/`, cover it), nor E0708, which needs a
+/// `--max-memory` (`tests/cli.rs` and `tests/neural/limits.rs` cover it
+/// on every engine), nor E0709, an interrupt from outside (the Python
+/// package's tests send one). Unit tests cover them instead.
 const WITHOUT_FIXTURE: &[&str] = &[
     "E0100", "E0799", "E0899", "E1101", "E1102", "E1105", "E1106", "E1107", "E1108", "E1109",
     "E1201", "E1202", "E1301", "E1302", "E1303", "E1304", "E1305", "E1401", "E1402", "E1403",
     "E1501", "W1106", "W1301", "E0801", "E0802", "E0803", "E0804", "E0805", "E0806", "E0807",
-    "W0801", "W0802", "W0803",
+    "W0801", "W0802", "W0803", "E0708", "E0709",
 ];
 
 #[test]

@@ -6,7 +6,7 @@
 //! then run on fresh random inputs against an independent oracle.
 
 mod support;
-use support::{RL_CORE, cnpic, json};
+use support::{RL_CORE, ROOT, cnpic, json};
 
 #[test]
 fn rl_core_reports_rates_and_is_reproducible() {
@@ -662,6 +662,50 @@ fn normal_sketches_report_what_the_examples_leave_open() {
     assert_eq!(output.status.code(), Some(0));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("do not pin the holes down"), "{stderr}");
+}
+
+/// Issue 44: on the weak examples of `count_weak` (one match in ten
+/// examples) `count = n` fits as well as `count = count + 1`, which lies
+/// past the first 2,000 fillings after the answer. The whole of the
+/// answer's size class and the next is checked now: learn still answers,
+/// names another filling and an input, and the two fillings really end
+/// differently there on the network; `--strict` makes that exit 1.
+#[test]
+fn weak_examples_get_a_warning_whose_input_tells_the_fillings_apart() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let (program, summary) = learn(dir.path(), "count_weak", &["--threads", "2"]);
+    let ambiguous = &summary["ambiguous"];
+    let input = &ambiguous["input"];
+    let other = ambiguous["other"].as_object().expect("the other filling");
+    assert_eq!(other.len(), 1, "{summary}");
+    let other = (other.values().next())
+        .and_then(serde_json::Value::as_str)
+        .expect("a text");
+    assert_ne!(Some(other), summary["holes"]["17:7"].as_str(), "{summary}");
+    let sketch = std::path::Path::new(ROOT).join("examples/learn/count_weak.cnpi");
+    let sketch = std::fs::read_to_string(sketch).expect("read");
+    let hole = "\n      ?\n";
+    assert_eq!(sketch.matches(hole).count(), 1);
+    let other_program = dir.path().join("other.cnpi");
+    let filled = sketch.replace(hole, &format!("\n      {other}\n"));
+    std::fs::write(&other_program, filled).expect("written");
+    let (answer_run, other_run) = (run_json(&program, input), run_json(&other_program, input));
+    assert_eq!(answer_run["engine"], "neural", "{answer_run}");
+    assert_ne!(
+        answer_run["count"], other_run["count"],
+        "{input}: {answer_run} {other_run}"
+    );
+    let strict = cnpic(&[
+        "learn",
+        "examples/learn/count_weak.cnpi",
+        "--examples",
+        "examples/learn/count_weak.json",
+        "--strict",
+    ]);
+    assert_eq!(strict.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&strict.stderr);
+    assert!(stderr.contains("do not pin the holes down"), "{stderr}");
+    assert!(String::from_utf8_lossy(&strict.stdout).contains("def COUNT"));
 }
 
 /// Issue 29, item 6: the enumeration made every candidate of a hole up

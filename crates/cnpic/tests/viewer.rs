@@ -143,6 +143,7 @@ fn reference_worlds(text: &str, input: &str) -> Vec<(Vec<String>, Vec<(String, i
     let options = Options {
         max_steps: 1_000_000,
         trace: None,
+        limits: Default::default(),
     };
     run_observed(&program, state, options, &mut observe).expect("the reference runs");
     worlds

@@ -5,20 +5,21 @@
 //! call runs on the task stack like any other. So the machine evaluates
 //! such a statement as far as the first call whose value it lacks, keeping
 //! a log of everything read on the way (registers, cells, the values of
-//! the calls already made); it then runs that call with a [`Task::Resume`]
+//! the calls already made); it then runs that call with an [`Ends::RESUME`]
 //! under it, and evaluates the statement again from the log, which
 //! replays the reads made before the call exactly as they were, so
 //! operands are evaluated once, left to right, whatever the call changed.
 //! A call with arguments saves every register, sets the parameters and
 //! puts the registers back after (as a state call does); a definition with
-//! a `return` runs above a [`Task::Frame`], where `return` unwinds to.
+//! a `return` runs above an [`Ends::FRAME`], where `return` unwinds to.
+//! The logs of all waiting statements live one after the other in one
+//! vector, within the run's memory limit.
 
 use std::cell::{Cell, RefCell};
 
-use super::{Block, Loop, Machine, Task};
+use super::{Block, Ends, Loop, Machine, Task};
 use crate::diagnostic::Diagnostic;
 use crate::env::{View, eval_error, internal};
-use crate::exec;
 use crate::program::calls::{act_positions, map_positions};
 use crate::program::{
     Act, ActApp, CallExpr, DataId, DefId, EvalError, Observation, PointerId, PosExpr, PosKind,
@@ -59,7 +60,9 @@ struct Needed {
 /// value stops the evaluation (with [`EvalError::Call`]), saying which.
 struct Replay<'v, 'l> {
     view: View<'v>,
+    /// The logs, this statement's from `start` on.
     log: RefCell<&'l mut Vec<Option<i64>>>,
+    start: usize,
     next: Cell<usize>,
     needed: RefCell<Option<Needed>>,
 }
@@ -67,8 +70,8 @@ struct Replay<'v, 'l> {
 impl Replay<'_, '_> {
     /// The next logged read, or `read()` logged.
     fn logged(&self, read: impl FnOnce() -> Option<i64>) -> Option<i64> {
-        let at = self.next.get();
-        self.next.set(at + 1);
+        let at = self.start + self.next.get();
+        self.next.set(self.next.get() + 1);
         let mut log = self.log.borrow_mut();
         if let Some(&value) = log.get(at) {
             return value;
@@ -110,9 +113,9 @@ impl World for Replay<'_, '_> {
     }
 
     fn call(&self, call: &CallExpr, args: &[i64]) -> Result<i64, EvalError> {
-        let at = self.next.get();
+        let at = self.start + self.next.get();
         if let Some(&value) = self.log.borrow().get(at) {
-            self.next.set(at + 1);
+            self.next.set(self.next.get() + 1);
             return value.ok_or(EvalError::Call(call.span));
         }
         *self.needed.borrow_mut() = Some(Needed {
@@ -161,27 +164,42 @@ impl<'p> Pending<'p> {
 }
 
 impl<'p> Machine<'p, '_> {
-    /// Evaluates `pending` with the reads in `log` replayed: carries it
-    /// out once every value is known, else runs the next call it needs.
-    pub(super) fn pending(
-        &mut self,
-        pending: Pending<'p>,
-        mut log: Vec<Option<i64>>,
-    ) -> Result<(), Diagnostic> {
+    /// Evaluates `pending` with the reads logged from `start` on in
+    /// `logs` replayed: carries it out once every value is known, else runs
+    /// the next call it needs.
+    pub(super) fn pending(&mut self, pending: Pending<'p>, start: usize) -> Result<(), Diagnostic> {
+        let span = self.def(pending.def()).span;
+        // Room for the reads of most statements; more are counted after.
+        self.store.make_room(&mut self.logs, 8, span)?;
+        let before = self.logs.capacity();
         let (values, needed) = {
             let world = Replay {
                 view: self.store.view(),
-                log: RefCell::new(&mut log),
+                log: RefCell::new(&mut self.logs),
+                start,
                 next: Cell::new(0),
                 needed: RefCell::new(None),
             };
             (pending.evaluate(&world), world.needed.into_inner())
         };
+        if self.logs.capacity() != before {
+            self.store.grown(
+                before * std::mem::size_of::<Option<i64>>(),
+                &self.logs,
+                span,
+            )?;
+        }
         match (values, needed) {
-            (Ok(values), _) => self.carry_out(pending, values),
+            (Ok(values), _) => {
+                self.logs.truncate(start);
+                self.carry_out(pending, values)
+            }
             (Err(EvalError::Call(_)), Some(needed)) => {
-                self.waiting.push((pending, log));
-                self.push(Task::Resume, pending.def())?;
+                if self.waiting.len() == self.waiting.capacity() {
+                    self.store.make_room(&mut self.waiting, 1, span)?;
+                }
+                self.waiting.push((pending, start));
+                self.push_end(Ends::RESUME, pending.def())?;
                 self.returned = None;
                 let depth = pending.depth().saturating_add(1);
                 self.call_with(pending.def(), needed.def, &needed.args, depth, needed.span)
@@ -193,7 +211,7 @@ impl<'p> Machine<'p, '_> {
     /// The call a pending statement waited for has returned: its value
     /// goes into the log, and the statement is evaluated again.
     pub(super) fn resume(&mut self) -> Result<(), Diagnostic> {
-        let (pending, mut log) = self
+        let (pending, start) = self
             .waiting
             .pop()
             .ok_or_else(|| internal("a call returned to no pending statement"))?;
@@ -203,8 +221,10 @@ impl<'p> Machine<'p, '_> {
                 self.def(pending.def()).name
             ))
         })?;
-        log.push(Some(value));
-        self.pending(pending, log)
+        let span = self.def(pending.def()).span;
+        self.store.make_room(&mut self.logs, 1, span)?;
+        self.logs.push(Some(value));
+        self.pending(pending, start)
     }
 
     /// Runs the statement of `pending` with its expressions' `values`.
@@ -230,7 +250,7 @@ impl<'p> Machine<'p, '_> {
             (Stmt::StateCall(id, _, span), Values::Positions(values)) => {
                 let targets: &[PointerId] = self.program.state.as_deref().unwrap_or_default();
                 self.with_registers(targets, &values, *span)?;
-                self.push(Task::Restore, *id)?;
+                self.push_end(Ends::RESTORE, *id)?;
                 self.enter(*id, deeper)
             }
             (Stmt::ParamCall(call), Values::Positions(values)) => {
@@ -271,7 +291,7 @@ impl<'p> Machine<'p, '_> {
             let line = format!("{}({})", self.def(def).name, set.join(", "));
             self.store.trace(depth, &line);
         }
-        self.push(Task::Restore, def)?;
+        self.push_end(Ends::RESTORE, def)?;
         self.enter(def, depth)
     }
 
@@ -287,7 +307,7 @@ impl<'p> Machine<'p, '_> {
     ) -> Result<(), Diagnostic> {
         if self.keeps.keeps(caller, def) {
             self.with_registers(&[], &[], span)?;
-            self.push(Task::RestoreLocals, def)?;
+            self.push_end(Ends::RESTORE_LOCALS, def)?;
         }
         self.enter(def, depth)
     }
@@ -301,11 +321,7 @@ impl<'p> Machine<'p, '_> {
         span: Span,
     ) -> Result<(), Diagnostic> {
         let width = self.store.pointers().len();
-        exec::room_for_values(self.saved.len(), width, span)?;
-        if self.saved.try_reserve(width).is_err() {
-            let held = self.saved.len() * std::mem::size_of::<i64>();
-            return Err(exec::stack_too_large(held, width, span));
-        }
+        self.store.make_room(&mut self.saved, width, span)?;
         self.saved.extend_from_slice(self.store.pointers());
         self.store.changed();
         let pointers = self.store.pointers_mut();
@@ -316,7 +332,8 @@ impl<'p> Machine<'p, '_> {
     }
 
     /// `return` in block `b`, with `value` or without: ends the running
-    /// call of its definition, up to and including its [`Task::Frame`].
+    /// call of its definition, up to its [`Ends::FRAME`], leaving what
+    /// else the call's end does to run next.
     fn return_from(&mut self, b: &Block<'p>, value: Option<i64>) -> Result<(), Diagnostic> {
         if self.store.tracing() {
             let name = &self.def(b.def).name;
@@ -328,7 +345,13 @@ impl<'p> Machine<'p, '_> {
         }
         loop {
             match self.tasks.pop() {
-                Some(Task::Frame) => break,
+                Some(Task::Ends(ends)) if ends.has(Ends::FRAME) => {
+                    let rest = Ends(ends.0 & !Ends::FRAME);
+                    if rest.0 != 0 {
+                        self.tasks.push(Task::Ends(rest));
+                    }
+                    break;
+                }
                 Some(Task::Block(_) | Task::While(_)) => {}
                 _ => return Err(internal("`return` found no call to end")),
             }

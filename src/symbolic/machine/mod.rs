@@ -1,7 +1,15 @@
 //! The heap stack machine that runs checked programs exactly.
 //!
 //! Every call lives on one heap-allocated stack of [`Task`]s, never on the
-//! Rust call stack, so recursion depth is bounded only by [`MAX_TASKS`].
+//! Rust call stack, so recursion depth is bounded only by the run's
+//! [`exec::Limits`]: at most `max_depth` calls nested (E0704), counted as
+//! the network counts them (activations of a combinatory program, calls of
+//! a normal one), and at most `max_memory` bytes of tasks, saved registers
+//! and pending statements (E0708), every store growing through
+//! [`Store::make_room`]. What a call leaves to do when it ends (end its
+//! frame, put registers back, resume a waiting statement) is one small
+//! task, [`Ends`], and tasks are kept by kind ([`Tasks`]), so a deep
+//! recursion costs little per level.
 //! A combinator activation (Algorithm 1 of the paper) takes one core step
 //! per slot it calls: it evaluates its condition, keeps the first bit, and
 //! calls the next slot of its behaviour; it is popped before its last slot
@@ -16,7 +24,7 @@
 use super::{Event, trace};
 use crate::diagnostic::Diagnostic;
 use crate::env::internal;
-use crate::exec::{self, MAX_TASKS, Store};
+use crate::exec::{self, Store};
 use crate::program::locals::Keeps;
 use crate::program::{
     ActApp, Applier, Body, BoolExpr, Callee, Combinator, CombinatorKind, Def, DefId, Program, Slot,
@@ -76,21 +84,109 @@ struct Loop<'p> {
     tested: Option<u64>,
 }
 
+/// What is left to do when a call ends, in this order: end its frame
+/// (`FRAME`: where `return` unwinds to; ending without `return` gives no
+/// value), put back the locals a call without arguments saved
+/// (`RESTORE_LOCALS`) or the registers a state call or a call with
+/// arguments saved (`RESTORE`), and evaluate again the statement that
+/// waited for its
+/// value (`RESUME`, the last of `Machine::waiting`). One task holds them
+/// all, as the bits of a byte.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Ends(u8);
+
+impl Ends {
+    const RESUME: u8 = 1;
+    const RESTORE: u8 = 2;
+    /// Put back only the locals a call without arguments saved.
+    const RESTORE_LOCALS: u8 = 4;
+    const FRAME: u8 = 8;
+
+    fn has(self, bit: u8) -> bool {
+        self.0 & bit != 0
+    }
+}
+
 #[derive(Clone, Copy)]
 enum Task<'p> {
     Activation(Activation<'p>),
     Block(Block<'p>),
     While(Loop<'p>),
-    /// Puts back the pointers a state call or a call with arguments saved.
-    Restore,
-    /// Puts back the locals a call without arguments saved.
-    RestoreLocals,
-    /// Where the running call of a definition with `return` ends: what
-    /// `return` unwinds to.
-    Frame,
-    /// A statement waiting for the value of the call above it (the last
-    /// of `Machine::waiting`).
-    Resume,
+    Ends(Ends),
+}
+
+/// What kind of task a place on the stack holds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Activation,
+    Block,
+    While,
+    Ends,
+}
+
+/// The task stack as one stack of kinds and one of each kind's tasks (all
+/// last in, first out), so that a task costs what its kind needs: a call's
+/// [`Ends`] two bytes, not the room of the largest task. A deep recursion
+/// holds mostly those.
+#[derive(Default)]
+struct Tasks<'p> {
+    kinds: Vec<Kind>,
+    activations: Vec<Activation<'p>>,
+    blocks: Vec<Block<'p>>,
+    loops: Vec<Loop<'p>>,
+    ends: Vec<Ends>,
+}
+
+impl<'p> Tasks<'p> {
+    fn top(&self) -> Option<Kind> {
+        self.kinds.last().copied()
+    }
+
+    /// Pushes `task`, where room was made for it.
+    fn push(&mut self, task: Task<'p>) {
+        let kind = match task {
+            Task::Activation(a) => {
+                self.activations.push(a);
+                Kind::Activation
+            }
+            Task::Block(b) => {
+                self.blocks.push(b);
+                Kind::Block
+            }
+            Task::While(l) => {
+                self.loops.push(l);
+                Kind::While
+            }
+            Task::Ends(e) => {
+                self.ends.push(e);
+                Kind::Ends
+            }
+        };
+        self.kinds.push(kind);
+    }
+
+    fn pop(&mut self) -> Option<Task<'p>> {
+        Some(match self.kinds.pop()? {
+            Kind::Activation => Task::Activation(self.activations.pop()?),
+            Kind::Block => Task::Block(self.blocks.pop()?),
+            Kind::While => Task::While(self.loops.pop()?),
+            Kind::Ends => Task::Ends(self.ends.pop()?),
+        })
+    }
+
+    /// The block on top, if the top task is one.
+    fn top_block(&mut self) -> Option<&mut Block<'p>> {
+        (self.top() == Some(Kind::Block))
+            .then(|| self.blocks.last_mut())
+            .flatten()
+    }
+
+    /// The [`Ends`] on top, if the top task is one.
+    fn top_ends(&mut self) -> Option<&mut Ends> {
+        (self.top() == Some(Kind::Ends))
+            .then(|| self.ends.last_mut())
+            .flatten()
+    }
 }
 
 pub(super) struct Machine<'p, 'o> {
@@ -98,18 +194,21 @@ pub(super) struct Machine<'p, 'o> {
     pub(super) store: Store<'o>,
     /// Who is told of each activation and core step, if anyone.
     observer: Option<&'o mut dyn FnMut(Event<'_>)>,
-    tasks: Vec<Task<'p>>,
+    tasks: Tasks<'p>,
     /// The pointer values saved by the state calls in progress.
     saved: Vec<i64>,
     /// Reused buffer for the arguments of a state call.
     scratch: Vec<i64>,
-    /// The statements waiting for a call's value, with what they read so
-    /// far (one per `Task::Resume`).
-    waiting: Vec<(calls::Pending<'p>, Vec<Option<i64>>)>,
+    /// The statements waiting for a call's value (one per `Ends::RESUME`),
+    /// each with where its log of reads starts in `logs`.
+    waiting: Vec<(calls::Pending<'p>, usize)>,
+    /// The logs of the waiting statements and of the one evaluated, one
+    /// after the other (a stack, as the statements are).
+    logs: Vec<Option<i64>>,
     /// The value the last `return` gave, until a waiting statement takes it.
     returned: Option<i64>,
     /// Per definition: whether its body has a `return` (it runs above a
-    /// `Task::Frame`).
+    /// `Ends::FRAME`).
     returns: Vec<bool>,
     /// Which calls without arguments keep their caller's locals.
     keeps: Keeps,
@@ -130,10 +229,11 @@ impl<'p, 'o> Machine<'p, 'o> {
             program,
             store,
             observer,
-            tasks: Vec::new(),
+            tasks: Tasks::default(),
             saved: Vec::new(),
             scratch: Vec::new(),
             waiting: Vec::new(),
+            logs: Vec::new(),
             returned: None,
             returns: program.defs.iter().map(has_return).collect(),
             keeps: Keeps::of(program),
@@ -144,22 +244,24 @@ impl<'p, 'o> Machine<'p, 'o> {
     /// Runs the entry definition to its end.
     pub(super) fn run(&mut self) -> Result<(), Diagnostic> {
         self.enter(self.program.entry, 0)?;
-        while let Some(&task) = self.tasks.last() {
+        while let Some(kind) = self.tasks.top() {
             // A block steps in place (`block_step`): most steps are
             // statements, and a pop and a push each would copy it out and
             // back.
-            if !matches!(task, Task::Block(_)) {
-                self.tasks.pop();
+            if kind == Kind::Block {
+                let Some(&block) = self.tasks.blocks.last() else {
+                    return Err(internal("a block task without its block"));
+                };
+                self.block_step(block)?;
+                continue;
             }
-            match task {
-                Task::Activation(activation) => self.activation_step(activation)?,
-                Task::Block(block) => self.block_step(block)?,
-                Task::While(looping) => self.while_step(looping)?,
-                Task::Restore => self.restore(false)?,
-                Task::RestoreLocals => self.restore(true)?,
-                // The call ended without `return`.
-                Task::Frame => self.returned = None,
-                Task::Resume => self.resume()?,
+            match self.tasks.pop() {
+                Some(Task::Activation(activation)) => self.activation_step(activation)?,
+                Some(Task::While(looping)) => self.while_step(looping)?,
+                Some(Task::Ends(ends)) => self.end(ends)?,
+                Some(Task::Block(_)) | None => {
+                    return Err(internal("a task without its kind's entry"));
+                }
             }
         }
         Ok(())
@@ -170,12 +272,60 @@ impl<'p, 'o> Machine<'p, 'o> {
         &self.program.defs[id]
     }
 
+    /// Pushes `task` of `def`, within the memory limit.
     fn push(&mut self, task: Task<'p>, def: DefId) -> Result<(), Diagnostic> {
-        if self.tasks.len() >= MAX_TASKS {
-            let def = self.def(def);
-            return Err(exec::too_deep(MAX_TASKS, &def.name, def.span));
+        let span = self.def(def).span;
+        let tasks = &mut self.tasks;
+        self.store.make_room(&mut tasks.kinds, 1, span)?;
+        match task {
+            Task::Activation(_) => self.store.make_room(&mut tasks.activations, 1, span)?,
+            Task::Block(_) => self.store.make_room(&mut tasks.blocks, 1, span)?,
+            Task::While(_) => self.store.make_room(&mut tasks.loops, 1, span)?,
+            Task::Ends(_) => self.store.make_room(&mut tasks.ends, 1, span)?,
         }
-        self.tasks.push(task);
+        tasks.push(task);
+        Ok(())
+    }
+
+    /// E0704 unless a call of `def` at `depth` (calls nested, or for a
+    /// combinator, activations held) is within the nesting limit.
+    fn within_depth(&self, def: DefId, depth: usize) -> Result<(), Diagnostic> {
+        let limit = self.store.limits().max_depth;
+        if depth > limit {
+            let def = self.def(def);
+            return Err(exec::too_deep(limit, &def.name, def.span));
+        }
+        Ok(())
+    }
+
+    /// Adds `bit` to what the call about to start leaves to do when it
+    /// ends: to the top task if it is an [`Ends`] whose bits all come
+    /// after it, else as a new task.
+    fn push_end(&mut self, bit: u8, def: DefId) -> Result<(), Diagnostic> {
+        if let Some(ends) = self.tasks.top_ends()
+            && ends.0 < bit
+        {
+            ends.0 |= bit;
+            return Ok(());
+        }
+        self.push(Task::Ends(Ends(bit)), def)
+    }
+
+    /// A call has ended: what it left to do, in order.
+    fn end(&mut self, ends: Ends) -> Result<(), Diagnostic> {
+        if ends.has(Ends::FRAME) {
+            // It ended without `return`.
+            self.returned = None;
+        }
+        if ends.has(Ends::RESTORE_LOCALS) {
+            self.restore(true)?;
+        }
+        if ends.has(Ends::RESTORE) {
+            self.restore(false)?;
+        }
+        if ends.has(Ends::RESUME) {
+            self.resume()?;
+        }
         Ok(())
     }
 
@@ -234,11 +384,12 @@ impl<'p, 'o> Machine<'p, 'o> {
                 self.def(def).name
             ))),
             Body::Normal(stmts) => {
+                self.within_depth(def, depth as usize)?;
                 // A frame on top already ends with this call (a tail call):
                 // `return` may unwind to it.
-                let framed = matches!(self.tasks.last(), Some(Task::Frame));
+                let framed = self.tasks.top_ends().is_some_and(|e| e.has(Ends::FRAME));
                 if self.returns.get(def).copied().unwrap_or(false) && !framed {
-                    self.push(Task::Frame, def)?;
+                    self.push_end(Ends::FRAME, def)?;
                 }
                 let block = Block {
                     def,
@@ -260,6 +411,7 @@ impl<'p, 'o> Machine<'p, 'o> {
         def: DefId,
         depth: u32,
     ) -> Result<(), Diagnostic> {
+        self.within_depth(def, self.tasks.activations.len() + 1)?;
         if let Some(observer) = self.observer.as_mut() {
             observer(Event::Start { def });
         }
@@ -300,6 +452,7 @@ impl<'p, 'o> Machine<'p, 'o> {
         a.next += 1;
         let tail = a.next == slots.len();
         if !tail {
+            // Where it was just popped from: no room to make.
             self.tasks.push(Task::Activation(a));
         }
         if self.store.tracing() {

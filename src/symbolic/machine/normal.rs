@@ -7,7 +7,7 @@
 //! tail call to the same definition loops in constant stack.
 
 use super::calls::Pending;
-use super::{Block, Loop, Machine, Task};
+use super::{Block, Ends, Loop, Machine, Task};
 use crate::diagnostic::Diagnostic;
 use crate::env::{eval_error, internal};
 use crate::exec;
@@ -31,7 +31,7 @@ impl<'p> Machine<'p, '_> {
         let tail = b.next == b.stmts.len();
         if tail {
             self.tasks.pop();
-        } else if let Some(Task::Block(top)) = self.tasks.last_mut() {
+        } else if let Some(top) = self.tasks.top_block() {
             top.next = b.next;
         }
         let deeper = b.depth.saturating_add(1);
@@ -48,7 +48,7 @@ impl<'p> Machine<'p, '_> {
                 stmt,
                 tail,
             };
-            return self.pending(pending, Vec::new());
+            return self.pending(pending, self.logs.len());
         }
         match stmt {
             Stmt::Act(app) => {
@@ -132,7 +132,7 @@ impl<'p> Machine<'p, '_> {
         };
         self.count_statement(l.def, l.depth)?;
         if self.waits_for_calls(l.stmt) {
-            return self.pending(Pending::While(l), Vec::new());
+            return self.pending(Pending::While(l), self.logs.len());
         }
         let c = self.eval(condition)?;
         self.tested(l, c)
@@ -158,7 +158,7 @@ impl<'p> Machine<'p, '_> {
             return Err(exec::never_finishes(&def.name, "its `while` loop", *span));
         }
         l.tested = Some(self.store.version());
-        self.tasks.push(Task::While(l));
+        self.push(Task::While(l), l.def)?;
         let body = Block {
             def: l.def,
             stmts: body,
@@ -189,7 +189,7 @@ impl<'p> Machine<'p, '_> {
         let set = self.with_registers(targets, &values, span);
         self.scratch = values;
         set?;
-        self.push(Task::Restore, id)?;
+        self.push_end(Ends::RESTORE, id)?;
         self.enter(id, depth)
     }
 

@@ -187,6 +187,13 @@ pub struct States {
 }
 
 impl States {
+    /// The values of every state on the stack and the number one more
+    /// state adds, for a run that grows them within its memory limit
+    /// (`cnpi::exec::Store::make_room`) before it pushes.
+    pub fn storage(&mut self) -> (&mut Vec<f32>, usize) {
+        (&mut self.values, 2 * self.cells)
+    }
+
     /// Drops the state on top (none when empty).
     pub fn pop(&mut self) {
         let len = self.values.len().saturating_sub(2 * self.cells);

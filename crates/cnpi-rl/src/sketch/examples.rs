@@ -54,8 +54,12 @@ pub fn read(
     env: EnvKind,
     layout: &Declarations,
 ) -> Result<Vec<Example>, Diagnostic> {
-    let value: Value =
-        serde_json::from_str(text).map_err(|e| bad(name, format!("not JSON ({e})")))?;
+    // The reader of `cnpic run --input`: a key twice is E0602 there too.
+    let value = env::parse_strict("the file", text).map_err(|d| match d.code == codes::E0602 {
+        true => Diagnostic::error(d.code, format!("the examples `{name}`: {}", d.message))
+            .with_help("write each key of an object once"),
+        false => bad(name, d.message),
+    })?;
     let Value::Array(items) = value else {
         return Err(bad(name, "the file is not a JSON array"));
     };
@@ -221,5 +225,27 @@ mod tests {
         );
         let tape = r#"[{"input": [1], "output": {"A": [7], "output": [1, 2]}}]"#;
         assert!(read("ex.json", tape, array(), &Declarations::default()).is_ok());
+    }
+
+    /// Issue 47: serde_json keeps the last of a key written twice, so an
+    /// example could silently lose its first output; the examples are
+    /// read as `run --input` is, and a key twice at any depth is E0602.
+    #[test]
+    fn a_key_written_twice_anywhere_is_refused_with_e0602() {
+        for twice in [
+            r#"[{"input": [1], "output": {"A": [1]}, "output": {"A": [2]}}]"#,
+            r#"[{"input": [1], "output": {"A": [1], "A": [2]}}]"#,
+            r#"[{"input": [1], "input": [2], "output": {"A": [1]}}]"#,
+        ] {
+            let error = read("ex.json", twice, array(), &Declarations::default()).unwrap_err();
+            assert_eq!(error.code, codes::E0602, "{twice}");
+            assert!(error.message.contains("twice"), "{}", error.message);
+        }
+        let layout = Declarations::default();
+        let input = r#"{"A": [1], "A": [2]}"#;
+        let run = env::read_input(array(), &layout, input).map(|_| ());
+        let error = run.unwrap_err();
+        assert_eq!(error.code, codes::E0602, "as `run --input` refuses");
+        assert!(error.message.contains("twice"), "{}", error.message);
     }
 }

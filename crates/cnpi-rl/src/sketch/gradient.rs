@@ -64,30 +64,43 @@ pub struct Trial {
     pub found: Found,
 }
 
-/// What the search did: the first successful trial, or none.
+/// What the search did: the first successful trial, or else the best.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Search {
-    /// The trials up to the answer (all of them, when none succeeded),
-    /// in index order.
-    pub trials: Vec<Trial>,
-    /// The index in `trials` of the successful one.
-    pub success: Option<usize>,
+    /// Trials run up to the answer (all of them, when none succeeded).
+    pub trials: usize,
+    /// Their episodes in all.
+    pub episodes: usize,
+    /// The successful trial of lowest index, or else the trial whose fill
+    /// fails the fewest examples (the lowest index among equals): the one
+    /// trial kept, whatever the number run.
+    pub best: Option<Trial>,
 }
 
 impl Search {
-    /// Episodes of every trial up to and including the answer.
-    pub fn episodes(&self) -> usize {
-        self.trials.iter().map(|t| t.episodes).sum()
+    /// The successful trial.
+    pub fn success(&self) -> Option<&Trial> {
+        self.best.as_ref().filter(|t| t.learned_at.is_some())
     }
+}
 
-    /// The successful trial's fill, or else the fill that passes the most
-    /// examples (the lowest trial among equals).
-    pub fn best(&self) -> Option<&Trial> {
-        match self.success {
-            Some(i) => self.trials.get(i),
-            None => (self.trials.iter()).min_by_key(|t| (t.found.fails.len(), t.index)),
+impl Trial {
+    /// Which of two trials is kept: the smaller key (a success first, of
+    /// lowest index; then the fewest examples failed, the lowest index).
+    fn rank(&self) -> (bool, usize, usize) {
+        match self.learned_at {
+            Some(_) => (false, 0, self.index),
+            None => (true, self.found.fails.len(), self.index),
         }
     }
+}
+
+/// What the workers share: the best trial so far and, for each trial
+/// run, its index and episodes.
+#[derive(Default)]
+struct Tally {
+    best: Option<Trial>,
+    done: Vec<(usize, usize)>,
 }
 
 /// Runs the search on `sketch`.
@@ -95,7 +108,7 @@ pub fn search(sketch: &Sketch, settings: &Settings) -> Search {
     let threads = cnpi::threads::usable(settings.threads, settings.trials);
     let next = AtomicUsize::new(0);
     let first_success = AtomicUsize::new(usize::MAX);
-    let done: Mutex<Vec<Trial>> = Mutex::new(Vec::new());
+    let tally: Mutex<Tally> = Mutex::new(Tally::default());
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
@@ -110,17 +123,23 @@ pub fn search(sketch: &Sketch, settings: &Settings) -> Search {
                     if trial.learned_at.is_some() {
                         first_success.fetch_min(index, Ordering::SeqCst);
                     }
-                    done.lock().unwrap_or_else(|e| e.into_inner()).push(trial);
+                    let mut tally = tally.lock().unwrap_or_else(|e| e.into_inner());
+                    tally.done.push((index, trial.episodes));
+                    if tally.best.as_ref().is_none_or(|b| trial.rank() < b.rank()) {
+                        tally.best = Some(trial);
+                    }
                 }
             });
         }
     });
     let answer = first_success.load(Ordering::SeqCst);
-    let mut trials = done.into_inner().unwrap_or_else(|e| e.into_inner());
-    trials.retain(|t| t.index <= answer);
-    trials.sort_by_key(|t| t.index);
-    let success = trials.iter().position(|t| t.learned_at.is_some());
-    Search { trials, success }
+    let tally = tally.into_inner().unwrap_or_else(|e| e.into_inner());
+    let counted = tally.done.iter().filter(|(index, _)| *index <= answer);
+    Search {
+        trials: counted.clone().count(),
+        episodes: counted.map(|(_, episodes)| episodes).sum(),
+        best: tally.best,
+    }
 }
 
 /// The candidates of one hole, with the memory's keys.

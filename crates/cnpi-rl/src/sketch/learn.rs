@@ -61,13 +61,13 @@ pub fn learn(sketch: &Sketch, method: Option<Method>, settings: &Settings) -> Le
     match method {
         Method::Gradient => {
             let result = search(sketch, settings);
-            let success = result.success.and_then(|i| result.trials.get(i));
+            let success = result.success();
             Learned {
                 method,
                 found: success.map(|t| t.found.clone()),
-                best: result.best().map(|t| t.found.clone()),
-                trials: Some((result.trials.len(), success.map(|t| t.seed))),
-                work: result.episodes(),
+                trials: Some((result.trials, success.map(|t| t.seed))),
+                best: result.best.map(|t| t.found),
+                work: result.episodes,
             }
         }
         Method::Enumerate => {

@@ -201,6 +201,7 @@ impl Sketch {
         let options = Options {
             max_steps: self.max_steps,
             trace: None,
+            limits: Default::default(),
         };
         (network.run(example.input.clone(), options, None))
             .is_ok_and(|outcome| example.matches(&outcome))

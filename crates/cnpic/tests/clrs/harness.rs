@@ -122,6 +122,7 @@ impl Clrs {
         let options = Options {
             max_steps: 1 << 40,
             trace: None,
+            limits: Default::default(),
         };
         let outcome: Result<Outcome, _> = match engine {
             Engine::Symbolic => {

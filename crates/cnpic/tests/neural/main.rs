@@ -17,6 +17,7 @@ mod files;
 #[path = "../../../../tests/inputs/mod.rs"]
 #[allow(dead_code)]
 mod inputs;
+mod limits;
 mod long;
 mod nested_if;
 mod random_programs;
@@ -85,6 +86,7 @@ fn neural(memory: &Memory, unit: usize, input: &str, cached: bool) -> Result<Out
     let options = Options {
         max_steps: 1 << 40,
         trace: None,
+        limits: Default::default(),
     };
     on_network(memory, unit, state, options, cached)
 }
@@ -95,6 +97,7 @@ fn reference(program: &Program, input: &str) -> Result<Outcome, Diagnostic> {
     let options = Options {
         max_steps: 1 << 40,
         trace: None,
+        limits: Default::default(),
     };
     symbolic::run(program, state, options)
 }

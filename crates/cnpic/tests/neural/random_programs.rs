@@ -107,6 +107,7 @@ fn reference(program: &cnpi::program::Program, input: &str) -> Result<Outcome, D
     let options = Options {
         max_steps: BUDGET,
         trace: None,
+        limits: Default::default(),
     };
     symbolic::run(program, state, options)
 }
@@ -134,6 +135,7 @@ fn random_programs_agree_with_the_reference() {
             let options = Options {
                 max_steps: BUDGET,
                 trace: None,
+                limits: Default::default(),
             };
             let got = super::on_network(&memory, 0, state, options, cached);
             prop_assert_eq!(&got, &expected, "cached={} on {}\n{}", cached, input, text);

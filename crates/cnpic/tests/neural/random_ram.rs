@@ -624,6 +624,7 @@ fn options() -> Options<'static> {
     Options {
         max_steps: 1 << 40,
         trace: None,
+        limits: Default::default(),
     }
 }
 

@@ -18,7 +18,7 @@ use crate::memory::{Builtin, DetectorId, Memory, RowId, STACK_TOP, Unit};
 use crate::viewer::{Recorder, Step};
 use cnpi::diagnostic::Diagnostic;
 use cnpi::env::{Cells, internal};
-use cnpi::exec::{MAX_TASKS, Outcome, Store, never_finishes, step_bit, too_deep};
+use cnpi::exec::{Outcome, Store, never_finishes, step_bit, too_deep};
 use cnpi::program::print::combinator_name;
 use cnpi::program::{Combinator, CombinatorKind, Slot};
 use cnpi::span::Span;
@@ -201,12 +201,16 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
         owner: u32,
         depth: u32,
     ) -> Result<(), Diagnostic> {
-        if self.tasks.len() >= MAX_TASKS {
+        if self.tasks.len() >= self.store.limits().max_depth {
             return Err(self.too_deep(owner));
         }
         self.require(combinator)?;
         if !self.cached {
-            self.start_network(combinator);
+            self.start_network(combinator, owner)?;
+        }
+        if self.tasks.len() == self.tasks.capacity() {
+            let span = self.span(owner);
+            self.store.make_room(&mut self.tasks, 1, span)?;
         }
         self.tasks.push(Activation {
             combinator,
@@ -222,16 +226,25 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
     }
 
     /// The LSTM state of a new activation of `combinator` (without the
-    /// caches), kept out of [`Self::start`]'s cached path.
+    /// caches), within the memory limit, kept out of [`Self::start`]'s
+    /// cached path.
     #[inline(never)]
-    fn start_network(&mut self, combinator: u32) {
+    fn start_network(&mut self, combinator: u32, owner: u32) -> Result<(), Diagnostic> {
+        let span = self.span(owner);
+        let (values, width) = self.networks.storage();
+        self.store.make_room(values, width, span)?;
         (self.core).push(kind_at(combinator as usize), &mut self.networks);
+        Ok(())
     }
 
     /// E0704 for a start by `owner` on a full stack.
     #[cold]
     fn too_deep(&self, owner: u32) -> Diagnostic {
-        too_deep(MAX_TASKS, self.name(owner), self.span(owner))
+        too_deep(
+            self.store.limits().max_depth,
+            self.name(owner),
+            self.span(owner),
+        )
     }
 
     /// [`Extended::require`], remembered for the run.

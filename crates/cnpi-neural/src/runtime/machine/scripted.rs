@@ -15,7 +15,7 @@
 //! local count and recorded in the store when the run ends.
 
 use super::super::script::{Action, Block, First, Scripts, Simple};
-use super::{Diagnostic, MAX_TASKS, Machine, RowId};
+use super::{Diagnostic, Machine, RowId};
 use crate::runtime::row::Op;
 
 /// An activation on the scripts' stack.
@@ -167,7 +167,7 @@ impl<'m> Machine<'m, '_, '_> {
         entry: u32,
     ) -> Result<Running, Diagnostic> {
         let e = scripts.entry(entry);
-        if held >= MAX_TASKS {
+        if held >= self.store.limits().max_depth {
             return Err(self.too_deep(e.owner));
         }
         self.require(e.combinator)?;
@@ -230,6 +230,7 @@ mod tests {
                 let options = Options {
                     max_steps,
                     trace: None,
+                    limits: Default::default(),
                 };
                 match symbolic {
                     true => cnpi::symbolic::run(program, state, options),

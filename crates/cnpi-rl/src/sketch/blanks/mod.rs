@@ -20,11 +20,14 @@
 //!   example; only a filling that passes there is the answer (one that
 //!   does not is counted and the search goes on).
 //!
-//! Then the search goes on for a second passing filling (each example with
-//! a step budget of ten times the answer's); when one exists
-//! and some random input (of the shapes the program declares) makes the
-//! two end differently, the examples do not pin the answer down, and the
-//! report says so with that input.
+//! Then the search goes on through every filling of the answer's size
+//! class (its total size) and of the next (each example with a step
+//! budget of ten times the answer's), not a window of them: each other
+//! filling that passes every example is run beside the answer on probe
+//! inputs drawn from the examples' shapes; the first that ends
+//! differently on one is reported with that input (the answer still goes
+//! out, with a warning). When the budget runs out before the two classes
+//! are done, [`Search::unchecked`] says so.
 
 pub mod appliers;
 pub mod fill;
@@ -60,8 +63,6 @@ use probe::Probes;
 
 /// The most holes in normal programs filled together.
 pub const MAX_BLANKS: usize = 3;
-/// Fillings tried after the answer, looking for a second one.
-const SECOND_BUDGET: usize = 2_000;
 /// After the answer, a filling may take this many times the steps the
 /// answer took on an example (and [`SECOND_STEPS`] more) before it fails
 /// it: one that never ends stops there, not at `--max-steps`.
@@ -111,10 +112,35 @@ pub struct Search {
     /// A filling that passed symbolically and that the network cannot run
     /// at all (the search stops there), with the network's diagnostic.
     pub unrunnable: Option<(Filling, Diagnostic)>,
-    /// A second passing filling and an input on which the two differ.
+    /// Fillings run after the answer, looking for another that passes
+    /// every example and ends differently.
+    pub checked: usize,
+    /// Another passing filling, of the answer's size class or the next,
+    /// and an input on which the two end differently.
     pub ambiguous: Option<(Filling, Value)>,
-    /// Whether every filling up to the largest size was tried.
+    /// Whether every filling the search meant to run was run: up to the
+    /// largest size without an answer, the whole of the answer's size
+    /// class and the next with one (false: the budget ran out first).
     pub exhausted: bool,
+}
+
+impl Search {
+    /// Whether an answer was found but the budget ran out before every
+    /// filling of its size class and the next was checked against it.
+    pub fn unchecked(&self) -> bool {
+        self.found.is_some() && self.ambiguous.is_none() && !self.exhausted
+    }
+}
+
+/// Where the walk through the fillings is, besides [`Search`].
+#[derive(Default)]
+struct Walk {
+    /// The best failure so far: how many examples it passed first.
+    best: Option<(usize, Filling)>,
+    /// The total size of the answer's filling.
+    answer_total: Option<usize>,
+    /// The step budget of each example after the answer.
+    budgets: Option<Vec<u64>>,
 }
 
 impl BlankSketch {
@@ -212,6 +238,7 @@ impl BlankSketch {
         Options {
             max_steps: self.max_steps,
             trace: None,
+            limits: Default::default(),
         }
     }
 
@@ -252,7 +279,9 @@ impl BlankSketch {
         Ok(true)
     }
 
-    /// Fills the holes, trying at most `budget` fillings.
+    /// Fills the holes, trying at most `budget` fillings to find the
+    /// answer, and then at most `budget` more to check that no other
+    /// filling of its size class or the next ends differently.
     pub fn search(&self, budget: usize, seed: u64) -> Search {
         let probes = Probes::new(&self.program, &self.examples, seed);
         let mut grower = Grower::new(&self.program, &probes);
@@ -263,12 +292,11 @@ impl BlankSketch {
             exhausted: true,
             ..Search::default()
         };
-        // The best failure so far: how many examples it passed first.
-        let mut best: Option<(usize, Filling)> = None;
-        let mut after_answer = 0;
-        // The step budget of each example after the answer.
-        let mut budgets: Option<Vec<u64>> = None;
+        let mut state = Walk::default();
         'sizes: for total in holes..=holes * MAX_SIZE {
+            if state.answer_total.is_some_and(|t| total > t + 1) {
+                break;
+            }
             for split in splits(total, holes, 1..=MAX_SIZE) {
                 for (hole, size) in split.iter().enumerate() {
                     if let std::collections::hash_map::Entry::Vacant(entry) =
@@ -284,7 +312,7 @@ impl BlankSketch {
                 let mut start = 0;
                 while start < count {
                     let limit = match search.found {
-                        Some(_) => SECOND_BUDGET.saturating_sub(after_answer),
+                        Some(_) => budget.saturating_sub(search.checked),
                         None => budget.saturating_sub(search.candidates),
                     };
                     if limit == 0 {
@@ -292,41 +320,14 @@ impl BlankSketch {
                         break 'sizes;
                     }
                     let end = count.min(start + BATCH.min(limit));
-                    let results = self.run_batch(&chosen, start..end, budgets.as_deref());
+                    let results = self.run_batch(&chosen, start..end, state.budgets.as_deref());
                     for (n, fails) in (start..end).zip(results) {
-                        search.candidates += 1;
-                        if search.found.is_some() {
-                            after_answer += 1;
-                        }
                         let filling = || texts(&chosen, n);
-                        match fails {
-                            None => {
-                                let filling = filling();
-                                if let Some(answer) = &search.found {
-                                    if let Some(input) = self.tell_apart(answer, &filling, seed) {
-                                        search.ambiguous = Some((filling, input));
-                                        break 'sizes;
-                                    }
-                                } else {
-                                    match self.on_network(&filling) {
-                                        Ok(true) => {
-                                            budgets = Some(self.second_budgets(&filling));
-                                            search.found = Some(filling);
-                                            search.to_answer = search.candidates;
-                                        }
-                                        Ok(false) => search.refused_by_network += 1,
-                                        Err(diagnostic) => {
-                                            search.unrunnable = Some((filling, diagnostic));
-                                            break 'sizes;
-                                        }
-                                    }
-                                }
-                            }
-                            Some(first) => {
-                                if best.as_ref().is_none_or(|(passed, _)| first > *passed) {
-                                    best = Some((first, filling()));
-                                }
-                            }
+                        if self.take(&mut search, &mut state, fails, filling, seed) {
+                            break 'sizes;
+                        }
+                        if search.found.is_some() && state.answer_total.is_none() {
+                            state.answer_total = Some(total);
                         }
                     }
                     start = end;
@@ -334,12 +335,67 @@ impl BlankSketch {
             }
         }
         if search.found.is_none() {
-            search.best = best.map(|(_, filling)| {
+            search.best = state.best.map(|(_, filling)| {
                 let fails = self.fails(&filling, false);
                 (filling, fails)
             });
         }
         search
+    }
+
+    /// Takes in one filling run on the examples (`fails`: the first it
+    /// fails): the answer, another filling that passes too, or a failure
+    /// (the best so far is kept); true when the search is over (an
+    /// ambiguity shown, or a filling the network cannot run).
+    fn take(
+        &self,
+        search: &mut Search,
+        state: &mut Walk,
+        fails: Option<usize>,
+        filling: impl FnOnce() -> Filling,
+        seed: u64,
+    ) -> bool {
+        search.candidates += 1;
+        if search.found.is_some() {
+            search.checked += 1;
+        }
+        let Some(answer) = &search.found else {
+            let Some(first) = fails else {
+                let filling = filling();
+                match self.on_network(&filling) {
+                    Ok(true) => {
+                        state.budgets = Some(self.second_budgets(&filling));
+                        search.found = Some(filling);
+                        search.to_answer = search.candidates;
+                    }
+                    Ok(false) => search.refused_by_network += 1,
+                    Err(diagnostic) => {
+                        search.unrunnable = Some((filling, diagnostic));
+                        return true;
+                    }
+                }
+                return false;
+            };
+            if state
+                .best
+                .as_ref()
+                .is_none_or(|(passed, _)| first > *passed)
+            {
+                state.best = Some((first, filling()));
+            }
+            return false;
+        };
+        if fails.is_some() {
+            return false;
+        }
+        let filling = filling();
+        match self.tell_apart(answer, &filling, seed) {
+            Some(input) => {
+                search.ambiguous = Some((filling, input));
+                true
+            }
+            None => false,
+        }
     }
 
     fn kind(&self, hole: usize) -> BlankKind {
@@ -440,6 +496,7 @@ impl BlankSketch {
             let options = Options {
                 max_steps: budgets.map_or(self.max_steps, |b| b[i]),
                 trace: None,
+                limits: Default::default(),
             };
             let run = symbolic::run(work, example.input.clone(), options);
             if !run.is_ok_and(|outcome| example.matches(&outcome)) {
@@ -462,9 +519,11 @@ impl BlankSketch {
         members
     }
 
-    /// An input, of the shapes the program declares, on which `a` and `b`
-    /// end differently in a member the examples ask for (as the reference
-    /// interpreter runs them).
+    /// An input on which `a` and `b` end differently in a member the
+    /// examples ask for (as the reference interpreter runs them), among
+    /// [`TELL_APART`] drawn with `seed`: the examples' own shapes with
+    /// their values drawn again ([`varied`]) and, in `ram`, every other
+    /// one of the shapes the program declares ([`random_input`]).
     pub fn tell_apart(&self, a: &[String], b: &[String], seed: u64) -> Option<Value> {
         let (a, b) = (self.compiled(a)?, self.compiled(b)?);
         let layout = Declarations::of(&self.program);
@@ -480,13 +539,23 @@ impl BlankSketch {
                 })
             })
             .collect();
-        for _ in 0..TELL_APART {
-            let json = if observed::applies(&self.program) {
+        let all: Vec<Value> = self.examples.iter().map(|e| e.json.clone()).collect();
+        let values = range(&Value::Array(all));
+        for k in 0..TELL_APART {
+            // In `ram`, every other input has an example's shape (its
+            // values drawn again), the rest random sizes; the values
+            // within the examples' own.
+            let mut json = if observed::applies(&self.program) || k % 2 == 1 {
                 let example = &self.examples[rng.random_range(0..self.examples.len())];
                 varied(&example.json, &mut rng)
             } else {
-                random_input(&self.program, &sorted, &mut rng)
+                random_input(&self.program, values, &mut rng)
             };
+            for name in &sorted {
+                if let Some(Value::Array(items)) = json.get_mut(*name) {
+                    items.sort_by_key(Value::as_i64);
+                }
+            }
             let Ok(state) = env::read_value(self.program.env, &layout, json.clone()) else {
                 continue;
             };
@@ -518,8 +587,8 @@ fn ends(
 }
 
 /// A random input for `program`: every size from 0 to 7, every element and
-/// input integer from -9 to 9, the arrays named in `sorted` sorted.
-fn random_input(program: &Program, sorted: &[&str], rng: &mut ChaCha8Rng) -> Value {
+/// input integer between the two of `values`.
+fn random_input(program: &Program, values: (i64, i64), rng: &mut ChaCha8Rng) -> Value {
     let mut sizes: HashMap<usize, usize> = HashMap::new();
     let mut object = Map::new();
     for (id, data) in program.data.iter().enumerate() {
@@ -534,17 +603,10 @@ fn random_input(program: &Program, sorted: &[&str], rng: &mut ChaCha8Rng) -> Val
                         _ => 0,
                     })
                     .collect();
-                let mut element = || Value::from(rng.random_range(-9..=9i64));
+                let mut element = || Value::from(rng.random_range(values.0..=values.1));
                 let value = match dims.as_slice() {
                     [] => element(),
-                    [n] => {
-                        let mut numbers: Vec<i64> =
-                            (0..*n).map(|_| rng.random_range(-9..=9i64)).collect();
-                        if sorted.contains(&data.name.as_str()) {
-                            numbers.sort_unstable();
-                        }
-                        Value::from(numbers)
-                    }
+                    [n] => Value::Array((0..*n).map(|_| element()).collect()),
                     [rows, columns] => Value::Array(
                         (0..*rows)
                             .map(|_| Value::Array((0..*columns).map(|_| element()).collect()))
@@ -565,14 +627,6 @@ fn random_input(program: &Program, sorted: &[&str], rng: &mut ChaCha8Rng) -> Val
 /// vertices stay vertices) and each digit of a string drawn again: the
 /// same shape, other values (an input the environment refuses is skipped).
 fn varied(input: &Value, rng: &mut ChaCha8Rng) -> Value {
-    fn numbers(v: &Value, out: &mut Vec<i64>) {
-        match v {
-            Value::Number(k) => out.extend(k.as_i64()),
-            Value::Array(items) => items.iter().for_each(|v| numbers(v, out)),
-            Value::Object(members) => members.values().for_each(|v| numbers(v, out)),
-            _ => {}
-        }
-    }
     fn draw(v: &Value, range: (i64, i64), rng: &mut ChaCha8Rng) -> Value {
         match v {
             Value::Number(_) => Value::from(rng.random_range(range.0..=range.1)),
@@ -595,11 +649,24 @@ fn varied(input: &Value, rng: &mut ChaCha8Rng) -> Value {
             other => other.clone(),
         }
     }
+    draw(input, range(input), rng)
+}
+
+/// The smallest and the largest integer in `json` (0 and 1 at least).
+fn range(json: &Value) -> (i64, i64) {
+    fn numbers(v: &Value, out: &mut Vec<i64>) {
+        match v {
+            Value::Number(k) => out.extend(k.as_i64()),
+            Value::Array(items) => items.iter().for_each(|v| numbers(v, out)),
+            Value::Object(members) => members.values().for_each(|v| numbers(v, out)),
+            _ => {}
+        }
+    }
     let mut all = Vec::new();
-    numbers(input, &mut all);
+    numbers(json, &mut all);
     let low = all.iter().copied().min().unwrap_or(0).min(0);
     let high = all.iter().copied().max().unwrap_or(1).max(1);
-    draw(input, (low, high), rng)
+    (low, high)
 }
 
 /// The `n`-th filling taking one candidate from each list, the last list

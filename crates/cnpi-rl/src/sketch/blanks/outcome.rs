@@ -2,8 +2,9 @@
 //! sketch with holes in normal programs, around the search itself: making
 //! the [`BlankSketch`] from a compiled file (refusing, E1402, more holes
 //! than the search fills together), the completed program's
-//! text, and the diagnostic of a search that found nothing (E1403 with the
-//! best candidate, or the network's diagnostic of a filling it cannot run).
+//! text, the warnings of an answer the examples leave open, and the
+//! diagnostic of a search that found nothing (E1403 with the best
+//! candidate, or the network's diagnostic of a filling it cannot run).
 
 use cnpi::compile::Compiled;
 use cnpi::diagnostic::{Diagnostic, codes};
@@ -77,6 +78,32 @@ impl Search {
         (self.found.clone())
             .or(self.best.clone().map(|(filling, _)| filling))
             .unwrap_or_default()
+    }
+
+    /// What the examples leave open about the answer, one sentence each:
+    /// another filling that passes them and ends differently on an input
+    /// (named), or a check against the answer cut short by the budget.
+    pub fn warnings(&self, sketch: &BlankSketch) -> Vec<String> {
+        let mut warnings = Vec::new();
+        if let Some((other, input)) = &self.ambiguous {
+            let other: Vec<String> = (sketch.places(other).into_iter())
+                .map(|(place, text)| format!("{place}: {text}"))
+                .collect();
+            warnings.push(format!(
+                "the examples do not pin the holes down: the filling {} passes them too, and \
+                 ends differently on the input {input}; add an example with that input",
+                other.join(", ")
+            ));
+        }
+        if self.unchecked() {
+            warnings.push(format!(
+                "the budget ran out after {} more fillings, before every filling as small as \
+                 the answer or one larger was checked against it; the examples may not pin \
+                 the holes down (raise the budget, trials × episodes)",
+                self.checked
+            ));
+        }
+        warnings
     }
 
     /// Why the search found no answer: the network's diagnostic of a

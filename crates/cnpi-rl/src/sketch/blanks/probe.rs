@@ -49,6 +49,7 @@ impl Probes {
                 let options = Options {
                     max_steps: u64::MAX,
                     trace: None,
+                    limits: Default::default(),
                 };
                 let Ok(mut store) = Store::new(
                     program.env,

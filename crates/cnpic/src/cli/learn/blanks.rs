@@ -57,16 +57,15 @@ pub fn learn(args: &LearnArgs, compiled: Compiled, examples: Vec<Example>) -> Ex
                 "work": search.candidates,
                 "to_answer": search.to_answer,
                 "seconds": seconds,
-                "holes": holes
-                    .iter()
-                    .map(|(place, text)| (place.clone(), serde_json::Value::from(text.as_str())))
-                    .collect::<serde_json::Map<_, _>>(),
+                "holes": holes_of(&sketch, &search.shown()),
                 "program": program_text,
                 "refused_by_network": search.refused_by_network,
                 "ambiguous": search.ambiguous.as_ref().map(|(other, input)| serde_json::json!({
-                    "other": other,
+                    "other": holes_of(&sketch, other),
                     "input": input,
                 })),
+                "checked": search.checked,
+                "ambiguity_checked": search.found.is_some() && !search.unchecked(),
             });
             outln!("{json}");
         }
@@ -87,12 +86,8 @@ pub fn learn(args: &LearnArgs, compiled: Compiled, examples: Vec<Example>) -> Ex
             for (place, text) in &holes {
                 err!("  {place}: {text}\n");
             }
-            if let Some((other, input)) = &search.ambiguous {
-                err!(
-                    "warning: the examples do not pin the holes down: {} passes them too, and \
-                     ends differently on the input {input}; add an example with that input\n",
-                    other.join(", ")
-                );
+            for warning in search.warnings(&sketch) {
+                err!("warning: {warning}\n");
             }
             if let (Some(text), None) = (&program_text, &args.output) {
                 out!("{text}");
@@ -100,7 +95,17 @@ pub fn learn(args: &LearnArgs, compiled: Compiled, examples: Vec<Example>) -> Ex
         }
     }
     match &search.found {
-        Some(_) => exit_code(true),
+        Some(_) => exit_code(!args.strict || search.warnings(&sketch).is_empty()),
         None => fail(search.failure(&sketch)),
     }
+}
+
+/// Each hole's place with its text in `filling`, as a JSON object.
+fn holes_of(
+    sketch: &BlankSketch,
+    filling: &[String],
+) -> serde_json::Map<String, serde_json::Value> {
+    (sketch.places(filling).into_iter())
+        .map(|(place, text)| (place, serde_json::Value::from(text)))
+        .collect()
 }

@@ -57,6 +57,11 @@ pub struct LearnArgs {
     /// The most core steps of one run of one example.
     #[arg(long, value_name = "N", default_value_t = 100_000)]
     max_steps: u64,
+    /// With holes in normal programs: exit 1 (after printing the answer)
+    /// when the examples do not pin the holes down, or when the budget
+    /// ran out before that was checked.
+    #[arg(long)]
+    strict: bool,
     /// Output format of the summary (the program is always `.cnpi`).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,

@@ -7,6 +7,8 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 use cnpi::env;
+use cnpi::exec::Limits;
+use cnpi::exec::limits::MAX_MEMORY;
 use cnpi::files::refuse_overwriting;
 use cnpi::plan::{Engines, RunOptions, input_file};
 use cnpi_experiments::Shard;
@@ -61,6 +63,11 @@ pub struct RunArgs {
     /// Stop with an error after this many steps.
     #[arg(long, value_name = "N", default_value_t = 1_000_000_000)]
     max_steps: u64,
+    /// Stop with E0708 before the run's calls and stacks (on every engine)
+    /// would hold more than this: bytes, or with K, M, G (such as `512M`).
+    /// Default: 2G.
+    #[arg(long, value_name = "BYTES", value_parser = cnpi::exec::limits::parse_bytes)]
+    max_memory: Option<usize>,
     /// Print one line per step on stderr (on the network: combinator,
     /// condition bit, slot, the program bound to it, return flag).
     #[arg(long)]
@@ -93,12 +100,12 @@ pub struct RunArgs {
         conflicts_with_all = ["input", "trace", "html"]
     )]
     inputs: Option<PathBuf>,
-    /// Threads for `--inputs` (default: every core).
+    /// Threads for `--inputs` (default: every core; at most 8 per core).
     #[arg(long, value_name = "N", requires = "inputs", value_parser = clap::value_parser!(u32).range(1..))]
     jobs: Option<u32>,
     /// With `--inputs`, run only the `i`-th of `n` contiguous blocks of its
-    /// lines (1 ≤ i ≤ n): the shards' outputs, concatenated in order, are
-    /// the unsharded output.
+    /// lines (1 ≤ i ≤ n, any 64-bit numbers): the shards' outputs,
+    /// concatenated in order, are the unsharded output.
     #[arg(long, value_name = "i/n", requires = "inputs")]
     shard: Option<Shard>,
 }
@@ -145,6 +152,10 @@ pub fn run(args: &RunArgs) -> ExitCode {
     // The process ends after the run: the plan is left to its exit rather
     // than freed piece by piece (2 % of a one-element run's instructions).
     let plan = std::mem::ManuallyDrop::new(plan);
+    let limits = Limits {
+        max_memory: args.max_memory.unwrap_or(MAX_MEMORY),
+        ..Limits::default()
+    };
     if let Some(path) = &args.inputs {
         let jobs = args.jobs.map_or_else(
             || std::thread::available_parallelism().map_or(1, usize::from),
@@ -155,6 +166,7 @@ pub fn run(args: &RunArgs) -> ExitCode {
             jobs,
             shard: args.shard.unwrap_or(Shard::ALL),
             max_steps: args.max_steps,
+            limits,
         };
         return inputs::run(&plan, &many);
     }
@@ -170,6 +182,7 @@ pub fn run(args: &RunArgs) -> ExitCode {
         max_steps: args.max_steps,
         trace: trace.as_mut().map(|trace| trace as &mut dyn std::io::Write),
         record: recorder.as_mut(),
+        limits,
     };
     let result = match plan.read_input_arg(args.input.as_deref()) {
         Ok(state) => plan.run(state, options),
