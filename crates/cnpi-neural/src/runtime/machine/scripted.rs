@@ -17,6 +17,7 @@
 use super::super::script::{Action, Block, First, Scripts, Simple};
 use super::{Diagnostic, Machine, RowId};
 use crate::runtime::row::Op;
+use cnpi::exec::limits::POLL_EVERY;
 
 /// An activation on the scripts' stack.
 #[derive(Clone, Copy)]
@@ -74,6 +75,11 @@ impl<'m> Machine<'m, '_, '_> {
                 return Err((self.store).out_of_steps(self.name(owner), self.span(owner)));
             }
             *left -= 1;
+            if left.is_multiple_of(POLL_EVERY) {
+                // An interrupt (Ctrl-C in Python) is seen here too, as on
+                // the other paths every `POLL_EVERY` steps.
+                self.store.poll()?;
+            }
             match step.action {
                 Action::Start(next) | Action::Restart { entry: next, .. } => {
                     if let Action::Restart { same: true, .. } = step.action
