@@ -352,10 +352,17 @@ fn a_killed_runs_temporaries_are_cleaned_by_the_next_run() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("shard");
     std::fs::create_dir_all(&out).unwrap();
-    // What `kill -9` during a write leaves: our temporaries, unlocked.
+    // What `kill -9` during a write leaves: our temporaries, unlocked, and
+    // older than a live writer's (a fresh one may be another writer's).
     let left = [".results.json.Ab12Cd.tmp", ".rows.csv.x9Y8z7.tmp"];
+    let long_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
     for name in left {
         std::fs::write(out.join(name), "half a file").unwrap();
+        let file = std::fs::File::options()
+            .write(true)
+            .open(out.join(name))
+            .unwrap();
+        file.set_modified(long_ago).unwrap();
     }
     let output = full_set_shard(1, 2, &out, &[]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
