@@ -53,6 +53,7 @@ impl<'m> Machine<'m, '_, '_> {
         left: &mut u64,
     ) -> Result<(), Diagnostic> {
         let plan = self.plan;
+        let mut poll_at = left.saturating_sub(POLL_EVERY);
         let mut below: Vec<Running> = Vec::new();
         let mut top = self.started(0, scripts, entry)?;
         loop {
@@ -75,10 +76,12 @@ impl<'m> Machine<'m, '_, '_> {
                 return Err((self.store).out_of_steps(self.name(owner), self.span(owner)));
             }
             *left -= 1;
-            if left.is_multiple_of(POLL_EVERY) {
+            if *left <= poll_at {
                 // An interrupt (Ctrl-C in Python) is seen here too, as on
-                // the other paths every `POLL_EVERY` steps.
+                // the other paths, once at least every `POLL_EVERY` steps
+                // (blocks count several at once).
                 self.store.poll()?;
+                poll_at = left.saturating_sub(POLL_EVERY);
             }
             match step.action {
                 Action::Start(next) | Action::Restart { entry: next, .. } => {
