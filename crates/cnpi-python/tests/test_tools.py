@@ -91,7 +91,7 @@ def test_a_normal_program_is_traced_statement_by_statement():
     assert trace.result == expected
     assert len(trace) == trace.steps == expected["steps"] > 3
     assert {r["combinator"] for r in trace} == {None}
-    assert {r["applier"] for r in trace} == {"EUCLID"}
+    assert {r["applier"] for r in trace} == {"MAIN", "EXTENDED_EUCLID"}
     with pytest.raises(cnpi.RunError) as failed:
         program.trace(value, engine="symbolic", max_steps=3)
     assert len(failed.value.trace) == 3
