@@ -96,6 +96,18 @@ pub enum CompareOp {
 }
 
 impl CompareOp {
+    /// Every comparison, in the order `cnpic learn` tries them.
+    pub const ALL: [CompareOp; 6] = [
+        CompareOp::Eq,
+        CompareOp::Ne,
+        CompareOp::Lt,
+        CompareOp::Le,
+        CompareOp::Gt,
+        CompareOp::Ge,
+    ];
+}
+
+impl CompareOp {
     /// How the operator is written (ASCII, never the `≠ ≤ ≥` aliases).
     pub fn symbol(self) -> &'static str {
         match self {

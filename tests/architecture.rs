@@ -493,26 +493,11 @@ fn circles(edges: &[(String, String)]) -> Vec<Vec<String>> {
     out
 }
 
-/// Circles known when the rule was written (issue 45), each to be broken
-/// by the owner of its folder; remove a line when its circle is gone. A
-/// circle of files not all on one of these lines fails the test.
-const KNOWN_CIRCLES: [&[&str]; 1] = [&[
-    "crates/cnpi-rl/src/sketch/blanks/grow.rs",
-    "crates/cnpi-rl/src/sketch/blanks/observed.rs",
-    "crates/cnpi-rl/src/sketch/blanks/probe.rs",
-]];
-
 #[test]
 fn no_two_modules_import_each_other() {
     let edges = imports();
     assert!(edges.len() > 300, "the imports were not found: {edges:?}");
-    let new: Vec<Vec<String>> = circles(&edges)
-        .into_iter()
-        .filter(|group| {
-            let known = |known: &&[&str]| group.iter().all(|file| known.contains(&file.as_str()));
-            !KNOWN_CIRCLES.iter().any(known)
-        })
-        .collect();
+    let new: Vec<Vec<String>> = circles(&edges);
     assert!(
         new.is_empty(),
         "modules that import each other (a circle: move what both need where it belongs): {new:?}"

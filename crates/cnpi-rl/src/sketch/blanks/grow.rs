@@ -35,10 +35,11 @@ use cnpi::program::{
     BlankKind, Body, BoolExpr, Cell, DataKind, Operand, PosExpr, PosKind, Program, Relation, World,
     print,
 };
+use cnpi::span::Span;
 
 use super::fill::{Candidate, Piece};
 use super::observed;
-use super::probe::{Probes, nowhere};
+use super::probe::Probes;
 
 /// The most expressions kept at one size (the rest are not tried).
 pub const MAX_PER_SIZE: usize = 50_000;
@@ -126,14 +127,14 @@ impl<'p> Grower<'p> {
         let program = self.program;
         let pos = |kind| PosExpr {
             kind,
-            span: nowhere(),
+            span: Span::default(),
         };
         let read = |data: usize, at: Vec<PosExpr>| {
             pos(PosKind::Read(Box::new(Cell {
                 data,
                 name: program.data[data].name.clone(),
                 at,
-                span: nowhere(),
+                span: Span::default(),
             })))
         };
         let mut scalars: Vec<PosExpr> = (0..program.pointers.len())
@@ -171,7 +172,7 @@ impl<'p> Grower<'p> {
                 _ => {}
             }
         }
-        if observed::applies(program) {
+        if super::observed_applies(program) {
             terms.extend(observed::terms(program));
         }
         terms.extend([0, 1, 2, -1].map(|k| pos(PosKind::Int(k))));
@@ -240,7 +241,7 @@ impl<'p> Grower<'p> {
                 }
                 let expr = PosExpr {
                     kind: PosKind::Arith(op, Box::new(a.expr.clone()), Box::new(b.expr.clone())),
-                    span: nowhere(),
+                    span: Span::default(),
                 };
                 kept.push(Valued { expr, values });
             }
@@ -271,7 +272,7 @@ impl<'p> Grower<'p> {
                         if kept.len() >= MAX_PER_SIZE {
                             break;
                         }
-                        for op in COMPARE_OPS {
+                        for op in CompareOp::ALL {
                             let (mut holds, mut errs) = (0u64, 0u64);
                             for (i, (x, y)) in a.values.iter().zip(&b.values).enumerate() {
                                 match compare(op, *x, *y) {
@@ -295,7 +296,7 @@ impl<'p> Grower<'p> {
                     }
                 }
             }
-            if next == 1 && observed::applies(self.program) {
+            if next == 1 && super::observed_applies(self.program) {
                 for expr in observed::comparisons(self.program) {
                     if kept.len() >= MAX_PER_SIZE {
                         break;
@@ -386,7 +387,7 @@ impl<'p> Grower<'p> {
         let exprs: Vec<String> = (self.exprs_of(size).iter())
             .map(|v| print::position(&v.expr, pointers))
             .collect();
-        if observed::applies(program) {
+        if super::observed_applies(program) {
             let mut out = observed::statements(program, &exprs, size);
             if size == 1 {
                 out.extend(calls(program));
@@ -442,16 +443,6 @@ fn calls(program: &Program) -> impl Iterator<Item = String> {
 fn all_bits(probes: usize) -> u64 {
     u64::MAX >> (64 - probes.clamp(1, 64))
 }
-
-/// The comparison operators, in the order candidates take them.
-pub(super) const COMPARE_OPS: [CompareOp; 6] = [
-    CompareOp::Eq,
-    CompareOp::Ne,
-    CompareOp::Lt,
-    CompareOp::Le,
-    CompareOp::Gt,
-    CompareOp::Ge,
-];
 
 /// The value of a term in `world`: an element read outside its array is
 /// END (as a comparison reads it).

@@ -61,6 +61,12 @@ use super::{Example, splits};
 use grow::{Grower, MAX_SIZE};
 use probe::Probes;
 
+/// Whether the holes of `program` use what `observed` grows (its
+/// environment has no declared memory).
+fn observed_applies(program: &Program) -> bool {
+    !env::environment(program.env).has(cnpi::env::Ability::DeclaredMemory)
+}
+
 /// The most holes in normal programs filled together.
 pub const MAX_BLANKS: usize = 3;
 /// After the answer, a filling may take this many times the steps the
@@ -545,7 +551,7 @@ impl BlankSketch {
             // In `ram`, every other input has an example's shape (its
             // values drawn again), the rest random sizes; the values
             // within the examples' own.
-            let mut json = if observed::applies(&self.program) || k % 2 == 1 {
+            let mut json = if observed_applies(&self.program) || k % 2 == 1 {
                 let example = &self.examples[rng.random_range(0..self.examples.len())];
                 varied(&example.json, &mut rng)
             } else {

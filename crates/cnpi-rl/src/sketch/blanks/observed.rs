@@ -18,26 +18,18 @@
 //! A condition's values on the probe states come from the interpreter's
 //! own [`BoolExpr::eval`], so pruning reads them as a run does.
 
-use cnpi::env::{self, Ability};
+use cnpi::env;
 use cnpi::operators::{ArithOp, CompareOp};
 use cnpi::program::{
     BoolExpr, Color, Observation, ObservationKind, Operand, ParamType, PosExpr, PosKind, Program,
     SymExpr, ValExpr,
 };
-
-use super::grow::COMPARE_OPS;
-use super::probe::nowhere;
-
-/// Whether the holes of `program` use what this module grows (its
-/// environment has no declared memory).
-pub fn applies(program: &Program) -> bool {
-    !env::environment(program.env).has(Ability::DeclaredMemory)
-}
+use cnpi::span::Span;
 
 fn pos(kind: PosKind) -> PosExpr {
     PosExpr {
         kind,
-        span: nowhere(),
+        span: Span::default(),
     }
 }
 
@@ -95,27 +87,27 @@ pub fn comparisons(program: &Program) -> Vec<BoolExpr> {
                 Operand::Val(ValExpr {
                     observation: o,
                     at: at.clone(),
-                    span: nowhere(),
+                    span: Span::default(),
                 })
             })
             .collect();
         for a in &reads {
             for b in reads.iter().filter(|b| *b != a) {
-                out.extend(COMPARE_OPS.map(|op| compare(op, a, b)));
+                out.extend(CompareOp::ALL.map(|op| compare(op, a, b)));
             }
         }
         for a in &reads {
             out.extend(EQUALITY.map(|op| compare(op, a, &Operand::End)));
             for k in [0, 1, 2, -1] {
-                out.extend(COMPARE_OPS.map(|op| compare(op, a, &Operand::Int(k))));
+                out.extend(CompareOp::ALL.map(|op| compare(op, a, &Operand::Int(k))));
             }
         }
     }
     for o in observations(program, ObservationKind::Symbol) {
         for at in &places {
-            let read = Operand::Sym(SymExpr::Observe(o, at.clone(), nowhere()));
+            let read = Operand::Sym(SymExpr::Observe(o, at.clone(), Span::default()));
             let colours = [Color::White, Color::Grey, Color::Black]
-                .map(|c| Operand::Sym(SymExpr::Literal(c, nowhere())));
+                .map(|c| Operand::Sym(SymExpr::Literal(c, Span::default())));
             for other in colours.iter().chain([&Operand::End]) {
                 out.extend(EQUALITY.map(|op| compare(op, &read, other)));
             }

@@ -16,7 +16,7 @@ use cnpi::program::{
     Act, ActApp, ActArg, ActDecl, Cell, Color, DataKind, Direction, ParamType, PosExpr, PosKind,
     Program,
 };
-use cnpi::span::{SourceId, Span};
+use cnpi::span::Span;
 
 use crate::sketch::Example;
 
@@ -30,12 +30,6 @@ const MAX_ELEMENTS: i64 = 256;
 /// The probe states of a sketch.
 pub struct Probes {
     stores: Vec<Store<'static>>,
-}
-
-/// A span for candidates built by the search (they are printed, never
-/// pointed at).
-pub fn nowhere() -> Span {
-    Span::new(SourceId::USER, 0, 0)
 }
 
 impl Probes {
@@ -92,7 +86,7 @@ impl Probes {
 /// `high` (a colour, a sum, the order of the array: a condition that
 /// reads them is not taken for one that does not).
 fn scramble_world(program: &Program, store: &mut Store, rng: &mut ChaCha8Rng, high: i64) {
-    if !super::observed::applies(program) || program.pointers.is_empty() {
+    if !super::observed_applies(program) || program.pointers.is_empty() {
         return;
     }
     let acts: Vec<&'static ActDecl> = (env::environment(program.env).acts.iter())
@@ -113,7 +107,7 @@ fn scramble_world(program: &Program, store: &mut Store, rng: &mut ChaCha8Rng, hi
                 }
                 ParamType::Position => ActArg::Position(PosExpr {
                     kind: PosKind::Int(rng.random_range(0..=high)),
-                    span: nowhere(),
+                    span: Span::default(),
                 }),
                 ParamType::Direction => {
                     ActArg::Direction([Direction::Left, Direction::Right][rng.random_range(0..2)])
@@ -128,7 +122,7 @@ fn scramble_world(program: &Program, store: &mut Store, rng: &mut ChaCha8Rng, hi
         if let Some(act) = Act::build(decl, args) {
             let app = ActApp {
                 act,
-                span: nowhere(),
+                span: Span::default(),
             };
             // An ACT the world refuses (off its end) changes nothing.
             let _ = store.apply(&app, &program.pointers);
@@ -160,20 +154,20 @@ fn scramble_vars(program: &Program, store: &mut Store, rng: &mut ChaCha8Rng, hig
         for at in cells {
             let int = |k: i64| PosExpr {
                 kind: PosKind::Int(k),
-                span: nowhere(),
+                span: Span::default(),
             };
             let cell = Cell {
                 data: id,
                 name: data.name.clone(),
                 at: at.into_iter().map(int).collect(),
-                span: nowhere(),
+                span: Span::default(),
             };
             let value = int(rng.random_range(-2..=2 * high));
             let args = vec![ActArg::Place(cell), ActArg::Position(value)];
             if let Some(act) = env::build_act(program.env, "WRITE", args) {
                 let app = ActApp {
                     act,
-                    span: nowhere(),
+                    span: Span::default(),
                 };
                 // A write outside (a size that reads as END) is skipped.
                 let _ = store.apply(&app, &program.pointers);
