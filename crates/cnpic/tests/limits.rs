@@ -72,6 +72,33 @@ fn deep_recursion_past_max_memory_is_e0708_with_exit_1_on_every_engine() {
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
 }
 
+/// The least `--max-memory`, in MiB, under which `engine` runs `F` 100,000
+/// deep to its end.
+fn least_mib(path: &str, engine: &[&str]) -> u32 {
+    (1..=64)
+        .find(|mib| {
+            let limit = format!("{mib}M");
+            let mut args = vec!["run", path, "--input", "{\"k\": 100000}"];
+            args.extend(["--max-memory", &limit]);
+            args.extend(engine);
+            cnpic(&args).status.code() == Some(0)
+        })
+        .expect("runs under 64 MiB")
+}
+
+#[test]
+fn symbolic_frames_cost_within_twice_the_networks() {
+    let (_dir, path) = scratch("f.cnpi", F.as_bytes());
+    let network = least_mib(&path, &[]);
+    let symbolic = least_mib(&path, &["--symbolic"]);
+    // Before issue 47's fix a waiting statement alone took 72 bytes, and
+    // the interpreter needed five times the network's room.
+    assert!(
+        symbolic <= 2 * network,
+        "--symbolic needs {symbolic} MiB, the network {network} MiB"
+    );
+}
+
 #[test]
 fn max_memory_takes_sizes_and_refuses_nonsense() {
     let output = cnpic(&["run", "examples/quicksort.cnpi", "--max-memory", "lots"]);
