@@ -227,9 +227,8 @@ impl<'p> Machine<'p, '_> {
     /// The site of a statement that may wait for calls, if `stmt` is one.
     pub(super) fn site_of(&self, stmt: &Stmt) -> Option<u32> {
         let address = std::ptr::from_ref(stmt) as usize;
-        let found = (self.sites).binary_search_by_key(&address, |site| {
-            std::ptr::from_ref(site.stmt) as usize
-        });
+        let found = (self.sites)
+            .binary_search_by_key(&address, |site| std::ptr::from_ref(site.stmt) as usize);
         found.ok().and_then(|at| u32::try_from(at).ok())
     }
 
@@ -488,7 +487,12 @@ impl<'p> Machine<'p, '_> {
     /// `return` in `def` at `depth`, with `value` or without: ends the running
     /// call of its definition, up to its [`Ends::FRAME`], leaving what
     /// else the call's end does to run next.
-    fn return_from(&mut self, def: DefId, depth: u32, value: Option<i64>) -> Result<(), Diagnostic> {
+    fn return_from(
+        &mut self,
+        def: DefId,
+        depth: u32,
+        value: Option<i64>,
+    ) -> Result<(), Diagnostic> {
         if self.store.tracing() {
             let name = &self.def(def).name;
             let line = match value {
