@@ -192,8 +192,9 @@ impl<'p> Tasks<'p> {
 pub(super) struct Machine<'p, 'o> {
     program: &'p Program,
     pub(super) store: Store<'o>,
-    /// Who is told of each activation and core step, if anyone.
-    observer: Option<&'o mut dyn FnMut(Event<'_>)>,
+    /// Who is told of each activation and core step, if anyone, and
+    /// answers with the bytes it holds.
+    observer: Option<&'o mut dyn FnMut(Event<'_>) -> usize>,
     tasks: Tasks<'p>,
     /// The pointer values saved by the state calls in progress.
     saved: Vec<i64>,
@@ -226,7 +227,7 @@ impl<'p, 'o> Machine<'p, 'o> {
     pub(super) fn new(
         program: &'p Program,
         store: Store<'o>,
-        observer: Option<&'o mut dyn FnMut(Event<'_>)>,
+        observer: Option<&'o mut dyn FnMut(Event<'_>) -> usize>,
     ) -> Machine<'p, 'o> {
         Machine {
             program,
@@ -337,10 +338,19 @@ impl<'p, 'o> Machine<'p, 'o> {
     /// Counts a step of a normal program's statement and reports it.
     fn count_statement(&mut self, def: DefId, depth: u32) -> Result<(), Diagnostic> {
         self.count_step(def)?;
-        if let Some(observer) = self.observer.as_mut() {
-            observer(Event::Statement { def, depth });
+        self.observe(Event::Statement { def, depth })
+    }
+
+    /// Tells the observer, if any, of `event`: what it then holds counts
+    /// against the memory limit.
+    fn observe(&mut self, event: Event<'_>) -> Result<(), Diagnostic> {
+        match self.observer.as_mut() {
+            Some(observer) => {
+                let held = observer(event);
+                self.store.within_memory(held)
+            }
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// Counts a step of `def`, looked up only for the error.
@@ -407,9 +417,7 @@ impl<'p, 'o> Machine<'p, 'o> {
         depth: u32,
     ) -> Result<(), Diagnostic> {
         self.within_depth(def, self.tasks.activations.len() + 1)?;
-        if let Some(observer) = self.observer.as_mut() {
-            observer(Event::Start { def });
-        }
+        self.observe(Event::Start { def })?;
         let activation = Activation {
             kind,
             frame,
@@ -454,7 +462,8 @@ impl<'p, 'o> Machine<'p, 'o> {
             self.trace_slot(&a, c, slot);
         }
         if let Some(observer) = self.observer.as_mut() {
-            observer(Event::Step {
+            // Not `observe`: the event borrows the store.
+            let held = observer(Event::Step {
                 def: a.def,
                 last: tail,
                 view: self.store.view(),
@@ -464,6 +473,7 @@ impl<'p, 'o> Machine<'p, 'o> {
                 c,
                 depth: a.depth,
             });
+            self.store.within_memory(held)?;
         }
         let deeper = a.depth.saturating_add(1);
         match slot {
