@@ -352,7 +352,8 @@ impl Program {
     /// (`engine="symbolic"`) a step is what it counts: a combinator's core
     /// step, or a statement of a normal program as written. A run that
     /// fails raises its RunError with the trace of the steps up to the
-    /// error as `.trace`. `max_memory` is as in `run`.
+    /// error as `.trace`. `max_memory` bounds the run's stores and the
+    /// steps recorded together (E0708 past it).
     #[pyo3(signature = (input=None, *, engine="neural", max_steps=None, max_memory=None))]
     fn trace(
         &self,
