@@ -188,6 +188,20 @@ def test_deep_recursion_past_max_memory_is_a_run_error(engine):
     assert many[1]["total"] == 5
 
 
+@pytest.mark.parametrize("engine", ["neural", "symbolic"])
+def test_a_trace_past_max_memory_is_a_run_error(engine):
+    program = cnpi.compile(RUNAWAY)
+    with pytest.raises(cnpi.RunError) as raised:
+        program.trace({"k": 10**6}, engine=engine, max_memory=1 << 20)
+    assert raised.value.code == "E0708"
+    assert "its trace" in str(raised.value)
+    # The steps recorded up to the limit, to look at.
+    assert 0 < len(raised.value.trace) < 10**6
+    # Within the limit the trace is whole.
+    steps = program.run({"k": 100}, engine=engine)["steps"]
+    assert len(program.trace({"k": 100}, engine=engine, max_memory=1 << 20)) == steps
+
+
 def test_jobs_far_past_the_cores_are_capped():
     program = cnpi.load(example("quicksort.cnpi"))
     inputs = [[n, 1] for n in range(50)]
