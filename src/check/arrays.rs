@@ -23,6 +23,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::sugar::{int, name};
 use crate::diagnostic::{Diagnostic, codes};
 use crate::span::Span;
 use crate::syntax::ast::{Block, Call, DataDecl, DefBody, Expr, ExprKind, File, Ident, Item, Stmt};
@@ -1052,20 +1053,6 @@ fn act(act: &str, args: Vec<Expr>, span: Span) -> Stmt {
         args: Some(args),
         span,
     })
-}
-
-fn name(text: &str, span: Span) -> Expr {
-    Expr {
-        kind: ExprKind::Name(text.to_string()),
-        span,
-    }
-}
-
-fn int(k: i64, span: Span) -> Expr {
-    Expr {
-        kind: ExprKind::Int(k),
-        span,
-    }
 }
 
 fn assign(target: Expr, value: Expr, span: Span) -> Stmt {

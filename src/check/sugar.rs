@@ -966,14 +966,14 @@ fn ident(text: &str, span: Span) -> Ident {
     }
 }
 
-fn name(text: &str, span: Span) -> Expr {
+pub(super) fn name(text: &str, span: Span) -> Expr {
     Expr {
         kind: ExprKind::Name(text.to_string()),
         span,
     }
 }
 
-fn int(k: i64, span: Span) -> Expr {
+pub(super) fn int(k: i64, span: Span) -> Expr {
     Expr {
         kind: ExprKind::Int(k),
         span,
