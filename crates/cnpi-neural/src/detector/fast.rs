@@ -84,6 +84,8 @@ enum Feature {
     PointerInt { p: u32, k: i64 },
     /// `P[p]` against the scalar `data` (`i < n`).
     PointerScalar { p: u32, data: u32 },
+    /// `P[p]` against `P[q]` (a `for` loop's test, `v <= h`).
+    PointerPointer { p: u32, q: u32 },
     /// The array `data` at `P[p]` against `k` (`in_queue[v] == 0`).
     AtInt { data: u32, p: u32, k: i64 },
     /// The matrix `data` at `P[p], P[q]` against `k` (`A[u][v] != 0`).
@@ -103,6 +105,7 @@ impl Feature {
         match (lhs, rhs) {
             (FastSide::Pointer(p, 0), FastSide::Int(k)) => Feature::PointerInt { p, k },
             (FastSide::Pointer(p, 0), FastSide::Scalar(data)) => Feature::PointerScalar { p, data },
+            (FastSide::Pointer(p, 0), FastSide::Pointer(q, 0)) => Feature::PointerPointer { p, q },
             (FastSide::At(data, p), FastSide::Int(k)) => Feature::AtInt { data, p, k },
             (FastSide::At2(data, p, q), FastSide::Int(k)) => Feature::At2Int { data, p, q, k },
             (FastSide::At(a, p), FastSide::At(b, q)) => Feature::AtAt { a, p, b, q },
@@ -119,6 +122,9 @@ impl Feature {
             Feature::PointerInt { p, k } => relate_fast(Some(cells.pointer(p)), Some(k)),
             Feature::PointerScalar { p, data } => {
                 relate_fast(Some(cells.pointer(p)), cells.scalar(data))
+            }
+            Feature::PointerPointer { p, q } => {
+                relate_fast(Some(cells.pointer(p)), Some(cells.pointer(q)))
             }
             Feature::AtInt { data, p, k } => relate_fast(cells.at(data, cells.pointer(p)), Some(k)),
             Feature::At2Int { data, p, q, k } => {
@@ -421,6 +427,7 @@ mod tests {
             "Failable(0)",
             "Pair",
             "PointerInt",
+            "PointerPointer",
             "PointerScalar",
         ];
         assert_eq!(shapes, expected);

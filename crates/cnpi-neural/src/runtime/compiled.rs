@@ -11,6 +11,7 @@
 //! detectors that read no environment (the blind one, `_mapself`'s) are
 //! read from their verified tables directly.
 
+use super::automaton::Automaton;
 use super::row::{Act, Op, Probe};
 use super::script::Scripts;
 use crate::core::{DecisionTable, index};
@@ -41,8 +42,8 @@ pub(super) struct Compiled {
     /// on its first bit alone ([`DecisionTable::first_bit_decides`]).
     settled: Vec<bool>,
     /// With the exact caches, every activation's steps, if each has a
-    /// script.
-    scripts: Option<Scripts>,
+    /// script, and their runs between two bits flattened.
+    scripts: Option<(Scripts, Automaton)>,
 }
 
 impl Compiled {
@@ -89,7 +90,11 @@ impl Compiled {
             .collect();
         let scripts = cached
             .then(|| Scripts::new(&ops, &probes, table, &settled))
-            .flatten();
+            .flatten()
+            .map(|scripts| {
+                let automaton = Automaton::new(&scripts, &ops);
+                (scripts, automaton)
+            });
         Compiled {
             ops,
             search,
@@ -127,9 +132,9 @@ impl Compiled {
     }
 
     /// With the exact caches, the scripts of every activation, if each has
-    /// one.
-    pub(super) fn scripts(&self) -> Option<&Scripts> {
-        self.scripts.as_ref()
+    /// one, and their automaton.
+    pub(super) fn scripts(&self) -> Option<(&Scripts, &Automaton)> {
+        (self.scripts.as_ref()).map(|(scripts, automaton)| (scripts, automaton))
     }
 
     /// How to read detector `id` from its table (in the cached mode).

@@ -18,6 +18,7 @@
 //! (environment, pointers, state stack, counters) is the shared
 //! [`cnpi::exec`] store, so both engines act and report the same way.
 
+mod automaton;
 mod compiled;
 mod machine;
 mod row;

@@ -178,6 +178,16 @@ impl Scripts {
         self.by_row.get(row).copied().flatten()
     }
 
+    /// How many entries there are.
+    pub(super) fn entries(&self) -> u32 {
+        self.entries.len() as u32
+    }
+
+    /// How many script positions there are.
+    pub(super) fn positions(&self) -> usize {
+        self.steps.len()
+    }
+
     #[inline(always)]
     pub(super) fn entry(&self, entry: u32) -> &Entry {
         &self.entries[entry as usize]

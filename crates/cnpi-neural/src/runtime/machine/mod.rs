@@ -116,10 +116,10 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
     /// Runs the applier `entry` to its end.
     pub(super) fn run(&mut self, entry: RowId) -> Result<(), Diagnostic> {
         if self.quiet
-            && let Some(scripts) = self.plan.scripts()
+            && let Some((scripts, automaton)) = self.plan.scripts()
             && let Some(first) = scripts.of_row(entry)
         {
-            return self.run_scripted(scripts, first);
+            return self.run_scripted(scripts, automaton, first);
         }
         self.call_applier(entry, 0)?;
         while !self.tasks.is_empty() {
@@ -429,16 +429,10 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
     }
 
     fn apply(&mut self, act: &Act) -> Result<(), Diagnostic> {
-        if let Some((p, q, k)) = act.affine {
-            let base = match q {
-                Some(q) => self.store.pointers().get(q).copied(),
-                None => Some(0),
-            };
-            if let Some(value) = base.and_then(|base| base.checked_add(k))
-                && self.store.set_pointer(p, value)
-            {
-                return Ok(());
-            }
+        if let Some((p, q, k)) = act.affine
+            && self.set_affine(p, q, k)
+        {
+            return Ok(());
         }
         if let Some((p, value)) = &act.set {
             // A `SET` reads `_resume` as 0, as the environment applies it.
@@ -455,6 +449,19 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
             return Ok(());
         }
         self.store.apply(&act.app, &self.unit.pointers)
+    }
+
+    /// `SET(p, P[q] + k)` (`SET(p, k)` without `q`) from the pointers:
+    /// false, changing nothing, where that cannot give the result (an
+    /// overflow, a pointer missing), so the ACT as written must be applied.
+    #[inline(always)]
+    fn set_affine(&mut self, p: usize, q: Option<usize>, k: i64) -> bool {
+        let base = match q {
+            Some(q) => self.store.pointers().get(q).copied(),
+            None => Some(0),
+        };
+        base.and_then(|base| base.checked_add(k))
+            .is_some_and(|value| self.store.set_pointer(p, value))
     }
 
     fn builtin(&mut self, builtin: Builtin, owner: u32) -> Result<(), Diagnostic> {

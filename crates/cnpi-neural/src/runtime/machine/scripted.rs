@@ -14,10 +14,32 @@
 //! runs out at the same step with the same error. The budget is held in a
 //! local count and recorded in the store when the run ends.
 
+use super::super::automaton::{Automaton, CONTEXT, Edge, End, Move, NONE, starts};
 use super::super::script::{Action, Block, First, Scripts, Simple};
 use super::{Diagnostic, Machine, RowId};
 use crate::runtime::row::Op;
+use cnpi::env::internal;
 use cnpi::exec::limits::POLL_EVERY;
+
+/// The scripts' stack: the activation on top, apart from those below it.
+struct Stack {
+    top: Running,
+    below: Vec<Running>,
+}
+
+/// Holds `running` at `depth` of a context.
+#[inline(always)]
+fn hold(held: &mut [Running; CONTEXT], depth: u32, running: Running) {
+    if let Some(slot) = held.get_mut(depth as usize) {
+        *slot = running;
+    }
+}
+
+/// Puts the activations `held` of a context that resume at `resumes` on
+/// the stack `below`.
+fn flush(below: &mut Vec<Running>, held: &[Running; CONTEXT], resumes: &[u32]) {
+    below.extend((held.iter().zip(resumes)).map(|(running, &at)| Running { at, ..*running }));
+}
 
 /// An activation on the scripts' stack.
 #[derive(Clone, Copy)]
@@ -34,11 +56,12 @@ impl<'m> Machine<'m, '_, '_> {
     pub(super) fn run_scripted(
         &mut self,
         scripts: &'m Scripts,
+        automaton: &'m Automaton,
         entry: u32,
     ) -> Result<(), Diagnostic> {
         let budget = self.store.steps_left();
         let mut left = budget;
-        let ran = self.scripted(scripts, entry, &mut left);
+        let ran = self.scripted(scripts, automaton, entry, &mut left);
         self.store.spend(budget - left);
         ran
     }
@@ -49,25 +72,34 @@ impl<'m> Machine<'m, '_, '_> {
     fn scripted(
         &mut self,
         scripts: &'m Scripts,
+        automaton: &'m Automaton,
         entry: u32,
         left: &mut u64,
     ) -> Result<(), Diagnostic> {
         let plan = self.plan;
         let mut poll_at = left.saturating_sub(POLL_EVERY);
-        let mut below: Vec<Running> = Vec::new();
-        let mut top = self.started(0, scripts, entry)?;
+        let mut stack = Stack {
+            top: self.started(0, scripts, entry)?,
+            below: Vec::new(),
+        };
         loop {
-            let step = scripts.step(top.at);
+            if let Some(edge) = automaton.at(stack.top.at)
+                && self.edges(scripts, automaton, edge, &mut stack, left, &mut poll_at)?
+            {
+                return Ok(());
+            }
+            // Where no edge runs: one step.
+            let step = scripts.step(stack.top.at);
             if step.block.len > 0 && *left >= u64::from(step.block.len) {
-                self.block(scripts, step.block, top.entry, left)?;
-                match below.pop() {
-                    Some(next) => top = next,
+                self.block(scripts, step.block, stack.top.entry, left)?;
+                match stack.below.pop() {
+                    Some(next) => stack.top = next,
                     None => return Ok(()),
                 }
                 continue;
             }
-            top.at += 1;
-            let stepping = top.entry;
+            stack.top.at += 1;
+            let stepping = stack.top.entry;
             if let Action::NoDecision = step.action {
                 return Err(self.no_decision(scripts.entry(stepping).combinator));
             }
@@ -86,13 +118,13 @@ impl<'m> Machine<'m, '_, '_> {
             match step.action {
                 Action::Start(next) | Action::Restart { entry: next, .. } => {
                     if let Action::Restart { same: true, .. } = step.action
-                        && self.store.version() == top.version
+                        && self.store.version() == stack.top.version
                     {
                         let e = scripts.entry(stepping);
                         return Err(self.loops(e.combinator, e.owner));
                     }
-                    // The stepping activation stays below unless it returns.
-                    let held = below.len() + usize::from(!step.ret);
+                    // The stepping activation stays stack.below unless it returns.
+                    let held = stack.below.len() + usize::from(!step.ret);
                     let started = self.started(held, scripts, next)?;
                     let block = scripts.step(started.at).block;
                     if block.len > 0 && *left >= u64::from(block.len) {
@@ -100,9 +132,9 @@ impl<'m> Machine<'m, '_, '_> {
                         self.block(scripts, block, next, left)?;
                     } else {
                         if !step.ret {
-                            below.push(top);
+                            stack.below.push(stack.top);
                         }
-                        top = started;
+                        stack.top = started;
                         continue;
                     }
                 }
@@ -120,12 +152,121 @@ impl<'m> Machine<'m, '_, '_> {
                 }
             }
             if step.ret {
-                match below.pop() {
-                    Some(next) => top = next,
+                match stack.below.pop() {
+                    Some(next) => stack.top = next,
                     None => return Ok(()),
                 }
             }
         }
+    }
+
+    /// Runs edges from `edge` on, from `stack`, their steps counted down
+    /// from `left`, until one cannot run: true when the run's first
+    /// activation returned (the run's end), else false with the activations
+    /// held apart put on the stack and `stack.top.at` where that edge
+    /// starts.
+    #[inline(never)]
+    fn edges(
+        &mut self,
+        scripts: &'m Scripts,
+        automaton: &'m Automaton,
+        mut edge: &'m Edge,
+        stack: &mut Stack,
+        left: &mut u64,
+        poll_at: &mut u64,
+    ) -> Result<bool, Diagnostic> {
+        let max_depth = self.store.limits().max_depth;
+        let mut held = [stack.top; CONTEXT];
+        loop {
+            let steps = u64::from(edge.steps);
+            if *left < steps
+                || u64::from(self.required) & edge.requires != edge.requires
+                || stack.below.len() + edge.room as usize >= max_depth
+            {
+                flush(&mut stack.below, &held, automaton.context(edge.context));
+                stack.top.at = edge.start;
+                return Ok(false);
+            }
+            *left -= steps;
+            for moved in automaton.moves(edge) {
+                if let Err(error) = self.take(scripts, automaton, moved.what, stack, &mut held) {
+                    // The steps after the one that failed are not taken.
+                    *left += steps - u64::from(moved.done);
+                    return Err(error);
+                }
+            }
+            if *left <= *poll_at {
+                self.store.poll()?;
+                *poll_at = left.saturating_sub(POLL_EVERY);
+            }
+            let next = match edge.end {
+                End::Bit { entry, next } => next[usize::from(self.bit(scripts, entry)?)],
+                End::Next(next) => next,
+                End::Return => match stack.below.pop() {
+                    Some(next) => {
+                        stack.top = next;
+                        match automaton.at(next.at) {
+                            Some(next) => {
+                                edge = next;
+                                continue;
+                            }
+                            None => return Ok(false),
+                        }
+                    }
+                    None => return Ok(true),
+                },
+            };
+            match automaton.edge(next) {
+                Some(next) => edge = next,
+                None => return Err(internal("an edge leads to no edge")),
+            }
+        }
+    }
+
+    /// One move of an edge, by `stack`'s top, `held` the activations the
+    /// edge holds apart from the stack.
+    #[inline(always)]
+    fn take(
+        &mut self,
+        scripts: &'m Scripts,
+        automaton: &'m Automaton,
+        what: Move,
+        stack: &mut Stack,
+        held: &mut [Running; CONTEXT],
+    ) -> Result<(), Diagnostic> {
+        let top = &mut stack.top;
+        match what {
+            Move::Set { p, q, k, row } => {
+                let q = (q != NONE).then_some(q as usize);
+                if !self.set_affine(p as usize, q, k) {
+                    self.act(row as RowId)?;
+                }
+            }
+            Move::Act(row) => self.act(row as RowId)?,
+            Move::Builtin(builtin) => self.builtin(builtin, scripts.entry(top.entry).owner)?,
+            Move::Call { next, depth } => {
+                hold(held, depth, *top);
+                *top = self.begun(next);
+            }
+            Move::Tail { next } => *top = self.begun(next),
+            Move::Restart { next, same, depth } => {
+                if same && self.store.version() == top.version {
+                    let e = scripts.entry(top.entry);
+                    return Err(self.loops(e.combinator, e.owner));
+                }
+                if depth != NONE {
+                    hold(held, depth, *top);
+                }
+                *top = self.begun(next);
+            }
+            Move::Pop { depth } => {
+                if let Some(back) = held.get(depth as usize) {
+                    *top = *back;
+                }
+            }
+            Move::Flush(context) => flush(&mut stack.below, held, automaton.context(context)),
+        }
+        Ok(())
     }
 
     /// Runs `block` of an activation of `entry` as one super-step: its
@@ -175,24 +316,61 @@ impl<'m> Machine<'m, '_, '_> {
         scripts: &'m Scripts,
         entry: u32,
     ) -> Result<Running, Diagnostic> {
+        let begun = self.begin(held, scripts, entry)?;
+        let at = self.first(scripts, entry)?;
+        Ok(Running { at, ..begun })
+    }
+
+    /// The activation `entry` started above `held` others, as
+    /// [`Machine::start`] starts one, before its first bit is read (its
+    /// position is then to be set).
+    #[inline(always)]
+    fn begin(
+        &mut self,
+        held: usize,
+        scripts: &'m Scripts,
+        entry: u32,
+    ) -> Result<Running, Diagnostic> {
         let e = scripts.entry(entry);
         if held >= self.store.limits().max_depth {
             return Err(self.too_deep(e.owner));
         }
         self.require(e.combinator)?;
-        let version = self.store.version();
-        let at = match e.first {
-            First::Known(at) => at,
-            First::Fast(fast, starts) => {
-                let bit = match scripts.fast(fast).bit(self.store.cells()) {
-                    Some(bit) => bit,
-                    None => self.encode(e.detector, None)?,
-                };
-                starts[usize::from(bit)]
-            }
-            First::Detect(starts) => starts[usize::from(self.detect(e.detector, None)?)],
-        };
-        Ok(Running { entry, at, version })
+        Ok(self.begun(entry))
+    }
+
+    /// The activation `entry` begun now (its depth and combinator checked
+    /// by the caller), its position to be set.
+    #[inline(always)]
+    fn begun(&self, entry: u32) -> Running {
+        Running {
+            entry,
+            at: NONE,
+            version: self.store.version(),
+        }
+    }
+
+    /// Where the script of an activation of `entry`, just begun, starts:
+    /// its first bit read (or known).
+    #[inline(always)]
+    fn first(&self, scripts: &'m Scripts, entry: u32) -> Result<u32, Diagnostic> {
+        let bit = self.bit(scripts, entry)?;
+        Ok(starts(scripts, entry)[usize::from(bit)])
+    }
+
+    /// The first bit of an activation of `entry`, just begun (false where
+    /// it is known, whose script is the same for both).
+    #[inline(always)]
+    fn bit(&self, scripts: &'m Scripts, entry: u32) -> Result<bool, Diagnostic> {
+        let e = scripts.entry(entry);
+        match e.first {
+            First::Known(_) => Ok(false),
+            First::Fast(fast, _) => match scripts.fast(fast).bit(self.store.cells()) {
+                Some(bit) => Ok(bit),
+                None => self.encode(e.detector, None),
+            },
+            First::Detect(_) => self.detect(e.detector, None),
+        }
     }
 }
 
@@ -204,6 +382,7 @@ mod tests {
     use crate::memory::{Entry, Memory};
     use crate::runtime::row::Probe;
     use cnpi::exec::Options;
+    use cnpi::exec::limits::Limits;
     use cnpi::plan::NetworkEngine;
     use cnpi::program::Program;
 
@@ -231,15 +410,27 @@ mod tests {
     /// same state and steps, or the same error at the same step). How
     /// many ended without an error.
     fn ends_alike(program: &Program, network: &OnTheNetwork, input: &str) -> usize {
+        ends_alike_within(program, network, input, 0..40, Default::default())
+    }
+
+    /// [`ends_alike`] with the step budgets `budgets` and the limits
+    /// `limits`.
+    fn ends_alike_within(
+        program: &Program,
+        network: &OnTheNetwork,
+        input: &str,
+        budgets: std::ops::Range<u64>,
+        limits: Limits,
+    ) -> usize {
         let mut ends = 0;
-        for max_steps in 0..40 {
+        for max_steps in budgets {
             let run = |symbolic: bool| {
                 let layout = cnpi::env::Declarations::of(program);
                 let state = cnpi::env::read_input(program.env, &layout, input).expect("valid");
                 let options = Options {
                     max_steps,
                     trace: None,
-                    limits: Default::default(),
+                    limits,
                 };
                 match symbolic {
                     true => cnpi::symbolic::run(program, state, options),
@@ -272,7 +463,7 @@ mod tests {
         ];
         for text in texts {
             let (program, network) = on_the_network(text);
-            let scripts = network
+            let (scripts, _) = network
                 .plan
                 .scripts()
                 .expect("every activation has a script");
@@ -344,6 +535,43 @@ mod tests {
             assert_eq!(compiled, 1, "{text}: the offset's detector is compiled");
             let ends = ends_alike(&program, &network, r#"{"A": [3, 1, 4, 1]}"#);
             assert_eq!(ends > 0, finishes, "{text}");
+        }
+    }
+
+    /// The automaton's edges on nested loops whose `if` bodies are calls
+    /// (held in an edge's context, returned to without the stack), and on
+    /// a chain of calls deeper than a context holds (put on the stack
+    /// mid-edge): at every step budget, and with a depth limit that the
+    /// chain reaches, the run ends as the reference interpreter's (the
+    /// same state and steps, or the same error at the same step).
+    #[test]
+    fn edges_end_as_the_reference_at_every_budget_and_depth() {
+        let nested = "env ram(i = 0, j = 0, s = 0)\ninput A[n]\n\
+             def ADD: seq(; SET(s, s + 1), NOP, NOP)\n\
+             def IF: cond(A[j] > A[i]?; ADD, NOP, NOP)\n\
+             def INNER: linrec(j < n?; IF, SET(j, j + 1), NOP)\n\
+             def BODY: seq(; SET(j, 0), INNER, SET(i, i + 1))\n\
+             def OUTER: linrec(i < n?; BODY, NOP, NOP)\n";
+        let mut chain = String::from("env ram(i = 0)\ninput A[n]\n");
+        for k in 0..11 {
+            chain.push_str(&format!("def C{k}: seq(; C{}, NOP, NOP)\n", k + 1));
+        }
+        chain.push_str("def C11: seq(; SET(i, i + 1), NOP, NOP)\n");
+        chain.push_str("def LOOP: linrec(i < n?; C0, NOP, NOP)\n");
+        let input = r#"{"A": [3, 1, 4, 1, 5]}"#;
+        for text in [nested, chain.as_str()] {
+            let (program, network) = on_the_network(text);
+            let (_, automaton) = network.plan.scripts().expect("scripts");
+            assert!(automaton.contexts() > 1, "some edge holds activations");
+            let ends = ends_alike_within(&program, &network, input, 0..400, Limits::default());
+            assert!(ends > 0, "{text}: some budget is enough");
+            for max_depth in 0..16 {
+                let limits = Limits {
+                    max_depth,
+                    ..Limits::default()
+                };
+                ends_alike_within(&program, &network, input, 395..400, limits);
+            }
         }
     }
 }
