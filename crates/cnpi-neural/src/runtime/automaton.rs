@@ -109,9 +109,14 @@ pub(super) struct Moved {
 /// Where an edge ends.
 #[derive(Clone, Copy, Debug)]
 pub(super) enum End {
-    /// The activation of entry `entry`, just started, reads its first bit:
-    /// the next edge is `next[bit]`.
-    Bit { entry: u32, next: [u32; 2] },
+    /// The activation of entry `entry`, just started, reads its first bit
+    /// (from fast detector `fast` of the scripts, if it has one, else
+    /// [`NONE`]): the next edge is `next[bit]`.
+    Bit {
+        entry: u32,
+        fast: u32,
+        next: [u32; 2],
+    },
     /// The stepping activation returned to one on the stack.
     Return,
     /// The next edge.
@@ -320,7 +325,11 @@ impl Builder<'_> {
                 }
                 let [zero, one] = starts(self.scripts, entry);
                 let next = [self.key(zero, &walk.held), self.key(one, &walk.held)];
-                break End::Bit { entry, next };
+                let fast = match self.scripts.entry(entry).first {
+                    First::Fast(fast, _) => fast,
+                    _ => NONE,
+                };
+                break End::Bit { entry, fast, next };
             }
             if !step.ret {
                 at += 1;

@@ -212,6 +212,12 @@ impl Scripts {
     pub(super) fn fast(&self, at: u32) -> &FastDetector {
         &self.fast[at as usize]
     }
+
+    /// Fast detector `at`, if there is one.
+    #[inline(always)]
+    pub(super) fn fast_at(&self, at: u32) -> Option<&FastDetector> {
+        self.fast.get(at as usize)
+    }
 }
 
 /// What [`Scripts::new`] works with.

@@ -200,7 +200,17 @@ impl<'m> Machine<'m, '_, '_> {
                 *poll_at = left.saturating_sub(POLL_EVERY);
             }
             let next = match edge.end {
-                End::Bit { entry, next } => next[usize::from(self.bit(scripts, entry)?)],
+                End::Bit { entry, fast, next } => {
+                    let bit = match scripts
+                        .fast_at(fast)
+                        .and_then(|f| f.bit(self.store.cells()))
+                    {
+                        Some(bit) => bit,
+                        // Not compiled, or a feature failed: as the scripts read it.
+                        None => self.bit(scripts, entry)?,
+                    };
+                    next[usize::from(bit)]
+                }
                 End::Next(next) => next,
                 End::Return => match stack.below.pop() {
                     Some(next) => {
