@@ -83,7 +83,7 @@ fn valid_inputs_are_read_back_member_for_member() {
     let layout = Declarations::of(&program);
     runner()
         .run(&inputs(), |input| {
-            let state = read_input(program.env, &layout, &input.to_string())
+            let state = read_input(&layout, &input.to_string())
                 .map_err(|d| TestCaseError::fail(format!("{}: {}", d.code, d.message)))?;
             let out = state.to_json(0, "symbolic");
             let rows = input["W"].as_array().map_or(0, Vec::len);
@@ -117,7 +117,7 @@ fn mutated_inputs_are_read_or_refused_never_a_panic() {
                 }
             }
             let text: String = text.into_iter().collect();
-            if let Err(diagnostic) = read_input(program.env, &layout, &text) {
+            if let Err(diagnostic) = read_input(&layout, &text) {
                 let code = diagnostic.code.to_string();
                 prop_assert!(
                     code.starts_with("E06"),

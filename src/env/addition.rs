@@ -57,7 +57,7 @@ pub(super) const ADDITION: Environment = Environment {
         empty: r#"{"a": "0", "b": "0"}"#,
     },
     abilities: &[],
-    read: |kind, _layout, input| Ok(Box::new(AdditionState::from_json(kind, input)?)),
+    read: |layout, input| Ok(Box::new(AdditionState::from_json(layout.env, input)?)),
     read_text: None,
     read_given: None,
 };

@@ -45,7 +45,7 @@ pub(super) const ARRAY: Environment = Environment {
         empty: "[]",
     },
     abilities: &[],
-    read: |kind, _layout, input| Ok(Box::new(ArrayState::from_json(kind, input)?)),
+    read: |layout, input| Ok(Box::new(ArrayState::from_json(layout.env, input)?)),
     read_text: None,
     read_given: None,
 };

@@ -60,7 +60,7 @@ pub(super) const GRAPH: Environment = Environment {
         empty: r#"{"graph": []}"#,
     },
     abilities: &[],
-    read: |kind, _layout, input| Ok(Box::new(GraphState::from_json(kind, input)?)),
+    read: |layout, input| Ok(Box::new(GraphState::from_json(layout.env, input)?)),
     read_text: None,
     read_given: None,
 };

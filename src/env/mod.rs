@@ -48,20 +48,35 @@ pub const ENVIRONMENTS: &[&Environment] =
 /// The most entries a run may write on its output tape (E0707).
 pub const MAX_OUTPUT: usize = 1 << 24;
 
-/// What a program declares that its input is read against: its registers
-/// (pointers) and its named data (`ram`; empty elsewhere).
-#[derive(Clone, Copy, Default)]
-pub struct Declarations<'a> {
-    pub registers: &'a [Pointer],
-    pub data: &'a [Data],
+/// What a program declares that its input is read against: the
+/// environment it runs in, its registers (pointers) and its named data
+/// (`ram`; empty elsewhere). The one record of it: a run plan keeps it, a
+/// program memory keeps one per program, and the environments read an
+/// input against it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Declarations {
+    pub env: EnvKind,
+    pub registers: Vec<Pointer>,
+    pub data: Vec<Data>,
 }
 
-impl<'a> Declarations<'a> {
-    /// The layout of a checked program.
-    pub fn of(program: &'a Program) -> Declarations<'a> {
+impl Declarations {
+    /// What a checked program declares.
+    pub fn of(program: &Program) -> Declarations {
         Declarations {
-            registers: &program.pointers,
-            data: &program.data,
+            env: program.env,
+            registers: program.pointers.clone(),
+            data: program.data.clone(),
+        }
+    }
+
+    /// Nothing declared in `env` (an input read as the environment alone
+    /// describes it).
+    pub fn none(env: EnvKind) -> Declarations {
+        Declarations {
+            env,
+            registers: Vec::new(),
+            data: Vec::new(),
         }
     }
 }
@@ -103,16 +118,15 @@ pub struct Environment {
 }
 
 /// How an environment reads its input (see [`Environment::read`]).
-pub type Reader = fn(EnvKind, &Declarations, Value) -> Result<Box<dyn EnvState>, Diagnostic>;
+pub type Reader = fn(&Declarations, Value) -> Result<Box<dyn EnvState>, Diagnostic>;
 
 /// How an environment reads a valid input's text (see
 /// [`Environment::read_text`]); the text has no byte-order mark.
-pub type TextReader = fn(EnvKind, &Declarations, &str) -> Option<Box<dyn EnvState>>;
+pub type TextReader = fn(&Declarations, &str) -> Option<Box<dyn EnvState>>;
 
 /// How an environment reads an input given as integers (see
 /// [`Environment::read_given`]).
-pub type GivenReader =
-    fn(EnvKind, &Declarations, Vec<(String, Given)>) -> Option<Box<dyn EnvState>>;
+pub type GivenReader = fn(&Declarations, Vec<(String, Given)>) -> Option<Box<dyn EnvState>>;
 
 /// An input member given as integers, by whoever has them so (the Python
 /// package): what the member's JSON would be read into.
@@ -333,17 +347,18 @@ pub fn empty_input(kind: EnvKind) -> &'static str {
 /// an E06xx diagnostic without labels whose message names exactly what is
 /// wrong (input is not a source file).
 pub fn parse_input(kind: EnvKind, json: &str) -> Result<State, Diagnostic> {
-    read_input(kind, &Declarations::default(), json)
+    read_input(&Declarations::none(kind), json)
 }
 
 /// [`parse_input`] for a program that declares `layout` (a `ram`
 /// program's inputs are read by the names it declares).
-pub fn read_input(kind: EnvKind, layout: &Declarations, json: &str) -> Result<State, Diagnostic> {
+pub fn read_input(layout: &Declarations, json: &str) -> Result<State, Diagnostic> {
+    let kind = layout.env;
     let fast = environment(kind).read_text;
-    if let Some(inner) = fast.and_then(|read| read(kind, layout, input::without_bom(json))) {
+    if let Some(inner) = fast.and_then(|read| read(layout, input::without_bom(json))) {
         return Ok(State::new(kind, inner));
     }
-    read_value(kind, layout, input::parse_json(kind, json)?)
+    read_value(layout, input::parse_json(kind, json)?)
 }
 
 /// The state of the input whose members (by name) are `members`, for
@@ -352,19 +367,17 @@ pub fn read_input(kind: EnvKind, layout: &Declarations, json: &str) -> Result<St
 /// same members' JSON text, or `None` where that text is needed (an
 /// input the environment does not take so, or any error, which the text
 /// then words).
-pub fn read_given(
-    kind: EnvKind,
-    layout: &Declarations,
-    members: Vec<(String, Given)>,
-) -> Option<State> {
-    let inner = (environment(kind).read_given)?(kind, layout, members)?;
+pub fn read_given(layout: &Declarations, members: Vec<(String, Given)>) -> Option<State> {
+    let kind = layout.env;
+    let inner = (environment(kind).read_given)?(layout, members)?;
     Some(State::new(kind, inner))
 }
 
 /// [`read_input`] for JSON already parsed (an input inside a larger JSON
 /// file, as `cnpic learn`'s examples).
-pub fn read_value(kind: EnvKind, layout: &Declarations, value: Value) -> Result<State, Diagnostic> {
-    let inner = (environment(kind).read)(kind, layout, value)?;
+pub fn read_value(layout: &Declarations, value: Value) -> Result<State, Diagnostic> {
+    let kind = layout.env;
+    let inner = (environment(kind).read)(layout, value)?;
     Ok(State::new(kind, inner))
 }
 

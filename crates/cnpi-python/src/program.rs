@@ -174,8 +174,8 @@ impl Program {
     /// where they are given as integers (`values::given`), else as text.
     fn input(&self, plan: &Plan, input: Option<&Bound<'_, PyAny>>) -> PyResult<Input> {
         let layout = plan.declarations();
-        let members = input.and_then(|input| given(input, &layout));
-        match members.and_then(|members| env::read_given(plan.env(), &layout, members)) {
+        let members = input.and_then(|input| given(input, layout));
+        match members.and_then(|members| env::read_given(layout, members)) {
             Some(state) => Ok(Input::Read(state)),
             None => Ok(Input::Text(self.text(input)?)),
         }
@@ -242,7 +242,7 @@ fn run_one(
 ) -> Result<Outcome, Diagnostic> {
     let state = match input {
         Input::Read(state) => state,
-        Input::Text(text) => env::read_input(plan.env(), &plan.declarations(), &text)?,
+        Input::Text(text) => env::read_input(plan.declarations(), &text)?,
     };
     let options = RunOptions {
         record,

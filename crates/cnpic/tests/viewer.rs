@@ -123,8 +123,7 @@ fn reference_worlds(text: &str, input: &str) -> Vec<(Vec<String>, Vec<(String, i
     let program = cnpi::compile::compile("reference.cnpi", text, None)
         .program
         .expect("the example compiles");
-    let state =
-        read_input(program.env, &Declarations::of(&program), input).expect("the input reads");
+    let state = read_input(&Declarations::of(&program), input).expect("the input reads");
     let names: Vec<String> = program.pointers.iter().map(|p| p.name.clone()).collect();
     let mut worlds = Vec::new();
     let mut observe = |event: Event| {

@@ -72,13 +72,13 @@ pub(super) const RAM: Environment = Environment {
         empty: "{}",
     },
     abilities: &[Ability::DeclaredMemory, Ability::Registers],
-    read: |kind, layout, input| Ok(Box::new(RamState::read(kind, layout, input)?)),
-    read_text: Some(|kind, layout, text| {
-        let state = RamState::read_text(kind, layout, text)?;
+    read: |layout, input| Ok(Box::new(RamState::read(layout.env, layout, input)?)),
+    read_text: Some(|layout, text| {
+        let state = RamState::read_text(layout.env, layout, text)?;
         Some(Box::new(state))
     }),
-    read_given: Some(|kind, layout, members| {
-        let state = RamState::read_given(kind, layout, members)?;
+    read_given: Some(|layout, members| {
+        let state = RamState::read_given(layout.env, layout, members)?;
         Some(Box::new(state))
     }),
 };

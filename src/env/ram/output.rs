@@ -185,7 +185,7 @@ mod tests {
             // Over `PARALLEL_CELLS`: written on two threads.
             large.as_str(),
         ] {
-            let state = read_input(program.env, &layout, json).expect("reads");
+            let state = read_input(&layout, json).expect("reads");
             let tree = state.to_json(12, "symbolic").to_string();
             assert_eq!(state.to_json_text(12, "symbolic"), tree);
         }

@@ -37,7 +37,7 @@ const MAX_DEPTH: usize = 64;
 /// none) read from `text`, or `None` when the text is not a valid input
 /// the fast way can read (see the module documentation).
 pub(super) fn members(layout: &Declarations, text: &str) -> Option<Vec<Option<Member>>> {
-    let data = layout.data;
+    let data = &layout.data;
     let mut found: Vec<Option<Member>> = vec![None; data.len()];
     let mut others: Vec<&str> = Vec::new();
     let mut scan = Scan { text, at: 0 };
@@ -517,7 +517,7 @@ mod tests {
                 RamState::read_text(kind, &layout, &text).is_none(),
                 "{text}"
             );
-            let read = read_input(kind, &layout, &text).map(|state| state.to_json(0, "symbolic"));
+            let read = read_input(&layout, &text).map(|state| state.to_json(0, "symbolic"));
             let before = checked(&program, &text).map(|_| ());
             assert_eq!(read.is_ok(), before.is_ok(), "{text}");
             if let Err(diagnostic) = before {
@@ -643,7 +643,7 @@ mod tests {
                 a.replace_range(row..row + what.len(), with);
                 let text = format!(r#"{{"A": {a}, "B": {b}, "x": 1}}"#);
                 assert!(RamState::read_text(kind, &layout, &text).is_none());
-                let read = read_input(kind, &layout, &text).map(|_| ());
+                let read = read_input(&layout, &text).map(|_| ());
                 assert_eq!(read, checked(&program, &text).map(|_| ()));
                 assert!(read.is_err());
             }
@@ -661,7 +661,7 @@ mod tests {
         let text = format!(r#"{{"A": {a}, "B": {b}, "x": 1}}"#);
         assert!(text.len() > super::PARALLEL_BYTES);
         assert!(RamState::read_text(kind, &layout, &text).is_none());
-        let read = read_input(kind, &layout, &text).map(|_| ());
+        let read = read_input(&layout, &text).map(|_| ());
         assert_eq!(read, checked(&program, &text).map(|_| ()));
         assert!(read.is_err());
     }
