@@ -57,9 +57,10 @@ pub(super) const ADDITION: Environment = Environment {
         empty: r#"{"a": "0", "b": "0"}"#,
     },
     abilities: &[],
-    read: |layout, input| Ok(Box::new(AdditionState::from_json(layout.env, input)?)),
-    read_text: None,
-    read_given: None,
+    read: |layout, input| {
+        let value = input.parsed(layout.env)?;
+        Ok(Box::new(AdditionState::from_json(layout.env, value)?))
+    },
 };
 
 /// The scratch pad: four rows of digits, one entry per column, left to

@@ -45,9 +45,10 @@ pub(super) const ARRAY: Environment = Environment {
         empty: "[]",
     },
     abilities: &[],
-    read: |layout, input| Ok(Box::new(ArrayState::from_json(layout.env, input)?)),
-    read_text: None,
-    read_given: None,
+    read: |layout, input| {
+        let value = input.parsed(layout.env)?;
+        Ok(Box::new(ArrayState::from_json(layout.env, value)?))
+    },
 };
 
 /// One entry of the output tape.

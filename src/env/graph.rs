@@ -60,9 +60,10 @@ pub(super) const GRAPH: Environment = Environment {
         empty: r#"{"graph": []}"#,
     },
     abilities: &[],
-    read: |layout, input| Ok(Box::new(GraphState::from_json(layout.env, input)?)),
-    read_text: None,
-    read_given: None,
+    read: |layout, input| {
+        let value = input.parsed(layout.env)?;
+        Ok(Box::new(GraphState::from_json(layout.env, value)?))
+    },
 };
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -101,35 +101,52 @@ pub struct Environment {
     /// phases ask for an ability ([`Environment::has`]), never for an
     /// environment by name.
     pub abilities: &'static [Ability],
-    /// The state its (already parsed) JSON input describes for a program
-    /// of `layout`; every error is an E06xx diagnostic without labels, with
+    /// The state its JSON input describes for a program that declares
+    /// `layout`; every error is an E06xx diagnostic without labels, with
     /// the help of [`input`].
     pub read: Reader,
-    /// A faster way to read a valid input from its text (no
-    /// `serde_json::Value` first), if it has one: the state `read` would
-    /// give, or `None` for any input it does not take, which `read` then
-    /// reads (and words the diagnostic of).
-    pub read_text: Option<TextReader>,
-    /// A faster way still, for an input given as integers already (the
-    /// Python package's lists and ints, see [`read_given`]), if it has
-    /// one: the state the same members' JSON text gives, or `None` for
-    /// anything it does not take, which is then read as text.
-    pub read_given: Option<GivenReader>,
 }
 
 /// How an environment reads its input (see [`Environment::read`]).
-pub type Reader = fn(&Declarations, Value) -> Result<Box<dyn EnvState>, Diagnostic>;
+pub type Reader = fn(&Declarations, Input) -> Result<Box<dyn EnvState>, Diagnostic>;
 
-/// How an environment reads a valid input's text (see
-/// [`Environment::read_text`]); the text has no byte-order mark.
-pub type TextReader = fn(&Declarations, &str) -> Option<Box<dyn EnvState>>;
+/// An input as an environment reads it: its JSON text (`cnpic run
+/// --input`), that JSON already parsed (an input inside a larger JSON
+/// file, as `cnpic learn`'s examples), or its members given as integers
+/// by whoever has them so (the Python package's ints and lists). A reader
+/// may read the text or the members its own faster way, as `ram` does, as
+/// long as it gives what [`Input::parsed`] would.
+pub enum Input<'t> {
+    Text(&'t str),
+    Value(Value),
+    /// The members of an input object, by name.
+    Given(Vec<(String, Given)>),
+}
 
-/// How an environment reads an input given as integers (see
-/// [`Environment::read_given`]).
-pub type GivenReader = fn(&Declarations, Vec<(String, Given)>) -> Option<Box<dyn EnvState>>;
+impl Input<'_> {
+    /// The JSON value of an input of `kind`: the text parsed (E0601, E0602
+    /// for a key twice at the top level), the value as it is, or the
+    /// object of the given members.
+    pub fn parsed(self, kind: EnvKind) -> Result<Value, Diagnostic> {
+        match self {
+            Input::Text(text) => input::parse_json(kind, text),
+            Input::Value(value) => Ok(value),
+            Input::Given(members) => {
+                let mut object = Map::new();
+                for (name, given) in members {
+                    if object.contains_key(&name) {
+                        return Err(input::key_twice(kind, &name));
+                    }
+                    object.insert(name, given.into_value());
+                }
+                Ok(Value::Object(object))
+            }
+        }
+    }
+}
 
-/// An input member given as integers, by whoever has them so (the Python
-/// package): what the member's JSON would be read into.
+/// An input member given as integers (see [`Input::Given`]): what the
+/// member's JSON would be read into.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Given {
     Integer(i64),
@@ -140,6 +157,24 @@ pub enum Given {
         cols: usize,
         values: Vec<i64>,
     },
+}
+
+impl Given {
+    /// The member as JSON. A matrix whose values are not `rows` × `cols`
+    /// has a last row of another length, which the reader finds.
+    fn into_value(self) -> Value {
+        match self {
+            Given::Integer(k) => k.into(),
+            Given::List(values) => values.into(),
+            Given::Rows { rows, cols, values } => (0..rows)
+                .map(|r| {
+                    let take = if r + 1 == rows { usize::MAX } else { cols };
+                    let row = values.iter().skip(r.saturating_mul(cols)).take(take);
+                    row.copied().collect::<Value>()
+                })
+                .collect(),
+        }
+    }
 }
 
 /// What an environment's JSON input looks like, for messages and defaults.
@@ -353,32 +388,29 @@ pub fn parse_input(kind: EnvKind, json: &str) -> Result<State, Diagnostic> {
 /// [`parse_input`] for a program that declares `layout` (a `ram`
 /// program's inputs are read by the names it declares).
 pub fn read_input(layout: &Declarations, json: &str) -> Result<State, Diagnostic> {
-    let kind = layout.env;
-    let fast = environment(kind).read_text;
-    if let Some(inner) = fast.and_then(|read| read(layout, input::without_bom(json))) {
-        return Ok(State::new(kind, inner));
-    }
-    read_value(layout, input::parse_json(kind, json)?)
+    read(layout, Input::Text(json))
 }
 
-/// The state of the input whose members (by name) are `members`, for
-/// an environment that takes an input given so
-/// ([`Environment::read_given`]): the state [`read_input`] gives on the
-/// same members' JSON text, or `None` where that text is needed (an
-/// input the environment does not take so, or any error, which the text
-/// then words).
-pub fn read_given(layout: &Declarations, members: Vec<(String, Given)>) -> Option<State> {
-    let kind = layout.env;
-    let inner = (environment(kind).read_given)?(layout, members)?;
-    Some(State::new(kind, inner))
+/// [`read_input`] for an input whose members (by name) are given as
+/// integers: the state, or the diagnostic, the same members' JSON text
+/// gives.
+pub fn read_given(
+    layout: &Declarations,
+    members: Vec<(String, Given)>,
+) -> Result<State, Diagnostic> {
+    read(layout, Input::Given(members))
 }
 
 /// [`read_input`] for JSON already parsed (an input inside a larger JSON
 /// file, as `cnpic learn`'s examples).
 pub fn read_value(layout: &Declarations, value: Value) -> Result<State, Diagnostic> {
-    let kind = layout.env;
-    let inner = (environment(kind).read)(layout, value)?;
-    Ok(State::new(kind, inner))
+    read(layout, Input::Value(value))
+}
+
+/// The state `input` describes for a program that declares `layout`.
+fn read(layout: &Declarations, input: Input) -> Result<State, Diagnostic> {
+    let inner = (environment(layout.env).read)(layout, input)?;
+    Ok(State::new(layout.env, inner))
 }
 
 /// E0707 unless the tape, holding `held` entries, has room for one more
