@@ -14,7 +14,8 @@ use serde_json::{Map, Value};
 use super::errors::{self, Extent};
 use super::input;
 use super::{
-    ActContext, EnvState, Environment, InputForm, Mark, Panel, Picture, Shape, index, len_i64, row,
+    ActContext, EnvState, Environment, InputForm, Mark, Panel, Picture, Shape, index, len_i64,
+    object_text, row,
 };
 use crate::diagnostic::{Diagnostic, codes};
 use crate::program::declared::{MOVE, NOP, SET};
@@ -172,10 +173,10 @@ impl EnvState for AdditionState {
         })
     }
 
-    fn to_json(&self) -> Map<String, Value> {
+    fn to_json_text(&self, more: &[(&str, Value)]) -> String {
         let mut object = Map::new();
         object.insert("sum".into(), self.sum_text().into());
-        object
+        object_text(object, more)
     }
 
     fn to_text(&self) -> String {

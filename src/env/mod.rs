@@ -262,19 +262,13 @@ pub trait EnvState: std::fmt::Debug + Send + Sync + AnyState {
     /// Records what the finished run leaves in the pointers (environments
     /// with [`Ability::Registers`] report them).
     fn finish(&mut self, _pointers: &[i64]) {}
-    /// The fields of the JSON object of `cnpic run --format json`.
-    fn to_json(&self) -> Map<String, Value>;
-    /// The text of the JSON object of [`Self::to_json`] with the members
-    /// `more` added (each replacing a field of its name), as
-    /// `Value::to_string` writes it. An environment whose states grow
-    /// large writes it without building the `Value`s.
-    fn to_json_text(&self, more: &[(&str, Value)]) -> String {
-        let mut object = self.to_json();
-        for (name, value) in more {
-            object.insert((*name).into(), value.clone());
-        }
-        Value::Object(object).to_string()
-    }
+    /// The JSON object of `cnpic run --format json` with the members
+    /// `more` added (each replacing a member of its name), as compact
+    /// text (serde_json's layout): the one writer of a state's output,
+    /// which [`State::to_json`] reads back. An environment of small states
+    /// writes its members' `Value`s with [`object_text`]; one whose states
+    /// grow large writes its [`Self::members`] without the `Value`s.
+    fn to_json_text(&self, more: &[(&str, Value)]) -> String;
     /// The members of [`Self::to_json_text`]'s object as the integers
     /// they hold, in its key order, for a reader that makes its own
     /// objects of them (the Python package); `None` where the environment
@@ -645,17 +639,15 @@ impl State {
         self.inner.get_mut().finish(pointers);
     }
 
-    /// The final state as the JSON object of `cnpic run --format json`.
+    /// The final state as the JSON object of `cnpic run --format json`:
+    /// [`Self::to_json_text`] read back, for callers that look members up.
     pub fn to_json(&self, steps: u64, engine: &str) -> serde_json::Value {
-        let mut object = self.inner.get().to_json();
-        for (name, value) in run_members(steps, engine) {
-            object.insert(name.into(), value);
-        }
-        serde_json::Value::Object(object)
+        let text = self.to_json_text(steps, engine);
+        serde_json::from_str(&text).expect("the environments write valid JSON")
     }
 
-    /// [`Self::to_json`] as JSON text (one line, no newline), written
-    /// without the `Value` tree where the environment can.
+    /// The final state as the JSON text of `cnpic run --format json` (one
+    /// line, no newline).
     pub fn to_json_text(&self, steps: u64, engine: &str) -> String {
         self.inner.get().to_json_text(&run_members(steps, engine))
     }
@@ -681,6 +673,16 @@ impl State {
 /// The members a run adds to the final state's JSON object.
 pub fn run_members(steps: u64, engine: &str) -> [(&'static str, Value); 2] {
     [("steps", steps.into()), ("engine", engine.into())]
+}
+
+/// The JSON object `object` with the members `more` added (each replacing
+/// a member of its name), as compact text: how an environment of small
+/// states writes its output ([`EnvState::to_json_text`]).
+fn object_text(mut object: Map<String, Value>, more: &[(&str, Value)]) -> String {
+    for (name, value) in more {
+        object.insert((*name).into(), value.clone());
+    }
+    Value::Object(object).to_string()
 }
 
 /// One line of text output: a label padded to a common width, then the

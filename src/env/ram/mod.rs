@@ -13,7 +13,7 @@
 
 use std::sync::Arc;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::input;
 use super::{
@@ -440,10 +440,6 @@ impl EnvState for RamState {
         self.registers = shown
             .map(|&i| pointers.get(i).copied().unwrap_or(0))
             .collect();
-    }
-
-    fn to_json(&self) -> Map<String, Value> {
-        output::to_json(self)
     }
 
     fn to_json_text(&self, more: &[(&str, Value)]) -> String {
