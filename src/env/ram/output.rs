@@ -166,13 +166,14 @@ mod tests {
             // Over `PARALLEL_CELLS`: written on two threads.
             large.as_str(),
         ] {
-            let state = read_input(&layout, input).expect("reads");
+            let mut state = read_input(&layout, input).expect("reads");
+            state.finish(&[4, 7]);
             let input: Value = serde_json::from_str(input).expect("valid JSON");
             let a = input["A"].as_array().expect("A is a matrix");
             let m = a.first().and_then(Value::as_array).map_or(0, Vec::len);
             let expected = json!({
                 "A": input["A"], "x": input["x"], "n": a.len(), "m": m, "z": [-1, -1],
-                "i": 0, "k": 3, "output": [], "steps": 12, "engine": "symbolic",
+                "i": 4, "k": 7, "output": [], "steps": 12, "engine": "symbolic",
             });
             // Byte for byte as serde_json writes the object: compact, its
             // keys in order.
