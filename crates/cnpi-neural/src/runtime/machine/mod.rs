@@ -448,7 +448,7 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
         {
             return Ok(());
         }
-        self.store.apply(&act.app, &self.unit.pointers)
+        self.store.apply(&act.app, &self.unit.declared.registers)
     }
 
     /// `SET(p, P[q] + k)` (`SET(p, k)` without `q`) from the pointers:
