@@ -59,7 +59,7 @@ mod tests {
             .program
             .expect("the program compiles");
         let json = r#"{"A": [5, 3, 9], "x": 4}"#;
-        let state = read_input(program.env, &Declarations::of(&program), json).expect("reads");
+        let state = read_input(&Declarations::of(&program), json).expect("reads");
         let ints = |values: &[i64]| values.iter().map(|&v| Mark::Int(v)).collect::<Vec<_>>();
         let names = ["n", "x", "t"].map(String::from).to_vec();
         let grid = Shape::Grid {
@@ -85,8 +85,7 @@ mod tests {
         let program = crate::compile::compile("p.cnpi", text, None)
             .program
             .expect("the program compiles");
-        let state =
-            read_input(program.env, &Declarations::of(&program), r#"{"A": [5]}"#).expect("reads");
+        let state = read_input(&Declarations::of(&program), r#"{"A": [5]}"#).expect("reads");
         let titles: Vec<String> = state.picture().iter().map(|p| p.title.clone()).collect();
         assert_eq!(titles, ["variables", "A", "local L", "output"]);
     }
