@@ -340,10 +340,18 @@ impl<'p, 'o> Machine<'p, 'o> {
     }
 
     /// Counts a step of a normal program's statement and reports it.
-    fn count_statement(&mut self, def: DefId, depth: u32) -> Result<(), Diagnostic> {
+    fn count_statement(&mut self, def: DefId, depth: u32, stmt: &Stmt) -> Result<(), Diagnostic> {
         self.count_step(def)?;
         if let Some(observer) = self.observer.as_mut() {
-            observer(Event::Statement { def, depth });
+            let view = self.store.view();
+            observer(Event::Statement {
+                def,
+                depth,
+                stmt,
+                view,
+            });
+            // An observer may ask the run to stop at once.
+            self.store.poll()?;
         }
         Ok(())
     }
