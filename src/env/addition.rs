@@ -59,6 +59,7 @@ pub(super) const ADDITION: Environment = Environment {
     abilities: &[],
     read: |kind, _layout, input| Ok(Box::new(AdditionState::from_json(kind, input)?)),
     read_text: None,
+    read_given: None,
 };
 
 /// The scratch pad: four rows of digits, one entry per column, left to

@@ -47,6 +47,7 @@ pub(super) const ARRAY: Environment = Environment {
     abilities: &[],
     read: |kind, _layout, input| Ok(Box::new(ArrayState::from_json(kind, input)?)),
     read_text: None,
+    read_given: None,
 };
 
 /// One entry of the output tape.

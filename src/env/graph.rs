@@ -62,6 +62,7 @@ pub(super) const GRAPH: Environment = Environment {
     abilities: &[],
     read: |kind, _layout, input| Ok(Box::new(GraphState::from_json(kind, input)?)),
     read_text: None,
+    read_given: None,
 };
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

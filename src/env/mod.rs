@@ -95,6 +95,11 @@ pub struct Environment {
     /// give, or `None` for any input it does not take, which `read` then
     /// reads (and words the diagnostic of).
     pub read_text: Option<TextReader>,
+    /// A faster way still, for an input given as integers already (the
+    /// Python package's lists and ints, see [`read_given`]), if it has
+    /// one: the state the same members' JSON text gives, or `None` for
+    /// anything it does not take, which is then read as text.
+    pub read_given: Option<GivenReader>,
 }
 
 /// How an environment reads its input (see [`Environment::read`]).
@@ -103,6 +108,25 @@ pub type Reader = fn(EnvKind, &Declarations, Value) -> Result<Box<dyn EnvState>,
 /// How an environment reads a valid input's text (see
 /// [`Environment::read_text`]); the text has no byte-order mark.
 pub type TextReader = fn(EnvKind, &Declarations, &str) -> Option<Box<dyn EnvState>>;
+
+/// How an environment reads an input given as integers (see
+/// [`Environment::read_given`]).
+pub type GivenReader =
+    fn(EnvKind, &Declarations, Vec<(String, Given)>) -> Option<Box<dyn EnvState>>;
+
+/// An input member given as integers, by whoever has them so (the Python
+/// package): what the member's JSON would be read into.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Given {
+    Integer(i64),
+    List(Vec<i64>),
+    /// A matrix: `rows` rows of `cols` integers, row-major.
+    Rows {
+        rows: usize,
+        cols: usize,
+        values: Vec<i64>,
+    },
+}
 
 /// What an environment's JSON input looks like, for messages and defaults.
 pub struct InputForm {
@@ -202,12 +226,45 @@ pub trait EnvState: std::fmt::Debug + Send + Sync + AnyState {
         }
         Value::Object(object).to_string()
     }
+    /// The members of [`Self::to_json_text`]'s object as the integers
+    /// they hold, in its key order, for a reader that makes its own
+    /// objects of them (the Python package); `None` where the environment
+    /// does not hold them so (only `ram` does).
+    fn members<'s>(&'s self, _more: &'s [(&'s str, Value)]) -> Option<Vec<(&'s str, Member<'s>)>> {
+        None
+    }
     /// The final state as aligned lines (each ends with `\n`, see [`row`]).
     fn to_text(&self) -> String;
     /// The state as the trace viewer draws it (see [`picture`]); nothing
     /// by default.
     fn picture(&self) -> Picture {
         Picture::new()
+    }
+}
+
+/// A member of a final state's JSON object (see [`EnvState::members`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Member<'s> {
+    Integer(i64),
+    List(&'s [i64]),
+    /// A matrix: `rows` rows of `cols` integers, row-major.
+    Rows {
+        rows: usize,
+        cols: usize,
+        values: &'s [i64],
+    },
+    /// A member given as JSON (a run's `steps` and `engine`).
+    Json(&'s Value),
+}
+
+impl<'s> Member<'s> {
+    /// A matrix's rows (none for the other members).
+    pub fn rows(self) -> impl Iterator<Item = &'s [i64]> {
+        let (rows, cols, values) = match self {
+            Member::Rows { rows, cols, values } => (rows, cols, values),
+            _ => (0, 0, &[][..]),
+        };
+        (0..rows).map(move |r| &values[r * cols..(r + 1) * cols])
     }
 }
 
@@ -287,6 +344,21 @@ pub fn read_input(kind: EnvKind, layout: &Declarations, json: &str) -> Result<St
         return Ok(State::new(kind, inner));
     }
     read_value(kind, layout, input::parse_json(kind, json)?)
+}
+
+/// The state of the input whose members (by name) are `members`, for
+/// an environment that takes an input given so
+/// ([`Environment::read_given`]): the state [`read_input`] gives on the
+/// same members' JSON text, or `None` where that text is needed (an
+/// input the environment does not take so, or any error, which the text
+/// then words).
+pub fn read_given(
+    kind: EnvKind,
+    layout: &Declarations,
+    members: Vec<(String, Given)>,
+) -> Option<State> {
+    let inner = (environment(kind).read_given)?(kind, layout, members)?;
+    Some(State::new(kind, inner))
 }
 
 /// [`read_input`] for JSON already parsed (an input inside a larger JSON
@@ -521,6 +593,16 @@ impl State {
         self.inner.get().to_json_text(&run_members(steps, engine))
     }
 
+    /// The members of [`Self::to_json_text`]'s object with `more` (what
+    /// [`run_members`] gives) as integers, where the environment holds
+    /// them so (see [`EnvState::members`]).
+    pub fn members<'s>(
+        &'s self,
+        more: &'s [(&'s str, Value)],
+    ) -> Option<Vec<(&'s str, Member<'s>)>> {
+        self.inner.get().members(more)
+    }
+
     /// The final state as aligned, readable lines (each ends with `\n`).
     pub fn to_text(&self, steps: u64, engine: &str) -> String {
         let mut text = self.inner.get().to_text();
@@ -530,7 +612,7 @@ impl State {
 }
 
 /// The members a run adds to the final state's JSON object.
-fn run_members(steps: u64, engine: &str) -> [(&'static str, Value); 2] {
+pub fn run_members(steps: u64, engine: &str) -> [(&'static str, Value); 2] {
     [("steps", steps.into()), ("engine", engine.into())]
 }
 

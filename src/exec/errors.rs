@@ -90,6 +90,19 @@ pub fn out_of_memory(limit: usize, wanted: usize, span: Span) -> Diagnostic {
     .with_help("check that every recursion reaches its base case; if the run needs more, raise `--max-memory`")
 }
 
+/// E0708: the run's growing stores and the trace recorded of it would
+/// hold `wanted` bytes, past the `limit` (`--max-memory`).
+pub fn trace_out_of_memory(limit: usize, wanted: usize) -> Diagnostic {
+    Diagnostic::error(
+        codes::E0708,
+        format!(
+            "the run and its trace would hold more than {} ({wanted} bytes, past the {limit} allowed)",
+            mebibytes(limit)
+        ),
+    )
+    .with_help("trace fewer steps (`max_steps`), or raise `max_memory`")
+}
+
 /// E0709: the run was asked to stop from outside (Ctrl-C in Python).
 pub fn interrupted() -> Diagnostic {
     Diagnostic::error(codes::E0709, "the run was interrupted")

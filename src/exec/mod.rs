@@ -20,6 +20,7 @@ mod store;
 
 pub use errors::{
     interrupted, never_finishes, out_of_memory, out_of_steps, too_deep, too_many_states,
+    trace_out_of_memory,
 };
 pub use frames::FrameStack;
 pub use limits::Limits;

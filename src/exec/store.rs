@@ -252,6 +252,16 @@ impl<'o> Store<'o> {
         Ok(())
     }
 
+    /// E0708 unless the run's stores and `recorded` bytes more (a trace of
+    /// the run, kept outside the store) are within the memory limit.
+    pub fn within_memory(&self, recorded: usize) -> Result<(), Diagnostic> {
+        let held = self.held().saturating_add(recorded);
+        if held > self.limits.max_memory {
+            return Err(errors::trace_out_of_memory(self.limits.max_memory, held));
+        }
+        Ok(())
+    }
+
     /// The engine frees `v`, one of its stores grown by [`Self::make_room`].
     pub fn release<T>(&mut self, v: Vec<T>) {
         self.engine = self.engine.saturating_sub(limits::bytes(&v));

@@ -66,12 +66,14 @@ pub enum Event<'a> {
 }
 
 /// Runs `program` like [`run`], telling `observer` of every activation and
-/// core step.
+/// core step. The observer answers with the bytes it holds (what it
+/// records of the run, 0 if nothing), which count against the run's
+/// memory limit with its stores: past it, the run stops with E0708.
 pub fn run_observed<'o>(
     program: &Program,
     state: State,
     options: Options<'o>,
-    observer: &'o mut dyn FnMut(Event<'_>),
+    observer: &'o mut dyn FnMut(Event<'_>) -> usize,
 ) -> Result<Outcome, Diagnostic> {
     let store = Store::new(program.env, &program.pointers, state, options)?
         .with_state(program.state.as_deref());

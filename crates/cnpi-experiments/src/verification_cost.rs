@@ -356,8 +356,12 @@ impl Observation {
         )?;
         let mut open: Vec<(DefId, Vec<Vec<usize>>)> = Vec::new();
         let mut failure = None;
+        // What it keeps is counted here, not against the run's memory (0).
         let mut observe = |event: Event<'_>| match event {
-            Event::Start { def } => open.push((def, Vec::new())),
+            Event::Start { def } => {
+                open.push((def, Vec::new()));
+                0
+            }
             Event::Step {
                 last,
                 view,
@@ -375,9 +379,10 @@ impl Observation {
                         failure = Some("a step outside any activation");
                     }
                 }
+                0
             }
             // A combinatory program has no statements.
-            Event::Statement { .. } => {}
+            Event::Statement { .. } => 0,
         };
         let options = Options {
             max_steps: 10_000_000,

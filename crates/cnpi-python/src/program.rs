@@ -27,7 +27,7 @@ use crate::errors::{self, Reported, guarded, run_error};
 use crate::interrupt::Watch;
 use crate::reference;
 use crate::trace::{Steps, Trace};
-use crate::values::{from_json_text, to_json};
+use crate::values::{from_json_text, from_members, given, to_json};
 
 /// Where a program came from: what its engines are loaded from.
 enum Origin {
@@ -163,10 +163,21 @@ impl Program {
     }
 
     /// The input as JSON text: `input`, or the environment's empty input.
-    fn input(&self, input: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+    fn text(&self, input: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
         match input {
             Some(input) => to_json(input),
             None => Ok(env::empty_input(self.neural.env()).to_string()),
+        }
+    }
+
+    /// The input of a run of `plan`: read straight from the Python values
+    /// where they are given as integers (`values::given`), else as text.
+    fn input(&self, plan: &Plan, input: Option<&Bound<'_, PyAny>>) -> PyResult<Input> {
+        let layout = plan.declarations();
+        let members = input.and_then(|input| given(input, &layout));
+        match members.and_then(|members| env::read_given(plan.env(), &layout, members)) {
+            Some(state) => Ok(Input::Read(state)),
+            None => Ok(Input::Text(self.text(input)?)),
         }
     }
 
@@ -184,10 +195,14 @@ impl Program {
 
 /// The dict of `run --format json` for `outcome`, a run on `engine`.
 fn result<'py>(py: Python<'py>, outcome: &Outcome, engine: Engine) -> PyResult<Bound<'py, PyAny>> {
-    from_json_text(
-        py,
-        &outcome.state.to_json_text(outcome.steps, engine.name()),
-    )
+    let more = env::run_members(outcome.steps, engine.name());
+    match outcome.state.members(&more) {
+        Some(members) => from_members(py, &members),
+        None => from_json_text(
+            py,
+            &outcome.state.to_json_text(outcome.steps, engine.name()),
+        ),
+    }
 }
 
 /// The limits of a run: `max_memory` bytes (default: `cnpic run`'s),
@@ -211,15 +226,24 @@ pub fn watched<T: Send>(py: Python, work: impl FnOnce(&Watch) -> T + Send) -> Py
     }
 }
 
+/// A run's input: read already, or its JSON text.
+enum Input {
+    Read(env::State),
+    Text(String),
+}
+
 /// Runs `plan` on `input`.
 fn run_one(
     plan: &Plan,
-    input: &str,
+    input: Input,
     max_steps: u64,
     limits: Limits,
     record: Option<&mut Recorder>,
 ) -> Result<Outcome, Diagnostic> {
-    let state = env::read_input(plan.env(), &plan.declarations(), input)?;
+    let state = match input {
+        Input::Read(state) => state,
+        Input::Text(text) => env::read_input(plan.env(), &plan.declarations(), &text)?,
+    };
     let options = RunOptions {
         record,
         ..RunOptions::limited(max_steps, limits)
@@ -249,10 +273,10 @@ impl Program {
         guarded(|| {
             let engine = Engine::parse(engine)?;
             let plan = self.plan(py, engine)?;
-            let input = self.input(input)?;
+            let input = self.input(&plan, input)?;
             let max_steps = max_steps.unwrap_or(MAX_STEPS);
             let ran = watched(py, |watch| {
-                run_one(&plan, &input, max_steps, limits(max_memory, watch), None)
+                run_one(&plan, input, max_steps, limits(max_memory, watch), None)
             })?;
             match ran {
                 Ok(outcome) => result(py, &outcome, engine),
@@ -295,7 +319,7 @@ impl Program {
             let plan = self.plan(py, engine)?;
             // The plan reads each input's JSON as `cnpic run --inputs` does.
             let texts: Vec<String> = (inputs.try_iter()?)
-                .map(|input| self.input(Some(&input?)))
+                .map(|input| self.text(Some(&input?)))
                 .collect::<PyResult<_>>()?;
             let jobs = cnpi::threads::usable(jobs.unwrap_or(0), texts.len());
             let max_steps = max_steps.unwrap_or(MAX_STEPS);
@@ -328,7 +352,8 @@ impl Program {
     /// (`engine="symbolic"`) a step is what it counts: a combinator's core
     /// step, or a statement of a normal program as written. A run that
     /// fails raises its RunError with the trace of the steps up to the
-    /// error as `.trace`. `max_memory` is as in `run`.
+    /// error as `.trace`. `max_memory` bounds the run's stores and the
+    /// steps recorded together (E0708 past it).
     #[pyo3(signature = (input=None, *, engine="neural", max_steps=None, max_memory=None))]
     fn trace(
         &self,
@@ -341,14 +366,20 @@ impl Program {
         guarded(|| {
             let engine = Engine::parse(engine)?;
             let plan = self.plan(py, engine)?;
-            let input = self.input(input)?;
+            let input = self.text(input)?;
             let max_steps = max_steps.unwrap_or(MAX_STEPS);
             let (ran, steps) = watched(py, |watch| {
                 let limits = limits(max_memory, watch);
                 match engine {
                     Engine::Neural => {
                         let mut recorder = Recorder::new(Window::all());
-                        let ran = run_one(&plan, &input, max_steps, limits, Some(&mut recorder));
+                        let ran = run_one(
+                            &plan,
+                            Input::Text(input),
+                            max_steps,
+                            limits,
+                            Some(&mut recorder),
+                        );
                         (ran, Steps::Network(Box::new(recorder)))
                     }
                     Engine::Symbolic => {

@@ -49,9 +49,10 @@ pub fn record(
         return (Err(env::internal("no reference program to trace")), steps);
     };
     let ran = env::read_input(plan.env(), &plan.declarations(), input).and_then(|state| {
+        // The steps kept count against the run's memory limit.
         let mut observe = |event: Event<'_>| {
             let step = match event {
-                Event::Start { .. } => return,
+                Event::Start { .. } => return held(&steps.kept),
                 Event::Step {
                     def,
                     last,
@@ -77,6 +78,7 @@ pub fn record(
             if steps.counted <= Window::LIMIT {
                 steps.kept.push(step);
             }
+            held(&steps.kept)
         };
         let options = Options {
             limits,
@@ -85,4 +87,9 @@ pub fn record(
         run_observed(program, state, options, &mut observe)
     });
     (ran, steps)
+}
+
+/// The bytes `kept` holds.
+fn held(kept: &Vec<Step>) -> usize {
+    kept.capacity() * std::mem::size_of::<Step>()
 }

@@ -8,8 +8,20 @@
 //! with a key that is not a string, any other object) raise `TypeError`
 //! with the path of the value (`input["D"][2]`). numpy arrays and scalars
 //! are taken through `tolist()` and `__index__`.
+//!
+//! The common case skips the text both ways: a `ram` input that is a dict
+//! of ints, lists of ints and lists of equal-length lists of ints, keyed by
+//! the program's declared inputs, is read into memory as it is
+//! ([`given`], `env::read_given`; anything else, errors included, goes
+//! through the text as above), and a `ram` result's integers become
+//! Python objects straight from memory ([`from_members`]). On a 1024 × 1024
+//! matrix each way took longer than the run of Dijkstra's algorithm
+//! itself through the text.
 
+use cnpi::env::{Declarations, Given, Member};
+use cnpi::program::DataKind;
 use pyo3::exceptions::PyTypeError;
+use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde_json::{Number, Value};
@@ -166,4 +178,160 @@ fn number(text: &str, path: &Path<'_>, out: &mut String) -> PyResult<()> {
 /// than a `Value` tree turned into objects one by one.
 pub fn from_json_text<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
     py.import("json")?.call_method1("loads", (text,))
+}
+
+/// `value`, a `ram` program's input, as its members given as integers
+/// (see the module documentation), or `None` where it is anything else.
+pub fn given(value: &Bound<'_, PyAny>, layout: &Declarations) -> Option<Vec<(String, Given)>> {
+    let dict = value.cast_exact::<PyDict>().ok()?;
+    let mut members = Vec::with_capacity(dict.len());
+    for (key, item) in dict.iter() {
+        let key = key.cast_exact::<PyString>().ok()?;
+        let key = key.to_cow().ok()?;
+        let data = (layout.data.iter()).find(|d| d.kind == DataKind::Input && d.name == *key)?;
+        let member = match data.dims.len() {
+            0 => Given::Integer(int(&item)?),
+            1 => Given::List(ints(&item)?),
+            2 => rows(&item)?,
+            _ => return None,
+        };
+        members.push((key.into_owned(), member));
+    }
+    Some(members)
+}
+
+/// An exact `int` that fits 64 bits (not a `bool`, not a subclass).
+fn int(value: &Bound<'_, PyAny>) -> Option<i64> {
+    value.is_exact_instance_of::<PyInt>().then_some(())?;
+    value.extract().ok()
+}
+
+/// An exact `list` of such ints.
+fn ints(value: &Bound<'_, PyAny>) -> Option<Vec<i64>> {
+    let list = value.cast_exact::<PyList>().ok()?;
+    let mut values = Vec::with_capacity(list.len());
+    push_ints(list, &mut values)?;
+    Some(values)
+}
+
+/// An exact `list` of rows of such ints, all of one length, row-major.
+fn rows(value: &Bound<'_, PyAny>) -> Option<Given> {
+    let list = value.cast_exact::<PyList>().ok()?;
+    let (mut rows, mut cols, mut values) = (0, 0, Vec::new());
+    for row in list.iter() {
+        let row = row.cast_exact::<PyList>().ok()?;
+        if rows == 0 {
+            cols = row.len();
+            values.reserve(cols * list.len());
+        }
+        (row.len() == cols).then_some(())?;
+        push_ints(row, &mut values)?;
+        rows += 1;
+    }
+    Some(Given::Rows { rows, cols, values })
+}
+
+/// The items of `list`, exact ints that fit 64 bits, pushed onto
+/// `values`; `None` at the first that is not one. Read through the C API
+/// a matrix's million items at a time: each item borrowed from the list
+/// (pyo3's iterator takes and drops a reference per item, two calls in
+/// the stable ABI) and read by `PyLong_AsLongLong`.
+fn push_ints(list: &Bound<'_, PyList>, values: &mut Vec<i64>) -> Option<()> {
+    let len = ffi::Py_ssize_t::try_from(list.len()).ok()?;
+    for i in 0..len {
+        // SAFETY: the GIL is held and no Python code runs while the list
+        // is read, so `i` stays within it and the item it lends stays
+        // alive until the next one is read; nothing here keeps it.
+        let k = unsafe {
+            if i + AHEAD < len {
+                prefetch(ffi::PyList_GetItem(list.as_ptr(), i + AHEAD));
+            }
+            let item = ffi::PyList_GetItem(list.as_ptr(), i);
+            if item.is_null() || ffi::PyLong_CheckExact(item) == 0 {
+                None
+            } else {
+                Some(ffi::PyLong_AsLongLong(item))
+            }
+        };
+        // -1 is also what an int beyond 64 bits gives, with an error set.
+        match k {
+            Some(-1) if PyErr::take(list.py()).is_some() => return None,
+            Some(k) => values.push(k),
+            None => {
+                PyErr::take(list.py());
+                return None;
+            }
+        }
+    }
+    Some(())
+}
+
+/// How many items ahead [`push_ints`] asks for an item's memory: each
+/// int is an object of its own, wherever it was made, and its header is
+/// read for its type; asked for early, several are on their way at once.
+const AHEAD: ffi::Py_ssize_t = 16;
+
+/// Asks the processor for the memory at `at` (a hint: nothing is read).
+#[inline(always)]
+fn prefetch(at: *const ffi::PyObject) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch reads nothing and never faults, whatever `at` is.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(at.cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = at;
+}
+
+/// Python's cyclic garbage collector held off while a result is made,
+/// then let go as it was: each list made counts toward a collection,
+/// which visits every item of the young lists, so a 1024 × 1024 matrix's
+/// rows drew collections that went through the million new items (none
+/// of which can be in a cycle).
+struct Paused<'py> {
+    gc: Option<Bound<'py, PyModule>>,
+}
+
+impl<'py> Paused<'py> {
+    fn collector(py: Python<'py>) -> PyResult<Paused<'py>> {
+        let gc = py.import("gc")?;
+        if !gc.call_method0("isenabled")?.is_truthy()? {
+            return Ok(Paused { gc: None });
+        }
+        gc.call_method0("disable")?;
+        Ok(Paused { gc: Some(gc) })
+    }
+}
+
+impl Drop for Paused<'_> {
+    fn drop(&mut self) {
+        if let Some(gc) = &self.gc {
+            // Enabling the collector cannot fail; if it did, there is
+            // nothing better to do than leave it as it is.
+            let _ = gc.call_method0("enable");
+        }
+    }
+}
+
+/// A result's `members` (`State::members`) as a dict, each integer made
+/// a Python `int` straight from memory.
+pub fn from_members<'py>(
+    py: Python<'py>,
+    members: &[(&str, Member<'_>)],
+) -> PyResult<Bound<'py, PyAny>> {
+    let _paused = Paused::collector(py)?;
+    let dict = PyDict::new(py);
+    for &(name, member) in members {
+        let object = match member {
+            Member::Integer(k) => k.into_pyobject(py)?.into_any(),
+            Member::List(values) => PyList::new(py, values)?.into_any(),
+            Member::Rows { .. } => {
+                let rows = member.rows().map(|row| PyList::new(py, row));
+                PyList::new(py, rows.collect::<PyResult<Vec<_>>>()?)?.into_any()
+            }
+            Member::Json(value) => from_json_text(py, &value.to_string())?,
+        };
+        dict.set_item(name, object)?;
+    }
+    Ok(dict.into_any())
 }

@@ -188,7 +188,104 @@ def test_deep_recursion_past_max_memory_is_a_run_error(engine):
     assert many[1]["total"] == 5
 
 
+@pytest.mark.parametrize("engine", ["neural", "symbolic"])
+def test_a_trace_past_max_memory_is_a_run_error(engine):
+    program = cnpi.compile(RUNAWAY)
+    with pytest.raises(cnpi.RunError) as raised:
+        program.trace({"k": 10**6}, engine=engine, max_memory=1 << 20)
+    assert raised.value.code == "E0708"
+    assert "its trace" in str(raised.value)
+    # The steps recorded up to the limit, to look at.
+    assert 0 < len(raised.value.trace) < 10**6
+    # Within the limit the trace is whole.
+    steps = program.run({"k": 100}, engine=engine)["steps"]
+    assert len(program.trace({"k": 100}, engine=engine, max_memory=1 << 20)) == steps
+
+
 def test_jobs_far_past_the_cores_are_capped():
     program = cnpi.load(example("quicksort.cnpi"))
     inputs = [[n, 1] for n in range(50)]
     assert program.run_many(inputs, jobs=1000) == [program.run(value) for value in inputs]
+
+
+class Keyed(dict):
+    """A dict the package reads through its JSON text (only an exact dict
+    of ints and lists is read into memory straight)."""
+
+
+RAM_SOURCE = """env ram(i = 0)
+input A[n][m]
+input B[n]
+input x
+var C[m] = 0
+def MAIN: seq(; SET(i, x), WRITE(C[0], A[0][0]), NOP)
+"""
+
+# Valid inputs of RAM_SOURCE, then what the straight path must leave to
+# the text (a bool, a float, an int past 64 bits, a ragged or empty
+# matrix, a string as an array, a member twice over its size, a missing
+# or extra member, a subclass of int).
+RAM_INPUTS = [
+    {"A": [[1, -2, 3], [4, 5, 2**63 - 1]], "B": [7, -(2**63)], "x": 0},
+    {"A": [[9]], "B": [0], "x": -5, "unused": [[1.5], "s"]},
+    {"A": [[True]], "B": [1], "x": 1},
+    {"A": [[1]], "B": [1], "x": 1.0},
+    {"A": [[1]], "B": [1], "x": 2**64},
+    {"A": [[1, 2], [3]], "B": [1, 2], "x": 1},
+    {"A": [], "B": [], "x": 1},
+    {"A": [[], []], "B": [1, 2], "x": 1},
+    {"A": [[1]], "B": "ab", "x": 1},
+    {"A": [[1], [2]], "B": [1], "x": 1},
+    {"A": [[1]], "B": [1]},
+    {"A": [[1]], "B": [1], "x": np.int64(3)},
+    {"A": ((1,),), "B": [1], "x": 1},
+]
+
+
+def outcome(program, value):
+    """What `program.run(value)` gives: its result, or its error's code and
+    message."""
+    try:
+        return program.run(value)
+    except cnpi.RunError as error:
+        return (error.code, str(error))
+
+
+@pytest.mark.parametrize("value", RAM_INPUTS, ids=range(len(RAM_INPUTS)))
+def test_a_ram_input_read_straight_is_read_as_its_text(value):
+    program = cnpi.compile(RAM_SOURCE)
+    straight = outcome(program, value)
+    assert straight == outcome(program, Keyed(value))
+    assert straight == outcome(program, value)  # and again: nothing kept
+    if isinstance(straight, dict):
+        assert straight == cli_run_text(value)
+
+
+def cli_run_text(value):
+    """`cnpic run` of RAM_SOURCE on `value` (numpy integers as ints)."""
+    import json
+    import tempfile
+
+    with tempfile.NamedTemporaryFile("w", suffix=".cnpi", delete=False) as f:
+        f.write(RAM_SOURCE)
+    try:
+        return cli_run(f.name, json.loads(json.dumps(value, default=int)))
+    finally:
+        os.unlink(f.name)
+
+
+def test_a_result_is_made_with_the_collector_as_it_was():
+    import gc
+
+    program = cnpi.compile(RAM_SOURCE)
+    value = {"A": [[1] * 300] * 800, "B": [0] * 800, "x": 2}
+    assert gc.isenabled()
+    result = program.run(value)
+    assert gc.isenabled()
+    assert result["A"] == value["A"] and result["A"] is not value["A"]
+    gc.disable()
+    try:
+        assert program.run(value) == result
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

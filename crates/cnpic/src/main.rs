@@ -41,15 +41,26 @@ fn main() -> ExitCode {
     run()
 }
 
-/// The command line's command, run; a crash is reported as such.
+/// The command line's command, run; a crash is reported as such, and so is
+/// an address-space limit that leaves no room for the compiler's stack.
 fn run() -> ExitCode {
     one_tensor_thread();
     let args = cli::parse_args();
-    match stack::run_on_large_stack(cnpi::operators::STACK_BYTES, move || cli::execute(args)) {
-        Ok(code) => code,
-        Err(_) => {
+    let bytes = cnpi::operators::STACK_BYTES;
+    match stack::run_on_large_stack(bytes, move || cli::execute(args)) {
+        stack::Outcome::Done(code) => code,
+        stack::Outcome::Crashed => {
             eprintln!("internal error: cnpic crashed; please report this with the input file");
             ExitCode::from(101)
+        }
+        stack::Outcome::NoStack(error) => {
+            eprintln!(
+                "error: cnpic could not reserve the {} MiB of address space its compiler's \
+                 stack needs ({error}); only the pages it touches are ever used, so raise \
+                 the address-space limit (`ulimit -v`, `prlimit --as`) to 1.1 GiB or more",
+                bytes >> 20
+            );
+            ExitCode::FAILURE
         }
     }
 }

@@ -8,28 +8,46 @@
 //! which did this before, also reads `/proc/self/maps` to learn the main
 //! thread's own stack bounds, which nothing here needs: 4 % of a small
 //! run's instructions.) Where no stack can be switched to, the work runs on
-//! a thread of that size instead.
+//! a thread of that size instead; where neither can be had (an
+//! address-space limit, `ulimit -v`, below the stack's size), the caller
+//! is told so ([`Outcome::NoStack`]), and reports it as a clear error
+//! rather than running a compiler that a deep file could overflow.
 
 use std::panic::{self, AssertUnwindSafe};
+
+/// How the work on the large stack went.
+pub enum Outcome<R> {
+    Done(R),
+    /// It panicked.
+    Crashed,
+    /// No stack of that size could be mapped, nor a thread of that size
+    /// started (why, as the system said); the work did not run.
+    NoStack(std::io::Error),
+}
 
 /// Runs `work` on a stack of `bytes` bytes (a multiple of the page size),
 /// catching its panic.
 pub fn run_on_large_stack<R: Send + 'static>(
     bytes: usize,
     work: impl FnOnce() -> R + Send + 'static,
-) -> std::thread::Result<R> {
+) -> Outcome<R> {
     let work = AssertUnwindSafe(work);
     #[cfg(all(unix, not(miri)))]
     if let Some(stack) = Mapping::new(bytes) {
         // SAFETY: `stack` is `bytes` bytes of readable and writable memory
         // (above its guard page), page-aligned, kept until `on_stack`
         // returns; the callback cannot unwind (the panic is caught).
-        return unsafe { psm::on_stack(stack.base, stack.size, move || panic::catch_unwind(work)) };
+        let result =
+            unsafe { psm::on_stack(stack.base, stack.size, move || panic::catch_unwind(work)) };
+        return result.map_or(Outcome::Crashed, Outcome::Done);
     }
     let thread = std::thread::Builder::new().stack_size(bytes);
     match thread.spawn(move || panic::catch_unwind(work)) {
-        Ok(handle) => handle.join().and_then(|result| result),
-        Err(error) => Err(Box::new(format!("no thread for the compiler: {error}"))),
+        Ok(handle) => match handle.join() {
+            Ok(Ok(result)) => Outcome::Done(result),
+            Ok(Err(_)) | Err(_) => Outcome::Crashed,
+        },
+        Err(error) => Outcome::NoStack(error),
     }
 }
 

@@ -72,6 +72,33 @@ fn deep_recursion_past_max_memory_is_e0708_with_exit_1_on_every_engine() {
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
 }
 
+/// The least `--max-memory`, in MiB, under which `engine` runs `F` 100,000
+/// deep to its end.
+fn least_mib(path: &str, engine: &[&str]) -> u32 {
+    (1..=64)
+        .find(|mib| {
+            let limit = format!("{mib}M");
+            let mut args = vec!["run", path, "--input", "{\"k\": 100000}"];
+            args.extend(["--max-memory", &limit]);
+            args.extend(engine);
+            cnpic(&args).status.code() == Some(0)
+        })
+        .expect("runs under 64 MiB")
+}
+
+#[test]
+fn symbolic_frames_cost_within_twice_the_networks() {
+    let (_dir, path) = scratch("f.cnpi", F.as_bytes());
+    let network = least_mib(&path, &[]);
+    let symbolic = least_mib(&path, &["--symbolic"]);
+    // Before issue 47's fix a waiting statement alone took 72 bytes, and
+    // the interpreter needed five times the network's room.
+    assert!(
+        symbolic <= 2 * network,
+        "--symbolic needs {symbolic} MiB, the network {network} MiB"
+    );
+}
+
 #[test]
 fn max_memory_takes_sizes_and_refuses_nonsense() {
     let output = cnpic(&["run", "examples/quicksort.cnpi", "--max-memory", "lots"]);
@@ -159,7 +186,7 @@ fn an_inputs_line_that_is_not_utf8_is_that_lines_error() {
 /// Issue 47: `--jobs 1000` panicked with "failed to spawn thread" under an
 /// address-space limit; the threads are capped (8 per core) and a thread
 /// the system refuses leaves its share to the others. Run under issue
-/// 47's 3 GB address-space limit (`prlimit`), where 1000 threads' stacks
+/// 47's 3 GB address-space limit, where 1000 threads' stacks
 /// do not fit.
 #[test]
 fn jobs_far_past_the_cores_are_capped() {
@@ -173,18 +200,49 @@ fn jobs_far_past_the_cores_are_capped() {
         "--jobs",
         "1000",
     ]);
-    let limited = std::path::Path::new("/usr/bin/prlimit").exists();
-    if limited {
-        let program = command.get_program().to_owned();
-        let args: Vec<_> = command.get_args().map(ToOwned::to_owned).collect();
-        command = std::process::Command::new("/usr/bin/prlimit");
-        command
-            .arg("--as=3221225472")
-            .arg(program)
-            .args(args)
-            .current_dir(support::ROOT);
-    }
+    limit_address_space(&mut command, 3 << 30);
     let output = command.output().expect("cnpic runs");
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert_eq!(String::from_utf8_lossy(&output.stdout).lines().count(), 64);
+}
+
+/// Sets `command`'s address-space limit (`prlimit --as`) to `bytes`.
+fn limit_address_space(command: &mut std::process::Command, bytes: u64) {
+    use std::os::unix::process::CommandExt;
+    let limit = libc::rlimit {
+        rlim_cur: bytes,
+        rlim_max: bytes,
+    };
+    // SAFETY: setrlimit is async-signal-safe and reads only `limit`, a
+    // copy owned by the closure.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        });
+    }
+}
+
+/// Issue 47: under a 1 GiB address-space limit the compiler's 1 GiB stack
+/// (`operators::STACK_BYTES`) cannot be mapped, and cnpic said "internal
+/// error: cnpic crashed" (exit 101). It says what it needs, exit 1.
+#[test]
+fn an_address_space_too_small_for_the_compilers_stack_is_a_clear_error() {
+    let run = ["run", "examples/quicksort.cnpi", "--input", "[3, 1, 2]"];
+    let mut command = support::command(&run);
+    limit_address_space(&mut command, 1 << 30);
+    let output = command.output().expect("cnpic runs");
+    let text = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{text}");
+    assert!(text.contains("could not reserve the 1024 MiB"), "{text}");
+    assert!(text.contains("ulimit -v"), "{text}");
+    assert!(!text.contains("internal error"), "{text}");
+    // With room for the stack, the same run works.
+    let mut command = support::command(&run);
+    limit_address_space(&mut command, 1200 << 20);
+    let output = command.output().expect("cnpic runs");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
 }

@@ -17,8 +17,8 @@ use serde_json::{Map, Value};
 
 use super::input::{self, integer, not_i64};
 use super::{
-    Ability, ActContext, Declarations, EnvState, Environment, InputForm, Source, View, index, list,
-    row,
+    Ability, ActContext, Declarations, EnvState, Environment, Given, InputForm, Member, Source,
+    View, index, list, row,
 };
 use crate::diagnostic::{Diagnostic, codes};
 use crate::program::calls::hidden;
@@ -61,6 +61,10 @@ pub(super) const RAM: Environment = Environment {
     read: |kind, layout, input| Ok(Box::new(RamState::read(kind, layout, input)?)),
     read_text: Some(|kind, layout, text| {
         let state = RamState::read_text(kind, layout, text)?;
+        Some(Box::new(state))
+    }),
+    read_given: Some(|kind, layout, members| {
+        let state = RamState::read_given(kind, layout, members)?;
         Some(Box::new(state))
     }),
 };
@@ -161,14 +165,23 @@ impl Region {
         }
     }
 
+    /// The region as a member of the output object.
+    fn member(&self) -> Member<'_> {
+        match self {
+            Region::Scalar(k) => Member::Integer(*k),
+            Region::Array(values) => Member::List(values),
+            Region::Matrix { rows, cols, values } => Member::Rows {
+                rows: *rows,
+                cols: *cols,
+                values,
+            },
+        }
+    }
+
     /// A matrix's rows, every one of them (a `3 × 0` matrix has three
     /// empty rows); nothing for a scalar or an array.
     fn rows(&self) -> impl Iterator<Item = &[i64]> {
-        let (rows, cols, values) = match self {
-            Region::Matrix { rows, cols, values } => (*rows, *cols, &values[..]),
-            _ => (0, 0, &[][..]),
-        };
-        (0..rows).map(move |r| &values[r * cols..(r + 1) * cols])
+        self.member().rows()
     }
 }
 
@@ -227,9 +240,48 @@ impl RamState {
     /// a `Value` tree ([`typed`]); `None` when anything is off, and then
     /// [`RamState::read`] words the diagnostic.
     fn read_text(kind: EnvKind, layout: &Declarations, text: &str) -> Option<RamState> {
-        let mut members = typed::members(layout, text)?;
+        RamState::of_found(kind, layout, typed::members(layout, text)?)
+    }
+
+    /// The state of the input given as `members` ([`super::read_given`]),
+    /// each the member its JSON would be read into: `None` for a member
+    /// the program does not declare as an input, one of other lengths,
+    /// one missing or any other error, which the text then words.
+    fn read_given(
+        kind: EnvKind,
+        layout: &Declarations,
+        members: Vec<(String, Given)>,
+    ) -> Option<RamState> {
+        let mut found: Vec<Option<typed::Member>> = vec![None; layout.data.len()];
+        for (name, given) in members {
+            let id =
+                (layout.data.iter()).position(|d| d.kind == DataKind::Input && d.name == name)?;
+            let member = match given {
+                Given::Integer(k) => (Region::Scalar(k), Vec::new()),
+                Given::List(values) => {
+                    let n = values.len();
+                    (Region::Array(values), vec![n])
+                }
+                Given::Rows { rows, cols, values } => {
+                    (values.len() == rows * cols).then_some(())?;
+                    (Region::Matrix { rows, cols, values }, vec![rows, cols])
+                }
+            };
+            (found[id].is_none() && member.1.len() == layout.data[id].dims.len()).then_some(())?;
+            found[id] = Some(member);
+        }
+        RamState::of_found(kind, layout, found)
+    }
+
+    /// The state whose input members are `found` (by data id), or `None`
+    /// where one is missing or anything else is off.
+    fn of_found(
+        kind: EnvKind,
+        layout: &Declarations,
+        mut found: Vec<Option<typed::Member>>,
+    ) -> Option<RamState> {
         let state = RamState::build(kind, layout, |id, data| {
-            members[id].take().ok_or_else(|| missing(kind, data))
+            found[id].take().ok_or_else(|| missing(kind, data))
         });
         state.ok()
     }
@@ -433,6 +485,10 @@ impl EnvState for RamState {
 
     fn to_json_text(&self, more: &[(&str, Value)]) -> String {
         output::to_json_text(self, more)
+    }
+
+    fn members<'s>(&'s self, more: &'s [(&'s str, Value)]) -> Option<Vec<(&'s str, Member<'s>)>> {
+        Some(self.fields(more).into_iter().collect())
     }
 
     fn to_text(&self) -> String {

@@ -1,5 +1,6 @@
 //! The final state of a `ram` run as a JSON object: its members by name
-//! ([`RamState::fields`]), serialized into a `Value` ([`to_json`]) or
+//! ([`RamState::fields`], the [`Member`]s a reader may also take as they
+//! are: the Python package), serialized into a `Value` ([`to_json`]) or
 //! written straight to JSON text ([`to_json_text`]). The text is written
 //! by hand, without the `Value` tree (an allocation per number on a
 //! 1024 × 1024 matrix) and without serde_json's serializer, which spent
@@ -13,34 +14,17 @@ use std::collections::BTreeMap;
 use serde::ser::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
-use super::{RamState, Region};
-
-/// A member of the output object, serialized as it is held.
-enum Field<'s> {
-    Register(i64),
-    Memory(&'s Region),
-    Tape(&'s [i64]),
-    Given(&'s Value),
-}
-
-impl Serialize for Field<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Field::Register(k) => serializer.serialize_i64(*k),
-            Field::Memory(memory) => memory.serialize(serializer),
-            Field::Tape(tape) => tape.serialize(serializer),
-            Field::Given(value) => value.serialize(serializer),
-        }
-    }
-}
+use super::RamState;
+use crate::env::Member;
 
 /// A scalar as its integer, an array as a list, a matrix as its rows.
-impl Serialize for Region {
+impl Serialize for Member<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Region::Scalar(k) => serializer.serialize_i64(*k),
-            Region::Array(values) => values.serialize(serializer),
-            Region::Matrix { .. } => serializer.collect_seq(self.rows()),
+        match *self {
+            Member::Integer(k) => serializer.serialize_i64(k),
+            Member::List(values) => values.serialize(serializer),
+            Member::Rows { .. } => serializer.collect_seq(self.rows()),
+            Member::Json(value) => value.serialize(serializer),
         }
     }
 }
@@ -49,17 +33,20 @@ impl RamState {
     /// The output object's members in key order: the registers, the
     /// declared memory, the tape as `output`, then `more`; a later member
     /// replaces an earlier one of its name, as inserting into a `Map` does.
-    fn fields<'s>(&'s self, more: &'s [(&'s str, Value)]) -> BTreeMap<&'s str, Field<'s>> {
+    pub(super) fn fields<'s>(
+        &'s self,
+        more: &'s [(&'s str, Value)],
+    ) -> BTreeMap<&'s str, Member<'s>> {
         let mut fields = BTreeMap::new();
         for (name, value) in self.registers() {
-            fields.insert(name.as_str(), Field::Register(*value));
+            fields.insert(name.as_str(), Member::Integer(*value));
         }
         for (name, memory) in self.memory() {
-            fields.insert(name.as_str(), Field::Memory(memory));
+            fields.insert(name.as_str(), memory.member());
         }
-        fields.insert("output", Field::Tape(&self.output));
+        fields.insert("output", Member::List(&self.output));
         for (name, value) in more {
-            fields.insert(*name, Field::Given(value));
+            fields.insert(*name, Member::Json(value));
         }
         fields
     }
@@ -84,11 +71,10 @@ pub(super) fn to_json_text(state: &RamState, more: &[(&str, Value)]) -> String {
         text.push_str(&Value::from(name).to_string());
         text.push(':');
         match field {
-            Field::Register(k) | Field::Memory(&Region::Scalar(k)) => integer(&mut text, k),
-            Field::Memory(Region::Array(values)) => list(&mut text, values),
-            Field::Tape(values) => list(&mut text, values),
-            Field::Memory(matrix) => rows(&mut text, matrix),
-            Field::Given(value) => text.push_str(&value.to_string()),
+            Member::Integer(k) => integer(&mut text, k),
+            Member::List(values) => list(&mut text, values),
+            Member::Rows { .. } => rows(&mut text, field),
+            Member::Json(value) => text.push_str(&value.to_string()),
         }
     }
     text.push('}');
@@ -103,7 +89,7 @@ const PARALLEL_CELLS: usize = 1 << 17;
 /// A matrix as the JSON array of its rows. A large one is written on two
 /// threads: the second half of its rows into a text of their own, which
 /// follows the first half's.
-fn rows(text: &mut String, matrix: &Region) {
+fn rows(text: &mut String, matrix: Member<'_>) {
     let all: Vec<&[i64]> = matrix.rows().collect();
     text.push('[');
     if let [first, rest @ ..] = &all[..] {

@@ -13,7 +13,10 @@
 //! puts the registers back after (as a state call does); a definition with
 //! a `return` runs above an [`Ends::FRAME`], where `return` unwinds to.
 //! The logs of all waiting statements live one after the other in one
-//! vector, within the run's memory limit.
+//! [`Log`], within the run's memory limit, and a waiting statement is
+//! parked in 12 bytes ([`Parked`]: its [`Site`], found once per run, its
+//! depth and how many reads it logged), so a deep recursion through
+//! `return F(m - 1) + 1` costs about what the network's frames do.
 
 use std::cell::{Cell, RefCell};
 
@@ -22,23 +25,91 @@ use crate::diagnostic::Diagnostic;
 use crate::env::{View, eval_error, internal};
 use crate::program::calls::{act_positions, map_positions};
 use crate::program::{
-    Act, ActApp, CallExpr, DataId, DefId, EvalError, Observation, PointerId, PosExpr, PosKind,
-    Stmt, World,
+    Act, ActApp, Body, CallExpr, DataId, DefId, EvalError, Observation, PointerId, PosExpr,
+    PosKind, Program, Stmt, World,
 };
 use crate::span::Span;
+
+/// Where a statement that may wait for calls stands in the program,
+/// found once per run for every such statement ([`sites`]): what a
+/// pending statement needs besides its depth.
+#[derive(Clone, Copy)]
+pub(super) struct Site<'p> {
+    pub(super) stmt: &'p Stmt,
+    pub(super) def: DefId,
+    /// The statement's block, and where the block goes on after it.
+    stmts: &'p [Stmt],
+    next: usize,
+    /// Its block's [`Block::last`]: true when nothing of the call runs
+    /// after the block.
+    last: bool,
+}
+
+impl<'p> Site<'p> {
+    /// True when it is its block's last statement.
+    fn tail(&self) -> bool {
+        self.next == self.stmts.len()
+    }
+}
 
 /// A statement (or a `while` test) waiting for the value of a call.
 #[derive(Clone, Copy)]
 pub(super) enum Pending<'p> {
-    /// A statement of `block`, which has already moved past it.
-    Stmt {
-        block: Block<'p>,
-        stmt: &'p Stmt,
-        /// True when it is the block's last statement.
-        tail: bool,
-    },
+    /// The statement at `site` (an index of `Machine::sites`), whose block
+    /// has already moved past it.
+    Stmt { site: u32, depth: u32 },
+    /// An `if` test: its branch's block starts at the `version` its
+    /// definition was entered at.
+    If { site: u32, depth: u32, version: u64 },
     /// The test of a `while` loop.
     While(Loop<'p>),
+}
+
+/// A pending statement put aside while the call it needs runs: small, as
+/// a deep recursion holds one per level. An `if` also keeps its version
+/// (in `Machine::versions`), a `while` its loop (in `Machine::loops`).
+#[derive(Clone, Copy)]
+pub(super) struct Parked {
+    site: u32,
+    depth: u32,
+    /// How many reads it logged: the top of the [`Log`].
+    reads: u32,
+}
+
+/// The reads of the waiting statements, one after the other: the values,
+/// and where a read gave END (`None`, rare), so a read costs 8 bytes.
+#[derive(Default)]
+pub(super) struct Log {
+    values: Vec<i64>,
+    /// The indices of the reads that gave END, ascending.
+    ends: Vec<usize>,
+}
+
+impl Log {
+    pub(super) fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    fn get(&self, at: usize) -> Option<Option<i64>> {
+        let value = *self.values.get(at)?;
+        let end = !self.ends.is_empty() && self.ends.binary_search(&at).is_ok();
+        Some((!end).then_some(value))
+    }
+
+    /// Logs `read`, where room was made for it.
+    fn push(&mut self, read: Option<i64>) {
+        if read.is_none() {
+            self.ends.push(self.values.len());
+        }
+        self.values.push(read.unwrap_or_default());
+    }
+
+    fn truncate(&mut self, len: usize) {
+        self.values.truncate(len);
+        while self.ends.last().is_some_and(|&end| end >= len) {
+            self.ends.pop();
+        }
+    }
 }
 
 /// What a pending statement's expressions came to.
@@ -61,7 +132,7 @@ struct Needed {
 struct Replay<'v, 'l> {
     view: View<'v>,
     /// The logs, this statement's from `start` on.
-    log: RefCell<&'l mut Vec<Option<i64>>>,
+    log: RefCell<&'l mut Log>,
     start: usize,
     next: Cell<usize>,
     needed: RefCell<Option<Needed>>,
@@ -73,7 +144,7 @@ impl Replay<'_, '_> {
         let at = self.start + self.next.get();
         self.next.set(self.next.get() + 1);
         let mut log = self.log.borrow_mut();
-        if let Some(&value) = log.get(at) {
+        if let Some(value) = log.get(at) {
             return value;
         }
         let value = read();
@@ -114,7 +185,7 @@ impl World for Replay<'_, '_> {
 
     fn call(&self, call: &CallExpr, args: &[i64]) -> Result<i64, EvalError> {
         let at = self.start + self.next.get();
-        if let Some(&value) = self.log.borrow().get(at) {
+        if let Some(value) = self.log.borrow().get(at) {
             self.next.set(self.next.get() + 1);
             return value.ok_or(EvalError::Call(call.span));
         }
@@ -127,51 +198,66 @@ impl World for Replay<'_, '_> {
     }
 }
 
-impl<'p> Pending<'p> {
-    fn def(&self) -> DefId {
-        match self {
-            Pending::Stmt { block, .. } => block.def,
-            Pending::While(l) => l.def,
-        }
-    }
-
+impl Pending<'_> {
     fn depth(&self) -> u32 {
         match self {
-            Pending::Stmt { block, .. } => block.depth,
+            Pending::Stmt { depth, .. } | Pending::If { depth, .. } => *depth,
             Pending::While(l) => l.depth,
         }
     }
+}
 
-    /// Evaluates the expressions of the statement in `world`.
-    fn evaluate(&self, world: &dyn World) -> Result<Values, EvalError> {
-        let stmt = match self {
-            Pending::Stmt { stmt, .. } => *stmt,
-            Pending::While(l) => l.stmt,
-        };
-        let positions: Vec<&PosExpr> = match stmt {
-            Stmt::If { condition, .. } | Stmt::While { condition, .. } => {
-                return condition.eval(world).map(Values::Condition);
-            }
-            Stmt::Act(app) => act_positions(&app.act),
-            Stmt::StateCall(_, args, _) => args.iter().collect(),
-            Stmt::ParamCall(call) => call.args.iter().collect(),
-            Stmt::Return { value, .. } => value.iter().collect(),
-            Stmt::Call(..) | Stmt::Pass(_) => Vec::new(),
-        };
-        let values = positions.iter().map(|e| e.eval(world));
-        values.collect::<Result<_, _>>().map(Values::Positions)
-    }
+/// Evaluates the expressions of `stmt` in `world`.
+fn evaluate(stmt: &Stmt, world: &dyn World) -> Result<Values, EvalError> {
+    let positions: Vec<&PosExpr> = match stmt {
+        Stmt::If { condition, .. } | Stmt::While { condition, .. } => {
+            return condition.eval(world).map(Values::Condition);
+        }
+        Stmt::Act(app) => act_positions(&app.act),
+        Stmt::StateCall(_, args, _) => args.iter().collect(),
+        Stmt::ParamCall(call) => call.args.iter().collect(),
+        Stmt::Return { value, .. } => value.iter().collect(),
+        Stmt::Call(..) | Stmt::Pass(_) => Vec::new(),
+    };
+    let values = positions.iter().map(|e| e.eval(world));
+    values.collect::<Result<_, _>>().map(Values::Positions)
 }
 
 impl<'p> Machine<'p, '_> {
+    /// The site of a statement that may wait for calls, if `stmt` is one.
+    pub(super) fn site_of(&self, stmt: &Stmt) -> Option<u32> {
+        let address = std::ptr::from_ref(stmt) as usize;
+        let found = (self.sites)
+            .binary_search_by_key(&address, |site| std::ptr::from_ref(site.stmt) as usize);
+        found.ok().and_then(|at| u32::try_from(at).ok())
+    }
+
+    fn site(&self, site: u32) -> Result<Site<'p>, Diagnostic> {
+        let found = self.sites.get(site as usize).copied();
+        found.ok_or_else(|| internal("a pending statement without its site"))
+    }
+
+    /// The definition and the statement of `pending`.
+    fn statement(&self, pending: &Pending<'p>) -> Result<(DefId, &'p Stmt), Diagnostic> {
+        match pending {
+            Pending::Stmt { site, .. } | Pending::If { site, .. } => {
+                let site = self.site(*site)?;
+                Ok((site.def, site.stmt))
+            }
+            Pending::While(l) => Ok((l.def, l.stmt)),
+        }
+    }
+
     /// Evaluates `pending` with the reads logged from `start` on in
     /// `logs` replayed: carries it out once every value is known, else runs
     /// the next call it needs.
     pub(super) fn pending(&mut self, pending: Pending<'p>, start: usize) -> Result<(), Diagnostic> {
-        let span = self.def(pending.def()).span;
+        let (def, stmt) = self.statement(&pending)?;
+        let span = self.def(def).span;
         // Room for the reads of most statements; more are counted after.
-        self.store.make_room(&mut self.logs, 8, span)?;
-        let before = self.logs.capacity();
+        self.store.make_room(&mut self.logs.values, 8, span)?;
+        self.store.make_room(&mut self.logs.ends, 1, span)?;
+        let before = (self.logs.values.capacity(), self.logs.ends.capacity());
         let (values, needed) = {
             let world = Replay {
                 view: self.store.view(),
@@ -180,14 +266,16 @@ impl<'p> Machine<'p, '_> {
                 next: Cell::new(0),
                 needed: RefCell::new(None),
             };
-            (pending.evaluate(&world), world.needed.into_inner())
+            (evaluate(stmt, &world), world.needed.into_inner())
         };
-        if self.logs.capacity() != before {
-            self.store.grown(
-                before * std::mem::size_of::<Option<i64>>(),
-                &self.logs,
-                span,
-            )?;
+        let logs = &self.logs;
+        if logs.values.capacity() != before.0 {
+            let bytes = before.0 * std::mem::size_of::<i64>();
+            self.store.grown(bytes, &logs.values, span)?;
+        }
+        if logs.ends.capacity() != before.1 {
+            let bytes = before.1 * std::mem::size_of::<usize>();
+            self.store.grown(bytes, &logs.ends, span)?;
         }
         match (values, needed) {
             (Ok(values), _) => {
@@ -195,50 +283,115 @@ impl<'p> Machine<'p, '_> {
                 self.carry_out(pending, values)
             }
             (Err(EvalError::Call(_)), Some(needed)) => {
-                if self.waiting.len() == self.waiting.capacity() {
-                    self.store.make_room(&mut self.waiting, 1, span)?;
-                }
-                self.waiting.push((pending, start));
-                self.push_end(Ends::RESUME, pending.def())?;
+                self.park(pending, start, span)?;
+                self.push_end(Ends::RESUME, def)?;
                 self.returned = None;
                 let depth = pending.depth().saturating_add(1);
-                self.call_with(pending.def(), needed.def, &needed.args, depth, needed.span)
+                self.call_with(def, needed.def, &needed.args, depth, needed.span)
             }
             (Err(error), _) => Err(eval_error(error)),
         }
     }
 
+    /// Puts `pending`, whose reads start at `start` in the log, aside while
+    /// the call it needs runs.
+    fn park(&mut self, pending: Pending<'p>, start: usize, span: Span) -> Result<(), Diagnostic> {
+        let reads = u32::try_from(self.logs.len() - start)
+            .map_err(|_| internal("a statement read more than 2^32 values"))?;
+        let site = match pending {
+            Pending::Stmt { site, .. } => site,
+            Pending::If { site, version, .. } => {
+                self.store.make_room(&mut self.versions, 1, span)?;
+                self.versions.push(version);
+                site
+            }
+            Pending::While(l) => {
+                self.store.make_room(&mut self.loops, 1, span)?;
+                self.loops.push(l);
+                (self.site_of(l.stmt))
+                    .ok_or_else(|| internal("a `while` test waits without its site"))?
+            }
+        };
+        let depth = pending.depth();
+        self.store.make_room(&mut self.waiting, 1, span)?;
+        self.waiting.push(Parked { site, depth, reads });
+        Ok(())
+    }
+
+    /// The pending statement parked last, taken back, with where its reads
+    /// start in the log.
+    fn unpark(&mut self) -> Result<(Pending<'p>, usize), Diagnostic> {
+        let parked = (self.waiting.pop())
+            .ok_or_else(|| internal("a call returned to no pending statement"))?;
+        let start = (self.logs.len())
+            .checked_sub(parked.reads as usize)
+            .ok_or_else(|| internal("a pending statement's reads are gone"))?;
+        let Parked { site, depth, .. } = parked;
+        let pending = match self.site(site)?.stmt {
+            Stmt::While { .. } => {
+                let l = self.loops.pop();
+                Pending::While(l.ok_or_else(|| internal("a `while` test parked without its loop"))?)
+            }
+            Stmt::If { .. } => {
+                let version = self.versions.pop();
+                let version =
+                    version.ok_or_else(|| internal("an `if` parked without its version"))?;
+                Pending::If {
+                    site,
+                    depth,
+                    version,
+                }
+            }
+            _ => Pending::Stmt { site, depth },
+        };
+        Ok((pending, start))
+    }
+
     /// The call a pending statement waited for has returned: its value
     /// goes into the log, and the statement is evaluated again.
     pub(super) fn resume(&mut self) -> Result<(), Diagnostic> {
-        let (pending, start) = self
-            .waiting
-            .pop()
-            .ok_or_else(|| internal("a call returned to no pending statement"))?;
+        let (pending, start) = self.unpark()?;
+        let (def, _) = self.statement(&pending)?;
         let value = self.returned.take().ok_or_else(|| {
             internal(format!(
                 "`{}` ended without a value where one was needed",
-                self.def(pending.def()).name
+                self.def(def).name
             ))
         })?;
-        let span = self.def(pending.def()).span;
-        self.store.make_room(&mut self.logs, 1, span)?;
+        let span = self.def(def).span;
+        self.store.make_room(&mut self.logs.values, 1, span)?;
         self.logs.push(Some(value));
         self.pending(pending, start)
     }
 
     /// Runs the statement of `pending` with its expressions' `values`.
     fn carry_out(&mut self, pending: Pending<'p>, values: Values) -> Result<(), Diagnostic> {
-        let (b, stmt, tail) = match (pending, &values) {
+        let (site, depth) = match (pending, &values) {
             (Pending::While(l), Values::Condition(c)) => return self.tested(l, *c),
-            (Pending::Stmt { block, stmt, tail }, _) => (block, stmt, tail),
-            (Pending::While(_), Values::Positions(_)) => {
-                return Err(internal("a `while` test gave positions"));
+            (
+                Pending::If {
+                    site,
+                    depth,
+                    version,
+                },
+                Values::Condition(c),
+            ) => {
+                let site = self.site(site)?;
+                let block = Block {
+                    def: site.def,
+                    stmts: site.stmts,
+                    next: site.next,
+                    depth,
+                    version,
+                    last: site.last,
+                };
+                return self.branch(block, site.stmt, site.tail(), *c);
             }
+            (Pending::Stmt { site, depth }, _) => (self.site(site)?, depth),
+            _ => return Err(internal("a test's values do not fit it")),
         };
-        let deeper = b.depth.saturating_add(1);
-        match (stmt, values) {
-            (Stmt::If { .. }, Values::Condition(c)) => self.branch(b, stmt, tail, c),
+        let deeper = depth.saturating_add(1);
+        match (site.stmt, values) {
             (Stmt::Act(app), Values::Positions(values)) => {
                 let act = resolved(&app.act, &values);
                 let app = ActApp {
@@ -254,10 +407,10 @@ impl<'p> Machine<'p, '_> {
                 self.enter(*id, deeper)
             }
             (Stmt::ParamCall(call), Values::Positions(values)) => {
-                self.call_with(b.def, call.def, &values, deeper, call.span)
+                self.call_with(site.def, call.def, &values, deeper, call.span)
             }
             (Stmt::Return { .. }, Values::Positions(values)) => {
-                self.return_from(&b, values.first().copied())
+                self.return_from(site.def, depth, values.first().copied())
             }
             _ => Err(internal("a statement's values do not fit it")),
         }
@@ -331,17 +484,22 @@ impl<'p> Machine<'p, '_> {
         Ok(())
     }
 
-    /// `return` in block `b`, with `value` or without: ends the running
+    /// `return` in `def` at `depth`, with `value` or without: ends the running
     /// call of its definition, up to its [`Ends::FRAME`], leaving what
     /// else the call's end does to run next.
-    fn return_from(&mut self, b: &Block<'p>, value: Option<i64>) -> Result<(), Diagnostic> {
+    fn return_from(
+        &mut self,
+        def: DefId,
+        depth: u32,
+        value: Option<i64>,
+    ) -> Result<(), Diagnostic> {
         if self.store.tracing() {
-            let name = &self.def(b.def).name;
+            let name = &self.def(def).name;
             let line = match value {
                 Some(value) => format!("{name} returns {value}"),
                 None => format!("{name} returns"),
             };
-            self.store.trace(b.depth, &line);
+            self.store.trace(depth, &line);
         }
         loop {
             match self.tasks.pop() {
@@ -359,6 +517,47 @@ impl<'p> Machine<'p, '_> {
         self.returned = value;
         Ok(())
     }
+}
+
+/// The sites of the statements of `program` whose own expressions call
+/// definitions, and of its calls with arguments and `return`s: those the
+/// machine evaluates as pending statements; sorted by address.
+pub(super) fn sites(program: &Program) -> Vec<Site<'_>> {
+    fn block<'p>(def: DefId, stmts: &'p [Stmt], last: bool, found: &mut Vec<Site<'p>>) {
+        for (at, stmt) in stmts.iter().enumerate() {
+            let mut calls = Vec::new();
+            crate::program::calls::calls_in_statement(stmt, false, &mut calls);
+            if !calls.is_empty() || matches!(stmt, Stmt::ParamCall(_) | Stmt::Return { .. }) {
+                let next = at + 1;
+                found.push(Site {
+                    stmt,
+                    def,
+                    stmts,
+                    next,
+                    last,
+                });
+            }
+            let tail = at + 1 == stmts.len();
+            match stmt {
+                Stmt::If {
+                    then, otherwise, ..
+                } => {
+                    block(def, then, last && tail, found);
+                    block(def, otherwise, last && tail, found);
+                }
+                Stmt::While { body, .. } => block(def, body, false, found),
+                _ => {}
+            }
+        }
+    }
+    let mut found = Vec::new();
+    for (def, d) in program.defs.iter().enumerate() {
+        if let Body::Normal(stmts) = &d.body {
+            block(def, stmts, true, &mut found);
+        }
+    }
+    found.sort_unstable_by_key(|site| std::ptr::from_ref(site.stmt) as usize);
+    found
 }
 
 /// `act` with each position it evaluates replaced by its value, in the

@@ -192,19 +192,23 @@ impl<'p> Tasks<'p> {
 pub(super) struct Machine<'p, 'o> {
     program: &'p Program,
     pub(super) store: Store<'o>,
-    /// Who is told of each activation and core step, if anyone.
-    observer: Option<&'o mut dyn FnMut(Event<'_>)>,
+    /// Who is told of each activation and core step, if anyone, and
+    /// answers with the bytes it holds.
+    observer: Option<&'o mut dyn FnMut(Event<'_>) -> usize>,
     tasks: Tasks<'p>,
     /// The pointer values saved by the state calls in progress.
     saved: Vec<i64>,
     /// Reused buffer for the arguments of a state call.
     scratch: Vec<i64>,
-    /// The statements waiting for a call's value (one per `Ends::RESUME`),
-    /// each with where its log of reads starts in `logs`.
-    waiting: Vec<(calls::Pending<'p>, usize)>,
+    /// The statements waiting for a call's value (one per `Ends::RESUME`).
+    waiting: Vec<calls::Parked>,
+    /// The versions of the waiting `if` tests, and the loops of the waiting
+    /// `while` tests, in the order of `waiting`.
+    versions: Vec<u64>,
+    loops: Vec<Loop<'p>>,
     /// The logs of the waiting statements and of the one evaluated, one
     /// after the other (a stack, as the statements are).
-    logs: Vec<Option<i64>>,
+    logs: calls::Log,
     /// The value the last `return` gave, until a waiting statement takes it.
     returned: Option<i64>,
     /// Per definition: whether its body has a `return` (it runs above a
@@ -214,7 +218,7 @@ pub(super) struct Machine<'p, 'o> {
     keeps: Keeps,
     /// The statements whose own expressions call definitions, by
     /// address, sorted (a binary search is quicker than hashing here).
-    with_calls: Vec<usize>,
+    sites: Vec<calls::Site<'p>>,
 }
 
 impl<'p, 'o> Machine<'p, 'o> {
@@ -223,7 +227,7 @@ impl<'p, 'o> Machine<'p, 'o> {
     pub(super) fn new(
         program: &'p Program,
         store: Store<'o>,
-        observer: Option<&'o mut dyn FnMut(Event<'_>)>,
+        observer: Option<&'o mut dyn FnMut(Event<'_>) -> usize>,
     ) -> Machine<'p, 'o> {
         Machine {
             program,
@@ -233,11 +237,13 @@ impl<'p, 'o> Machine<'p, 'o> {
             saved: Vec::new(),
             scratch: Vec::new(),
             waiting: Vec::new(),
-            logs: Vec::new(),
+            versions: Vec::new(),
+            loops: Vec::new(),
+            logs: calls::Log::default(),
             returned: None,
             returns: program.defs.iter().map(has_return).collect(),
             keeps: Keeps::of(program),
-            with_calls: statements_with_calls(program),
+            sites: calls::sites(program),
         }
     }
 
@@ -329,31 +335,34 @@ impl<'p, 'o> Machine<'p, 'o> {
         Ok(())
     }
 
-    /// Whether `stmt` runs as a pending statement (`calls`): its
-    /// expressions call definitions, or it is a call with arguments or a
-    /// `return`.
-    fn waits_for_calls(&self, stmt: &Stmt) -> bool {
-        !self.with_calls.is_empty()
-            && (self.with_calls)
-                .binary_search(&(std::ptr::from_ref(stmt) as usize))
-                .is_ok()
-    }
-
     /// Counts a step of a normal program's statement and reports it.
     fn count_statement(&mut self, def: DefId, depth: u32, stmt: &Stmt) -> Result<(), Diagnostic> {
         self.count_step(def)?;
-        if let Some(observer) = self.observer.as_mut() {
-            let view = self.store.view();
-            observer(Event::Statement {
-                def,
-                depth,
-                stmt,
-                view,
-            });
-            // An observer may ask the run to stop at once.
-            self.store.poll()?;
+        let Some(observer) = self.observer.as_mut() else {
+            return Ok(());
+        };
+        let view = self.store.view();
+        let held = observer(Event::Statement {
+            def,
+            depth,
+            stmt,
+            view,
+        });
+        self.store.within_memory(held)?;
+        // An observer may ask the run to stop at once.
+        self.store.poll()
+    }
+
+    /// Tells the observer, if any, of `event`: what it then holds counts
+    /// against the memory limit.
+    fn observe(&mut self, event: Event<'_>) -> Result<(), Diagnostic> {
+        match self.observer.as_mut() {
+            Some(observer) => {
+                let held = observer(event);
+                self.store.within_memory(held)
+            }
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// Counts a step of `def`, looked up only for the error.
@@ -420,9 +429,7 @@ impl<'p, 'o> Machine<'p, 'o> {
         depth: u32,
     ) -> Result<(), Diagnostic> {
         self.within_depth(def, self.tasks.activations.len() + 1)?;
-        if let Some(observer) = self.observer.as_mut() {
-            observer(Event::Start { def });
-        }
+        self.observe(Event::Start { def })?;
         let activation = Activation {
             kind,
             frame,
@@ -467,7 +474,8 @@ impl<'p, 'o> Machine<'p, 'o> {
             self.trace_slot(&a, c, slot);
         }
         if let Some(observer) = self.observer.as_mut() {
-            observer(Event::Step {
+            // Not `observe`: the event borrows the store.
+            let held = observer(Event::Step {
                 def: a.def,
                 last: tail,
                 view: self.store.view(),
@@ -477,6 +485,7 @@ impl<'p, 'o> Machine<'p, 'o> {
                 c,
                 depth: a.depth,
             });
+            self.store.within_memory(held)?;
         }
         let deeper = a.depth.saturating_add(1);
         match slot {
@@ -549,37 +558,4 @@ fn has_return(def: &Def) -> bool {
         })
     }
     matches!(&def.body, Body::Normal(stmts) if block(stmts))
-}
-
-/// The addresses of the statements of `program` whose own expressions
-/// call definitions, and of its calls with arguments and `return`s: those
-/// the machine evaluates as pending statements; sorted.
-fn statements_with_calls(program: &Program) -> Vec<usize> {
-    fn block(stmts: &[Stmt], found: &mut Vec<usize>) {
-        for stmt in stmts {
-            let mut calls = Vec::new();
-            crate::program::calls::calls_in_statement(stmt, false, &mut calls);
-            if !calls.is_empty() || matches!(stmt, Stmt::ParamCall(_) | Stmt::Return { .. }) {
-                found.push(std::ptr::from_ref(stmt) as usize);
-            }
-            match stmt {
-                Stmt::If {
-                    then, otherwise, ..
-                } => {
-                    block(then, found);
-                    block(otherwise, found);
-                }
-                Stmt::While { body, .. } => block(body, found),
-                _ => {}
-            }
-        }
-    }
-    let mut found = Vec::new();
-    for def in &program.defs {
-        if let Body::Normal(stmts) = &def.body {
-            block(stmts, &mut found);
-        }
-    }
-    found.sort_unstable();
-    found
 }

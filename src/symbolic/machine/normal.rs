@@ -39,14 +39,21 @@ impl<'p> Machine<'p, '_> {
             self.count_statement(b.def, b.depth, stmt)?;
         }
         // A `while` waits for its calls at each test (`while_step`).
-        if !matches!(stmt, Stmt::While { .. }) && self.waits_for_calls(stmt) {
-            if !matches!(stmt, Stmt::If { .. }) {
+        if !matches!(stmt, Stmt::While { .. })
+            && let Some(site) = self.site_of(stmt)
+        {
+            let pending = if matches!(stmt, Stmt::If { .. }) {
+                Pending::If {
+                    site,
+                    depth: b.depth,
+                    version: b.version,
+                }
+            } else {
                 self.trace_stmt(&b, |program| text(program, stmt));
-            }
-            let pending = Pending::Stmt {
-                block: b,
-                stmt,
-                tail,
+                Pending::Stmt {
+                    site,
+                    depth: b.depth,
+                }
             };
             return self.pending(pending, self.logs.len());
         }
@@ -131,7 +138,7 @@ impl<'p> Machine<'p, '_> {
             ));
         };
         self.count_statement(l.def, l.depth, l.stmt)?;
-        if self.waits_for_calls(l.stmt) {
+        if self.site_of(l.stmt).is_some() {
             return self.pending(Pending::While(l), self.logs.len());
         }
         let c = self.eval(condition)?;

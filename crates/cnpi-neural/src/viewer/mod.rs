@@ -201,15 +201,17 @@ impl Recorder {
             && !self.world.full()
     }
 
-    /// Records one step with the world `store` holds as the core sees it.
-    pub fn step(&mut self, step: Step, store: &Store) {
+    /// Records one step with the world `store` holds as the core sees it;
+    /// E0708 once what is recorded and what the run holds pass the run's
+    /// memory limit (`--max-memory`).
+    pub fn step(&mut self, step: Step, store: &Store) -> Result<(), Diagnostic> {
         self.seen += 1;
         if !self.recording() {
             // The world the last recorded step left, once.
             if self.recorded() > 0 && !self.world.ended() {
                 self.world.end(store);
             }
-            return;
+            return Ok(());
         }
         let kind = match self.kinds.iter().position(|(k, _)| *k == step.kind) {
             Some(i) => i,
@@ -242,6 +244,16 @@ impl Recorder {
         c.slot.push(slot_index(step.slot));
         c.flags.push(u8::from(step.c) | u8::from(step.ret) << 1);
         self.world.step(store);
+        store.within_memory(self.bytes())
+    }
+
+    /// The bytes the recording holds: its columns and the world's log.
+    fn bytes(&self) -> usize {
+        let c = &self.columns;
+        let words = c.owner.capacity() + c.target.capacity() + c.depth.capacity();
+        let halves = c.detector.capacity() + c.numbers.capacity();
+        let bytes = c.kind.capacity() + c.slot.capacity() + c.flags.capacity();
+        (words * 4 + halves * 2 + bytes).saturating_add(self.world.bytes())
     }
 
     /// The run ended (with the error `ended`, if any) in the world `store`

@@ -313,7 +313,7 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
                 ret: decision.ret,
                 depth,
             };
-            recorder.step(step, &self.store);
+            recorder.step(step, &self.store)?;
         }
         let plan = self.plan;
         let op = plan.op(target);

@@ -256,6 +256,8 @@ struct Looping {
     /// The entry's first activation's call depth.
     depth: Option<u32>,
     seen: HashSet<(usize, Vec<Option<i64>>)>,
+    /// About the bytes `seen` holds (what the run's memory limit counts).
+    held: usize,
 }
 
 impl Looping {
@@ -282,6 +284,7 @@ impl Looping {
             let mut at = vec![0i64; declared.dims.len()];
             cells(view, data, &mut at, 0, &mut state);
         }
+        self.held += 64 + 16 * state.len();
         !self.seen.insert((stmt.span().start, state))
     }
 }
@@ -408,7 +411,7 @@ impl BlankSketch {
                 view,
             } = event
             else {
-                return;
+                return tested.held;
             };
             let at = (def, stmt.span().start);
             for &(_, hole) in sites.at.iter().filter(|(site, _)| *site == at) {
@@ -423,6 +426,7 @@ impl BlankSketch {
             if loops && tested.again(&self.program, def, depth, stmt, &view) {
                 stop.store(true, AtomicOrdering::Relaxed);
             }
+            tested.held
         };
         symbolic::run_observed(work, input, options, &mut narrow)
     }
