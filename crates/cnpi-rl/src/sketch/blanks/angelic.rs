@@ -27,7 +27,7 @@
 //! order that does, the answer a filling-by-filling walk would give.
 
 use std::cmp::{Ordering, Reverse};
-use std::collections::{BinaryHeap, HashSet};
+use std::collections::{BinaryHeap, HashMap, HashSet};
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 
@@ -112,6 +112,28 @@ impl Boxed {
         out
     }
 
+    /// The box split by `narrowed` (whose sets are subsets of this
+    /// one's): the fillings that ran as the first did, and the rest as
+    /// disjoint boxes, one per group of candidates a hole lost at one
+    /// place ([`Narrowed::groups`]), the holes before it from the first
+    /// part.
+    pub fn split(&self, narrowed: Narrowed) -> (Boxed, Vec<Boxed>) {
+        let inner: Vec<Set> = narrowed.sets.into_iter().map(Set::from).collect();
+        let mut rest = Vec::new();
+        for (hole, groups) in narrowed.groups.into_iter().enumerate() {
+            for group in groups {
+                let mut group = group;
+                group.sort_unstable();
+                let sets = (inner[..hole].iter().cloned())
+                    .chain([Set::from(group)])
+                    .chain(self.sets[hole + 1..].iter().cloned())
+                    .collect();
+                rest.push(self.with(sets));
+            }
+        }
+        (self.with(inner), rest)
+    }
+
     fn key(&self) -> (usize, &[usize], Vec<u32>) {
         (self.total, &self.sizes, self.first())
     }
@@ -160,9 +182,39 @@ impl Queue {
     }
 }
 
+/// Each hole's candidates still running as the first filling did, and
+/// those it lost, in groups: the candidates lost at one place that give the
+/// same there (so a box of one group is likely to run as one).
+pub(super) struct Narrowed {
+    pub sets: Vec<Vec<u32>>,
+    pub groups: Vec<Vec<Vec<u32>>>,
+}
+
+impl Narrowed {
+    /// Keeps in `hole`'s set the candidates whose `gives` equals the
+    /// first's, grouping the others by what they give.
+    fn narrow(&mut self, hole: usize, gives: impl Fn(u32) -> Gives) {
+        let set = &mut self.sets[hole];
+        if set.len() == 1 {
+            return;
+        }
+        let wanted = gives(set[0]);
+        let mut lost: HashMap<Gives, Vec<u32>> = HashMap::new();
+        set.retain(|c| {
+            let given = gives(*c);
+            let kept = given == wanted;
+            if !kept {
+                lost.entry(given).or_default().push(*c);
+            }
+            kept
+        });
+        self.groups[hole].extend(lost.into_values());
+    }
+}
+
 /// What one hole gives where it is evaluated: two candidates that give the
 /// same here act the same here.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Gives {
     Truth(Option<bool>),
     Value(V),
@@ -309,10 +361,19 @@ fn cells(view: &View, data: usize, at: &mut Vec<i64>, dim: usize, out: &mut Vec<
     }
 }
 
+/// `b` narrowed to its first filling, each hole's other candidates one
+/// group.
+pub(super) fn alone(b: &Boxed) -> Narrowed {
+    let (sets, groups) = (b.sets.iter())
+        .map(|set| (vec![set[0]], vec![set[1..].to_vec()]))
+        .unzip();
+    Narrowed { sets, groups }
+}
+
 /// How a box's first filling did on the examples.
 pub(super) struct Decided {
     /// The sets narrowed to the fillings that ran as the first did.
-    pub sets: Vec<Set>,
+    pub narrowed: Narrowed,
     /// The first example it failed (`None`: it passed them all).
     pub fails: Option<usize>,
 }
@@ -335,24 +396,28 @@ impl BlankSketch {
         sites: &Sites,
         budgets: &[u64],
     ) -> Decided {
-        let Some(mut sets) = self.first_put(work, lists, b, sites) else {
+        let Some(mut narrowed) = self.first_put(work, lists, b, sites) else {
             let texts: Filling = (lists.iter().zip(&b.sets))
                 .map(|(list, set)| list[set[0] as usize].text.clone())
                 .collect();
             let fails = self.fails(&texts, true).first().copied();
             return Decided {
-                sets: b.sets.iter().map(|s| Set::from([s[0]])).collect(),
+                narrowed: alone(b),
                 fails,
             };
         };
         let fails = (self.examples.iter().zip(budgets)).position(|(example, steps)| {
-            let run = self.narrowing(work, lists, &mut sets, sites, example.input.clone(), *steps);
+            let run = self.narrowing(
+                work,
+                lists,
+                &mut narrowed,
+                sites,
+                example.input.clone(),
+                *steps,
+            );
             !run.is_ok_and(|outcome| example.matches(&outcome))
         });
-        Decided {
-            sets: sets.into_iter().map(Set::from).collect(),
-            fails,
-        }
+        Decided { narrowed, fails }
     }
 
     /// Puts the first filling of `b` into `work`; the sets it starts to
@@ -364,20 +429,23 @@ impl BlankSketch {
         lists: &[&[Candidate]],
         b: &Boxed,
         sites: &Sites,
-    ) -> Option<Vec<Vec<u32>>> {
+    ) -> Option<Narrowed> {
         let first: Vec<&Candidate> = (lists.iter().zip(&b.sets))
             .map(|(list, set)| &list[set[0] as usize])
             .collect();
         if !self.put_all(work, &first) {
             return None;
         }
-        let sets = (b.sets.iter().enumerate())
-            .map(|(hole, set)| match sites.alone[hole] {
-                true => vec![set[0]],
-                false => set.to_vec(),
-            })
-            .collect();
-        Some(sets)
+        let mut narrowed = Narrowed {
+            sets: b.sets.iter().map(|set| set.to_vec()).collect(),
+            groups: vec![Vec::new(); b.sets.len()],
+        };
+        for (hole, alone) in sites.alone.iter().enumerate() {
+            if *alone {
+                narrowed.narrow(hole, Gives::Itself);
+            }
+        }
+        Some(narrowed)
     }
 
     /// One run of `work` (the first filling of `sets` put in) on `input`
@@ -387,7 +455,7 @@ impl BlankSketch {
         &self,
         work: &Program,
         lists: &[&[Candidate]],
-        sets: &mut [Vec<u32>],
+        narrowed: &mut Narrowed,
         sites: &Sites,
         input: State,
         steps: u64,
@@ -415,13 +483,7 @@ impl BlankSketch {
             };
             let at = (def, stmt.span().start);
             for &(_, hole) in sites.at.iter().filter(|(site, _)| *site == at) {
-                let list = lists[hole];
-                let set = &mut sets[hole];
-                if set.len() == 1 {
-                    continue;
-                }
-                let wanted = gives(list, set[0], &view);
-                set.retain(|c| gives(list, *c, &view) == wanted);
+                narrowed.narrow(hole, |c| gives(lists[hole], c, &view));
             }
             if loops && tested.again(&self.program, def, depth, stmt, &view) {
                 stop.store(true, AtomicOrdering::Relaxed);

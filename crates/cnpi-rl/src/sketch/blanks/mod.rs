@@ -379,8 +379,8 @@ impl BlankSketch {
                 .map(|(hole, size)| lists[&(hole, *size)].as_slice())
                 .collect();
             let decided = self.decide(&mut work, &chosen, &b, &state.sites, &state.budgets);
-            let inner = b.with(decided.sets);
-            for rest in b.without(&inner.sets) {
+            let (inner, rest) = b.split(decided.narrowed);
+            for rest in rest {
                 queue.push(rest);
             }
             if self.take(
@@ -557,18 +557,19 @@ impl BlankSketch {
             let texts: Filling = (lists.iter().zip(&b.sets))
                 .map(|(list, set)| list[set[0] as usize].text.clone())
                 .collect();
-            let Some(mut sets) = self.first_put(&mut work, lists, &b, &state.sites) else {
+            let Some(mut narrowed) = self.first_put(&mut work, lists, &b, &state.sites) else {
                 if let Some(input) = self.compiled(&texts).and_then(|p| teller.differs(self, &p)) {
                     search.ambiguous = Some((texts, input));
                     return true;
                 }
-                waiting.extend(b.without(&one(&b.first())).into_iter().map(|b| (b, k)));
+                let (_, rest) = b.split(angelic::alone(&b));
+                waiting.extend(rest.into_iter().map(|b| (b, k)));
                 continue;
             };
             let run = self.narrowing(
                 &work,
                 lists,
-                &mut sets,
+                &mut narrowed,
                 &state.sites,
                 input.clone(),
                 self.max_steps,
@@ -577,8 +578,8 @@ impl BlankSketch {
                 search.ambiguous = Some((texts, json.clone()));
                 return true;
             }
-            let inner = b.with(sets.into_iter().map(Set::from).collect());
-            waiting.extend(b.without(&inner.sets).into_iter().map(|b| (b, k)));
+            let (inner, rest) = b.split(narrowed);
+            waiting.extend(rest.into_iter().map(|b| (b, k)));
             waiting.push((inner, k + 1));
         }
         false
