@@ -1,14 +1,8 @@
-//! Build script: generates the parser from `grammar/` with lalrpop, the
-//! diagnostic code table from `src/diagnostic/codes/*.md`, and the kept
-//! form of `stdlib/core.cnpi` (`src/stdlib/kept.rs`).
+//! Build script: generates the parser from `grammar/` with lalrpop and the
+//! diagnostic code table from `src/diagnostic/codes/*.md`.
 
 use std::fmt::Write as _;
 use std::path::Path;
-
-#[path = "src/stdlib/core_reader.rs"]
-mod core_reader;
-
-use core_reader::core_combinators;
 
 fn main() {
     // Once a build script names what it depends on, cargo reruns it only
@@ -20,34 +14,6 @@ fn main() {
         .process()
         .expect("the grammar in grammar/ must build");
     generate_codes();
-    generate_kept_core();
-}
-
-/// `kept_core.rs`: the combinators of `stdlib/core.cnpi` as
-/// `src/stdlib/kept.rs` keeps them, `Some([(kind, slots when c holds, slots
-/// when not, reads c), ...])` in the file's order; `None` if the file is
-/// not in the plain form `core_reader` reads, and the compiler then
-/// reads it at run time, which gives the diagnostic. A unit test of
-/// `kept.rs` holds this reading to the compiler's.
-fn generate_kept_core() {
-    let path = Path::new("stdlib/core.cnpi");
-    println!("cargo:rerun-if-changed={}", path.display());
-    let text = std::fs::read_to_string(path).expect("stdlib/core.cnpi is readable");
-    let found = core_combinators(&text);
-    let out = match found {
-        Some(found) => {
-            let entries: Vec<String> = (found.iter())
-                .map(|(kind, when_true, when_false, reads_c)| {
-                    let (t, f) = (when_true.join(", "), when_false.join(", "));
-                    format!("({kind}, &[{t}], &[{f}], {reads_c})")
-                })
-                .collect();
-            format!("Some(&[{}])\n", entries.join(", "))
-        }
-        None => "None\n".to_string(),
-    };
-    let target = Path::new(&std::env::var("OUT_DIR").unwrap()).join("kept_core.rs");
-    std::fs::write(target, out).expect("OUT_DIR is writable");
 }
 
 /// One `pub const EXXXX: Code` per explanation file, and `ALL` listing them

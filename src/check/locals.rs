@@ -63,20 +63,18 @@ impl Checker<'_> {
         id
     }
 
-    /// `var L[e]` inside a program: not available yet (E0413).
+    /// `var L[e]` inside a program of an environment without declared
+    /// memory (E0413); `ram` programs have theirs made by `arrays`.
     pub(super) fn local_array(&mut self, decl: &ast::DataDecl) -> Option<Stmt> {
         let diagnostic = Diagnostic::error(
             codes::E0413,
             format!(
-                "`{}` would be an array of the activation, which cnpic cannot run yet",
+                "`{}` would be a local array, and only `ram` programs have arrays",
                 decl.name.name
             ),
         )
         .with_label(decl.span, "an array declared inside a program")
-        .with_help(format!(
-            "declare it at file level (`var {}[...]`), sized from the input",
-            decl.name.name
-        ));
+        .with_help("local arrays belong to `env ram()` programs, which declare their memory");
         self.report(diagnostic);
         None
     }

@@ -15,6 +15,7 @@
 
 mod acts;
 mod appliers;
+mod arrays;
 mod data;
 mod entry;
 pub mod family;
@@ -39,6 +40,7 @@ use crate::span::Span;
 use crate::stdlib::{self, EnvLibrary, Stdlib};
 use crate::syntax::ast;
 
+pub use arrays::array_parameters;
 use names::Meaning;
 
 /// Checks a parsed file. `entry` is the `--entry` name, if one was given.
@@ -52,7 +54,16 @@ pub fn check(file: &ast::File, entry: Option<&str>) -> (Option<Program>, Vec<Dia
         Err(diagnostics) => return (None, diagnostics.to_vec()),
     };
     let mut sweetened = Vec::new();
-    let file = &sugar::desugar(file, items::declares_memory(file), &mut sweetened);
+    let memory = items::declares_memory(file);
+    let specialized;
+    let file = match memory {
+        true => {
+            specialized = arrays::specialize(file, &mut sweetened);
+            &specialized
+        }
+        false => file,
+    };
+    let file = &sugar::desugar(file, memory, &mut sweetened);
     let mut checker = match Checker::declare(file, stdlib) {
         Ok(checker) => checker,
         Err(mut diagnostics) => {
@@ -75,7 +86,19 @@ pub fn check(file: &ast::File, entry: Option<&str>) -> (Option<Program>, Vec<Dia
     if let Some(program) = &program {
         diagnostics.extend(sharing::warnings(program));
     }
-    (program, diagnostics)
+    (program, once_each(diagnostics))
+}
+
+/// The diagnostics with each said once: a program that takes arrays is
+/// checked once per instance (see `arrays`), and would otherwise report
+/// an error of its body once for each.
+fn once_each(mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let mut seen = std::collections::HashSet::new();
+    diagnostics.retain(|d| {
+        let at = d.labels.first().map(|label| label.span);
+        seen.insert((d.code, d.message.clone(), at))
+    });
+    diagnostics
 }
 
 /// A reference from one definition to another, where it is written.

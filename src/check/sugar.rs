@@ -612,6 +612,9 @@ impl Sugar {
                     let count = self.results[&f.name];
                     let found = format!("`{}` gives {count} results", f.name);
                     self.count_error("one value", &found, span);
+                    // Refused: no call for one value is left for the
+                    // checker to ask a value of (a false E0407).
+                    return int(0, span);
                 }
                 let args: Vec<&Expr> = args.iter().collect();
                 ExprKind::Apply(f.clone(), self.in_order(&args, pre))
@@ -963,14 +966,14 @@ fn ident(text: &str, span: Span) -> Ident {
     }
 }
 
-fn name(text: &str, span: Span) -> Expr {
+pub(super) fn name(text: &str, span: Span) -> Expr {
     Expr {
         kind: ExprKind::Name(text.to_string()),
         span,
     }
 }
 
-fn int(k: i64, span: Span) -> Expr {
+pub(super) fn int(k: i64, span: Span) -> Expr {
     Expr {
         kind: ExprKind::Int(k),
         span,

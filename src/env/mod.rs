@@ -489,6 +489,15 @@ impl State {
         self.kind
     }
 
+    /// The bytes of the arrays the run made while it ran (ram's local
+    /// arrays), which count against its memory limit.
+    pub fn allocated(&self) -> usize {
+        match &self.inner {
+            Inner::Ram(ram) => ram.allocated(),
+            Inner::Other(_) => 0,
+        }
+    }
+
     /// The state as the trace viewer draws it.
     pub fn picture(&self) -> Picture {
         self.inner.get().picture()
@@ -543,6 +552,18 @@ impl State {
         pointers: &mut [i64],
         decls: &[Pointer],
     ) -> Result<bool, Diagnostic> {
+        self.apply_within(app, pointers, decls, usize::MAX)
+    }
+
+    /// [`Self::apply`] for a run that may take at most `room` more bytes
+    /// (an ACT that allocates, such as ram's `ALLOC`, checks it first).
+    pub fn apply_within(
+        &mut self,
+        app: &ActApp,
+        pointers: &mut [i64],
+        decls: &[Pointer],
+        room: usize,
+    ) -> Result<bool, Diagnostic> {
         match &app.act {
             Act::Nop | Act::Push(_) | Act::Frame(..) => Ok(false),
             Act::Move(p, direction) => {
@@ -567,6 +588,7 @@ impl State {
                     app,
                     pointers,
                     decls,
+                    room,
                 };
                 self.inner.get_mut().apply(act, &ctx)
             }
@@ -645,9 +667,17 @@ pub struct ActContext<'a> {
     app: &'a ActApp,
     pointers: &'a [i64],
     decls: &'a [Pointer],
+    /// The bytes the run may still take (its memory limit less what it
+    /// holds), for an ACT that allocates.
+    room: usize,
 }
 
 impl ActContext<'_> {
+    /// Where the ACT is written.
+    pub fn span(&self) -> crate::span::Span {
+        self.app.span
+    }
+
     /// The value and the name of pointer `p`.
     pub fn pointer(&self, p: PointerId) -> (i64, &str) {
         (self.pointers[p], name(self.decls, p))

@@ -215,6 +215,7 @@ impl<'o> Store<'o> {
         self.engine
             .saturating_add(self.states.bytes())
             .saturating_add(self.frames.bytes())
+            .saturating_add(self.state.allocated())
     }
 
     /// Makes room in `v`, one of the engine's growing stores, for `extra`
@@ -314,7 +315,8 @@ impl<'o> Store<'o> {
             _ => {
                 // A round that changes nothing starts the next one as it
                 // started: only real changes count.
-                if self.state.apply(app, &mut self.pointers, declared)? {
+                let room = self.limits.max_memory.saturating_sub(self.held());
+                if (self.state).apply_within(app, &mut self.pointers, declared, room)? {
                     self.version += 1;
                 }
                 Ok(())

@@ -24,6 +24,26 @@ pub fn hidden(name: &str) -> bool {
     })
 }
 
+/// The name a hidden name stands for, in messages: `L` for the local
+/// array `_0a_L` (see `check::arrays`) and for the local register `_0_L`
+/// of the combinatory form; any other name as it is.
+pub fn written(name: &str) -> &str {
+    let Some(rest) = name.strip_prefix('_') else {
+        return name;
+    };
+    let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+    if rest.len() == name.len() - 1 {
+        return name;
+    }
+    let rest = rest
+        .strip_prefix(|c: char| c.is_ascii_lowercase())
+        .unwrap_or(rest);
+    match rest.strip_prefix('_') {
+        Some(written) if !written.is_empty() => written,
+        _ => name,
+    }
+}
+
 /// Every call inside `expr`, outermost last (an argument's calls run before
 /// the call it is an argument of), left to right.
 pub fn calls_in_position<'p>(expr: &'p PosExpr, found: &mut Vec<&'p CallExpr>) {
@@ -176,4 +196,20 @@ fn first_in_block(block: &[Stmt]) -> Option<(Span, &'static str)> {
             _ => None,
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::written;
+
+    #[test]
+    fn hidden_names_are_shown_as_written() {
+        assert_eq!(written("_0a_L"), "L");
+        assert_eq!(written("_12a_buf"), "buf");
+        assert_eq!(written("_3_mid"), "mid");
+        assert_eq!(written("_0r1"), "_0r1");
+        assert_eq!(written("_"), "_");
+        assert_eq!(written("_a_L"), "_a_L");
+        assert_eq!(written("lo"), "lo");
+    }
 }

@@ -3,10 +3,12 @@
 //! quarter of a million instructions, an eighth of a one-element `cnpic
 //! run`).
 //!
-//! The combinators of `stdlib/core.cnpi` are read from the file by
-//! `build.rs` when cnpi is built (a plain reading of its plain form: a
-//! file it cannot read is read by the compiler at run time, as before);
-//! each environment's file declares exactly the ACTs and observations its
+//! The combinators of `stdlib/core.cnpi` are kept as the compiler reads
+//! them, in `src/stdlib/kept_core.rs`, generated (`CNPI_REGENERATE=1 cargo
+//! test -p cnpi --lib kept` rewrites it) with a hash of the file it was
+//! read from: after an edit of core.cnpi that was not regenerated, the
+//! hash differs when cnpi is built and the compiler reads the file at run
+//! time, as before. Each environment's file declares exactly the ACTs and observations its
 //! Rust side implements, in the same order (`tests/stdlib_agreement.rs`),
 //! so its library is that Rust side. The unit test below holds the kept
 //! form to the files: [`super::from_files`] reads them with the compiler
@@ -19,23 +21,32 @@ use crate::program::{Behaviour, Combinator, CombinatorKind, EnvKind, Slot};
 use super::EnvLibrary;
 use super::combinators::Found;
 
-/// What `build.rs` reads core.cnpi with, for the tests.
-#[cfg(test)]
-#[path = "core_reader.rs"]
-mod core_reader;
+/// One combinator of core.cnpi as kept: the kind, the slots when the
+/// condition holds and when it does not, and whether the body reads `c`
+/// (`seq` reads none and runs the same slots either way).
+type Kept = (CombinatorKind, &'static [Slot], &'static [Slot], bool);
 
-/// The combinators of core.cnpi in its order, as `build.rs` reads the
-/// file: the kind, the slots when the condition holds and when it does
-/// not, and whether the body reads `c` (`seq` reads none and runs the same
-/// slots either way); `None` if the file is not in the plain form the
-/// build script reads.
-type Kept = Option<&'static [(CombinatorKind, &'static [Slot], &'static [Slot], bool)]>;
+/// The hash of the core.cnpi the kept combinators were read from, and the
+/// combinators in its order.
+const KEPT: (u64, &[Kept]) = include!("kept_core.rs");
 
-const CORE: Kept = {
-    use CombinatorKind::{MapSelf as Builtin, User};
-    use Slot::*;
-    include!(concat!(env!("OUT_DIR"), "/kept_core.rs"))
+/// The kept combinators, when they were read from the core.cnpi built in
+/// (`None`: only the compiler can read it).
+const CORE: Option<&[Kept]> = match KEPT.0 == fnv1a(super::CORE_TEXT.as_bytes()) {
+    true => Some(KEPT.1),
+    false => None,
 };
+
+/// The 64-bit FNV-1a hash of `bytes`, at compile time.
+const fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325_u64;
+    let mut i = 0;
+    while i < bytes.len() {
+        hash = (hash ^ bytes[i] as u64).wrapping_mul(0x0100_0000_01b3);
+        i += 1;
+    }
+    hash
+}
 
 /// The combinators of core.cnpi, as reading the file finds them; `None`
 /// when only the compiler can read it (see [`CORE`]).
@@ -65,9 +76,8 @@ mod tests {
     use std::ptr;
 
     use crate::env;
+    use crate::program::{CombinatorKind, Slot};
     use crate::span::SourceId;
-
-    use super::core_reader;
 
     /// The same declarations, the very ones of the Rust side.
     fn same<T>(a: &[&T], b: &[&T]) -> bool {
@@ -76,7 +86,10 @@ mod tests {
 
     #[test]
     fn the_kept_library_is_what_the_files_give() {
-        assert!(super::CORE.is_some(), "build.rs could not read core.cnpi");
+        assert!(
+            super::CORE.is_some(),
+            "kept_core.rs was read from another core.cnpi"
+        );
         let kept = super::super::load().expect("the kept stdlib loads");
         let read = super::super::from_files().expect("the stdlib files load");
         assert_eq!(kept.combinators, read.combinators);
@@ -105,68 +118,52 @@ mod tests {
         }
     }
 
-    /// What `build.rs` reads in `text`, with the kinds and slots named as
-    /// their `Debug` forms name them.
-    fn read_by_the_build(text: &str) -> Option<Vec<String>> {
-        let found = core_reader::core_combinators(text)?;
-        let shown = found
-            .into_iter()
-            .map(|(kind, when_true, when_false, reads_c)| {
-                let kind = match kind {
-                    "Builtin" => "MapSelf".to_string(),
-                    user => user.replace("Combinator::", ""),
-                };
-                let slots = |slots: Vec<&str>| format!("[{}]", slots.join(", "));
-                format!(
-                    "{kind} {} {} {reads_c}",
-                    slots(when_true),
-                    slots(when_false)
-                )
-            });
-        Some(shown.collect())
-    }
-
-    /// What the compiler reads in `text`, shown as [`read_by_the_build`].
-    fn read_by_the_compiler(text: &str) -> Option<Vec<String>> {
-        let file = crate::stdlib::testing::parse(text, SourceId(1));
-        let found = super::super::combinators::read_core(&file).ok()?;
-        let shown = (found.into_iter()).map(|(kind, behaviour, reads_c)| {
-            let (t, f) = (&behaviour.when_true, &behaviour.when_false);
-            format!("{kind:?} {t:?} {f:?} {reads_c}")
-        });
-        Some(shown.collect())
+    /// `kept_core.rs` for the combinators the compiler reads in core.cnpi.
+    fn source() -> String {
+        let core = super::super::core_file().text;
+        let file = crate::stdlib::testing::parse(core, SourceId(1));
+        let found = super::super::combinators::read_core(&file).expect("core.cnpi reads");
+        let mut text = String::from(
+            "// Generated by `CNPI_REGENERATE=1 cargo test -p cnpi --lib kept` from\n\
+             // stdlib/core.cnpi as the compiler reads it (see kept.rs); do not edit.\n",
+        );
+        let hash = super::fnv1a(core.as_bytes());
+        text.push_str(&format!("({hash:#018x}, &[\n"));
+        for (kind, behaviour, reads_c) in found {
+            let kind = match kind {
+                CombinatorKind::User(user) => format!("CombinatorKind::User(Combinator::{user:?})"),
+                CombinatorKind::MapSelf => "CombinatorKind::MapSelf".to_string(),
+            };
+            let slots = |slots: &[Slot]| {
+                let named: Vec<String> = slots.iter().map(|s| format!("Slot::{s:?}")).collect();
+                named.join(", ")
+            };
+            let (t, f) = (slots(&behaviour.when_true), slots(&behaviour.when_false));
+            text.push_str(&format!("    ({kind}, &[{t}], &[{f}], {reads_c}),\n"));
+        }
+        text.push_str("])\n");
+        text
     }
 
     #[test]
-    fn the_build_reads_core_cnpi_as_the_compiler_does_or_not_at_all() {
+    fn the_kept_combinators_are_what_the_compiler_reads_in_core_cnpi() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/stdlib/kept_core.rs");
+        if std::env::var_os("CNPI_REGENERATE").is_some() {
+            std::fs::write(path, source()).expect("src/stdlib/ is writable");
+            return;
+        }
+        assert_eq!(
+            include_str!("kept_core.rs"),
+            source(),
+            "kept_core.rs is stale: run `CNPI_REGENERATE=1 cargo test -p cnpi --lib kept`"
+        );
+    }
+
+    #[test]
+    fn an_edited_core_cnpi_is_read_by_the_compiler() {
         let core = super::super::core_file().text;
-        assert!(read_by_the_build(core).is_some());
-        let renamed = core.replace("a1", "first").replace("(pre,", "(before,");
-        let renamed = renamed.replace("    pre\n", "    before\n");
-        let broken = [
-            "combinator seq(a1, a2, a3):\n    a1\n    a4\n",
-            "combinator zip(a1):\n    a1\n",
-            "combinator _mapself() detects _top == SENTINEL:\n    if c:\n        self\n    else:\n        _pop\n",
-            "combinator cond(a1, a2, a3):\n    if c:\n        a1\n",
-            "combinator cond(a1, a2, a3):\n    a1\n    if c:\n        a1\n    else:\n        a3\n",
-            "combinator seq(a1, a2, a3, a4):\n    a4\n",
-            "combinator seq(a1, a2, a3):\n    a1\ncombinator seq(a1, a2, a3):\n    a1\n",
-            "combinator seq(a1, a2, a3) detects x:\n    a1\n",
-        ];
-        let agreeing = [core, &renamed, "combinator seq(a1, a2, a3):\n    a1\n"];
-        for text in agreeing {
-            assert_eq!(
-                read_by_the_build(text),
-                read_by_the_compiler(text),
-                "{text}"
-            );
-            assert!(read_by_the_build(text).is_some(), "{text}");
-        }
-        for text in broken {
-            assert_eq!(read_by_the_build(text), None, "{text}");
-            if let Some(read) = read_by_the_compiler(text) {
-                panic!("the compiler reads {read:?} in {text}");
-            }
-        }
+        assert_eq!(super::fnv1a(core.as_bytes()), super::KEPT.0);
+        let edited = core.replacen("a1", "first", 1);
+        assert_ne!(super::fnv1a(edited.as_bytes()), super::KEPT.0);
     }
 }

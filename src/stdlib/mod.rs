@@ -61,6 +61,9 @@ pub struct StdlibFile {
     pub id: SourceId,
 }
 
+/// The text of `stdlib/core.cnpi`, built in.
+const CORE_TEXT: &str = include_str!("../../stdlib/core.cnpi");
+
 /// Every stdlib file, for rendering spans that point into them:
 /// `stdlib/core.cnpi` (source 1), then each environment's file in registry
 /// order (sources 2, 3, ...), and last `stdlib/full_set.cnpi`, the
@@ -70,7 +73,7 @@ pub fn files() -> &'static [StdlibFile] {
     FILES.get_or_init(|| {
         let core = StdlibFile {
             name: "stdlib/core.cnpi".into(),
-            text: include_str!("../../stdlib/core.cnpi"),
+            text: CORE_TEXT,
             id: SourceId(1),
         };
         let envs = ENVIRONMENTS.iter().zip(2..).map(|(env, id)| StdlibFile {

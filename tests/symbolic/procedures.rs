@@ -224,3 +224,19 @@ fn the_checker_diagnoses_the_procedures() {
     let help = compilation.diagnostics[0].help.clone().unwrap_or_default();
     assert!(help.contains("var x = 0"), "{help}");
 }
+
+#[test]
+fn several_results_used_as_one_value_are_only_e0412() {
+    let text = "
+env ram()
+input k
+var total = 0
+
+def MAIN():
+  total = F(k)
+
+def F(m):
+  return m, m + 1
+";
+    assert_eq!(codes(text), ["E0412"]);
+}

@@ -16,9 +16,20 @@ pub struct Local<'d> {
     pub name: String,
     /// Its first assignment (or the parameter in the `def` line).
     pub span: Span,
-    pub parameter: bool,
+    pub role: Role,
     /// The program it belongs to.
     pub def: &'d ast::Def,
+}
+
+/// What a local is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// Assigned in the program.
+    Assigned,
+    /// A parameter that takes an integer.
+    Integer,
+    /// A parameter that takes an array (1) or a matrix (2) by reference.
+    Array(usize),
 }
 
 /// The locals of the normal program whose text holds `offset`.
@@ -39,15 +50,23 @@ pub fn locals_at(document: &Document, offset: usize) -> Vec<Local<'_>> {
                 .env()
                 .is_some_and(|env| env.pointers.iter().any(|p| p.name.name == name))
     };
-    let params = def.params.iter().map(|p| (p, true));
+    let shapes = cnpi::check::array_parameters(&document.tree);
+    let role = |param: &ast::Ident| match shapes.get(&(def.name.name.clone(), param.name.clone())) {
+        Some(&dims) => Role::Array(dims),
+        None => Role::Integer,
+    };
+    let params = def.params.iter().map(|p| (p, role(p)));
     let assigned = ast::assigned_names(block);
     let mut found: Vec<Local> = Vec::new();
-    for (ident, parameter) in params.chain(assigned.iter().map(|a| (a, false))) {
-        if !declared(&ident.name) && !found.iter().any(|l| l.name == ident.name) {
+    for (ident, role) in params.chain(assigned.iter().map(|a| (a, Role::Assigned))) {
+        // An array parameter is the program's own even when it has the
+        // name of one of the file's arrays.
+        let own = matches!(role, Role::Array(_)) || !declared(&ident.name);
+        if own && !found.iter().any(|l| l.name == ident.name) {
             found.push(Local {
                 name: ident.name.clone(),
                 span: ident.span,
-                parameter,
+                role,
                 def,
             });
         }
@@ -65,12 +84,17 @@ pub fn local<'d>(document: &'d Document, offset: usize, name: &str) -> Option<Lo
 /// What hover says of a local.
 pub fn describe(local: &Local) -> String {
     let program = &local.def.name.name;
-    match local.parameter {
-        true => format!(
+    match local.role {
+        Role::Array(dims) => format!(
+            "array parameter `{}` of `{program}`: {} that each call passes by reference, so the program's writes are the caller's",
+            local.name,
+            if dims >= 2 { "the matrix" } else { "the array" }
+        ),
+        Role::Integer => format!(
             "parameter `{}` of `{program}`, a local: set by each call, and each activation has its own",
             local.name
         ),
-        false => format!(
+        Role::Assigned => format!(
             "local `{}` of `{program}`: each activation has its own, no call changes it, and a run does not print it",
             local.name
         ),

@@ -21,10 +21,11 @@ use super::{
     View, index, list, row,
 };
 use crate::diagnostic::{Diagnostic, codes};
-use crate::program::calls::hidden;
+use crate::program::calls::{hidden, written};
 use crate::program::declared::{MOVE, NOP, SET};
 use crate::program::{ActArg, ActDecl, Cell, Data, DataKind, EnvAct, EnvKind, ParamType, PosKind};
 
+mod alloc;
 mod cells;
 mod compiled;
 mod output;
@@ -44,6 +45,19 @@ const ACTS: &[ActDecl] = &[
     ActDecl::new("WRITE", &[ParamType::Place, ParamType::Position]),
     ActDecl::new("SWAP", &[ParamType::Place, ParamType::Place]),
     ActDecl::new("OUT", &[ParamType::Position]),
+    ActDecl::new(
+        "ALLOC",
+        &[ParamType::Place, ParamType::Position, ParamType::Position],
+    ),
+    ActDecl::new(
+        "ALLOC2",
+        &[
+            ParamType::Place,
+            ParamType::Position,
+            ParamType::Position,
+            ParamType::Position,
+        ],
+    ),
 ];
 
 /// The ram environment (registered in `env::ENVIRONMENTS`).
@@ -192,6 +206,9 @@ pub struct RamState {
     /// The registers' final values, recorded when the run finishes.
     registers: Vec<i64>,
     output: Vec<i64>,
+    /// The bytes the arrays `ALLOC` made hold now (the local arrays of
+    /// language.md §5.2), counted against the run's memory limit.
+    allocated: usize,
 }
 
 /// Two runs end alike when what they report is the same: the registers
@@ -209,6 +226,11 @@ impl PartialEq for RamState {
 impl Eq for RamState {}
 
 impl RamState {
+    /// The bytes the arrays `ALLOC` made hold now.
+    pub(super) fn allocated(&self) -> usize {
+        self.allocated
+    }
+
     /// The registers' final values a run reports, by name (hidden ones
     /// are not recorded).
     fn registers(&self) -> impl Iterator<Item = (&String, &i64)> {
@@ -310,6 +332,7 @@ impl RamState {
             memory: vec![Region::Scalar(0); layout.data.len()],
             registers: Vec::new(),
             output: Vec::new(),
+            allocated: 0,
         };
         // Which input bound each size, for E0608.
         let mut bound_by: Vec<Option<&str>> = vec![None; layout.data.len()];
@@ -466,6 +489,19 @@ impl EnvState for RamState {
                 let value = e.eval(&view).map_err(super::eval_error)?;
                 super::room_on_tape(self.output.len(), ctx.app)?;
                 self.output.push(value);
+                true
+            }
+            ("ALLOC", [ActArg::Place(cell), lengths @ .., ActArg::Position(init)])
+            | ("ALLOC2", [ActArg::Place(cell), lengths @ .., ActArg::Position(init)]) => {
+                let eval = |e: &ActArg| match e {
+                    ActArg::Position(e) => e.eval(&view).map_err(super::eval_error),
+                    _ => Err(super::internal("ALLOC's lengths are positions")),
+                };
+                let lengths: Vec<i64> = lengths.iter().map(eval).collect::<Result<_, _>>()?;
+                let init = init.eval(&view).map_err(super::eval_error)?;
+                let region = alloc::region(cell, &lengths, init, ctx)?;
+                self.allocated = alloc::account(self.allocated, &self.memory[cell.data], &region);
+                self.memory[cell.data] = region;
                 true
             }
             _ => return Err(super::errors::foreign_act(ctx.app, "ram")),
@@ -658,9 +694,9 @@ fn outside(cell: &Cell, at: &[i64], memory: &Region, ctx: &ActContext) -> Diagno
         format!(
             "`{}` writes `{}{}`, outside `{}` ({extent})",
             ctx.app.act.name(),
-            cell.name,
+            written(&cell.name),
             at.concat(),
-            cell.name
+            written(&cell.name)
         ),
     )
     .with_label(cell.span, "outside the data here")

@@ -53,3 +53,25 @@ fn completion_offers_the_locals_in_scope() {
     let outside = labels(&mut client, "total = SUM");
     assert!(!outside.contains(&"s".to_string()), "{outside:?}");
 }
+
+#[test]
+fn hover_shows_an_array_parameter_and_its_kind() {
+    let text = fixture("quicksort.cnpi");
+    let mut client = Client::with(&text);
+    // `A` of PARTITION is its parameter, though the file has an input `A`.
+    let array = client.hover(&text, "A[j] <= x").expect("a hover");
+    assert!(
+        array.starts_with("array parameter `A` of `PARTITION`: the array"),
+        "{array}"
+    );
+    let integer = client.hover(&text, "r - 1:").expect("a hover");
+    assert!(
+        integer.starts_with("parameter `r` of `PARTITION`, a local"),
+        "{integer}"
+    );
+    let found = client.result("textDocument/definition", at(&text, "A[j] <= x"));
+    assert_eq!(
+        found["range"]["start"],
+        position_of(&text, "A, p, r):\n  x", 0, 0)
+    );
+}

@@ -20,8 +20,10 @@
 //! in plain definitions, and an input matrix `W`; and the procedures of
 //! language.md §5.2: a local in each definition (held across `K`'s own
 //! call), `for` loops with `break` and `continue`, compound and parallel
-//! assignments, truth values as integers, `min`/`max`/`abs`, and `PAIR`'s
-//! two results. Each program is
+//! assignments, truth values as integers, `min`/`max`/`abs`, `PAIR`'s
+//! two results, and `ARR`'s array and matrix parameters (called on `A`
+//! and `W`, or on `B` and `M`) with a local array sized from its integer
+//! parameter. Each program is
 //! combinatorized as `cnpic run`
 //! does and run on random inputs. The two network runs, the reference
 //! interpreter on the combinatory form and the program as written must
@@ -308,6 +310,17 @@ impl Generator {
                 statements.insert(at, vec![call]);
             }
         }
+        // MAIN always calls ARR (a program taking arrays that no call
+        // passes any is an error), H1 now and then.
+        if def == MAIN || (def == 1 && self.chance(50)) {
+            let at = self.rng.random_range(0..=statements.len());
+            let (array, matrix) = self.pick(&[("A", "W"), ("B", "M")]);
+            let size = self.expr(&Scope::of(K), false, 1);
+            statements.insert(
+                at,
+                vec![format!("  t = t + ARR({array}, {matrix}, {size})")],
+            );
+        }
         if (def == 1 || def == 2) && self.chance(30) {
             let at = self.rng.random_range(0..=statements.len());
             let condition = self.condition(&scope, true, 1);
@@ -476,6 +489,26 @@ impl Generator {
         ]
     }
 
+    /// `ARR(X, Y, m)`: an array and a matrix by reference, and a local
+    /// array sized from `m`, written and read through both.
+    fn arrays(&mut self) -> Vec<String> {
+        let scope = Scope::of(K);
+        let mut e = || self.expr(&scope, false, 1);
+        let (init, add, test, sub) = (e(), e(), e(), e());
+        let op = self.pick(&["+", "-"]);
+        vec![
+            format!("  var T[abs(m) % 4 + 1] = {init}"),
+            "  T[0] += Y[len(Y) - 1][len(Y[0]) - 1]".to_string(),
+            "  for u = 0 to len(X) - 1:".to_string(),
+            format!("    T[u % len(T)] += X[u] {op} {add}"),
+            format!("    if X[u] > {test}:"),
+            format!("      X[u] = T[(u + 1) % len(T)] - {sub}"),
+            "    elif X[u] == 0:".to_string(),
+            "      break".to_string(),
+            "  return T[0] + len(T)".to_string(),
+        ]
+    }
+
     /// `K`: counts `z` down to 0 (nothing else but `z = 0..3` writes it),
     /// with work, and returns a value held across its own call.
     fn counted(&mut self) -> Vec<String> {
@@ -583,6 +616,8 @@ impl Generator {
         }
         let pair = self.pair();
         text.push_str(&format!("\ndef PAIR(a):\n{}\n", pair.join("\n")));
+        let arrays = self.arrays();
+        text.push_str(&format!("\ndef ARR(X, Y, m):\n{}\n", arrays.join("\n")));
         text
     }
 

@@ -1,0 +1,93 @@
+//! `ALLOC` and `ALLOC2`: the arrays a program makes while it runs.
+//!
+//! `var L[e]` inside a procedure (language.md §5.2) is an array of the
+//! activation, sized when the statement runs. The checker gives each such
+//! array a hidden name of its own and writes the statement as
+//! `ALLOC(L[0], e, init)` (`ALLOC2(M[0][0], rows, cols, init)` for a
+//! matrix): the ACT replaces the array's memory with a new one of that
+//! size, every element `init` (the cell's indices are not read; it only
+//! names the array). Returning from the procedure allocates it again with
+//! no elements, which frees it. A negative size is E0710 at the
+//! statement; the bytes all such arrays hold together count against the
+//! run's memory limit (`--max-memory`, E0708), checked before allocating.
+
+use super::Region;
+use crate::diagnostic::{Diagnostic, codes};
+use crate::env::ActContext;
+use crate::program::Cell;
+use crate::program::calls::written;
+
+/// The new memory of `cell`'s array: `lengths` (one or two) elements,
+/// every one `init`, or E0710 for a negative length. The size is checked
+/// against the room the run has left before anything is allocated.
+pub(super) fn region(
+    cell: &Cell,
+    lengths: &[i64],
+    init: i64,
+    ctx: &ActContext,
+) -> Result<Region, Diagnostic> {
+    let mut sizes = [0usize; 2];
+    for (size, &length) in sizes.iter_mut().zip(lengths) {
+        *size = usize::try_from(length).map_err(|_| negative(cell, length, ctx))?;
+    }
+    let count = match lengths.len() {
+        1 => Some(sizes[0]),
+        _ => sizes[0].checked_mul(sizes[1]),
+    };
+    let bytes = count.and_then(|c| c.checked_mul(size_of::<i64>()));
+    match bytes {
+        Some(bytes) if bytes <= ctx.room => {}
+        _ => return Err(too_large(cell, lengths, ctx)),
+    }
+    Ok(match lengths.len() {
+        1 => Region::Array(vec![init; sizes[0]]),
+        _ => Region::Matrix {
+            rows: sizes[0],
+            cols: sizes[1],
+            values: vec![init; sizes[0] * sizes[1]],
+        },
+    })
+}
+
+/// The bytes the allocated arrays hold once `new` replaces `old`, when
+/// they held `allocated` before.
+pub(super) fn account(allocated: usize, old: &Region, new: &Region) -> usize {
+    allocated.saturating_sub(bytes(old)) + bytes(new)
+}
+
+/// The bytes a region's elements take.
+fn bytes(region: &Region) -> usize {
+    let elements = match region {
+        Region::Scalar(_) => 1,
+        Region::Array(values) | Region::Matrix { values, .. } => values.len(),
+    };
+    elements * size_of::<i64>()
+}
+
+/// E0710: a local array of negative size.
+fn negative(cell: &Cell, length: i64, ctx: &ActContext) -> Diagnostic {
+    Diagnostic::error(
+        codes::E0710,
+        format!(
+            "the local array `{}` would have length {length}",
+            written(&cell.name)
+        ),
+    )
+    .with_label(ctx.span(), "sized here")
+    .with_help("an array's lengths are at least 0; check the expression")
+}
+
+/// E0708: the array would take more memory than the run has left.
+fn too_large(cell: &Cell, lengths: &[i64], ctx: &ActContext) -> Diagnostic {
+    let shape: Vec<String> = lengths.iter().map(i64::to_string).collect();
+    Diagnostic::error(
+        codes::E0708,
+        format!(
+            "the local array `{}` ({}) would take the run past its memory limit",
+            written(&cell.name),
+            shape.join(" × ")
+        ),
+    )
+    .with_label(ctx.span(), "allocated here")
+    .with_help("if the run truly needs more, raise `--max-memory`")
+}

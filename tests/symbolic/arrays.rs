@@ -1,0 +1,161 @@
+//! Arrays as parameters and local arrays (language.md §5.2) on the
+//! reference interpreter, from source: passing by reference, matrices,
+//! `len` of a parameter and of a local array, one program on several
+//! arrays, local arrays made per activation and freed at return, and the
+//! checker's errors for them (E0413, E0414).
+
+use super::calls::{codes, run};
+use serde_json::json;
+
+#[test]
+fn a_callee_writes_the_callers_array() {
+    let text = "
+env ram()
+input A[n]
+input B[m]
+
+def FILL(X, v):
+  for i = 0 to len(X) - 1:
+    X[i] = v
+
+def MAIN():
+  FILL(A, 7)
+  FILL(B, -1)
+";
+    let result = run(text, json!({"A": [1, 2, 3], "B": [4, 5]}));
+    assert_eq!(result["A"], json!([7, 7, 7]));
+    assert_eq!(result["B"], json!([-1, -1]));
+}
+
+#[test]
+fn matrices_pass_with_their_shape() {
+    let text = "
+env ram()
+input W[r][c]
+var t = 0
+var cols = 0
+
+def TRACE(M):
+  s = 0
+  for i = 0 to min(len(M), len(M[0])) - 1:
+    s += M[i][i]
+  return s
+
+def MAIN():
+  t = TRACE(W)
+  cols = len(W[0])
+";
+    let result = run(text, json!({"W": [[1, 2, 3], [4, 5, 6]]}));
+    assert_eq!(result["t"], json!(6));
+    assert_eq!(result["cols"], json!(3));
+}
+
+#[test]
+fn an_array_parameter_passes_on_and_recursion_keeps_it() {
+    let text = "
+env ram()
+input A[n]
+var total = 0
+
+def SUM(X, lo, hi):
+  if lo > hi:
+    return 0
+  return X[lo] + REST(X, lo, hi)
+
+def REST(Y, lo, hi):
+  return SUM(Y, lo + 1, hi)
+
+def MAIN():
+  total = SUM(A, 0, n - 1)
+";
+    let result = run(text, json!({"A": [3, 4, 5, 6]}));
+    assert_eq!(result["total"], json!(18));
+}
+
+#[test]
+fn local_arrays_are_sized_when_they_run_and_never_reported() {
+    let text = "
+env ram()
+input A[n]
+var out = 0
+
+def REVERSED_SUM(X, k):
+  var T[k + 1] = 2
+  for i = 0 to k - 1:
+    T[i] = X[k - 1 - i]
+  s = 0
+  for i = 0 to len(T) - 1:
+    s += T[i] * (i + 1)
+  return s
+
+def MAIN():
+  out = REVERSED_SUM(A, n) + REVERSED_SUM(A, 1)
+";
+    let result = run(text, json!({"A": [1, 2, 3]}));
+    // T = [3, 2, 1, 2]: 3 + 4 + 3 + 8 = 18; then T = [1, 2]: 1 + 4 = 5.
+    assert_eq!(result["out"], json!(23));
+    let members: Vec<&String> = result.as_object().unwrap().keys().collect();
+    assert!(members.iter().all(|m| !m.starts_with('_')), "{members:?}");
+}
+
+#[test]
+fn a_local_array_passed_down_is_the_same_array() {
+    let text = "
+env ram()
+input k
+var total = 0
+
+def SQUARES(L):
+  for i = 0 to len(L) - 1:
+    L[i] = i * i
+
+def MAIN():
+  var L[k]
+  SQUARES(L)
+  for i = 0 to k - 1:
+    total += L[i]
+";
+    assert_eq!(run(text, json!({"k": 4}))["total"], json!(14));
+}
+
+#[test]
+fn wrong_kinds_of_arguments_are_e0414() {
+    let sum = "
+env ram()
+input A[n]
+input W[r][c]
+var total = 0
+def SUM(X, k):
+  s = 0
+  for i = 0 to k - 1:
+    s += X[i]
+  return s
+";
+    for call in ["SUM(n, A)", "SUM(A + 1, n)", "SUM(W, n)"] {
+        let text = format!("{sum}def MAIN():\n  total = {call}\n");
+        assert!(
+            codes(&text).contains(&"E0414"),
+            "{call}: {:?}",
+            codes(&text)
+        );
+    }
+    let text = format!("{sum}def MAIN():\n  total = SUM(A, n)\n");
+    assert_eq!(codes(&text), Vec::<&str>::new());
+}
+
+#[test]
+fn a_recursive_program_with_a_local_array_is_e0413() {
+    let text = "
+env ram()
+input k
+var total = 0
+def F(k):
+  var L[k + 1]
+  if k == 0:
+    return 0
+  return F(k - 1) + len(L)
+def MAIN():
+  total = F(k)
+";
+    assert!(codes(text).contains(&"E0413"), "{:?}", codes(text));
+}
