@@ -31,6 +31,7 @@
 use std::collections::HashSet;
 
 use cnpi::operators::{ArithOp, CompareOp};
+use cnpi::program::calls::hidden;
 use cnpi::program::{
     BlankKind, Body, BoolExpr, Cell, DataKind, Operand, PosExpr, PosKind, Program, Relation, World,
     print,
@@ -446,13 +447,16 @@ fn shape(n: usize) -> u32 {
 }
 
 /// The registers and the scalars `program` declares (inputs, sizes, vars),
-/// in that order, each as its name and as a term.
+/// in that order, each as its name and as a term; not the registers the
+/// procedures' sugar hides (a `for` loop's bound, a result's variable),
+/// which no text can name.
 fn scalars(program: &Program) -> Vec<(String, PosExpr)> {
     let mut scalars: Vec<(String, PosExpr)> = (program.pointers.iter().enumerate())
+        .filter(|(_, decl)| !hidden(&decl.name))
         .map(|(p, decl)| (decl.name.clone(), pos(PosKind::Pointer(p))))
         .collect();
     for (id, data) in program.data.iter().enumerate() {
-        if data.dims.is_empty() {
+        if data.dims.is_empty() && !hidden(&data.name) {
             scalars.push((data.name.clone(), read(program, id, Vec::new())));
         }
     }
