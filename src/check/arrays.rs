@@ -227,12 +227,23 @@ impl<'a> Pass<'a> {
     }
 
     /// The kinds program `p`'s own statements give its parameters: an
-    /// index, or `len`.
+    /// index, or `len`. A parameter named after one of the file's arrays
+    /// is that array's kind even where only the procedures it calls index
+    /// it (CLRS's `GREEDY-ACTIVITY-SELECTOR(s, f)`).
     fn usage(&mut self, p: usize) {
         let params: Vec<String> = (self.programs[p].def.params.iter())
             .map(|q| q.name.clone())
             .collect();
         let mut marks: Vec<(usize, usize, Span)> = Vec::new();
+        let def = self.programs[p].def;
+        for (k, q) in def.params.iter().enumerate() {
+            if def.params[..k].iter().any(|r| r.name == q.name) {
+                self.report(super::params::named_twice(q), q.span);
+            }
+            if let Some(&dims) = self.arrays.get(&q.name) {
+                marks.push((k, dims, q.span));
+            }
+        }
         every_expr(self.programs[p].block, &mut |e| {
             let (base, dims) = match &e.kind {
                 ExprKind::Apply(f, args) if f.name == "len" && args.len() == 1 => {

@@ -33,13 +33,7 @@ impl<'a> Checker<'a> {
         let mut params: Vec<PointerId> = Vec::new();
         for (i, param) in def.params.iter().enumerate() {
             if def.params[..i].iter().any(|p| p.name == param.name) {
-                let diagnostic = Diagnostic::error(
-                    codes::E0406,
-                    format!("the parameter `{}` is named twice", param.name),
-                )
-                .with_label(param.span, "named again here")
-                .with_help("each parameter is a different register: rename one");
-                self.report(diagnostic);
+                self.report(named_twice(param));
                 continue;
             }
             match self.names.get(param.name.as_str()).copied() {
@@ -277,4 +271,15 @@ fn bare_return(stmt: &Stmt) -> Option<Span> {
         Stmt::While { body, .. } => body.iter().find_map(bare_return),
         _ => None,
     }
+}
+
+/// E0406: a parameter named twice in one `def`. The array pass reports it
+/// too, since it takes array parameters out of the `def` before this one.
+pub(super) fn named_twice(param: &Ident) -> Diagnostic {
+    Diagnostic::error(
+        codes::E0406,
+        format!("the parameter `{}` is named twice", param.name),
+    )
+    .with_label(param.span, "named again here")
+    .with_help("each parameter is a different register or array: rename one")
 }

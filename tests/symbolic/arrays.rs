@@ -159,3 +159,38 @@ def MAIN():
 ";
     assert!(codes(text).contains(&"E0413"), "{:?}", codes(text));
 }
+
+#[test]
+fn a_parameter_named_after_a_file_array_is_that_array() {
+    // CLRS's GREEDY-ACTIVITY-SELECTOR(s, f) hands its arrays to a helper
+    // that indexes them: the entry's own statements never do.
+    let text = "
+env ram()
+input s[n]
+input f[n]
+var total = 0
+
+def ADD(k):
+  total += s[k] + f[k]
+
+def SELECTOR(s, f):
+  for k = 0 to n - 1:
+    ADD(k)
+";
+    let result = run(text, json!({"s": [1, 2], "f": [10, 20]}));
+    assert_eq!(result["total"], json!(33));
+}
+
+#[test]
+fn an_array_parameter_named_twice_is_e0406() {
+    let text = "
+env ram()
+input A[n]
+var total = 0
+def F(A, A):
+  total = A[0]
+def MAIN():
+  F(A, A)
+";
+    assert_eq!(codes(text), vec!["E0406"]);
+}
