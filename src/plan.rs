@@ -23,7 +23,7 @@ use crate::diagnostic::{Diagnostic, Sources, codes};
 use crate::env::{self, Declarations, State};
 use crate::exec::compare::{Run, agrees_with_written, both_stopped, cross_check};
 use crate::exec::{Limits, Options};
-use crate::program::{Data, EnvKind, Pointer, Program};
+use crate::program::{EnvKind, Program};
 use crate::symbolic;
 
 /// Where diagnostics go, with the sources they are drawn against.
@@ -77,39 +77,21 @@ pub struct Source<'a> {
     pub entry: Option<&'a str>,
 }
 
-/// What a program declares that its input is read against.
-#[derive(Clone, Debug)]
-pub struct Declared {
-    pub env: EnvKind,
-    pub registers: Vec<Pointer>,
-    pub data: Vec<Data>,
-}
-
-impl Declared {
-    fn of(program: &Program) -> Declared {
-        Declared {
-            env: program.env,
-            registers: program.pointers.clone(),
-            data: program.data.clone(),
-        }
-    }
-
-    /// What the state the network runs `ready` on holds: the declarations
-    /// as the user wrote them (the combinatory form declares the same, at
-    /// other places, so that a `var` that cannot be set up points at the
-    /// user's line), then the registers and (hidden) memory the conversion
-    /// appends for calls with results.
-    fn on_the_network(ready: &ForNetwork) -> Declared {
-        let converted = &ready.combinatory.program;
-        let Some(written) = &ready.written else {
-            return Declared::of(converted);
-        };
-        let written = &written.compiled.program;
-        Declared {
-            env: written.env,
-            registers: with_appended(&written.pointers, &converted.pointers),
-            data: with_appended(&written.data, &converted.data),
-        }
+/// What the state the network runs `ready` on holds: the declarations as
+/// the user wrote them (the combinatory form declares the same, at other
+/// places, so that a `var` that cannot be set up points at the user's
+/// line), then the registers and (hidden) memory the conversion appends
+/// for calls with results.
+fn on_the_network(ready: &ForNetwork) -> Declarations {
+    let converted = &ready.combinatory.program;
+    let Some(written) = &ready.written else {
+        return Declarations::of(converted);
+    };
+    let written = &written.compiled.program;
+    Declarations {
+        env: written.env,
+        registers: with_appended(&written.pointers, &converted.pointers),
+        data: with_appended(&written.data, &converted.data),
     }
 }
 
@@ -156,7 +138,7 @@ pub const MAX_STEPS: u64 = 1_000_000_000;
 
 /// What runs, on which engines, with which checks.
 pub struct Plan<N> {
-    declared: Declared,
+    declared: Declarations,
     network: Option<N>,
     /// The combinatory program the reference interpreter runs.
     reference: Option<Program>,
@@ -218,7 +200,7 @@ impl<N: NetworkEngine> Plan<N> {
                 return None;
             }
             return Some(Plan {
-                declared: Declared::of(&compiled.program),
+                declared: Declarations::of(&compiled.program),
                 network: None,
                 reference: Some(compiled.program),
                 written: None,
@@ -234,7 +216,7 @@ impl<N: NetworkEngine> Plan<N> {
                 return None;
             }
         };
-        let declared = Declared::on_the_network(&ready);
+        let declared = on_the_network(&ready);
         let combinatory = ready.combinatory;
         let (written, as_written, sources) = match ready.written {
             Some(written) => (
@@ -263,7 +245,7 @@ impl<N: NetworkEngine> Plan<N> {
     /// only if it runs); `network` is asked for the network only if it
     /// runs. `None` after reporting why not.
     pub fn from_network(
-        declared: Declared,
+        declared: Declarations,
         source: &Source,
         engines: Engines,
         network: impl FnOnce() -> Result<N, Diagnostic>,
@@ -303,11 +285,8 @@ impl<N: NetworkEngine> Plan<N> {
     }
 
     /// What the program's input is read against.
-    pub fn declarations(&self) -> Declarations<'_> {
-        Declarations {
-            registers: &self.declared.registers,
-            data: &self.declared.data,
-        }
+    pub fn declarations(&self) -> &Declarations {
+        &self.declared
     }
 
     /// What run-time diagnostics are drawn against.
@@ -343,7 +322,7 @@ impl<N: NetworkEngine> Plan<N> {
 
     /// The state the JSON `json` describes for this program.
     pub fn read_input(&self, json: &str) -> Result<State, Diagnostic> {
-        env::read_input(self.env(), &self.declarations(), json)
+        env::read_input(&self.declared, json)
     }
 
     /// The state `--input` describes: `arg` is JSON, or `@PATH` to read it

@@ -184,7 +184,7 @@ fn assert_clean_or_diagnosed(source: &str) {
 fn run_within_small_limits(program: &cnpi::program::Program, source: &str) {
     let layout = cnpi::env::Declarations::of(program);
     let empty = cnpi::env::empty_input(program.env);
-    let Ok(state) = cnpi::env::read_input(program.env, &layout, empty) else {
+    let Ok(state) = cnpi::env::read_input(&layout, empty) else {
         return;
     };
     let options = cnpi::exec::Options {
@@ -248,7 +248,7 @@ fn endless_recursions_stop_at_a_limit() {
         let program = compile("r.cnpi", source, None).program.expect("compiles");
         let layout = cnpi::env::Declarations::of(&program);
         let empty = cnpi::env::empty_input(program.env);
-        let state = cnpi::env::read_input(program.env, &layout, empty).expect("reads");
+        let state = cnpi::env::read_input(&layout, empty).expect("reads");
         let options = cnpi::exec::Options {
             limits: cnpi::exec::Limits {
                 max_depth: depth,

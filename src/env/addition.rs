@@ -14,7 +14,8 @@ use serde_json::{Map, Value};
 use super::errors::{self, Extent};
 use super::input;
 use super::{
-    ActContext, EnvState, Environment, InputForm, Mark, Panel, Picture, Shape, index, len_i64, row,
+    ActContext, EnvState, Environment, InputForm, Mark, Panel, Picture, Shape, index, len_i64,
+    object_text, row,
 };
 use crate::diagnostic::{Diagnostic, codes};
 use crate::program::declared::{MOVE, NOP, SET};
@@ -57,9 +58,10 @@ pub(super) const ADDITION: Environment = Environment {
         empty: r#"{"a": "0", "b": "0"}"#,
     },
     abilities: &[],
-    read: |kind, _layout, input| Ok(Box::new(AdditionState::from_json(kind, input)?)),
-    read_text: None,
-    read_given: None,
+    read: |layout, input| {
+        let value = input.parsed(layout.env)?;
+        Ok(Box::new(AdditionState::from_json(layout.env, value)?))
+    },
 };
 
 /// The scratch pad: four rows of digits, one entry per column, left to
@@ -171,10 +173,10 @@ impl EnvState for AdditionState {
         })
     }
 
-    fn to_json(&self) -> Map<String, Value> {
+    fn to_json_text(&self, more: &[(&str, Value)]) -> String {
         let mut object = Map::new();
         object.insert("sum".into(), self.sum_text().into());
-        object
+        object_text(object, more)
     }
 
     fn to_text(&self) -> String {

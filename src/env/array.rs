@@ -10,7 +10,7 @@ use super::errors::{self, Extent};
 use super::input::{self, integer, not_i64};
 use super::{
     ActContext, EnvState, Environment, InputForm, Mark, Panel, Picture, Shape, index, len_i64,
-    list, row,
+    list, object_text, row,
 };
 use crate::diagnostic::Diagnostic;
 use crate::program::declared::{MOVE, NOP, SET};
@@ -45,9 +45,10 @@ pub(super) const ARRAY: Environment = Environment {
         empty: "[]",
     },
     abilities: &[],
-    read: |kind, _layout, input| Ok(Box::new(ArrayState::from_json(kind, input)?)),
-    read_text: None,
-    read_given: None,
+    read: |layout, input| {
+        let value = input.parsed(layout.env)?;
+        Ok(Box::new(ArrayState::from_json(layout.env, value)?))
+    },
 };
 
 /// One entry of the output tape.
@@ -147,7 +148,7 @@ impl EnvState for ArrayState {
         })
     }
 
-    fn to_json(&self) -> Map<String, Value> {
+    fn to_json_text(&self, more: &[(&str, Value)]) -> String {
         let output = self
             .output
             .iter()
@@ -159,7 +160,7 @@ impl EnvState for ArrayState {
         let mut object = Map::new();
         object.insert("A".into(), self.a.clone().into());
         object.insert("output".into(), Value::Array(output));
-        object
+        object_text(object, more)
     }
 
     fn to_text(&self) -> String {

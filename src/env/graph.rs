@@ -13,7 +13,7 @@ use super::errors::{self, Extent};
 use super::input::{self, NotI64, integer, not_i64};
 use super::{
     ActContext, EnvState, Environment, InputForm, Mark, Panel, Picture, Shape, index, len_i64,
-    list, row,
+    list, object_text, row,
 };
 use crate::diagnostic::{Diagnostic, codes};
 use crate::program::declared::{MOVE, NOP, SET};
@@ -60,9 +60,10 @@ pub(super) const GRAPH: Environment = Environment {
         empty: r#"{"graph": []}"#,
     },
     abilities: &[],
-    read: |kind, _layout, input| Ok(Box::new(GraphState::from_json(kind, input)?)),
-    read_text: None,
-    read_given: None,
+    read: |layout, input| {
+        let value = input.parsed(layout.env)?;
+        Ok(Box::new(GraphState::from_json(layout.env, value)?))
+    },
 };
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -189,10 +190,10 @@ impl EnvState for GraphState {
         })
     }
 
-    fn to_json(&self) -> Map<String, Value> {
+    fn to_json_text(&self, more: &[(&str, Value)]) -> String {
         let mut object = Map::new();
         object.insert("output".into(), self.output.clone().into());
-        object
+        object_text(object, more)
     }
 
     fn to_text(&self) -> String {

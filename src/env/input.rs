@@ -65,13 +65,22 @@ fn parse_checked(what: &str, text: &str, unique: Unique) -> Result<Value, Diagno
         .map_err(|error| {
             let message = error.to_string();
             match message.strip_prefix(DUPLICATE) {
-                Some(rest) => {
-                    Diagnostic::error(codes::E0602, format!("{what} has the field {rest}"))
-                }
+                Some(rest) => has_twice(what, rest),
                 None => not_json(error),
             }
         });
     checked.and_then(|()| serde_json::from_str(text).map_err(not_json))
+}
+
+/// E0602: `what` has a key twice (`rest`: "`k` twice").
+fn has_twice(what: &str, rest: &str) -> Diagnostic {
+    Diagnostic::error(codes::E0602, format!("{what} has the field {rest}"))
+}
+
+/// E0602: the input of `kind` has the member `key` twice, as
+/// [`parse_json`] words it.
+pub(super) fn key_twice(kind: EnvKind, key: &str) -> Diagnostic {
+    has_twice("the input", &format!("`{key}` twice")).with_help(help(kind))
 }
 
 /// How `Unique` starts the error for a key written twice.

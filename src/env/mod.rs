@@ -48,20 +48,35 @@ pub const ENVIRONMENTS: &[&Environment] =
 /// The most entries a run may write on its output tape (E0707).
 pub const MAX_OUTPUT: usize = 1 << 24;
 
-/// What a program declares that its input is read against: its registers
-/// (pointers) and its named data (`ram`; empty elsewhere).
-#[derive(Clone, Copy, Default)]
-pub struct Declarations<'a> {
-    pub registers: &'a [Pointer],
-    pub data: &'a [Data],
+/// What a program declares that its input is read against: the
+/// environment it runs in, its registers (pointers) and its named data
+/// (`ram`; empty elsewhere). The one record of it: a run plan keeps it, a
+/// program memory keeps one per program, and the environments read an
+/// input against it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Declarations {
+    pub env: EnvKind,
+    pub registers: Vec<Pointer>,
+    pub data: Vec<Data>,
 }
 
-impl<'a> Declarations<'a> {
-    /// The layout of a checked program.
-    pub fn of(program: &'a Program) -> Declarations<'a> {
+impl Declarations {
+    /// What a checked program declares.
+    pub fn of(program: &Program) -> Declarations {
         Declarations {
-            registers: &program.pointers,
-            data: &program.data,
+            env: program.env,
+            registers: program.pointers.clone(),
+            data: program.data.clone(),
+        }
+    }
+
+    /// Nothing declared in `env` (an input read as the environment alone
+    /// describes it).
+    pub fn none(env: EnvKind) -> Declarations {
+        Declarations {
+            env,
+            registers: Vec::new(),
+            data: Vec::new(),
         }
     }
 }
@@ -86,36 +101,52 @@ pub struct Environment {
     /// phases ask for an ability ([`Environment::has`]), never for an
     /// environment by name.
     pub abilities: &'static [Ability],
-    /// The state its (already parsed) JSON input describes for a program
-    /// of `layout`; every error is an E06xx diagnostic without labels, with
+    /// The state its JSON input describes for a program that declares
+    /// `layout`; every error is an E06xx diagnostic without labels, with
     /// the help of [`input`].
     pub read: Reader,
-    /// A faster way to read a valid input from its text (no
-    /// `serde_json::Value` first), if it has one: the state `read` would
-    /// give, or `None` for any input it does not take, which `read` then
-    /// reads (and words the diagnostic of).
-    pub read_text: Option<TextReader>,
-    /// A faster way still, for an input given as integers already (the
-    /// Python package's lists and ints, see [`read_given`]), if it has
-    /// one: the state the same members' JSON text gives, or `None` for
-    /// anything it does not take, which is then read as text.
-    pub read_given: Option<GivenReader>,
 }
 
 /// How an environment reads its input (see [`Environment::read`]).
-pub type Reader = fn(EnvKind, &Declarations, Value) -> Result<Box<dyn EnvState>, Diagnostic>;
+pub type Reader = fn(&Declarations, Input) -> Result<Box<dyn EnvState>, Diagnostic>;
 
-/// How an environment reads a valid input's text (see
-/// [`Environment::read_text`]); the text has no byte-order mark.
-pub type TextReader = fn(EnvKind, &Declarations, &str) -> Option<Box<dyn EnvState>>;
+/// An input as an environment reads it: its JSON text (`cnpic run
+/// --input`), that JSON already parsed (an input inside a larger JSON
+/// file, as `cnpic learn`'s examples), or its members given as integers
+/// by whoever has them so (the Python package's ints and lists). A reader
+/// may read the text or the members its own faster way, as `ram` does, as
+/// long as it gives what [`Input::parsed`] would.
+pub enum Input<'t> {
+    Text(&'t str),
+    Value(Value),
+    /// The members of an input object, by name.
+    Given(Vec<(String, Given)>),
+}
 
-/// How an environment reads an input given as integers (see
-/// [`Environment::read_given`]).
-pub type GivenReader =
-    fn(EnvKind, &Declarations, Vec<(String, Given)>) -> Option<Box<dyn EnvState>>;
+impl Input<'_> {
+    /// The JSON value of an input of `kind`: the text parsed (E0601, E0602
+    /// for a key twice at the top level), the value as it is, or the
+    /// object of the given members.
+    pub fn parsed(self, kind: EnvKind) -> Result<Value, Diagnostic> {
+        match self {
+            Input::Text(text) => input::parse_json(kind, text),
+            Input::Value(value) => Ok(value),
+            Input::Given(members) => {
+                let mut object = Map::new();
+                for (name, given) in members {
+                    if object.contains_key(&name) {
+                        return Err(input::key_twice(kind, &name));
+                    }
+                    object.insert(name, given.into_value());
+                }
+                Ok(Value::Object(object))
+            }
+        }
+    }
+}
 
-/// An input member given as integers, by whoever has them so (the Python
-/// package): what the member's JSON would be read into.
+/// An input member given as integers (see [`Input::Given`]): what the
+/// member's JSON would be read into.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Given {
     Integer(i64),
@@ -126,6 +157,24 @@ pub enum Given {
         cols: usize,
         values: Vec<i64>,
     },
+}
+
+impl Given {
+    /// The member as JSON. A matrix whose values are not `rows` × `cols`
+    /// has a last row of another length, which the reader finds.
+    fn into_value(self) -> Value {
+        match self {
+            Given::Integer(k) => k.into(),
+            Given::List(values) => values.into(),
+            Given::Rows { rows, cols, values } => (0..rows)
+                .map(|r| {
+                    let take = if r + 1 == rows { usize::MAX } else { cols };
+                    let row = values.iter().skip(r.saturating_mul(cols)).take(take);
+                    row.copied().collect::<Value>()
+                })
+                .collect(),
+        }
+    }
 }
 
 /// What an environment's JSON input looks like, for messages and defaults.
@@ -213,19 +262,13 @@ pub trait EnvState: std::fmt::Debug + Send + Sync + AnyState {
     /// Records what the finished run leaves in the pointers (environments
     /// with [`Ability::Registers`] report them).
     fn finish(&mut self, _pointers: &[i64]) {}
-    /// The fields of the JSON object of `cnpic run --format json`.
-    fn to_json(&self) -> Map<String, Value>;
-    /// The text of the JSON object of [`Self::to_json`] with the members
-    /// `more` added (each replacing a field of its name), as
-    /// `Value::to_string` writes it. An environment whose states grow
-    /// large writes it without building the `Value`s.
-    fn to_json_text(&self, more: &[(&str, Value)]) -> String {
-        let mut object = self.to_json();
-        for (name, value) in more {
-            object.insert((*name).into(), value.clone());
-        }
-        Value::Object(object).to_string()
-    }
+    /// The JSON object of `cnpic run --format json` with the members
+    /// `more` added (each replacing a member of its name), as compact
+    /// text (serde_json's layout): the one writer of a state's output,
+    /// which [`State::to_json`] reads back. An environment of small states
+    /// writes its members' `Value`s with [`object_text`]; one whose states
+    /// grow large writes its [`Self::members`] without the `Value`s.
+    fn to_json_text(&self, more: &[(&str, Value)]) -> String;
     /// The members of [`Self::to_json_text`]'s object as the integers
     /// they hold, in its key order, for a reader that makes its own
     /// objects of them (the Python package); `None` where the environment
@@ -333,39 +376,35 @@ pub fn empty_input(kind: EnvKind) -> &'static str {
 /// an E06xx diagnostic without labels whose message names exactly what is
 /// wrong (input is not a source file).
 pub fn parse_input(kind: EnvKind, json: &str) -> Result<State, Diagnostic> {
-    read_input(kind, &Declarations::default(), json)
+    read_input(&Declarations::none(kind), json)
 }
 
 /// [`parse_input`] for a program that declares `layout` (a `ram`
 /// program's inputs are read by the names it declares).
-pub fn read_input(kind: EnvKind, layout: &Declarations, json: &str) -> Result<State, Diagnostic> {
-    let fast = environment(kind).read_text;
-    if let Some(inner) = fast.and_then(|read| read(kind, layout, input::without_bom(json))) {
-        return Ok(State::new(kind, inner));
-    }
-    read_value(kind, layout, input::parse_json(kind, json)?)
+pub fn read_input(layout: &Declarations, json: &str) -> Result<State, Diagnostic> {
+    read(layout, Input::Text(json))
 }
 
-/// The state of the input whose members (by name) are `members`, for
-/// an environment that takes an input given so
-/// ([`Environment::read_given`]): the state [`read_input`] gives on the
-/// same members' JSON text, or `None` where that text is needed (an
-/// input the environment does not take so, or any error, which the text
-/// then words).
+/// [`read_input`] for an input whose members (by name) are given as
+/// integers: the state, or the diagnostic, the same members' JSON text
+/// gives.
 pub fn read_given(
-    kind: EnvKind,
     layout: &Declarations,
     members: Vec<(String, Given)>,
-) -> Option<State> {
-    let inner = (environment(kind).read_given)?(kind, layout, members)?;
-    Some(State::new(kind, inner))
+) -> Result<State, Diagnostic> {
+    read(layout, Input::Given(members))
 }
 
 /// [`read_input`] for JSON already parsed (an input inside a larger JSON
 /// file, as `cnpic learn`'s examples).
-pub fn read_value(kind: EnvKind, layout: &Declarations, value: Value) -> Result<State, Diagnostic> {
-    let inner = (environment(kind).read)(kind, layout, value)?;
-    Ok(State::new(kind, inner))
+pub fn read_value(layout: &Declarations, value: Value) -> Result<State, Diagnostic> {
+    read(layout, Input::Value(value))
+}
+
+/// The state `input` describes for a program that declares `layout`.
+fn read(layout: &Declarations, input: Input) -> Result<State, Diagnostic> {
+    let inner = (environment(layout.env).read)(layout, input)?;
+    Ok(State::new(layout.env, inner))
 }
 
 /// E0707 unless the tape, holding `held` entries, has room for one more
@@ -600,17 +639,15 @@ impl State {
         self.inner.get_mut().finish(pointers);
     }
 
-    /// The final state as the JSON object of `cnpic run --format json`.
+    /// The final state as the JSON object of `cnpic run --format json`:
+    /// [`Self::to_json_text`] read back, for callers that look members up.
     pub fn to_json(&self, steps: u64, engine: &str) -> serde_json::Value {
-        let mut object = self.inner.get().to_json();
-        for (name, value) in run_members(steps, engine) {
-            object.insert(name.into(), value);
-        }
-        serde_json::Value::Object(object)
+        let text = self.to_json_text(steps, engine);
+        serde_json::from_str(&text).expect("the environments write valid JSON")
     }
 
-    /// [`Self::to_json`] as JSON text (one line, no newline), written
-    /// without the `Value` tree where the environment can.
+    /// The final state as the JSON text of `cnpic run --format json` (one
+    /// line, no newline).
     pub fn to_json_text(&self, steps: u64, engine: &str) -> String {
         self.inner.get().to_json_text(&run_members(steps, engine))
     }
@@ -636,6 +673,16 @@ impl State {
 /// The members a run adds to the final state's JSON object.
 pub fn run_members(steps: u64, engine: &str) -> [(&'static str, Value); 2] {
     [("steps", steps.into()), ("engine", engine.into())]
+}
+
+/// The JSON object `object` with the members `more` added (each replacing
+/// a member of its name), as compact text: how an environment of small
+/// states writes its output ([`EnvState::to_json_text`]).
+fn object_text(mut object: Map<String, Value>, more: &[(&str, Value)]) -> String {
+    for (name, value) in more {
+        object.insert((*name).into(), value.clone());
+    }
+    Value::Object(object).to_string()
 }
 
 /// One line of text output: a label padded to a common width, then the

@@ -224,11 +224,8 @@ mod tests {
     }
 
     fn outcome(program: &Program, input: &str, steps: u64) -> Run {
-        let layout = Declarations {
-            registers: &program.pointers,
-            data: &program.data,
-        };
-        let state = env::read_input(program.env, &layout, input)?;
+        let layout = Declarations::of(program);
+        let state = env::read_input(&layout, input)?;
         Ok(Outcome { state, steps })
     }
 

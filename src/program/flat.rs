@@ -585,7 +585,7 @@ mod tests {
         );
         let layout = Declarations::of(&program);
         let json = r#"{"A": [[1, 5, -2], [3, 3, 0], [7, 1, 2]], "B": [3, 0, 2], "x": 1}"#;
-        let state = read_input(program.env, &layout, json).expect("reads");
+        let state = read_input(&layout, json).expect("reads");
         for i in -1..=3 {
             for j in -1..=3 {
                 let pointers = [i, j];

@@ -78,8 +78,7 @@ fn codes(diagnostics: &[Diagnostic]) -> Vec<&str> {
 /// The final environment and tape; `steps` differ between the forms.
 fn run(program: &Program, input: &Value) -> Value {
     let layout = cnpi::env::Declarations::of(program);
-    let state =
-        cnpi::env::read_input(program.env, &layout, &input.to_string()).expect("valid input");
+    let state = cnpi::env::read_input(&layout, &input.to_string()).expect("valid input");
     let options = Options {
         max_steps: 1_000_000_000,
         trace: None,

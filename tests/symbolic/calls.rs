@@ -29,8 +29,7 @@ fn try_run(
     );
     let program = compilation.program.expect("no errors");
     let layout = cnpi::env::Declarations::of(&program);
-    let state =
-        cnpi::env::read_input(program.env, &layout, &input.to_string()).expect("valid input");
+    let state = cnpi::env::read_input(&layout, &input.to_string()).expect("valid input");
     let options = Options {
         max_steps: 100_000_000,
         trace,

@@ -306,9 +306,8 @@ fn input_fixtures_report_their_codes() {
         let program = cnpi::compile::compile(&name, &text, None).program;
         let layout = program
             .as_ref()
-            .map(env::Declarations::of)
-            .unwrap_or_default();
-        let error = env::read_input(kind, &layout, input).expect_err("the input is invalid");
+            .map_or_else(|| env::Declarations::none(kind), env::Declarations::of);
+        let error = env::read_input(&layout, input).expect_err("the input is invalid");
         assert_eq!(error.code.0, &name[..5], "{name}: {}", error.message);
         checked += 1;
     }

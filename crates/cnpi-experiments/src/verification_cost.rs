@@ -349,11 +349,7 @@ impl Observation {
         array: &[i64],
         seen: &mut HashSet<(DefId, Vec<Vec<usize>>)>,
     ) -> Result<(), Diagnostic> {
-        let state = read_value(
-            program.env,
-            &Declarations::default(),
-            serde_json::json!(array),
-        )?;
+        let state = read_value(&Declarations::none(program.env), serde_json::json!(array))?;
         let mut open: Vec<(DefId, Vec<Vec<usize>>)> = Vec::new();
         let mut failure = None;
         // What it keeps is counted here, not against the run's memory (0).

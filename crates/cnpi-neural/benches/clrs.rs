@@ -63,12 +63,8 @@ fn results(state: &cnpi::env::State) -> Value {
 fn bench(c: &mut Criterion, id: &str, n: usize, input: Value) {
     let (written, memory) = compile(id);
     let core = Core::shipped().expect("the shipped core loads");
-    let layout = cnpi::env::Declarations {
-        registers: &written.pointers,
-        data: &written.data,
-    };
-    let state =
-        cnpi::env::read_input(written.env, &layout, &input.to_string()).expect("valid input");
+    let layout = cnpi::env::Declarations::of(&written);
+    let state = cnpi::env::read_input(&layout, &input.to_string()).expect("valid input");
     let options = || Options {
         max_steps: u64::MAX,
         trace: None,

@@ -111,8 +111,7 @@ fn example(path: &str) -> String {
 fn run(memory: &Memory, input: &Value) -> (Value, u64) {
     let core = Core::shipped().expect("the shipped core loads");
     let info = &memory.units[0];
-    let state = cnpi::env::read_input(info.env, &info.declarations(), &input.to_string())
-        .expect("valid input");
+    let state = cnpi::env::read_input(&info.declared, &input.to_string()).expect("valid input");
     let options = Options {
         max_steps: u64::MAX,
         trace: None,

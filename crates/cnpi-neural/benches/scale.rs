@@ -68,7 +68,8 @@ fn start_up(c: &mut Criterion) {
         b.iter_batched(
             || memory.clone(),
             |memory| {
-                let state = env::parse_input(memory.units[0].env, "[]").expect("valid input");
+                let state =
+                    env::parse_input(memory.units[0].declared.env, "[]").expect("valid input");
                 let options = Options {
                     max_steps: 1_000,
                     trace: None,

@@ -29,6 +29,7 @@ use crate::memory::{
 };
 use crate::tensors::{Reader, Writer};
 use cnpi::diagnostic::{Diagnostic, codes};
+use cnpi::env::Declarations;
 use cnpi::program::EnvKind;
 use cnpi::program::{Behaviour, Data, DataKind, Pointer, PointerId, PosExpr, PosKind, Slot};
 use cnpi::span::{SourceId, Span};
@@ -219,7 +220,7 @@ fn write_detector(writer: &mut Writer, i: usize, row: &DetectorRow) -> DetectorH
 /// its header.
 fn write_unit(writer: &mut Writer, u: usize, unit: &Unit) -> UnitHeader {
     let mut code = Code::default();
-    for pointer in &unit.pointers {
+    for pointer in &unit.declared.registers {
         code.position(&pointer.init);
     }
     writer.tensor(
@@ -228,7 +229,7 @@ fn write_unit(writer: &mut Writer, u: usize, unit: &Unit) -> UnitHeader {
         &code.values,
     );
     let mut data_code = Code::default();
-    for data in &unit.data {
+    for data in &unit.declared.data {
         for dim in &data.dims {
             data_code.position(dim);
         }
@@ -243,16 +244,16 @@ fn write_unit(writer: &mut Writer, u: usize, unit: &Unit) -> UnitHeader {
     );
     UnitHeader {
         name: unit.name.clone(),
-        env: unit.env.name().into(),
+        env: unit.declared.env.name().into(),
         source: unit.source.clone(),
-        pointers: (unit.pointers.iter())
+        pointers: (unit.declared.registers.iter())
             .map(|p| PointerHeader {
                 name: p.name.clone(),
                 span: pair(p.span),
             })
             .collect(),
         init_spans: code.spans.into_iter().map(pair).collect(),
-        data: unit.data.iter().map(data_header).collect(),
+        data: unit.declared.data.iter().map(data_header).collect(),
         data_spans: data_code.spans.into_iter().map(pair).collect(),
         state: unit.state.clone(),
         entry: unit.entry,
@@ -435,10 +436,12 @@ fn read_unit(reader: &Reader, u: usize, unit: &UnitHeader, rows: usize) -> Resul
     }
     Ok(Unit {
         name: unit.name.clone(),
-        env,
         source: unit.source.clone(),
-        pointers,
-        data,
+        declared: Declarations {
+            env,
+            registers: pointers,
+            data,
+        },
         state: unit.state.clone(),
         entry: unit.entry,
     })
@@ -523,7 +526,12 @@ fn read_detector(
         ("stack_top", None) => Condition::StackTop,
         ("source", Some(Some(unit))) => {
             check_spans(spans.iter().copied(), &unit.source)?;
-            let mut decoder = Decoder::new(&values, &spans, unit.pointers.len(), &unit.data);
+            let mut decoder = Decoder::new(
+                &values,
+                &spans,
+                unit.declared.registers.len(),
+                &unit.declared.data,
+            );
             let expr = decoder
                 .condition()
                 .map_err(|e| format!("detector {i}'s condition: {}", e.0))?;

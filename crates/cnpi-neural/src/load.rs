@@ -16,7 +16,7 @@ use std::path::Path;
 
 use cnpi::compile::{Compiled, ForNetwork};
 use cnpi::diagnostic::{Diagnostic, Sources, codes};
-use cnpi::plan::{Declared, Engines, Source, compile_reporting, for_network_reporting};
+use cnpi::plan::{Engines, Source, compile_reporting, for_network_reporting};
 
 use crate::cnpim;
 use crate::core::Core;
@@ -224,11 +224,7 @@ fn plan_memory(path: &Path, request: &Request, report: Report) -> Option<Plan> {
         Err(diagnostic) => return fail(diagnostic),
     };
     let info = &memory.units[entry.unit];
-    let declared = Declared {
-        env: info.env,
-        registers: info.pointers.clone(),
-        data: info.data.clone(),
-    };
+    let declared = info.declared.clone();
     let (name, text) = (info.name.clone(), info.source.clone());
     let entry_name = memory.rows[entry.row].name.clone();
     let source = Source {

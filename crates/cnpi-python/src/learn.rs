@@ -76,8 +76,7 @@ pub fn learn(
         };
         let layout = Declarations::of(&compiled.program);
         let json = to_json(examples)?;
-        let env = compiled.program.env;
-        let examples = examples::read("examples", &json, env, &layout).map_err(|d| error(&d))?;
+        let examples = examples::read("examples", &json, &layout).map_err(|d| error(&d))?;
         let made_by = format!("cnpi.learn (Python), seed {seed}");
         if !compiled.program.blanks.is_empty() {
             // Holes in normal programs: the search of `cnpic learn` for them.

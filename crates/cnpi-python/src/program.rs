@@ -170,13 +170,11 @@ impl Program {
         }
     }
 
-    /// The input of a run of `plan`: read straight from the Python values
-    /// where they are given as integers (`values::given`), else as text.
+    /// The input of a run of `plan`: its members as integers where the
+    /// Python values give them so (`values::given`), else its text.
     fn input(&self, plan: &Plan, input: Option<&Bound<'_, PyAny>>) -> PyResult<Input> {
-        let layout = plan.declarations();
-        let members = input.and_then(|input| given(input, &layout));
-        match members.and_then(|members| env::read_given(plan.env(), &layout, members)) {
-            Some(state) => Ok(Input::Read(state)),
+        match input.and_then(|input| given(input, plan.declarations())) {
+            Some(members) => Ok(Input::Given(members)),
             None => Ok(Input::Text(self.text(input)?)),
         }
     }
@@ -226,9 +224,9 @@ pub fn watched<T: Send>(py: Python, work: impl FnOnce(&Watch) -> T + Send) -> Py
     }
 }
 
-/// A run's input: read already, or its JSON text.
+/// A run's input: its members given as integers, or its JSON text.
 enum Input {
-    Read(env::State),
+    Given(Vec<(String, env::Given)>),
     Text(String),
 }
 
@@ -241,8 +239,8 @@ fn run_one(
     record: Option<&mut Recorder>,
 ) -> Result<Outcome, Diagnostic> {
     let state = match input {
-        Input::Read(state) => state,
-        Input::Text(text) => env::read_input(plan.env(), &plan.declarations(), &text)?,
+        Input::Given(members) => env::read_given(plan.declarations(), members)?,
+        Input::Text(text) => env::read_input(plan.declarations(), &text)?,
     };
     let options = RunOptions {
         record,

@@ -48,7 +48,7 @@ pub fn record(
     let Some(program) = plan.reference() else {
         return (Err(env::internal("no reference program to trace")), steps);
     };
-    let ran = env::read_input(plan.env(), &plan.declarations(), input).and_then(|state| {
+    let ran = env::read_input(plan.declarations(), input).and_then(|state| {
         // The steps kept count against the run's memory limit.
         let mut observe = |event: Event<'_>| {
             let step = match event {

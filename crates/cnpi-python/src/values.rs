@@ -12,8 +12,8 @@
 //! The common case skips the text both ways: a `ram` input that is a dict
 //! of ints, lists of ints and lists of equal-length lists of ints, keyed by
 //! the program's declared inputs, is read into memory as it is
-//! ([`given`], `env::read_given`; anything else, errors included, goes
-//! through the text as above), and a `ram` result's integers become
+//! ([`given`], `env::read_given`, with the diagnostic the text would
+//! draw; anything else goes through the text as above), and a `ram` result's integers become
 //! Python objects straight from memory ([`from_members`]). On a 1024 × 1024
 //! matrix each way took longer than the run of Dijkstra's algorithm
 //! itself through the text.

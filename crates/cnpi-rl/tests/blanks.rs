@@ -81,7 +81,7 @@ proptest! {
             .iter()
             .map(|a| {
                 let json = serde_json::json!({ "A": a });
-                let input = env::read_value(program.env, &layout, json.clone()).expect("reads");
+                let input = env::read_value(&layout, json.clone()).expect("reads");
                 let options = Options { max_steps: 1000, trace: None, limits: Default::default() };
                 let outcome = symbolic::run(&truth, input.clone(), options).expect("runs");
                 let t = outcome.to_json("symbolic")["t"].clone();

@@ -123,13 +123,13 @@ fn reference_worlds(text: &str, input: &str) -> Vec<(Vec<String>, Vec<(String, i
     let program = cnpi::compile::compile("reference.cnpi", text, None)
         .program
         .expect("the example compiles");
-    let state =
-        read_input(program.env, &Declarations::of(&program), input).expect("the input reads");
+    let state = read_input(&Declarations::of(&program), input).expect("the input reads");
     let names: Vec<String> = program.pointers.iter().map(|p| p.name.clone()).collect();
     let mut worlds = Vec::new();
     let mut observe = |event: Event| {
         if let Event::Step { view, .. } = event {
-            let state = Value::Object(view.state().to_json());
+            let written = view.state().to_json_text(&[]);
+            let state: Value = serde_json::from_str(&written).expect("valid JSON");
             // The array `A` (none in a `ram` program without one).
             let cells = (state["A"].as_array().into_iter().flatten())
                 .map(|v| v.to_string())

@@ -128,7 +128,7 @@ mod tests {
         };
         let layout = Declarations::of(&program);
         let json = r#"{"A": [4, 4, 9], "M": [[1, 2, 3], [3, 4, 5], [9, 8, 7]]}"#;
-        let input = read_input(program.env, &layout, json).expect("reads");
+        let input = read_input(&layout, json).expect("reads");
         let mut applied = 0;
         for callee in args {
             let Callee::Act(app) = callee else {

@@ -13,12 +13,12 @@
 
 use std::sync::Arc;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use super::input::{self, integer, not_i64};
+use super::input;
 use super::{
-    Ability, ActContext, Declarations, EnvState, Environment, Given, InputForm, Member, Source,
-    View, index, list, row,
+    Ability, ActContext, Declarations, EnvState, Environment, InputForm, Member, Source, View,
+    index, list, row,
 };
 use crate::diagnostic::{Diagnostic, codes};
 use crate::program::calls::{hidden, written};
@@ -30,6 +30,7 @@ mod cells;
 mod compiled;
 mod output;
 mod picture;
+mod read;
 mod typed;
 
 pub use cells::Cells;
@@ -72,15 +73,7 @@ pub(super) const RAM: Environment = Environment {
         empty: "{}",
     },
     abilities: &[Ability::DeclaredMemory, Ability::Registers],
-    read: |kind, layout, input| Ok(Box::new(RamState::read(kind, layout, input)?)),
-    read_text: Some(|kind, layout, text| {
-        let state = RamState::read_text(kind, layout, text)?;
-        Some(Box::new(state))
-    }),
-    read_given: Some(|kind, layout, members| {
-        let state = RamState::read_given(kind, layout, members)?;
-        Some(Box::new(state))
-    }),
+    read: |layout, input| Ok(Box::new(RamState::read(layout, input)?)),
 };
 
 /// The names of a run's registers and data, shared by its states.
@@ -243,77 +236,11 @@ impl RamState {
         all.filter(|(name, _)| !hidden(name))
     }
 
-    /// The state of the parsed input `input`; every member is checked as
-    /// it is read, with its diagnostic.
-    fn read(kind: EnvKind, layout: &Declarations, input: Value) -> Result<RamState, Diagnostic> {
-        let mut members = match input {
-            Value::Object(map) => map,
-            other => return Err(input::wrong_shape(kind, "a JSON object", &other)),
-        };
-        RamState::build(kind, layout, |_, data| {
-            let value = members
-                .remove(&data.name)
-                .ok_or_else(|| missing(kind, data))?;
-            read_member(kind, data, value)
-        })
-    }
-
-    /// The state of the input text `text` when it is valid, read without
-    /// a `Value` tree ([`typed`]); `None` when anything is off, and then
-    /// [`RamState::read`] words the diagnostic.
-    fn read_text(kind: EnvKind, layout: &Declarations, text: &str) -> Option<RamState> {
-        RamState::of_found(kind, layout, typed::members(layout, text)?)
-    }
-
-    /// The state of the input given as `members` ([`super::read_given`]),
-    /// each the member its JSON would be read into: `None` for a member
-    /// the program does not declare as an input, one of other lengths,
-    /// one missing or any other error, which the text then words.
-    fn read_given(
-        kind: EnvKind,
-        layout: &Declarations,
-        members: Vec<(String, Given)>,
-    ) -> Option<RamState> {
-        let mut found: Vec<Option<typed::Member>> = vec![None; layout.data.len()];
-        for (name, given) in members {
-            let id =
-                (layout.data.iter()).position(|d| d.kind == DataKind::Input && d.name == name)?;
-            let member = match given {
-                Given::Integer(k) => (Region::Scalar(k), Vec::new()),
-                Given::List(values) => {
-                    let n = values.len();
-                    (Region::Array(values), vec![n])
-                }
-                Given::Rows { rows, cols, values } => {
-                    (values.len() == rows * cols).then_some(())?;
-                    (Region::Matrix { rows, cols, values }, vec![rows, cols])
-                }
-            };
-            (found[id].is_none() && member.1.len() == layout.data[id].dims.len()).then_some(())?;
-            found[id] = Some(member);
-        }
-        RamState::of_found(kind, layout, found)
-    }
-
-    /// The state whose input members are `found` (by data id), or `None`
-    /// where one is missing or anything else is off.
-    fn of_found(
-        kind: EnvKind,
-        layout: &Declarations,
-        mut found: Vec<Option<typed::Member>>,
-    ) -> Option<RamState> {
-        let state = RamState::build(kind, layout, |id, data| {
-            found[id].take().ok_or_else(|| missing(kind, data))
-        });
-        state.ok()
-    }
-
     /// The state whose input members `take` gives, one call per declared
     /// input in declaration order (given its data id and declaration:
     /// its memory and lengths, or its diagnostic), the sizes they bind checked and the scratch memory
     /// made.
     fn build(
-        kind: EnvKind,
         layout: &Declarations,
         mut take: impl FnMut(usize, &Data) -> Result<typed::Member, Diagnostic>,
     ) -> Result<RamState, Diagnostic> {
@@ -353,7 +280,7 @@ impl RamState {
                     Some(first) => {
                         let bound = state.memory[size.data].get(0);
                         if bound != super::len_i64(length) {
-                            return Err(disagree(kind, size, first, bound, data, length));
+                            return Err(disagree(layout.env, size, first, bound, data, length));
                         }
                     }
                 }
@@ -515,10 +442,6 @@ impl EnvState for RamState {
             .collect();
     }
 
-    fn to_json(&self) -> Map<String, Value> {
-        output::to_json(self)
-    }
-
     fn to_json_text(&self, more: &[(&str, Value)]) -> String {
         output::to_json_text(self, more)
     }
@@ -540,97 +463,6 @@ impl EnvState for RamState {
         }
         text
     }
-}
-
-/// The memory of the input member `data`, and its lengths.
-fn read_member(kind: EnvKind, data: &Data, value: Value) -> Result<typed::Member, Diagnostic> {
-    let name = &data.name;
-    // The member's name is written out only for an error.
-    let int = |what: &dyn Fn() -> String, item: &Value| {
-        integer(item).map_err(|why| not_i64(kind, &what(), item, why))
-    };
-    match data.dims.len() {
-        0 => Ok((
-            Region::Scalar(int(&|| format!("`{name}`"), &value)?),
-            Vec::new(),
-        )),
-        1 => {
-            // A string is its characters' code points (language.md §5.2).
-            if let Value::String(text) = &value {
-                let values: Vec<i64> = text.chars().map(|c| i64::from(u32::from(c))).collect();
-                let n = values.len();
-                return Ok((Region::Array(values), vec![n]));
-            }
-            let Value::Array(items) = value else {
-                return Err(shape(kind, data, &value));
-            };
-            let values = items
-                .iter()
-                .enumerate()
-                .map(|(i, item)| int(&|| format!("`{name}[{i}]`"), item))
-                .collect::<Result<Vec<_>, _>>()?;
-            let n = values.len();
-            Ok((Region::Array(values), vec![n]))
-        }
-        _ => {
-            let Value::Array(rows) = value else {
-                return Err(shape(kind, data, &value));
-            };
-            let mut values = Vec::new();
-            let mut cols = None;
-            for (i, row) in rows.iter().enumerate() {
-                let Value::Array(items) = row else {
-                    return Err(input::wrong_shape(
-                        kind,
-                        &format!("row {i} of `{name}` to be an array"),
-                        row,
-                    ));
-                };
-                match cols {
-                    None => cols = Some(items.len()),
-                    Some(c) if c != items.len() => {
-                        return Err(Diagnostic::error(
-                            codes::E0602,
-                            format!(
-                                "the rows of the matrix `{name}` differ in length: row 0 has {c} elements, row {i} has {}",
-                                items.len()
-                            ),
-                        )
-                        .with_help("a matrix is an array of equal-length arrays of integers"));
-                    }
-                    Some(_) => {}
-                }
-                for (j, item) in items.iter().enumerate() {
-                    values.push(int(&|| format!("`{name}[{i}][{j}]`"), item)?);
-                }
-            }
-            let (rows, cols) = (rows.len(), cols.unwrap_or(0));
-            Ok((Region::Matrix { rows, cols, values }, vec![rows, cols]))
-        }
-    }
-}
-
-/// E0602: the member `data` is not of its declared shape.
-fn shape(kind: EnvKind, data: &Data, found: &Value) -> Diagnostic {
-    let what = match data.dims.len() {
-        0 => "an integer",
-        1 => "an array of integers",
-        _ => "an array of equal-length arrays of integers",
-    };
-    input::wrong_shape(kind, &format!("`{}` to be {what}", data.name), found)
-}
-
-/// E0607: the input has no member `data`.
-fn missing(kind: EnvKind, data: &Data) -> Diagnostic {
-    Diagnostic::error(
-        codes::E0607,
-        format!(
-            "the input has no member `{}`, which the program declares as {}",
-            data.name,
-            data.shape()
-        ),
-    )
-    .with_help(input::help(kind))
 }
 
 /// E0608: `data` gives the size `size` a length other than `first` bound.

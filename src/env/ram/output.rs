@@ -1,33 +1,20 @@
 //! The final state of a `ram` run as a JSON object: its members by name
 //! ([`RamState::fields`], the [`Member`]s a reader may also take as they
-//! are: the Python package), serialized into a `Value` ([`to_json`]) or
-//! written straight to JSON text ([`to_json_text`]). The text is written
-//! by hand, without the `Value` tree (an allocation per number on a
-//! 1024 × 1024 matrix) and without serde_json's serializer, which spent
-//! about 90 instructions per integer (a call through `SerializeSeq` per
-//! element); a large matrix is written on two threads ([`PARALLEL_CELLS`]).
-//! The test below checks that both give the same object, key for key and
-//! byte for byte.
+//! are: the Python package) written straight to JSON text
+//! ([`to_json_text`], the one writer; `State::to_json` reads it back). The
+//! text is written by hand, without a `Value` tree (an allocation per
+//! number on a 1024 × 1024 matrix) and without serde_json's serializer,
+//! which spent about 90 instructions per integer (a call through
+//! `SerializeSeq` per element); a large matrix is written on two threads
+//! ([`PARALLEL_CELLS`]). The test below checks the text against the input
+//! it was read from, member for member.
 
 use std::collections::BTreeMap;
 
-use serde::ser::{Serialize, Serializer};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::RamState;
 use crate::env::Member;
-
-/// A scalar as its integer, an array as a list, a matrix as its rows.
-impl Serialize for Member<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match *self {
-            Member::Integer(k) => serializer.serialize_i64(k),
-            Member::List(values) => values.serialize(serializer),
-            Member::Rows { .. } => serializer.collect_seq(self.rows()),
-            Member::Json(value) => value.serialize(serializer),
-        }
-    }
-}
 
 impl RamState {
     /// The output object's members in key order: the registers, the
@@ -49,14 +36,6 @@ impl RamState {
             fields.insert(*name, Member::Json(value));
         }
         fields
-    }
-}
-
-/// The output object's fields as `Value`s.
-pub(super) fn to_json(state: &RamState) -> Map<String, Value> {
-    match serde_json::to_value(state.fields(&[])) {
-        Ok(Value::Object(map)) => map,
-        _ => unreachable!("integers keyed by strings always serialize to an object"),
     }
 }
 
@@ -162,10 +141,12 @@ fn integer(text: &mut String, k: i64) {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::{Value, json};
+
     use crate::env::{Declarations, read_input};
 
     #[test]
-    fn the_text_is_the_value_tree_written_out() {
+    fn the_text_holds_every_member_as_read() {
         let text = "env ram(i = 0, k = 3)\ninput A[n][m]\ninput x\n\
                     var z[2] = -1\ndef MAIN: seq(; NOP, NOP, NOP)\n";
         let compiled = crate::compile::compile("p.cnpi", text, None).program;
@@ -176,8 +157,8 @@ mod tests {
         let rows: Vec<&[i64]> = cells.chunks(402).collect();
         assert_eq!(rows.last().map(|row| row.len()), Some(402));
         assert!(rows.len() * rows[0].len() > super::PARALLEL_CELLS);
-        let large = serde_json::json!({ "A": rows, "x": 1 }).to_string();
-        for json in [
+        let large = json!({ "A": rows, "x": 1 }).to_string();
+        for input in [
             r#"{"A": [[1, -2], [3, 4]], "x": 5}"#,
             r#"{"A": [[], [], []], "x": -9223372036854775808}"#,
             r#"{"A": [], "x": 9223372036854775807}"#,
@@ -185,9 +166,19 @@ mod tests {
             // Over `PARALLEL_CELLS`: written on two threads.
             large.as_str(),
         ] {
-            let state = read_input(program.env, &layout, json).expect("reads");
-            let tree = state.to_json(12, "symbolic").to_string();
-            assert_eq!(state.to_json_text(12, "symbolic"), tree);
+            let mut state = read_input(&layout, input).expect("reads");
+            state.finish(&[4, 7]);
+            let input: Value = serde_json::from_str(input).expect("valid JSON");
+            let a = input["A"].as_array().expect("A is a matrix");
+            let m = a.first().and_then(Value::as_array).map_or(0, Vec::len);
+            let expected = json!({
+                "A": input["A"], "x": input["x"], "n": a.len(), "m": m, "z": [-1, -1],
+                "i": 4, "k": 7, "output": [], "steps": 12, "engine": "symbolic",
+            });
+            // Byte for byte as serde_json writes the object: compact, its
+            // keys in order.
+            assert_eq!(state.to_json_text(12, "symbolic"), expected.to_string());
+            assert_eq!(state.to_json(12, "symbolic"), expected);
         }
     }
 }

@@ -50,7 +50,7 @@ mod tests {
             .program
             .expect("the program compiles");
         let json = r#"{"A": [5, 3, 9], "x": 4}"#;
-        let state = read_input(program.env, &Declarations::of(&program), json).expect("reads");
+        let state = read_input(&Declarations::of(&program), json).expect("reads");
         let ints = |values: &[i64]| values.iter().map(|&v| Mark::Int(v)).collect::<Vec<_>>();
         let names = ["n", "x", "t"].map(String::from).to_vec();
         let grid = Shape::Grid {

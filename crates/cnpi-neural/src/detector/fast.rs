@@ -312,7 +312,7 @@ mod tests {
         let table: Vec<bool> = (0..encoder.domain()).map(|p| p % 7 < 3).collect();
         let fast = FastDetector::new(features, &table).expect("small");
         let layout = Declarations::of(&program);
-        let state = read_input(program.env, &layout, r#"{"A": [1, 0, 2, 1]}"#).expect("reads");
+        let state = read_input(&layout, r#"{"A": [1, 0, 2, 1]}"#).expect("reads");
         let mut computed = 0;
         for i in -1..=4 {
             for j in -1..=4 {
@@ -390,7 +390,7 @@ mod tests {
                     }));
                     detectors += 1;
                     for _ in 0..50 {
-                        let state = random_state(&mut rng, program.env, &layout);
+                        let state = random_state(&mut rng, &layout);
                         for _ in 0..20 {
                             let pointers: Vec<i64> = (layout.registers.iter())
                                 .map(|_| rng.random_range(-2..7))
@@ -429,11 +429,7 @@ mod tests {
     /// A state of the program laid out as `layout`, every input of length
     /// 1 to 5 (all of one length, which the sizes they share then agree
     /// on) with values from -2 to 5.
-    fn random_state(
-        rng: &mut rand_chacha::ChaCha8Rng,
-        env: cnpi::program::EnvKind,
-        layout: &Declarations,
-    ) -> cnpi::env::State {
+    fn random_state(rng: &mut rand_chacha::ChaCha8Rng, layout: &Declarations) -> cnpi::env::State {
         use rand::RngExt;
         let length = rng.random_range(1..6);
         let mut value = || rng.random_range(-2..6).to_string();
@@ -456,6 +452,6 @@ mod tests {
             })
             .collect();
         let json = format!("{{{}}}", members.join(", "));
-        read_input(env, layout, &json).expect("a valid input")
+        read_input(layout, &json).expect("a valid input")
     }
 }

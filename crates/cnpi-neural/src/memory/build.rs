@@ -27,7 +27,7 @@ use crate::core::Core;
 use crate::core::embedding::{self, Refused};
 use crate::detector::{Cache, Condition, Detector, Failure, MAX_DOMAIN};
 use cnpi::diagnostic::{Diagnostic, codes};
-use cnpi::env::internal;
+use cnpi::env::{Declarations, internal};
 use cnpi::program::print;
 use cnpi::program::print::condition as condition_text;
 use cnpi::program::{
@@ -158,10 +158,8 @@ impl Memory {
         self.combinators.extend(combinators);
         self.units.push(Unit {
             name: name.to_string(),
-            env: program.env,
             source: source.to_string(),
-            pointers: program.pointers.clone(),
-            data: program.data.clone(),
+            declared: Declarations::of(program),
             state: program.state.clone(),
             entry: planned.entry,
         });

@@ -31,10 +31,8 @@ pub use keys::KEY_DIM;
 use crate::codec::Decoder;
 use crate::detector::{Cache, Condition, Detector, Encoder};
 use cnpi::diagnostic::{Diagnostic, codes};
-use cnpi::env::internal;
-use cnpi::program::{
-    ActApp, Behaviour, Combinator, CombinatorKind, Data, EnvKind, Pointer, PointerId, Program, Slot,
-};
+use cnpi::env::{Declarations, internal};
+use cnpi::program::{ActApp, Behaviour, Combinator, CombinatorKind, PointerId, Program, Slot};
 use cnpi::span::Span;
 
 /// The length of a program embedding: five keys.
@@ -178,27 +176,14 @@ pub struct DefinedRow {
 pub struct Unit {
     /// The file's name as given when it was added.
     pub name: String,
-    pub env: EnvKind,
     /// The source text, for diagnostics.
     pub source: String,
-    pub pointers: Vec<Pointer>,
-    /// The names the program declares (`ram`), which its input is read
+    /// Its environment, registers and named data, which its input is read
     /// against.
-    pub data: Vec<Data>,
+    pub declared: Declarations,
     pub state: Option<Vec<PointerId>>,
     /// The row of the file's entry definition.
     pub entry: RowId,
-}
-
-impl Unit {
-    /// What the program's input is read against: its registers and its
-    /// declared data.
-    pub fn declarations(&self) -> cnpi::env::Declarations<'_> {
-        cnpi::env::Declarations {
-            registers: &self.pointers,
-            data: &self.data,
-        }
-    }
 }
 
 /// Program memory and detector memory.
@@ -392,8 +377,8 @@ impl Memory {
     /// A decoder of the arguments of ACT applier `row`.
     fn decoder<'m>(&'m self, row: RowId, info: &'m Row) -> Decoder<'m> {
         let unit = info.unit.and_then(|u| self.units.get(u));
-        let pointers = unit.map_or(0, |u| u.pointers.len());
-        let data = unit.map_or(&[][..], |u| u.data.as_slice());
+        let pointers = unit.map_or(0, |u| u.declared.registers.len());
+        let data = unit.map_or(&[][..], |u| u.declared.data.as_slice());
         Decoder::new(
             &self.embedding(row)[2 * KEY_DIM..],
             &info.spans,
@@ -637,7 +622,7 @@ mod tests {
         let Ok(Parsed::Act(app)) = memory.parse(row("SET(j, i + 2)")) else {
             panic!("an ACT applier");
         };
-        let names = &memory.units[0].pointers;
+        let names = &memory.units[0].declared.registers;
         assert_eq!(cnpi::program::print::act(&app.act, names), "SET(j, i + 2)");
         assert_eq!(&text[app.span.range()], "SET(j, i + 2)");
         assert!(memory.parse(0).is_err(), "a combinator row is no applier");

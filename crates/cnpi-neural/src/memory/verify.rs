@@ -51,11 +51,11 @@ impl Memory {
     /// What first differs between `self` and `other`, if anything.
     fn first_difference(&self, other: &Memory) -> Option<String> {
         for (mine, theirs) in self.units.iter().zip(&other.units) {
-            let what = if mine.env != theirs.env {
+            let what = if mine.declared.env != theirs.declared.env {
                 format!(
                     "its environment: `{}`, where its source declares `{}`",
-                    mine.env.name(),
-                    theirs.env.name()
+                    mine.declared.env.name(),
+                    theirs.declared.env.name()
                 )
             } else if mine != theirs {
                 "its registers, declared data or entry".to_string()

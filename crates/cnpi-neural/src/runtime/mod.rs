@@ -141,8 +141,8 @@ impl OneRun<'_> {
     /// the end, error or not.
     fn go(self, state: State, options: Options, recorder: Option<&mut Recorder>) -> Run {
         let info = &self.memory.units[self.entry.unit];
-        let store =
-            Store::new(info.env, &info.pointers, state, options)?.with_state(info.state.as_deref());
+        let store = Store::new(info.declared.env, &info.declared.registers, state, options)?
+            .with_state(info.state.as_deref());
         let mut machine = machine::Machine::new(
             self.core,
             self.memory,

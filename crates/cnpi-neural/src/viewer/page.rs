@@ -165,7 +165,7 @@ fn meta(page: &Page, recorder: &Recorder) -> Value {
         "kinds": recorder.kinds.iter().map(|(_, name)| name).collect::<Vec<_>>(),
         "slots": Slot::ALL.map(Slot::name),
         "detectors": memory.detectors.iter().map(|d| &d.text).collect::<Vec<_>>(),
-        "pointers": unit.map(|u| u.pointers.iter().map(|p| &p.name).collect::<Vec<_>>()),
+        "pointers": unit.map(|u| u.declared.registers.iter().map(|p| &p.name).collect::<Vec<_>>()),
         "numbers": numbers,
         "sources": sources,
         "world": recorder.world.to_json(),

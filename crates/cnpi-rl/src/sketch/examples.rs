@@ -8,7 +8,6 @@ use serde_json::{Map, Value};
 use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::env::{self, Declarations, State};
 use cnpi::exec::Outcome;
-use cnpi::program::EnvKind;
 
 /// The most examples a file may hold (each is run at every check).
 pub const MAX_EXAMPLES: usize = 1_000;
@@ -45,15 +44,10 @@ fn bad(name: &str, message: impl Into<String>) -> Diagnostic {
     )
 }
 
-/// Reads the examples in `text` (the file `name`) for environment `env`,
-/// each input against the sketch's declarations `layout` (its registers and,
-/// in `ram`, its named data), as `cnpic run` reads `--input`.
-pub fn read(
-    name: &str,
-    text: &str,
-    env: EnvKind,
-    layout: &Declarations,
-) -> Result<Vec<Example>, Diagnostic> {
+/// Reads the examples in `text` (the file `name`), each input against the
+/// sketch's declarations `layout` (its environment, registers and, in
+/// `ram`, its named data), as `cnpic run` reads `--input`.
+pub fn read(name: &str, text: &str, layout: &Declarations) -> Result<Vec<Example>, Diagnostic> {
     // The reader of `cnpic run --input`: a key twice is E0602 there too.
     let value = env::parse_strict("the file", text).map_err(|d| match d.code == codes::E0602 {
         true => Diagnostic::error(d.code, format!("the examples `{name}`: {}", d.message))
@@ -75,7 +69,7 @@ pub fn read(
     items
         .into_iter()
         .enumerate()
-        .map(|(i, item)| example(name, i, item, env, layout))
+        .map(|(i, item)| example(name, i, item, layout))
         .collect()
 }
 
@@ -83,7 +77,6 @@ fn example(
     name: &str,
     i: usize,
     item: Value,
-    env: EnvKind,
     layout: &Declarations,
 ) -> Result<Example, Diagnostic> {
     let Value::Object(mut fields) = item else {
@@ -105,7 +98,7 @@ fn example(
         return Err(bad(name, format!("example {i} asks for no output member")));
     }
     let json = input.clone();
-    let input = env::read_value(env, layout, input).map_err(|d| {
+    let input = env::read_value(layout, input).map_err(|d| {
         let message = format!("example {i}'s input: {}", d.message);
         bad(name, message)
     })?;
@@ -123,7 +116,7 @@ fn example(
             name,
             format!(
                 "example {i} asks for \"{unknown}\", which a `{}` run does not report (it reports {})",
-                env.name(),
+                layout.env.name(),
                 known.join(", ")
             ),
         ));
@@ -187,14 +180,16 @@ fn contents(items: &[Value]) -> String {
 mod tests {
     use super::*;
 
-    fn array() -> EnvKind {
-        EnvKind::from_name("array").expect("array is registered")
+    /// What a program of `array` declares: nothing but its environment.
+    fn array() -> Declarations {
+        let kind = cnpi::program::EnvKind::from_name("array").expect("array is registered");
+        Declarations::none(kind)
     }
 
     #[test]
     fn examples_are_read_and_bad_ones_are_refused_with_e1401() {
         let good = r#"[{"input": [3, 1], "output": {"A": [1, 3]}}]"#;
-        let examples = read("ex.json", good, array(), &Declarations::default()).expect("reads");
+        let examples = read("ex.json", good, &array()).expect("reads");
         assert_eq!(examples.len(), 1);
         assert_eq!(examples[0].input.len(), 2);
         for bad in [
@@ -211,20 +206,18 @@ mod tests {
             r#"[{"input": [1], "output": {"A": [[1]]}}]"#,
             r#"[{"input": [1], "output": {"output": [[1]]}}]"#,
         ] {
-            let error = read("ex.json", bad, array(), &Declarations::default())
-                .err()
-                .map(|d| d.code);
+            let error = read("ex.json", bad, &array()).err().map(|d| d.code);
             assert_eq!(error, Some(codes::E1401), "{bad}");
         }
         let never = r#"[{"input": [1], "output": {"A": "x"}}]"#;
-        let error = read("ex.json", never, array(), &Declarations::default()).unwrap_err();
+        let error = read("ex.json", never, &array()).unwrap_err();
         assert!(
             error.message.ends_with("it is always an array of integers"),
             "{}",
             error.message
         );
         let tape = r#"[{"input": [1], "output": {"A": [7], "output": [1, 2]}}]"#;
-        assert!(read("ex.json", tape, array(), &Declarations::default()).is_ok());
+        assert!(read("ex.json", tape, &array()).is_ok());
     }
 
     /// Issue 47: serde_json keeps the last of a key written twice, so an
@@ -237,13 +230,12 @@ mod tests {
             r#"[{"input": [1], "output": {"A": [1], "A": [2]}}]"#,
             r#"[{"input": [1], "input": [2], "output": {"A": [1]}}]"#,
         ] {
-            let error = read("ex.json", twice, array(), &Declarations::default()).unwrap_err();
+            let error = read("ex.json", twice, &array()).unwrap_err();
             assert_eq!(error.code, codes::E0602, "{twice}");
             assert!(error.message.contains("twice"), "{}", error.message);
         }
-        let layout = Declarations::default();
         let input = r#"{"A": [1], "A": [2]}"#;
-        let run = env::read_input(array(), &layout, input).map(|_| ());
+        let run = env::read_input(&array(), input).map(|_| ());
         let error = run.unwrap_err();
         assert_eq!(error.code, codes::E0602, "as `run --input` refuses");
         assert!(error.message.contains("twice"), "{}", error.message);

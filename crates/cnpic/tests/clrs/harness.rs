@@ -127,14 +127,14 @@ impl Clrs {
         let outcome: Result<Outcome, _> = match engine {
             Engine::Symbolic => {
                 let layout = cnpi::env::Declarations::of(&self.written);
-                let state = cnpi::env::read_input(self.written.env, &layout, &text)
+                let state = cnpi::env::read_input(&layout, &text)
                     .unwrap_or_else(|d| panic!("{}: input {text}: {d:?}", self.id));
                 symbolic::run(&self.written, state, options)
             }
             Engine::Network | Engine::NoCache => {
                 let network = self.network(engine == Engine::Network);
                 let info = &network.memory().units[0];
-                let state = cnpi::env::read_input(info.env, &info.declarations(), &text)
+                let state = cnpi::env::read_input(&info.declared, &text)
                     .unwrap_or_else(|d| panic!("{}: input {text}: {d:?}", self.id));
                 network.run(state, options, None)
             }

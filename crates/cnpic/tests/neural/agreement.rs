@@ -268,7 +268,7 @@ fn runtime_errors_and_the_step_budget_match_the_reference() {
     }
     let (_, memory) = memory_of("bubblesort.cnpi");
     let info = &memory.units[0];
-    let state = cnpi::env::parse_input(info.env, "[3, 2, 1]").expect("valid");
+    let state = cnpi::env::parse_input(info.declared.env, "[3, 2, 1]").expect("valid");
     let options = cnpi::exec::Options {
         max_steps: 10,
         trace: None,

@@ -82,7 +82,7 @@ fn on_network(
 /// Runs program `unit` of `memory` from its entry on the network.
 fn neural(memory: &Memory, unit: usize, input: &str, cached: bool) -> Result<Outcome, Diagnostic> {
     let info = &memory.units[unit];
-    let state = cnpi::env::read_input(info.env, &info.declarations(), input).expect("valid input");
+    let state = cnpi::env::read_input(&info.declared, input).expect("valid input");
     let options = Options {
         max_steps: 1 << 40,
         trace: None,
@@ -93,7 +93,7 @@ fn neural(memory: &Memory, unit: usize, input: &str, cached: bool) -> Result<Out
 
 fn reference(program: &Program, input: &str) -> Result<Outcome, Diagnostic> {
     let layout = cnpi::env::Declarations::of(program);
-    let state = cnpi::env::read_input(program.env, &layout, input).expect("valid input");
+    let state = cnpi::env::read_input(&layout, input).expect("valid input");
     let options = Options {
         max_steps: 1 << 40,
         trace: None,

@@ -667,13 +667,13 @@ fn options() -> Options<'static> {
 /// combinatory form).
 fn interpreted(program: &Program, input: &str) -> Value {
     let layout = cnpi::env::Declarations::of(program);
-    let state = cnpi::env::read_input(program.env, &layout, input).expect("valid input");
+    let state = cnpi::env::read_input(&layout, input).expect("valid input");
     answer(symbolic::run(program, state, options()), false)
 }
 
 fn network(memory: &Memory, input: &str, cached: bool, steps: bool) -> Value {
     let info = &memory.units[0];
-    let state = cnpi::env::read_input(info.env, &info.declarations(), input).expect("valid input");
+    let state = cnpi::env::read_input(&info.declared, input).expect("valid input");
     let run = super::on_network(memory, 0, state, options(), cached);
     answer(run, steps)
 }

@@ -454,7 +454,7 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
         {
             return Ok(());
         }
-        self.store.apply(&act.app, &self.unit.pointers)
+        self.store.apply(&act.app, &self.unit.declared.registers)
     }
 
     fn builtin(&mut self, builtin: Builtin, owner: u32) -> Result<(), Diagnostic> {

@@ -235,7 +235,7 @@ mod tests {
         for max_steps in 0..40 {
             let run = |symbolic: bool| {
                 let layout = cnpi::env::Declarations::of(program);
-                let state = cnpi::env::read_input(program.env, &layout, input).expect("valid");
+                let state = cnpi::env::read_input(&layout, input).expect("valid");
                 let options = Options {
                     max_steps,
                     trace: None,

@@ -295,7 +295,7 @@ impl BlankSketch {
         let combinatory = &ready.combinatory.program;
         let layout = Declarations::of(combinatory);
         for example in &self.examples {
-            let input = env::read_value(combinatory.env, &layout, example.json.clone())?;
+            let input = env::read_value(&layout, example.json.clone())?;
             let run = network.run(input, self.options(), None);
             if !run.is_ok_and(|outcome| example.matches(&outcome)) {
                 return Ok(false);
@@ -637,7 +637,7 @@ impl BlankSketch {
                     items.sort_by_key(Value::as_i64);
                 }
             }
-            let Ok(state) = env::read_value(self.program.env, &layout, json.clone()) else {
+            let Ok(state) = env::read_value(&layout, json.clone()) else {
                 continue;
             };
             let end = ends(&answer, &state, self.options(), &members);
@@ -838,8 +838,7 @@ mod tests {
     fn put_agrees_with_written(text: &str, examples: &str, sizes: &[&[usize]]) {
         let program = compile("s.cnpi", text, None).program.expect("checks");
         let layout = Declarations::of(&program);
-        let examples = crate::sketch::examples::read("ex.json", examples, program.env, &layout)
-            .expect("reads");
+        let examples = crate::sketch::examples::read("ex.json", examples, &layout).expect("reads");
         let sketch = BlankSketch {
             entry: program.defs[program.entry].name.clone(),
             name: "s.cnpi".into(),

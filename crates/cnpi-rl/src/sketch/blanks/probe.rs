@@ -193,7 +193,7 @@ mod tests {
         let program = compile("p.cnpi", text, None).program.expect("compiles");
         let layout = Declarations::of(&program);
         let input = serde_json::json!({"A": [4, 5, 6]});
-        let input = env::read_value(program.env, &layout, input).expect("reads");
+        let input = env::read_value(&layout, input).expect("reads");
         let example = Example {
             input,
             output: serde_json::Map::new(),

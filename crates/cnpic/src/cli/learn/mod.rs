@@ -88,7 +88,7 @@ pub fn learn(args: &LearnArgs) -> ExitCode {
         return exit_code(false);
     };
     let layout = Declarations::of(&compiled.program);
-    let examples = match read_examples(&args.examples, compiled.program.env, &layout) {
+    let examples = match read_examples(&args.examples, &layout) {
         Ok(examples) => examples,
         Err(diagnostic) => return fail(diagnostic),
     };
@@ -178,11 +178,7 @@ pub fn learn(args: &LearnArgs) -> ExitCode {
     }
 }
 
-fn read_examples(
-    path: &Path,
-    env: cnpi::program::EnvKind,
-    layout: &Declarations,
-) -> Result<Vec<examples::Example>, Diagnostic> {
+fn read_examples(path: &Path, layout: &Declarations) -> Result<Vec<examples::Example>, Diagnostic> {
     let name = path.display().to_string();
     let text = cnpi::read::text(path).map_err(|error| {
         Diagnostic::error(
@@ -190,5 +186,5 @@ fn read_examples(
             format!("cannot read the examples `{name}`: {error}"),
         )
     })?;
-    examples::read(&name, &text, env, layout)
+    examples::read(&name, &text, layout)
 }
