@@ -105,6 +105,9 @@ fn with_appended<T: Clone>(written: &[T], converted: &[T]) -> Vec<T> {
 pub struct AsWritten {
     pub text: String,
     pub origins: Origins,
+    /// The names of the file's definitions, by number: `_1_q`, local `q`
+    /// of definition 1 in combinatory form, is a local of `programs[1]`.
+    pub programs: Vec<String>,
 }
 
 /// How one run of a plan runs.
@@ -219,14 +222,19 @@ impl<N: NetworkEngine> Plan<N> {
         let declared = on_the_network(&ready);
         let combinatory = ready.combinatory;
         let (written, as_written, sources) = match ready.written {
-            Some(written) => (
-                (engines.reference()).then_some(written.compiled.program),
-                Some(AsWritten {
-                    text: written.compiled.text,
-                    origins: written.origins,
-                }),
-                written.compiled.sources,
-            ),
+            Some(written) => {
+                let defs = &written.compiled.program.defs;
+                let programs = defs.iter().map(|def| def.name.clone()).collect();
+                (
+                    (engines.reference()).then_some(written.compiled.program),
+                    Some(AsWritten {
+                        text: written.compiled.text,
+                        origins: written.origins,
+                        programs,
+                    }),
+                    written.compiled.sources,
+                )
+            }
             None => (None, None, combinatory.sources),
         };
         Some(Plan {

@@ -23,10 +23,11 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::sugar::{int, name};
+use super::sugar::{hidden_var, int, name};
 use crate::diagnostic::{Diagnostic, codes};
 use crate::span::Span;
 use crate::syntax::ast::{Block, Call, DataDecl, DefBody, Expr, ExprKind, File, Ident, Item, Stmt};
+use crate::syntax::visit::{each_expr, each_part, each_stmt};
 
 /// What a parameter takes: an integer, or an array of one or two
 /// dimensions (0 while only `len` is known of it: an array or a matrix).
@@ -176,7 +177,7 @@ impl<'a> Pass<'a> {
     /// with their hidden names.
     fn declare_locals(&mut self, p: usize) {
         let mut found = Vec::new();
-        every_stmt(self.programs[p].block, &mut |stmt| {
+        each_stmt(self.programs[p].block, &mut |stmt| {
             if let Stmt::LocalArray(decl) = stmt {
                 found.push(decl.clone());
             }
@@ -244,7 +245,7 @@ impl<'a> Pass<'a> {
                 marks.push((k, dims, q.span));
             }
         }
-        every_expr(self.programs[p].block, &mut |e| {
+        each_expr(self.programs[p].block, &mut |e| {
             let (base, dims) = match &e.kind {
                 ExprKind::Apply(f, args) if f.name == "len" && args.len() == 1 => {
                     match &args[0].kind {
@@ -512,9 +513,9 @@ impl<'a> Pass<'a> {
             let mut locals: Vec<&Local> = program.locals.values().collect();
             locals.sort_by(|a, b| a.array.cmp(&b.array));
             for local in locals {
-                items.push(Item::Data(hidden(&local.array, local.dims)));
+                items.push(Item::Data(hidden_var(&local.array, local.dims)));
                 for length in &local.lengths {
-                    items.push(Item::Data(hidden(length, 0)));
+                    items.push(Item::Data(hidden_var(length, 0)));
                 }
             }
         }
@@ -920,7 +921,7 @@ fn shape(dims: usize) -> &'static str {
 /// Whether `e` reads one of `locals`.
 fn mentions(e: &Expr, locals: &[Local]) -> bool {
     let mut found = false;
-    visit_expr(e, &mut |x| {
+    each_part(e, &mut |x| {
         let base = match &x.kind {
             ExprKind::Name(n) => n.as_str(),
             ExprKind::Index(n, _) | ExprKind::Index2(n, _, _) => n.name.as_str(),
@@ -938,7 +939,7 @@ fn mentions(e: &Expr, locals: &[Local]) -> bool {
 /// where.
 fn calls<'b>(block: &'b Block, by_name: &HashMap<String, usize>) -> Vec<(usize, &'b [Expr], Span)> {
     let mut found = Vec::new();
-    every_stmt(block, &mut |stmt| {
+    each_stmt(block, &mut |stmt| {
         if let Stmt::Call(Call {
             name,
             args: Some(args),
@@ -949,7 +950,7 @@ fn calls<'b>(block: &'b Block, by_name: &HashMap<String, usize>) -> Vec<(usize, 
             found.push((callee, args.as_slice(), *span));
         }
     });
-    every_expr(block, &mut |e| {
+    each_expr(block, &mut |e| {
         if let ExprKind::Apply(f, args) = &e.kind
             && let Some(&callee) = by_name.get(&f.name)
         {
@@ -958,88 +959,6 @@ fn calls<'b>(block: &'b Block, by_name: &HashMap<String, usize>) -> Vec<(usize, 
         true
     });
     found
-}
-
-/// Calls `f` on every statement of `block`, nested ones included.
-fn every_stmt<'b>(block: &'b [Stmt], f: &mut impl FnMut(&'b Stmt)) {
-    for stmt in block {
-        f(stmt);
-        match stmt {
-            Stmt::If {
-                then, otherwise, ..
-            } => {
-                every_stmt(then, f);
-                every_stmt(otherwise.as_deref().unwrap_or_default(), f);
-            }
-            Stmt::For { body, .. } | Stmt::While { body, .. } => every_stmt(body, f),
-            _ => {}
-        }
-    }
-}
-
-/// Calls `f` on every expression of `block` (outer before inner; `f`
-/// returns false to skip an expression's inside).
-fn every_expr<'b>(block: &'b [Stmt], f: &mut impl FnMut(&'b Expr) -> bool) {
-    every_stmt(block, &mut |stmt| {
-        let exprs: Vec<&Expr> = match stmt {
-            Stmt::Call(call) => call.args.iter().flatten().collect(),
-            Stmt::Assign { target, value, .. } => vec![target, value],
-            Stmt::If { condition, .. } | Stmt::While { condition, .. } => vec![condition],
-            Stmt::For { from, to, .. } => vec![from, to],
-            Stmt::Return { value, .. } => value.iter().collect(),
-            Stmt::LocalArray(decl) => decl.dims.iter().chain(&decl.init).collect(),
-            Stmt::Break(_) | Stmt::Continue(_) | Stmt::Pass(_) | Stmt::Hole(_) => Vec::new(),
-        };
-        for e in exprs {
-            visit_expr(e, f);
-        }
-    });
-}
-
-/// Calls `f` on `e` and, where it returns true, on its parts.
-fn visit_expr<'b>(e: &'b Expr, f: &mut impl FnMut(&'b Expr) -> bool) {
-    if !f(e) {
-        return;
-    }
-    match &e.kind {
-        ExprKind::Neg(a) | ExprKind::Not(a) | ExprKind::Index(_, a) => visit_expr(a, f),
-        ExprKind::Arith(_, a, b)
-        | ExprKind::Compare(_, a, b)
-        | ExprKind::And(a, b)
-        | ExprKind::Or(a, b)
-        | ExprKind::Index2(_, a, b) => {
-            visit_expr(a, f);
-            visit_expr(b, f);
-        }
-        ExprKind::Apply(_, parts) | ExprKind::Tuple(parts) => {
-            for part in parts {
-                visit_expr(part, f);
-            }
-        }
-        ExprKind::Int(_)
-        | ExprKind::Char(_)
-        | ExprKind::Name(_)
-        | ExprKind::Hole
-        | ExprKind::Error => {}
-    }
-}
-
-/// `var NAME[0]...` (or `var NAME = 0`), declared by no one in the source.
-fn hidden(array: &str, dims: usize) -> DataDecl {
-    let span = Span::default();
-    DataDecl {
-        keyword: Ident {
-            name: "var".into(),
-            span,
-        },
-        name: Ident {
-            name: array.into(),
-            span,
-        },
-        dims: vec![int(0, span); dims],
-        init: Some(int(0, span)),
-        span,
-    }
 }
 
 /// `NAME[0]` or `NAME[0][0]`: the place that names an array for `ALLOC`.

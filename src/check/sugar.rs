@@ -57,7 +57,7 @@ pub(super) fn desugar(file: &File, memory: bool, diagnostics: &mut Vec<Diagnosti
         })
         .collect();
     for k in 1..=sugar.widest {
-        items.push(Item::Data(hidden_var(&result_name(k))));
+        items.push(Item::Data(hidden_var(&result_name(k), 0)));
     }
     diagnostics.append(&mut sugar.diagnostics);
     File { items }
@@ -68,13 +68,14 @@ fn result_name(k: usize) -> String {
     format!("_0r{k}")
 }
 
-/// `var NAME = 0`, declared by no one in the source.
-fn hidden_var(name: &str) -> DataDecl {
+/// `var NAME = 0` (with `dims` zero dimensions: `var NAME[0][0] = 0`),
+/// declared by no one in the source.
+pub(super) fn hidden_var(name: &str, dims: usize) -> DataDecl {
     let span = Span::default();
     DataDecl {
         keyword: ident("var", span),
         name: ident(name, span),
-        dims: Vec::new(),
+        dims: vec![int(0, span); dims],
         init: Some(int(0, span)),
         span,
     }
@@ -932,31 +933,24 @@ fn loop_jumps(body: &[Stmt]) -> (bool, bool) {
 /// Where `block` assigns the name `variable` (nested blocks included),
 /// if it does.
 fn assigns(block: &[Stmt], variable: &str) -> Option<Span> {
-    block.iter().find_map(|stmt| match stmt {
+    let mut found = None;
+    crate::syntax::visit::each_stmt(block, &mut |stmt| match stmt {
+        _ if found.is_some() => {}
         Stmt::Assign { target, span, .. } => {
             let names = match &target.kind {
                 ExprKind::Tuple(targets) => targets.iter().collect(),
                 _ => vec![target],
             };
-            (names.iter())
-                .any(|t| matches!(&t.kind, ExprKind::Name(n) if n == variable))
-                .then_some(*span)
+            if (names.iter()).any(|t| matches!(&t.kind, ExprKind::Name(n) if n == variable)) {
+                found = Some(*span);
+            }
         }
         Stmt::For {
-            variable: inner,
-            body,
-            ..
-        } => match inner.name == variable {
-            true => Some(inner.span),
-            false => assigns(body, variable),
-        },
-        Stmt::If {
-            then, otherwise, ..
-        } => assigns(then, variable)
-            .or_else(|| assigns(otherwise.as_deref().unwrap_or_default(), variable)),
-        Stmt::While { body, .. } => assigns(body, variable),
-        _ => None,
-    })
+            variable: inner, ..
+        } if inner.name == variable => found = Some(inner.span),
+        _ => {}
+    });
+    found
 }
 
 fn ident(text: &str, span: Span) -> Ident {

@@ -226,42 +226,27 @@ impl Stmt {
 /// `x, y = ...`) and `for` variables. In a `ram` program, those the file
 /// does not declare are its locals (language.md §5.2).
 pub fn assigned_names(block: &[Stmt]) -> Vec<Ident> {
-    fn walk(block: &[Stmt], out: &mut Vec<Ident>) {
-        for stmt in block {
-            match stmt {
-                Stmt::Assign { target, .. } => {
-                    let places = match &target.kind {
-                        ExprKind::Tuple(places) => places.iter().collect(),
-                        _ => vec![target],
-                    };
-                    for place in places {
-                        if let ExprKind::Name(name) = &place.kind {
-                            out.push(Ident {
-                                name: name.clone(),
-                                span: place.span,
-                            });
-                        }
-                    }
+    let mut found = Vec::new();
+    super::visit::each_stmt(block, &mut |stmt| match stmt {
+        Stmt::Assign { target, .. } => {
+            let places = match &target.kind {
+                ExprKind::Tuple(places) => places.iter().collect(),
+                _ => vec![target],
+            };
+            for place in places {
+                if let ExprKind::Name(name) = &place.kind {
+                    found.push(Ident {
+                        name: name.clone(),
+                        span: place.span,
+                    });
                 }
-                Stmt::For { variable, body, .. } => {
-                    out.push(variable.clone());
-                    walk(body, out);
-                }
-                Stmt::If {
-                    then, otherwise, ..
-                } => {
-                    walk(then, out);
-                    walk(otherwise.as_deref().unwrap_or_default(), out);
-                }
-                Stmt::While { body, .. } => walk(body, out),
-                _ => {}
             }
         }
-    }
-    let mut found = Vec::new();
-    walk(block, &mut found);
+        Stmt::For { variable, .. } => found.push(variable.clone()),
+        _ => {}
+    });
     let mut seen = std::collections::HashSet::new();
-    found.retain(|ident| seen.insert(ident.name.clone()));
+    found.retain(|ident: &Ident| seen.insert(ident.name.clone()));
     found
 }
 

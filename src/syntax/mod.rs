@@ -10,6 +10,7 @@ pub mod ast;
 mod error;
 mod layout;
 mod lexer;
+pub mod visit;
 
 lalrpop_util::lalrpop_mod!(
     #[allow(clippy::all, clippy::pedantic, unused_qualifications, dead_code)]

@@ -366,7 +366,7 @@ def F(v):
 }
 
 #[test]
-fn the_trace_shows_parameters_and_returned_values() {
+fn the_trace_shows_parameters_returned_values_and_locals() {
     let mut trace = Vec::new();
     try_run(FIB, json!({ "k": 2 }), Some(&mut trace)).expect("runs");
     let trace = String::from_utf8(trace).expect("text");
@@ -381,12 +381,12 @@ fn the_trace_shows_parameters_and_returned_values() {
             "    FIB(m = 1)",
             "    FIB: if c=1",
             "    FIB: return m",
-            "    FIB returns 1",
+            "    FIB returns 1 · locals m = 1",
             "    FIB(m = 0)",
             "    FIB: if c=1",
             "    FIB: return m",
-            "    FIB returns 0",
-            "  FIB returns 1",
+            "    FIB returns 0 · locals m = 0",
+            "  FIB returns 1 · locals m = 2",
         ]
     );
 }

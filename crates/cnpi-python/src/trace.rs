@@ -298,13 +298,12 @@ impl Trace {
         let Some(network) = self.plan.network() else {
             return String::new();
         };
-        let written = (self.plan.as_written()).map(|w| (w.text.as_str(), &w.origins));
         let page = page::Page {
             title: &self.title,
             command: "cnpi (Python): Program.trace",
             memory: network.memory(),
             unit: network.entry().unit,
-            written,
+            written: self.plan.as_written(),
             outcome: &self.text,
             plain: !network.cached(),
         };

@@ -224,6 +224,24 @@ fn trace_prints_the_call_tree_on_stderr() {
 }
 
 #[test]
+fn the_symbolic_trace_shows_a_procedures_locals_at_its_return() {
+    let output = cnpic(&[
+        "run",
+        "examples/ram/binary_search.cnpi",
+        "--input",
+        r#"{"A": [1, 3, 5, 7], "x": 5}"#,
+        "--symbolic",
+        "--trace",
+    ]);
+    assert_eq!(output.status.code(), Some(0));
+    let trace = stderr(&output);
+    assert!(
+        trace.contains("SEARCH returns 2 · locals lo = 2, hi = 3, mid = 2"),
+        "{trace}"
+    );
+}
+
+#[test]
 fn cross_check_compares_normal_programs_three_ways() {
     for (file, input) in [
         ("examples/quicksort_normal.cnpi", "[9, -3, 5, 5, 0, 12, -7]"),

@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 
 use cnpi::env::{Declarations, read_input};
 use cnpi::exec::Options;
+use cnpi::program::calls::written;
 use cnpi::program::{Body, World};
 use cnpi::symbolic::{Event, run_observed};
 use fantoccini::key::Key;
@@ -124,7 +125,10 @@ fn reference_worlds(text: &str, input: &str) -> Vec<(Vec<String>, Vec<(String, i
         .program
         .expect("the example compiles");
     let state = read_input(&Declarations::of(&program), input).expect("the input reads");
-    let names: Vec<String> = program.pointers.iter().map(|p| p.name.clone()).collect();
+    // The page shows a local under its written name (`key`, not `_1_key`).
+    let names: Vec<String> = (program.pointers.iter())
+        .map(|p| written(&p.name).to_string())
+        .collect();
     let mut worlds = Vec::new();
     let mut observe = |event: Event| {
         if let Event::Step { view, .. } = event {
@@ -392,6 +396,7 @@ fn the_page_shows_each_step_as_the_run_took_it() {
         )
         .await;
         ram(&client, dir.path()).await;
+        locals(&client, dir.path()).await;
         next_call(&client, dir.path()).await;
         window(&client, dir.path()).await;
     });
@@ -486,6 +491,34 @@ async fn ram(client: &Client, dir: &Path) {
             assert_eq!(panels(client).await, want, "{file}, step {step}");
         }
     }
+}
+
+/// Each program's locals on a line of their own under their written
+/// names, and a local array drawn as `local L` while its activation runs
+/// (merge sort's MERGE, examples/ram/merge_sort.cnpi).
+async fn locals(client: &Client, dir: &Path) {
+    let (expected, page) = run(
+        "examples/ram/merge_sort.cnpi",
+        r#"{"A": [5, 2, 4, 7, 1]}"#,
+        dir,
+    );
+    let last = expected.len();
+    open(client, &page, "").await;
+    let (mut merging, mut drawn) = (false, false);
+    for step in (1..=last).step_by(7) {
+        jump(client, step).await;
+        let registers = text(client, "pointers").await;
+        assert!(!registers.contains("_0_"), "step {step}: {registers}");
+        merging |= registers.contains("locals of MERGE: ") && registers.contains("nl = ");
+        let (panels, _) = panels(client).await;
+        assert!(
+            !panels.keys().any(|t| t.starts_with('_')),
+            "step {step}: {panels:?}"
+        );
+        drawn |= panels.contains_key("local L") && panels.contains_key("local R");
+    }
+    assert!(merging, "MERGE's locals are listed under its name");
+    assert!(drawn, "MERGE's local arrays are drawn");
 }
 
 /// "next call of" finds the next step that calls the chosen applier.

@@ -3,10 +3,13 @@
 //! declaration order), a row per array with the registers that hold one
 //! of its indices drawn under that cell, a table per matrix (rows numbered
 //! like its columns), and the output tape. Registers are the machine's
-//! pointers, which the page lists on its own.
+//! pointers, which the page lists on its own. A program's local array
+//! (language.md §5.2) is drawn under its written name with "local" before
+//! it, and the hidden lengths that go with it are not drawn.
 
 use super::{RamState, Region};
 use crate::env::{Mark, Panel, Picture, Shape};
+use crate::program::calls::{hidden, written};
 
 /// The panels of `state`, in the order they are drawn.
 pub(super) fn picture(state: &RamState) -> Picture {
@@ -14,12 +17,18 @@ pub(super) fn picture(state: &RamState) -> Picture {
     let mut scalars = Vec::new();
     let mut panels = Vec::new();
     for (name, memory) in state.names.data.iter().zip(&state.memory) {
+        let local = hidden(name) && written(name) != name;
+        let title = match local {
+            true => format!("local {}", written(name)),
+            false => name.clone(),
+        };
         match memory {
+            Region::Scalar(_) if local => {}
             Region::Scalar(value) => {
                 names.push(name.clone());
                 scalars.push(Mark::Int(*value));
             }
-            Region::Array(values) => panels.push(Panel::row(name.as_str(), true, values)),
+            Region::Array(values) => panels.push(Panel::row(title, true, values)),
             Region::Matrix { rows, cols, values } => {
                 let shape = Shape::Grid {
                     rows: (0..*rows).map(|r| r.to_string()).collect(),
@@ -27,7 +36,7 @@ pub(super) fn picture(state: &RamState) -> Picture {
                     pointers: false,
                 };
                 let cells = values.iter().map(|&v| Mark::Int(v)).collect();
-                panels.push(Panel::new(name.as_str(), shape, cells));
+                panels.push(Panel::new(title, shape, cells));
             }
         }
     }
@@ -67,5 +76,17 @@ mod tests {
                 Panel::row("output", false, &[]),
             ]
         );
+    }
+
+    #[test]
+    fn a_local_array_is_drawn_by_its_written_name_without_its_length() {
+        let text = "env ram(i = 0)\ninput A[n]\nvar _0n_L = 2\nvar _0a_L[n]\n\
+                    def MAIN: seq(; WRITE(A[i], 1), NOP, NOP)\n";
+        let program = crate::compile::compile("p.cnpi", text, None)
+            .program
+            .expect("the program compiles");
+        let state = read_input(&Declarations::of(&program), r#"{"A": [5]}"#).expect("reads");
+        let titles: Vec<String> = state.picture().iter().map(|p| p.title.clone()).collect();
+        assert_eq!(titles, ["variables", "A", "local L", "output"]);
     }
 }

@@ -495,10 +495,18 @@ impl<'p> Machine<'p, '_> {
     ) -> Result<(), Diagnostic> {
         if self.store.tracing() {
             let name = &self.def(def).name;
-            let line = match value {
+            let mut line = match value {
                 Some(value) => format!("{name} returns {value}"),
                 None => format!("{name} returns"),
             };
+            let pointers = &self.program.pointers;
+            let locals: Vec<String> = (pointers.iter().zip(self.store.pointers()))
+                .filter(|(p, _)| p.owner == Some(def))
+                .map(|(p, value)| format!("{} = {value}", p.name))
+                .collect();
+            if !locals.is_empty() {
+                line = format!("{line} · locals {}", locals.join(", "));
+            }
             self.store.trace(depth, &line);
         }
         loop {

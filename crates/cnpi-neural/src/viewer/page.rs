@@ -15,9 +15,10 @@ use std::ops::Range;
 use std::path::Path;
 
 use base64::Engine;
-use cnpi::combinatorize::Origins;
 use cnpi::diagnostic::{Diagnostic, codes};
+use cnpi::plan::AsWritten;
 use cnpi::program::Slot;
+use cnpi::program::calls::{hidden, written};
 use cnpi::span::Span;
 use flate2::Compression;
 use flate2::write::ZlibEncoder;
@@ -38,9 +39,10 @@ pub struct Page<'a> {
     pub command: &'a str,
     pub memory: &'a Memory,
     pub unit: usize,
-    /// For a file of normal programs: the file as written, and where each
-    /// part of the combinatory form the memory holds came from in it.
-    pub written: Option<(&'a str, &'a Origins)>,
+    /// For a file of normal programs: the file as written, where each
+    /// part of the combinatory form the memory holds came from in it, and
+    /// whose locals the hidden registers are.
+    pub written: Option<&'a AsWritten>,
     /// The run's result as `cnpic run` prints it, or its error.
     pub outcome: &'a str,
     /// Whether the plain networks ran rather than their exact caches.
@@ -112,6 +114,19 @@ fn line(text: &str, at: usize) -> usize {
         + 1
 }
 
+/// The program whose local the register `name` is (`_1_q`: a local of the
+/// file's definition 1), for a file of normal programs.
+fn owner<'p>(page: &Page<'p>, name: &str) -> Option<&'p str> {
+    if !hidden(name) || written(name) == name {
+        return None;
+    }
+    let digits = name[1..].split(|c: char| !c.is_ascii_digit()).next()?;
+    let programs = &page.written?.programs;
+    programs
+        .get(digits.parse::<usize>().ok()?)
+        .map(String::as_str)
+}
+
 /// Lines `[first, last]` of `range` in `text`.
 fn lines(text: &str, range: &Range<usize>) -> Value {
     let last = range.end.max(range.start + 1) - 1;
@@ -123,9 +138,9 @@ fn meta(page: &Page, recorder: &Recorder) -> Value {
     let unit = memory.units.get(page.unit);
     let source = unit.map_or("", |u| u.source.as_str());
     let origin = |span: Span| {
-        let (text, origins) = page.written?;
-        let at = origins.locate(span)?;
-        Some(lines(text, &(at.start..at.end)))
+        let as_written = page.written?;
+        let at = as_written.origins.locate(span)?;
+        Some(lines(&as_written.text, &(at.start..at.end)))
     };
     let rows: Vec<Value> = (memory.rows.iter())
         .map(|row| {
@@ -145,7 +160,8 @@ fn meta(page: &Page, recorder: &Recorder) -> Value {
         .map(|n| json!([n.ret, n.scores]))
         .collect();
     let mut sources = vec![json!({"name": page.title, "text": source, "key": 2})];
-    if let Some((text, _)) = page.written {
+    if let Some(as_written) = page.written {
+        let text = &as_written.text;
         sources.insert(0, json!({"name": page.title, "text": text, "key": 3}));
         sources[1]["name"] = format!("{} (combinatorized)", page.title).into();
     }
@@ -165,7 +181,8 @@ fn meta(page: &Page, recorder: &Recorder) -> Value {
         "kinds": recorder.kinds.iter().map(|(_, name)| name).collect::<Vec<_>>(),
         "slots": Slot::ALL.map(Slot::name),
         "detectors": memory.detectors.iter().map(|d| &d.text).collect::<Vec<_>>(),
-        "pointers": unit.map(|u| u.declared.registers.iter().map(|p| &p.name).collect::<Vec<_>>()),
+        "pointers": unit.map(|u| u.declared.registers.iter().map(|p| written(&p.name)).collect::<Vec<_>>()),
+        "owners": unit.map(|u| u.declared.registers.iter().map(|p| owner(page, &p.name)).collect::<Vec<_>>()),
         "numbers": numbers,
         "sources": sources,
         "world": recorder.world.to_json(),

@@ -229,14 +229,13 @@ fn write_page(
         Ok(outcome) => outcome.to_text("neural"),
         Err(diagnostic) => format!("{}: {}", diagnostic.code, diagnostic.message),
     };
-    let written = (plan.as_written()).map(|written| (written.text.as_str(), &written.origins));
     let title = args.file.display().to_string();
     let page = page::Page {
         title: &title,
         command: &command_line(),
         memory: network.memory(),
         unit: network.entry().unit,
-        written,
+        written: plan.as_written(),
         outcome: &outcome,
         plain: args.no_cache,
     };
