@@ -16,7 +16,7 @@ use crate::program::{
     Act, ActArg, Body, BoolExpr, Cell, DefId, PointerId, PosExpr, PosKind, Stmt, reads,
 };
 use crate::span::Span;
-use crate::syntax::ast;
+use crate::syntax::{ast, visit};
 
 use super::{Checker, PointerDecl};
 
@@ -30,7 +30,7 @@ impl Checker<'_> {
         let defs = self.defs.clone();
         for (id, def) in defs.iter().enumerate() {
             if let ast::DefBody::Normal(block) = &def.body {
-                for name in &ast::assigned_names(block) {
+                for name in &visit::assigned_names(block) {
                     let known = self.names.contains_key(name.name.as_str())
                         || self
                             .locals

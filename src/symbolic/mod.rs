@@ -19,7 +19,7 @@ mod trace;
 use crate::diagnostic::Diagnostic;
 use crate::env::{State, View};
 use crate::exec::{Options, Outcome, Store};
-use crate::program::{CombinatorKind, DefId, Program, Slot};
+use crate::program::{CombinatorKind, DefId, Program, Slot, Stmt};
 
 /// Runs `program` from its entry on `state`.
 pub fn run(program: &Program, state: State, options: Options) -> Result<Outcome, Diagnostic> {
@@ -54,8 +54,15 @@ pub enum Event<'a> {
         depth: u32,
     },
     /// A statement (or a `while` test) of `def`, a normal program, at
-    /// call depth `depth`.
-    Statement { def: DefId, depth: u32 },
+    /// call depth `depth`, about to run on the world `view` (a statement
+    /// whose expressions call definitions evaluates them later, once its
+    /// calls have returned).
+    Statement {
+        def: DefId,
+        depth: u32,
+        stmt: &'a Stmt,
+        view: View<'a>,
+    },
 }
 
 /// Runs `program` like [`run`], telling `observer` of every activation and

@@ -221,35 +221,6 @@ impl Stmt {
     }
 }
 
-/// The names `block` assigns (nested blocks included), each at its first
-/// place, in order: plain names assigned (`x = e`, `x += e`, a place of
-/// `x, y = ...`) and `for` variables. In a `ram` program, those the file
-/// does not declare are its locals (language.md §5.2).
-pub fn assigned_names(block: &[Stmt]) -> Vec<Ident> {
-    let mut found = Vec::new();
-    super::visit::each_stmt(block, &mut |stmt| match stmt {
-        Stmt::Assign { target, .. } => {
-            let places = match &target.kind {
-                ExprKind::Tuple(places) => places.iter().collect(),
-                _ => vec![target],
-            };
-            for place in places {
-                if let ExprKind::Name(name) = &place.kind {
-                    found.push(Ident {
-                        name: name.clone(),
-                        span: place.span,
-                    });
-                }
-            }
-        }
-        Stmt::For { variable, .. } => found.push(variable.clone()),
-        _ => {}
-    });
-    let mut seen = std::collections::HashSet::new();
-    found.retain(|ident: &Ident| seen.insert(ident.name.clone()));
-    found
-}
-
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Expr {
     pub kind: ExprKind,

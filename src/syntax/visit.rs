@@ -4,7 +4,7 @@
 //! the sugar of §5.2, the names a program assigns) walk it through these,
 //! so a new kind of statement or expression is taught here once.
 
-use super::ast::{Expr, ExprKind, Stmt};
+use super::ast::{Expr, ExprKind, Ident, Stmt};
 
 /// Calls `f` on every statement of `block`, each before the statements
 /// nested in it, in the order they are written.
@@ -74,4 +74,33 @@ pub fn each_part<'b>(e: &'b Expr, f: &mut impl FnMut(&'b Expr) -> bool) {
         | ExprKind::Hole
         | ExprKind::Error => {}
     }
+}
+
+/// The names `block` assigns (nested blocks included), each at its first
+/// place, in order: plain names assigned (`x = e`, `x += e`, a place of
+/// `x, y = ...`) and `for` variables. In a `ram` program, those the file
+/// does not declare are its locals (language.md §5.2).
+pub fn assigned_names(block: &[Stmt]) -> Vec<Ident> {
+    let mut found = Vec::new();
+    each_stmt(block, &mut |stmt| match stmt {
+        Stmt::Assign { target, .. } => {
+            let places = match &target.kind {
+                ExprKind::Tuple(places) => places.iter().collect(),
+                _ => vec![target],
+            };
+            for place in places {
+                if let ExprKind::Name(name) = &place.kind {
+                    found.push(Ident {
+                        name: name.clone(),
+                        span: place.span,
+                    });
+                }
+            }
+        }
+        Stmt::For { variable, .. } => found.push(variable.clone()),
+        _ => {}
+    });
+    let mut seen = std::collections::HashSet::new();
+    found.retain(|ident: &Ident| seen.insert(ident.name.clone()));
+    found
 }

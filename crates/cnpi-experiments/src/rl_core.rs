@@ -165,7 +165,7 @@ impl Experiment for RlCore {
             "success (%)",
             &series,
         );
-        let mut text = table(&cells);
+        let mut text = table_4(&cells);
         let episodes: usize = results.rows().map(|r| r.episodes).sum();
         let seconds = results.trial_seconds();
         let _ = writeln!(
@@ -312,7 +312,7 @@ fn curve<'r>(rows: impl Iterator<Item = &'r Row>, cell: &Setting, every: usize) 
 }
 
 /// Table 4, ours beside the paper's.
-pub fn table(cells: &[Setting]) -> String {
+pub fn table_4(cells: &[Setting]) -> String {
     let pct = |x: f64| (x * 100.0).round() as i64;
     let rows: Vec<Vec<String>> = (cells.iter())
         .map(|p| {

@@ -4,10 +4,10 @@
 //!
 //! A local is a name that a normal program assigns (or a parameter) that
 //! the file does not declare at file level; the checker decides the same
-//! from the same list (`ast::assigned_names`).
+//! from the same list (`visit::assigned_names`).
 
 use cnpi::span::Span;
-use cnpi::syntax::ast;
+use cnpi::syntax::{ast, visit};
 
 use crate::document::Document;
 
@@ -56,7 +56,7 @@ pub fn locals_at(document: &Document, offset: usize) -> Vec<Local<'_>> {
         None => Role::Integer,
     };
     let params = def.params.iter().map(|p| (p, role(p)));
-    let assigned = ast::assigned_names(block);
+    let assigned = visit::assigned_names(block);
     let mut found: Vec<Local> = Vec::new();
     for (ident, role) in params.chain(assigned.iter().map(|a| (a, Role::Assigned))) {
         // An array parameter is the program's own even when it has the

@@ -28,7 +28,7 @@ pub fn compiled(py: Python, name: &str, text: &str, entry: Option<&str>) -> PyRe
 
 /// Fills the holes of the sketch `sketch_source_or_path` (a program of
 /// appliers with one or two holes, `def STEP: ?`; or normal programs with
-/// up to three holes, `while ?:`, `i = ?`, a line `?`, which are filled by
+/// up to six holes, `while ?:`, `i = ?`, a line `?`, which are filled by
 /// `cnpic learn`'s enumeration whatever `search` says) so that every
 /// example gives its output on the network, and returns the completed
 /// program's text. `examples` is a list of `{"input": INPUT, "output": {MEMBER:
@@ -85,7 +85,6 @@ pub fn learn(
                 &compiled,
                 examples,
                 max_steps,
-                threads,
                 crate::detector_cache(),
             )
             .map_err(|d| error(&d))?;

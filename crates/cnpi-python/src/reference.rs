@@ -67,7 +67,7 @@ pub fn record(
                     ret: last,
                     depth,
                 },
-                Event::Statement { def, depth } => Step {
+                Event::Statement { def, depth, .. } => Step {
                     def,
                     core: None,
                     ret: false,

@@ -97,7 +97,6 @@ proptest! {
             program,
             examples,
             max_steps: 1000,
-            threads: 1,
             cache: Cache::located(|name| std::env::var_os(name)),
         };
         let search = blank.search(20_000, 1);

@@ -409,19 +409,19 @@ fn learn_refuses_what_it_cannot_learn_with_codes() {
     code(&["learn", &sketch, "--examples", "missing.json"], "E1401");
     code(&["learn", &no_hole, "--examples", &good], "E1402");
     // Applier holes and holes in a normal program are filled together, at
-    // most three in all.
+    // most six in all.
     let mixed = write(
         "m.cnpi",
         "env ram(i = 0)\ninput A[n]\nvar count = 0\n\ndef BUMP: ?\ndef SKIP: ?\n\n\
-         def COUNT():\n  while ?:\n    if A[i] == ?:\n      BUMP()\n    else:\n      SKIP()\n    \
-         i = i + 1\n",
+         def COUNT():\n  while ?:\n    if A[?] == ?:\n      BUMP()\n    else:\n      SKIP()\n    \
+         i = ?\n    ?\n",
     );
     let counts = write(
         "c.json",
         r#"[{"input": {"A": [1]}, "output": {"count": 1}}]"#,
     );
     let stderr = code(&["learn", &mixed, "--examples", &counts], "E1402");
-    assert!(stderr.contains("the file has 4 holes"), "{stderr}");
+    assert!(stderr.contains("the file has 7 holes"), "{stderr}");
     // An applier hole no program calls would be the entry.
     let uncalled = write(
         "x.cnpi",

@@ -336,9 +336,21 @@ impl<'p, 'o> Machine<'p, 'o> {
     }
 
     /// Counts a step of a normal program's statement and reports it.
-    fn count_statement(&mut self, def: DefId, depth: u32) -> Result<(), Diagnostic> {
+    fn count_statement(&mut self, def: DefId, depth: u32, stmt: &Stmt) -> Result<(), Diagnostic> {
         self.count_step(def)?;
-        self.observe(Event::Statement { def, depth })
+        let Some(observer) = self.observer.as_mut() else {
+            return Ok(());
+        };
+        let view = self.store.view();
+        let held = observer(Event::Statement {
+            def,
+            depth,
+            stmt,
+            view,
+        });
+        self.store.within_memory(held)?;
+        // An observer may ask the run to stop at once.
+        self.store.poll()
     }
 
     /// Tells the observer, if any, of `event`: what it then holds counts

@@ -36,7 +36,7 @@ impl<'p> Machine<'p, '_> {
         }
         let deeper = b.depth.saturating_add(1);
         if !matches!(stmt, Stmt::While { .. }) {
-            self.count_statement(b.def, b.depth)?;
+            self.count_statement(b.def, b.depth, stmt)?;
         }
         // A `while` waits for its calls at each test (`while_step`).
         if !matches!(stmt, Stmt::While { .. })
@@ -137,7 +137,7 @@ impl<'p> Machine<'p, '_> {
                 "a loop task holds a statement that is not `while`",
             ));
         };
-        self.count_statement(l.def, l.depth)?;
+        self.count_statement(l.def, l.depth, l.stmt)?;
         if self.site_of(l.stmt).is_some() {
             return self.pending(Pending::While(l), self.logs.len());
         }

@@ -65,7 +65,7 @@ pub fn candidates(program: &Program, def: DefId, hole: &Hole, size: usize) -> Ve
                 "{head}; {}, {}, {})",
                 arguments[*a], arguments[*b], arguments[*c]
             );
-            out.push(Candidate::unchecked(text));
+            out.push(Candidate::unchecked(text, None));
         }
     }
     out

@@ -35,6 +35,19 @@ pub enum Piece {
 pub struct Candidate {
     pub text: String,
     pub piece: OnceLock<Option<Piece>>,
+    /// What a statement does, known without its piece (`None`: not known,
+    /// and the search compares it with no other statement).
+    pub effect: Option<Effect>,
+}
+
+/// What a statement candidate does to the world, as a shape and the
+/// positions it evaluates: two statements of one shape whose positions
+/// have the same values on a state do the same there (`X[t] = e`: the
+/// array `X` is the shape, `t` and `e` the positions).
+#[derive(Clone, Debug)]
+pub struct Effect {
+    pub shape: u32,
+    pub args: Vec<PosExpr>,
 }
 
 impl Candidate {
@@ -43,14 +56,17 @@ impl Candidate {
         Candidate {
             text,
             piece: OnceLock::from(Some(piece)),
+            effect: None,
         }
     }
 
-    /// A candidate whose piece is checked when first asked for.
-    pub fn unchecked(text: String) -> Candidate {
+    /// A candidate whose piece is checked when first asked for, doing
+    /// `effect` when it is known.
+    pub fn unchecked(text: String, effect: Option<Effect>) -> Candidate {
         Candidate {
             text,
             piece: OnceLock::new(),
+            effect,
         }
     }
 }

@@ -31,13 +31,14 @@
 use std::collections::HashSet;
 
 use cnpi::operators::{ArithOp, CompareOp};
+use cnpi::program::calls::hidden;
 use cnpi::program::{
     BlankKind, Body, BoolExpr, Cell, DataKind, Operand, PosExpr, PosKind, Program, Relation, World,
     print,
 };
 use cnpi::span::Span;
 
-use super::fill::{Candidate, Piece};
+use super::fill::{Candidate, Effect, Piece};
 use super::observed;
 use super::probe::Probes;
 
@@ -48,7 +49,7 @@ pub const MAX_SIZE: usize = 4;
 
 /// The value of an expression on one probe state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum V {
+pub(super) enum V {
     Num(i64),
     /// A read outside its array: equal only to another such read, never
     /// ordered, an error in arithmetic.
@@ -116,35 +117,14 @@ impl<'p> Grower<'p> {
                 .into_iter()
                 .map(|c| Candidate::checked(print::condition(&c, pointers), Piece::Condition(c)))
                 .collect(),
-            BlankKind::Statement => (self.statements_of(size).into_iter())
-                .map(Candidate::unchecked)
-                .collect(),
+            BlankKind::Statement => self.statements_of(size),
         }
     }
 
     /// The terms, in the documented order.
     fn terms(&self) -> Vec<PosExpr> {
         let program = self.program;
-        let pos = |kind| PosExpr {
-            kind,
-            span: Span::default(),
-        };
-        let read = |data: usize, at: Vec<PosExpr>| {
-            pos(PosKind::Read(Box::new(Cell {
-                data,
-                name: program.data[data].name.clone(),
-                at,
-                span: Span::default(),
-            })))
-        };
-        let mut scalars: Vec<PosExpr> = (0..program.pointers.len())
-            .map(|p| pos(PosKind::Pointer(p)))
-            .collect();
-        for (id, data) in program.data.iter().enumerate() {
-            if data.dims.is_empty() {
-                scalars.push(read(id, Vec::new()));
-            }
-        }
+        let scalars: Vec<PosExpr> = scalars(program).into_iter().map(|(_, e)| e).collect();
         let mut terms = scalars.clone();
         let shifted = |t: &PosExpr, op: ArithOp| {
             pos(PosKind::Arith(
@@ -157,15 +137,15 @@ impl<'p> Grower<'p> {
             match data.dims.len() {
                 1 => {
                     for t in &scalars {
-                        terms.push(read(id, vec![t.clone()]));
-                        terms.push(read(id, vec![shifted(t, ArithOp::Add)]));
-                        terms.push(read(id, vec![shifted(t, ArithOp::Sub)]));
+                        terms.push(read(program, id, vec![t.clone()]));
+                        terms.push(read(program, id, vec![shifted(t, ArithOp::Add)]));
+                        terms.push(read(program, id, vec![shifted(t, ArithOp::Sub)]));
                     }
                 }
                 2 => {
                     for t in &scalars {
                         for u in &scalars {
-                            terms.push(read(id, vec![t.clone(), u.clone()]));
+                            terms.push(read(program, id, vec![t.clone(), u.clone()]));
                         }
                     }
                 }
@@ -380,56 +360,125 @@ impl<'p> Grower<'p> {
         out
     }
 
-    /// The statements of size `size`, as source.
-    fn statements_of(&mut self, size: usize) -> Vec<String> {
+    /// The statements of size `size`: each as source and, in `ram`, what
+    /// it does ([`Effect`]).
+    fn statements_of(&mut self, size: usize) -> Vec<Candidate> {
         let program = self.program;
         let pointers = &program.pointers;
-        let exprs: Vec<String> = (self.exprs_of(size).iter())
-            .map(|v| print::position(&v.expr, pointers))
+        let exprs: Vec<(String, PosExpr)> = (self.exprs_of(size).iter())
+            .map(|v| (print::position(&v.expr, pointers), v.expr.clone()))
             .collect();
+        let unknown = |text| Candidate::unchecked(text, None);
         if super::observed_applies(program) {
-            let mut out = observed::statements(program, &exprs, size);
+            let texts: Vec<String> = exprs.into_iter().map(|(text, _)| text).collect();
+            let mut out: Vec<Candidate> = (observed::statements(program, &texts, size))
+                .into_iter()
+                .map(unknown)
+                .collect();
             if size == 1 {
-                out.extend(calls(program));
+                out.extend(calls(program).map(unknown));
             }
             return out;
         }
-        let mut targets: Vec<String> = pointers.iter().map(|p| p.name.clone()).collect();
-        let mut index_terms: Vec<String> = targets.clone();
-        for data in &program.data {
-            if data.dims.is_empty() {
-                index_terms.push(data.name.clone());
-                if data.kind != DataKind::Size {
-                    targets.push(data.name.clone());
-                }
+        let scalars = scalars(program);
+        // Registers and scalar inputs or vars, then each array's elements
+        // at each index term: (text, shape, index).
+        let mut targets: Vec<(String, u32, Option<PosExpr>)> = Vec::new();
+        for (text, expr) in &scalars {
+            let size_of = matches!(&expr.kind, PosKind::Read(cell)
+                if program.data[cell.data].kind == DataKind::Size);
+            if !size_of {
+                targets.push((text.clone(), shape(targets.len()), None));
             }
         }
         let mut elements = Vec::new();
-        for data in program.data.iter().filter(|d| d.dims.len() == 1) {
-            for t in &index_terms {
-                elements.push(format!("{}[{t}]", data.name));
+        for (id, data) in program.data.iter().enumerate() {
+            if data.dims.len() == 1 {
+                for (t, index) in &scalars {
+                    let text = format!("{}[{t}]", data.name);
+                    elements.push((text, shape(targets.len() + id), Some(index.clone())));
+                }
             }
         }
+        let first_other = shape(targets.len() + program.data.len());
         targets.extend(elements.iter().cloned());
         let mut out = Vec::new();
-        for target in &targets {
-            for e in &exprs {
-                if e != target {
-                    out.push(format!("{target} = {e}"));
+        for (target, shape, index) in &targets {
+            for (text, e) in &exprs {
+                if text != target {
+                    let args = index.iter().chain([e]).cloned().collect();
+                    let effect = Effect {
+                        shape: *shape,
+                        args,
+                    };
+                    out.push(Candidate::unchecked(
+                        format!("{target} = {text}"),
+                        Some(effect),
+                    ));
                 }
             }
         }
         if size == 1 {
-            for (i, a) in elements.iter().enumerate() {
-                for b in &elements[i + 1..] {
-                    out.push(format!("SWAP({a}, {b})"));
+            let mut others = first_other..;
+            for (i, (a, _, t)) in elements.iter().enumerate() {
+                for (b, _, u) in &elements[i + 1..] {
+                    let args = t.iter().chain(u).cloned().collect();
+                    let effect = others.next().map(|shape| Effect { shape, args });
+                    out.push(Candidate::unchecked(format!("SWAP({a}, {b})"), effect));
                 }
             }
-            out.extend(exprs.iter().map(|e| format!("OUT({e})")));
-            out.extend(calls(program));
+            let printed = others.next().unwrap_or(u32::MAX);
+            out.extend(exprs.iter().map(|(text, e)| {
+                let effect = Effect {
+                    shape: printed,
+                    args: vec![e.clone()],
+                };
+                Candidate::unchecked(format!("OUT({text})"), Some(effect))
+            }));
+            out.extend(calls(program).map(unknown));
         }
         out
     }
+}
+
+/// A shape number ([`Effect`]) from a count.
+fn shape(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// The registers and the scalars `program` declares (inputs, sizes, vars),
+/// in that order, each as its name and as a term; not the registers the
+/// procedures' sugar hides (a `for` loop's bound, a result's variable),
+/// which no text can name.
+fn scalars(program: &Program) -> Vec<(String, PosExpr)> {
+    let mut scalars: Vec<(String, PosExpr)> = (program.pointers.iter().enumerate())
+        .filter(|(_, decl)| !hidden(&decl.name))
+        .map(|(p, decl)| (decl.name.clone(), pos(PosKind::Pointer(p))))
+        .collect();
+    for (id, data) in program.data.iter().enumerate() {
+        if data.dims.is_empty() && !hidden(&data.name) {
+            scalars.push((data.name.clone(), read(program, id, Vec::new())));
+        }
+    }
+    scalars
+}
+
+/// An expression at no place.
+fn pos(kind: PosKind) -> PosExpr {
+    PosExpr {
+        kind,
+        span: Span::default(),
+    }
+}
+
+/// A read of `program`'s datum `data` at the indices `at`.
+fn read(program: &Program, data: usize, at: Vec<PosExpr>) -> PosExpr {
+    pos(PosKind::Read(Box::new(Cell {
+        data,
+        name: program.data[data].name.clone(),
+        at,
+        span: Span::default(),
+    })))
 }
 
 /// A call `F()` of each normal program of `program`.
@@ -446,7 +495,7 @@ fn all_bits(probes: usize) -> u64 {
 
 /// The value of a term in `world`: an element read outside its array is
 /// END (as a comparison reads it).
-fn value(expr: &PosExpr, world: &dyn World) -> V {
+pub(super) fn value(expr: &PosExpr, world: &dyn World) -> V {
     let read = match &expr.kind {
         PosKind::Read(cell) => cell.read(world),
         _ => expr.eval(world).map(Some),

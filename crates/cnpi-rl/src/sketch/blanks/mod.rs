@@ -1,17 +1,20 @@
 //! Holes inside normal programs (issue 30): `while ?:`, `i = ?`,
 //! `A[?] = key`, a line `?`, filled from examples.
 //!
-//! The search enumerates fillings of all the holes together, smallest
-//! first ([`grow`] says the sizes and the order): the fillings of total
-//! size 2, then 3, and so on, each split of the total among the holes in
-//! order (the first hole's share smallest first), the last hole's
-//! candidates fastest. Which engine decides what:
+//! The search goes through fillings of all the holes together in one
+//! order, smallest first ([`grow`] says the sizes and the order): the
+//! fillings of total size 2, then 3, and so on, each split of the total
+//! among the holes in order (the first hole's share smallest first), the
+//! last hole's candidates fastest; it runs them by boxes, one run deciding
+//! every filling that runs as it does ([`angelic`]). Which engine decides
+//! what:
 //!
 //! - the **reference interpreter** filters: each filling is put into the
 //!   checked sketch ([`fill`]: every candidate is checked once, not every
-//!   filling) and run with `--symbolic` semantics on every example (a step
-//!   budget; an error fails the example), in batches on threads; a filling
-//!   that passes is written into the sketch's text, compiled through the
+//!   filling) and run with `--symbolic` semantics on every example (at
+//!   most [`SEARCH_STEPS`] steps, or `--max-steps` in a second search when
+//!   the first finds nothing; an error fails the example); a filling that
+//!   passes is written into the sketch's text, compiled through the
 //!   normal front end and run again, and the first filling (in the order
 //!   above) that passes both ways is the candidate answer;
 //! - the **network** decides: the candidate answer is compiled for the
@@ -29,6 +32,7 @@
 //! out, with a warning). When the budget runs out before the two classes
 //! are done, [`Search::unchecked`] says so.
 
+mod angelic;
 pub mod appliers;
 pub mod fill;
 pub mod grow;
@@ -58,6 +62,7 @@ use cnpi_neural::runtime::OnTheNetwork;
 use fill::Candidate;
 
 use super::{Example, splits};
+use angelic::{Boxed, Queue, Set, Sites};
 use grow::{Grower, MAX_SIZE};
 use probe::Probes;
 
@@ -68,16 +73,17 @@ fn observed_applies(program: &Program) -> bool {
 }
 
 /// The most holes in normal programs filled together.
-pub const MAX_BLANKS: usize = 3;
+pub const MAX_BLANKS: usize = 6;
 /// After the answer, a filling may take this many times the steps the
 /// answer took on an example (and [`SECOND_STEPS`] more) before it fails
 /// it: one that never ends stops there, not at `--max-steps`.
 const SECOND_FACTOR: u64 = 10;
 const SECOND_STEPS: u64 = 1_000;
+/// The most steps of one example until the answer, in a first search
+/// (a second runs with `--max-steps` when the first finds nothing).
+pub const SEARCH_STEPS: u64 = 5_000;
 /// Random inputs tried to tell two fillings apart.
 const TELL_APART: usize = 500;
-/// Fillings run together on the threads.
-const BATCH: usize = 256;
 
 /// A sketch whose holes stand in normal programs.
 pub struct BlankSketch {
@@ -91,8 +97,6 @@ pub struct BlankSketch {
     pub examples: Vec<Example>,
     /// The most steps one run of one example may take.
     pub max_steps: u64,
-    /// Threads that run fillings (at least one).
-    pub threads: usize,
     /// Where the detectors of completed programs are kept.
     pub cache: Cache,
 }
@@ -109,18 +113,26 @@ pub struct Search {
     /// Without an answer, the filling that passed the most examples
     /// (symbolically) and the indices of those it fails.
     pub best: Option<(Filling, Vec<usize>)>,
-    /// Fillings run (on at least one example), in all.
+    /// Fillings decided, in all: each run of a filling on the examples
+    /// decides every filling that runs as it does ([`angelic`]).
     pub candidates: usize,
-    /// Fillings run up to and including the answer.
+    /// Fillings run on the examples, in all.
+    pub runs: usize,
+    /// Fillings decided up to and including the answer.
     pub to_answer: usize,
+    /// Fillings run up to and including the answer.
+    pub runs_to_answer: usize,
     /// Fillings that passed symbolically but not on the network.
     pub refused_by_network: usize,
     /// A filling that passed symbolically and that the network cannot run
     /// at all (the search stops there), with the network's diagnostic.
     pub unrunnable: Option<(Filling, Diagnostic)>,
-    /// Fillings run after the answer, looking for another that passes
+    /// Fillings decided after the answer, looking for another that passes
     /// every example and ends differently.
     pub checked: usize,
+    /// Fillings run after the answer: on the examples, or beside the
+    /// answer on the inputs that may tell them apart.
+    pub checked_runs: usize,
     /// Another passing filling, of the answer's size class or the next,
     /// and an input on which the two end differently.
     pub ambiguous: Option<(Filling, Value)>,
@@ -139,14 +151,21 @@ impl Search {
 }
 
 /// Where the walk through the fillings is, besides [`Search`].
-#[derive(Default)]
 struct Walk {
     /// The best failure so far: how many examples it passed first.
     best: Option<(usize, Filling)>,
     /// The total size of the answer's filling.
     answer_total: Option<usize>,
-    /// The step budget of each example after the answer.
-    budgets: Option<Vec<u64>>,
+    /// The step budget of each example: [`SEARCH_STEPS`] or
+    /// `--max-steps` until the answer, then as [`SECOND_FACTOR`] says.
+    budgets: Vec<u64>,
+    /// The inputs the answer is compared with others on.
+    teller: Option<Teller>,
+    /// Where each hole is evaluated.
+    sites: Sites,
+    /// The most fillings run after the answer.
+    budget: usize,
+    seed: u64,
 }
 
 impl BlankSketch {
@@ -285,10 +304,28 @@ impl BlankSketch {
         Ok(true)
     }
 
-    /// Fills the holes, trying at most `budget` fillings to find the
+    /// Fills the holes, running at most `budget` fillings to find the
     /// answer, and then at most `budget` more to check that no other
-    /// filling of its size class or the next ends differently.
+    /// filling of its size class or the next ends differently: first with
+    /// at most [`SEARCH_STEPS`] steps per example, then, when nothing
+    /// passes that way, with `--max-steps`.
     pub fn search(&self, budget: usize, seed: u64) -> Search {
+        let short = self.max_steps.min(SEARCH_STEPS);
+        let first = self.search_within(budget, seed, short);
+        if first.found.is_some() || first.unrunnable.is_some() || short == self.max_steps {
+            return first;
+        }
+        let mut second = self.search_within(budget, seed, self.max_steps);
+        second.candidates = second.candidates.saturating_add(first.candidates);
+        second.runs += first.runs;
+        second.to_answer = second.to_answer.saturating_add(first.candidates);
+        second.runs_to_answer += first.runs;
+        second
+    }
+
+    /// [`Self::search`] with at most `steps` steps per example until the
+    /// answer.
+    fn search_within(&self, budget: usize, seed: u64, steps: u64) -> Search {
         let probes = Probes::new(&self.program, &self.examples, seed);
         let mut grower = Grower::new(&self.program, &probes);
         let holes = self.program.blanks.len() + self.applier_holes().len();
@@ -298,46 +335,66 @@ impl BlankSketch {
             exhausted: true,
             ..Search::default()
         };
-        let mut state = Walk::default();
-        'sizes: for total in holes..=holes * MAX_SIZE {
-            if state.answer_total.is_some_and(|t| total > t + 1) {
+        let mut state = Walk {
+            budget,
+            seed,
+            budgets: vec![steps; self.examples.len()],
+            sites: Sites::of(self),
+            best: None,
+            answer_total: None,
+            teller: None,
+        };
+        let mut queue = Queue::default();
+        let mut work = self.program.clone();
+        let mut next = holes;
+        loop {
+            let last = (state.answer_total).map_or(holes * MAX_SIZE, |t| t + 1);
+            while next <= last.min(holes * MAX_SIZE)
+                && queue.next_total().is_none_or(|total| total >= next)
+            {
+                for split in splits(next, holes, 1..=MAX_SIZE) {
+                    for (hole, size) in split.iter().enumerate() {
+                        if let std::collections::hash_map::Entry::Vacant(entry) =
+                            lists.entry((hole, *size))
+                        {
+                            entry.insert(self.candidates(&mut grower, hole, *size));
+                        }
+                    }
+                    queue.extend(Boxed::whole(&split, |h, size| lists[&(h, size)].len()));
+                }
+                next += 1;
+            }
+            let Some(b) = queue.pop().filter(|b| b.total <= last) else {
+                break;
+            };
+            let spent = match search.found {
+                Some(_) => search.checked_runs,
+                None => search.runs,
+            };
+            if spent >= budget {
+                search.exhausted = false;
                 break;
             }
-            for split in splits(total, holes, 1..=MAX_SIZE) {
-                for (hole, size) in split.iter().enumerate() {
-                    if let std::collections::hash_map::Entry::Vacant(entry) =
-                        lists.entry((hole, *size))
-                    {
-                        entry.insert(self.candidates(&mut grower, hole, *size));
-                    }
-                }
-                let chosen: Vec<&[Candidate]> = (split.iter().enumerate())
-                    .map(|(hole, size)| lists[&(hole, *size)].as_slice())
-                    .collect();
-                let count: usize = chosen.iter().map(|l| l.len()).product();
-                let mut start = 0;
-                while start < count {
-                    let limit = match search.found {
-                        Some(_) => budget.saturating_sub(search.checked),
-                        None => budget.saturating_sub(search.candidates),
-                    };
-                    if limit == 0 {
-                        search.exhausted = false;
-                        break 'sizes;
-                    }
-                    let end = count.min(start + BATCH.min(limit));
-                    let results = self.run_batch(&chosen, start..end, state.budgets.as_deref());
-                    for (n, fails) in (start..end).zip(results) {
-                        let filling = || texts(&chosen, n);
-                        if self.take(&mut search, &mut state, fails, filling, seed) {
-                            break 'sizes;
-                        }
-                        if search.found.is_some() && state.answer_total.is_none() {
-                            state.answer_total = Some(total);
-                        }
-                    }
-                    start = end;
-                }
+            let chosen: Vec<&[Candidate]> = (b.sizes.iter().enumerate())
+                .map(|(hole, size)| lists[&(hole, *size)].as_slice())
+                .collect();
+            let decided = self.decide(&mut work, &chosen, &b, &state.sites, &state.budgets);
+            let (inner, rest) = b.split(decided.narrowed);
+            for rest in rest {
+                queue.push(rest);
+            }
+            if self.take(
+                &mut search,
+                &mut state,
+                &mut queue,
+                &chosen,
+                inner,
+                decided.fails,
+            ) {
+                break;
+            }
+            if search.found.is_some() && state.answer_total.is_none() {
+                state.answer_total = Some(b.total);
             }
         }
         if search.found.is_none() {
@@ -349,34 +406,58 @@ impl BlankSketch {
         search
     }
 
-    /// Takes in one filling run on the examples (`fails`: the first it
-    /// fails): the answer, another filling that passes too, or a failure
-    /// (the best so far is kept); true when the search is over (an
-    /// ambiguity shown, or a filling the network cannot run).
+    /// Takes in a box whose fillings all ran as its first (`fails`: the
+    /// first example they fail): the answer, other fillings that pass too,
+    /// or failures (the best so far is kept); true when the search is over
+    /// (an ambiguity shown, or a filling the network cannot run). A box
+    /// whose first filling the network refuses goes back to `queue`
+    /// without it.
     fn take(
         &self,
         search: &mut Search,
         state: &mut Walk,
+        queue: &mut Queue,
+        lists: &[&[Candidate]],
+        inner: Boxed,
         fails: Option<usize>,
-        filling: impl FnOnce() -> Filling,
-        seed: u64,
     ) -> bool {
-        search.candidates += 1;
+        let count = inner.count();
+        search.runs += 1;
+        search.candidates = search.candidates.saturating_add(count);
         if search.found.is_some() {
-            search.checked += 1;
+            search.checked_runs += 1;
+            search.checked = search.checked.saturating_add(count);
         }
-        let Some(answer) = &search.found else {
-            let Some(first) = fails else {
-                let filling = filling();
-                match self.on_network(&filling) {
+        let texts = |picks: &[u32]| -> Filling {
+            (lists.iter().zip(picks))
+                .map(|(list, c)| list[*c as usize].text.clone())
+                .collect()
+        };
+        let first = texts(&inner.first());
+        if search.found.is_none() {
+            let Some(failed) = fails else {
+                if !self.fails(&first, true).is_empty() {
+                    return false;
+                }
+                match self.on_network(&first) {
                     Ok(true) => {
-                        state.budgets = Some(self.second_budgets(&filling));
-                        search.found = Some(filling);
-                        search.to_answer = search.candidates;
+                        state.budgets = self.second_budgets(&first);
+                        search.runs_to_answer = search.runs;
+                        search.to_answer = search.candidates - count + 1;
+                        search.found = Some(first.clone());
+                        state.teller = self.teller(&first, state.seed);
+                        let others = inner.without(&one(&inner.first()));
+                        return others.iter().any(|b| self.another(search, state, lists, b));
                     }
-                    Ok(false) => search.refused_by_network += 1,
+                    Ok(false) => {
+                        search.refused_by_network += 1;
+                        inner
+                            .without(&one(&inner.first()))
+                            .into_iter()
+                            .for_each(|b| queue.push(b));
+                    }
                     Err(diagnostic) => {
-                        search.unrunnable = Some((filling, diagnostic));
+                        search.unrunnable = Some((first, diagnostic));
                         return true;
                     }
                 }
@@ -385,23 +466,13 @@ impl BlankSketch {
             if state
                 .best
                 .as_ref()
-                .is_none_or(|(passed, _)| first > *passed)
+                .is_none_or(|(passed, _)| failed > *passed)
             {
-                state.best = Some((first, filling()));
+                state.best = Some((failed, first));
             }
             return false;
-        };
-        if fails.is_some() {
-            return false;
         }
-        let filling = filling();
-        match self.tell_apart(answer, &filling, seed) {
-            Some(input) => {
-                search.ambiguous = Some((filling, input));
-                true
-            }
-            None => false,
-        }
+        fails.is_none() && self.another(search, state, lists, &inner)
     }
 
     fn kind(&self, hole: usize) -> BlankKind {
@@ -428,49 +499,10 @@ impl BlankSketch {
         }
     }
 
-    /// For each filling `n` of `range` (taking one candidate of each of
-    /// `lists`, as [`nth`] numbers them), the first example it fails with
-    /// the reference interpreter (`None`: it passes every example, and so
-    /// does the filling written into the text and compiled), run on the
-    /// threads.
-    fn run_batch(
-        &self,
-        lists: &[&[Candidate]],
-        range: Range<usize>,
-        budgets: Option<&[u64]>,
-    ) -> Vec<Option<usize>> {
-        let fillings: Vec<usize> = range.collect();
-        let threads = self.threads.max(1).min(fillings.len().max(1));
-        let chunk = fillings.len().div_ceil(threads).max(1);
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = fillings
-                .chunks(chunk)
-                .map(|part| {
-                    scope.spawn(move || {
-                        let mut work = self.program.clone();
-                        part.iter()
-                            .map(|n| self.first_fail(&mut work, &nth(lists, *n), budgets))
-                            .collect::<Vec<_>>()
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .flat_map(|h| h.join().unwrap_or_default())
-                .collect()
-        })
-    }
-
-    /// The first example the filling `chosen` fails with the reference
-    /// interpreter, its pieces put into `work` (a copy of the sketch);
-    /// `None` when it passes them all, written into the text and compiled
-    /// too.
-    fn first_fail(
-        &self,
-        work: &mut Program,
-        chosen: &[&Candidate],
-        budgets: Option<&[u64]>,
-    ) -> Option<usize> {
+    /// Puts the pieces of `chosen` (one candidate per hole) into `work`, a
+    /// copy of the checked sketch; false when one does not check or has no
+    /// place (the filling is then compiled from its text).
+    fn put_all(&self, work: &mut Program, chosen: &[&Candidate]) -> bool {
         for blank in &self.program.blanks {
             work.defs[blank.def].body = self.program.defs[blank.def].body.clone();
         }
@@ -483,33 +515,74 @@ impl BlankSketch {
                 .is_some_and(|piece| fill::put(work, blank, piece))
         });
         let applier_chosen = chosen.get(self.program.blanks.len()..).unwrap_or_default();
-        let put = put
-            && (self.applier_holes().into_iter().zip(applier_chosen)).all(
-                |((def, at), candidate)| {
-                    let piece = (candidate.piece).get_or_init(|| {
-                        appliers::piece(&self.text, &self.entry, def, at, &candidate.text)
-                    });
-                    piece
-                        .as_ref()
-                        .is_some_and(|piece| appliers::put(work, def, piece))
-                },
-            );
-        let texts = || chosen.iter().map(|c| c.text.clone()).collect::<Filling>();
-        if !put {
-            return self.fails(&texts(), true).first().copied();
-        }
-        for (i, example) in self.examples.iter().enumerate() {
-            let options = Options {
-                max_steps: budgets.map_or(self.max_steps, |b| b[i]),
-                trace: None,
-                limits: Default::default(),
+        put && (self.applier_holes().into_iter().zip(applier_chosen)).all(
+            |((def, at), candidate)| {
+                let piece = (candidate.piece).get_or_init(|| {
+                    appliers::piece(&self.text, &self.entry, def, at, &candidate.text)
+                });
+                piece
+                    .as_ref()
+                    .is_some_and(|piece| appliers::put(work, def, piece))
+            },
+        )
+    }
+
+    /// Compares each filling of `b` (all pass every example) with the
+    /// answer on the teller's inputs, by boxes as the examples are run
+    /// ([`angelic`]): a box whose first filling ends as the answer on an
+    /// input goes on to the next input narrowed to the fillings that ran
+    /// as it did, the rest of it stays at that input; true (and
+    /// `ambiguous` set) at the first filling that ends differently.
+    fn another(
+        &self,
+        search: &mut Search,
+        state: &mut Walk,
+        lists: &[&[Candidate]],
+        b: &Boxed,
+    ) -> bool {
+        let Some(teller) = &state.teller else {
+            return false;
+        };
+        let mut work = self.program.clone();
+        let mut waiting = vec![(b.clone(), 0usize)];
+        while let Some((b, k)) = waiting.pop() {
+            let Some((json, input, end)) = teller.inputs.get(k) else {
+                continue;
             };
-            let run = symbolic::run(work, example.input.clone(), options);
-            if !run.is_ok_and(|outcome| example.matches(&outcome)) {
-                return Some(i);
+            if search.checked_runs >= state.budget {
+                search.exhausted = false;
+                return true;
             }
+            search.checked_runs += 1;
+            let texts: Filling = (lists.iter().zip(&b.sets))
+                .map(|(list, set)| list[set[0] as usize].text.clone())
+                .collect();
+            let Some(mut narrowed) = self.first_put(&mut work, lists, &b, &state.sites) else {
+                if let Some(input) = self.compiled(&texts).and_then(|p| teller.differs(self, &p)) {
+                    search.ambiguous = Some((texts, input));
+                    return true;
+                }
+                let (_, rest) = b.split(angelic::alone(&b));
+                waiting.extend(rest.into_iter().map(|b| (b, k)));
+                continue;
+            };
+            let run = self.narrowing(
+                &work,
+                lists,
+                &mut narrowed,
+                &state.sites,
+                input.clone(),
+                self.max_steps,
+            );
+            if end_of(run, &teller.members) != *end {
+                search.ambiguous = Some((texts, json.clone()));
+                return true;
+            }
+            let (inner, rest) = b.split(narrowed);
+            waiting.extend(rest.into_iter().map(|b| (b, k)));
+            waiting.push((inner, k + 1));
         }
-        self.fails(&texts(), true).first().copied()
+        false
     }
 
     /// The members some example asks for, in order of first mention.
@@ -525,13 +598,13 @@ impl BlankSketch {
         members
     }
 
-    /// An input on which `a` and `b` end differently in a member the
-    /// examples ask for (as the reference interpreter runs them), among
-    /// [`TELL_APART`] drawn with `seed`: the examples' own shapes with
-    /// their values drawn again ([`varied`]) and, in `ram`, every other
-    /// one of the shapes the program declares ([`random_input`]).
-    pub fn tell_apart(&self, a: &[String], b: &[String], seed: u64) -> Option<Value> {
-        let (a, b) = (self.compiled(a)?, self.compiled(b)?);
+    /// The inputs that may tell a filling from the answer `answer`, with
+    /// how the answer ends on each (as the reference interpreter runs
+    /// it): [`TELL_APART`] drawn with `seed`, the examples' own shapes
+    /// with their values drawn again ([`varied`]) and, in `ram`, every
+    /// other one of the shapes the program declares ([`random_input`]).
+    fn teller(&self, answer: &[String], seed: u64) -> Option<Teller> {
+        let answer = self.compiled(answer)?;
         let layout = Declarations::of(&self.program);
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         // An array sorted in every example is drawn sorted.
@@ -547,6 +620,8 @@ impl BlankSketch {
             .collect();
         let all: Vec<Value> = self.examples.iter().map(|e| e.json.clone()).collect();
         let values = range(&Value::Array(all));
+        let members = self.members();
+        let mut inputs = Vec::new();
         for k in 0..TELL_APART {
             // In `ram`, every other input has an example's shape (its
             // values drawn again), the rest random sizes; the values
@@ -565,14 +640,34 @@ impl BlankSketch {
             let Ok(state) = env::read_value(&layout, json.clone()) else {
                 continue;
             };
-            let members = self.members();
-            let end = |program| ends(program, &state, self.options(), &members);
-            if end(&a) != end(&b) {
-                return Some(json);
-            }
+            let end = ends(&answer, &state, self.options(), &members);
+            inputs.push((json, state, end));
         }
-        None
+        Some(Teller { inputs, members })
     }
+}
+
+/// Inputs on which to tell fillings from the answer, and how the answer
+/// ends on each.
+struct Teller {
+    inputs: Vec<(Value, State, Result<Vec<Value>, String>)>,
+    /// The members some example asks for.
+    members: Vec<String>,
+}
+
+impl Teller {
+    /// The first input on which `program` ends differently from the
+    /// answer in a member the examples ask for.
+    fn differs(&self, sketch: &BlankSketch, program: &Program) -> Option<Value> {
+        (self.inputs.iter())
+            .find(|(_, state, end)| ends(program, state, sketch.options(), &self.members) != *end)
+            .map(|(json, _, _)| json.clone())
+    }
+}
+
+/// The box of the one filling `picks`.
+fn one(picks: &[u32]) -> Vec<Set> {
+    picks.iter().map(|c| Set::from([*c])).collect()
 }
 
 /// How a run ends: the values of `members`, or its error's code.
@@ -582,14 +677,23 @@ fn ends(
     options: Options,
     members: &[String],
 ) -> Result<Vec<Value>, String> {
-    symbolic::run(program, state.clone(), options)
-        .map(|outcome: Outcome| {
-            let json = outcome.to_json("symbolic");
-            (members.iter())
-                .map(|m| json.get(m).cloned().unwrap_or_default())
-                .collect()
-        })
-        .map_err(|d| d.code.to_string())
+    end_of(symbolic::run(program, state.clone(), options), members)
+}
+
+/// How the run `run` ended: the values of `members`, or its error's code
+/// (a run stopped at a loop tested twice on one state, [`angelic`], as one
+/// that never ends: E0701).
+fn end_of(run: Result<Outcome, Diagnostic>, members: &[String]) -> Result<Vec<Value>, String> {
+    let run = run.map_err(|d| match d.code == codes::E0709 {
+        true => codes::E0701.to_string(),
+        false => d.code.to_string(),
+    });
+    run.map(|outcome: Outcome| {
+        let json = outcome.to_json("symbolic");
+        (members.iter())
+            .map(|m| json.get(m).cloned().unwrap_or_default())
+            .collect()
+    })
 }
 
 /// A random input for `program`: every size from 0 to 7, every element and
@@ -675,26 +779,26 @@ fn range(json: &Value) -> (i64, i64) {
     (low, high)
 }
 
-/// The `n`-th filling taking one candidate from each list, the last list
-/// fastest.
-fn nth<'c>(lists: &[&'c [Candidate]], mut n: usize) -> Vec<&'c Candidate> {
-    let mut filling = Vec::with_capacity(lists.len());
-    for list in lists.iter().rev() {
-        filling.push(&list[n % list.len()]);
-        n /= list.len();
-    }
-    filling.reverse();
-    filling
-}
-
-/// The `n`-th filling's source texts.
-fn texts(lists: &[&[Candidate]], n: usize) -> Filling {
-    nth(lists, n).into_iter().map(|c| c.text.clone()).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The `n`-th filling taking one candidate from each list, the last
+    /// list fastest.
+    fn nth<'c>(lists: &[&'c [Candidate]], mut n: usize) -> Vec<&'c Candidate> {
+        let mut filling = Vec::with_capacity(lists.len());
+        for list in lists.iter().rev() {
+            filling.push(&list[n % list.len()]);
+            n /= list.len();
+        }
+        filling.reverse();
+        filling
+    }
+
+    /// The `n`-th filling's source texts.
+    fn texts(lists: &[&[Candidate]], n: usize) -> Filling {
+        nth(lists, n).into_iter().map(|c| c.text.clone()).collect()
+    }
 
     #[test]
     fn splits_give_every_hole_one_to_max_size() {
@@ -742,7 +846,6 @@ mod tests {
             program,
             examples,
             max_steps: 2_000,
-            threads: 1,
             cache: Cache::none(),
         };
         let probes = Probes::new(&sketch.program, &sketch.examples, 1);

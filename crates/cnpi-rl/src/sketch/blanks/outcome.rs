@@ -15,14 +15,12 @@ use super::{BlankSketch, Filling, Search};
 use crate::sketch::Example;
 
 impl BlankSketch {
-    /// The sketch of the compiled file `name`, its examples read; `threads`
-    /// as `cnpi::threads::usable` counts them (0 is one per core).
+    /// The sketch of the compiled file `name`, its examples read.
     pub fn of(
         name: &str,
         compiled: &Compiled,
         examples: Vec<Example>,
         max_steps: u64,
-        threads: usize,
         cache: Cache,
     ) -> Result<BlankSketch, Diagnostic> {
         let program = &compiled.program;
@@ -38,7 +36,6 @@ impl BlankSketch {
             .with_label(hole.span, "called by nothing, so it would be the entry")
             .with_help("call it from the normal program with the holes, or remove it"));
         }
-        let threads = cnpi::threads::usable(threads, usize::MAX);
         Ok(BlankSketch {
             name: name.to_string(),
             text: compiled.text.clone(),
@@ -46,7 +43,6 @@ impl BlankSketch {
             entry: program.defs[program.entry].name.clone(),
             examples,
             max_steps,
-            threads,
             cache,
         })
     }

@@ -18,14 +18,7 @@ use crate::cli::report::{command_line, exit_code, fail, print_diagnostics};
 pub fn learn(args: &LearnArgs, compiled: Compiled, examples: Vec<Example>) -> ExitCode {
     let name = args.sketch.display().to_string();
     let cache = crate::cli::detector_cache();
-    let sketch = match BlankSketch::of(
-        &name,
-        &compiled,
-        examples,
-        args.max_steps,
-        args.threads,
-        cache,
-    ) {
+    let sketch = match BlankSketch::of(&name, &compiled, examples, args.max_steps, cache) {
         Ok(sketch) => sketch,
         Err(diagnostic) => {
             print_diagnostics(&[diagnostic], &compiled.sources);
@@ -65,6 +58,9 @@ pub fn learn(args: &LearnArgs, compiled: Compiled, examples: Vec<Example>) -> Ex
                     "input": input,
                 })),
                 "checked": search.checked,
+                "runs": search.runs,
+                "runs_to_answer": search.runs_to_answer,
+                "checked_runs": search.checked_runs,
                 "ambiguity_checked": search.found.is_some() && !search.unchecked(),
             });
             outln!("{json}");
