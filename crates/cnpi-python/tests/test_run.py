@@ -19,6 +19,11 @@ CASES = [
     ("toposort.cnpi", [{"graph": [[1, 2], [2], []]}]),
     ("ram/fibonacci.cnpi", [{"k": 10}, {"k": 0}]),
     ("clrs/floyd_warshall.cnpi", [{"A": [[0, 3, 0], [0, 0, 1], [2, 0, 0]]}]),
+    # Procedures of language.md §5.2: array parameters and local arrays,
+    # several results, a string as an array of characters.
+    ("ram/merge_sort.cnpi", [{"A": [5, 2, 4, 7, 1, 3, 2]}, {"A": []}]),
+    ("ram/gcd.cnpi", [{"x": 99, "y": 78}]),
+    ("ram/expression.cnpi", [{"S": "((2+3)*(4-1))"}]),
 ]
 
 
