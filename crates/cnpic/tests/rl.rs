@@ -619,6 +619,104 @@ fn normal_sketches_pass_their_oracles_on_fresh_inputs() {
     }
 }
 
+/// Issue 44: sketches of four to six holes from CLRS procedures (insertion
+/// sort, binary search, prefix sums, Euclid, a min/max scan), learned on
+/// one thread from examples of at most seven elements, pass an oracle
+/// written in Rust on fresh inputs two to three times as large, on the
+/// network.
+#[test]
+fn clrs_sketches_of_four_to_six_holes_pass_their_oracles_on_larger_inputs() {
+    use rand::{RngExt, SeedableRng};
+    use serde_json::{Value, json as j};
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    type Make = fn(&mut rand_chacha::ChaCha8Rng) -> Value;
+    type Oracle = fn(&Value) -> Value;
+    fn array(rng: &mut rand_chacha::ChaCha8Rng, least: usize) -> Vec<i64> {
+        let n = rng.random_range(least..=20);
+        (0..n).map(|_| rng.random_range(-50..=50)).collect()
+    }
+    fn numbers(v: &Value) -> Vec<i64> {
+        (v["A"].as_array().expect("an array").iter())
+            .map(|x| x.as_i64().expect("an integer"))
+            .collect()
+    }
+    let sorting: (Make, Oracle) = (
+        |rng| j!({ "A": array(rng, 10) }),
+        |v| {
+            let mut a = numbers(v);
+            a.sort();
+            j!({ "A": a })
+        },
+    );
+    let searching: (Make, Oracle) = (
+        |rng| {
+            let mut a = array(rng, 10);
+            a.sort();
+            let x = match rng.random_range(0..3) {
+                0 => rng.random_range(-60..=60),
+                _ => a[rng.random_range(0..a.len())],
+            };
+            j!({ "A": a, "x": x })
+        },
+        |v| {
+            let a = numbers(v);
+            let x = v["x"].as_i64().expect("x");
+            let at = a.iter().position(|&y| y >= x).unwrap_or(a.len() - 1);
+            j!({ "index": at })
+        },
+    );
+    let summing: (Make, Oracle) = (
+        |rng| j!({ "A": array(rng, 10) }),
+        |v| {
+            let sums: Vec<i64> = (numbers(v).iter())
+                .scan(0, |t, x| {
+                    *t += x;
+                    Some(*t)
+                })
+                .collect();
+            j!({ "A": sums, "total": sums.last().copied().unwrap_or(0) })
+        },
+    );
+    let scanning: (Make, Oracle) = (
+        |rng| j!({ "A": array(rng, 10) }),
+        |v| {
+            let a = numbers(v);
+            j!({ "smallest": a.iter().min(), "largest": a.iter().max() })
+        },
+    );
+    let euclid: (Make, Oracle) = (
+        |rng| j!({ "a": rng.random_range(0..1000), "b": rng.random_range(0..1000) }),
+        |v| {
+            let (mut a, mut b) = (v["a"].as_i64().expect("a"), v["b"].as_i64().expect("b"));
+            while b != 0 {
+                (a, b) = (b, a % b);
+            }
+            j!({ "gcd": a })
+        },
+    );
+    let sketches = [
+        ("insertion_sort", sorting),
+        ("binary_search", searching),
+        ("prefix_sums", summing),
+        ("euclid_loop", euclid),
+        ("min_max", scanning),
+    ];
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(44);
+    for (sketch, (make, oracle)) in sketches {
+        let (program, summary) = learn(dir.path(), sketch, &["--threads", "1"]);
+        let text = std::fs::read_to_string(&program).expect("the program is written");
+        assert_eq!(summary["ambiguous"], Value::Null, "{sketch}: {summary}");
+        for _ in 0..6 {
+            let input = make(&mut rng);
+            let run = run_json(&program, &input);
+            assert_eq!(run["engine"], "neural", "{sketch} on {input}: {run}");
+            for (member, value) in oracle(&input).as_object().expect("an object") {
+                assert_eq!(&run[member], value, "{sketch} on {input}\n{text}");
+            }
+        }
+    }
+}
+
 /// A normal sketch the examples cannot complete gets E1403 with the best
 /// candidate; one whose examples leave it open is filled, with a warning
 /// naming an input on which two fillings differ.
