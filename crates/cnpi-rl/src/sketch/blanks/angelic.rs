@@ -42,7 +42,7 @@ use cnpi::symbolic::{self, Event};
 
 use super::fill::{Candidate, Piece};
 use super::grow::{V, value};
-use super::{BlankSketch, Filling};
+use super::{BlankSketch, Filling, Walk};
 
 /// A set of candidates of one hole: indices into its list of one size,
 /// ascending.
@@ -477,7 +477,8 @@ pub(super) fn alone(b: &Boxed) -> Narrowed {
 pub(super) struct Decided {
     /// The sets narrowed to the fillings that ran as the first did.
     pub narrowed: Narrowed,
-    /// The first example it failed (`None`: it passed them all).
+    /// The position, in the order the examples run in, of the first
+    /// example it failed (`None`: it passed them all).
     pub fails: Option<usize>,
 }
 
@@ -496,9 +497,10 @@ impl BlankSketch {
         work: &mut Program,
         lists: &[&[Candidate]],
         b: &Boxed,
-        sites: &Sites,
+        walk: &Walk,
         budgets: &[u64],
     ) -> Decided {
+        let sites = &walk.sites;
         let Some(mut narrowed) = self.first_put(work, lists, b, sites) else {
             let texts: Filling = (lists.iter().zip(&b.sets))
                 .map(|(list, set)| list[set[0] as usize].text.clone())
@@ -509,14 +511,15 @@ impl BlankSketch {
                 fails,
             };
         };
-        let fails = (self.examples.iter().zip(budgets)).position(|(example, steps)| {
+        let fails = walk.order.iter().position(|&i| {
+            let example = &self.examples[i];
             let run = self.narrowing(
                 work,
                 lists,
                 &mut narrowed,
                 sites,
                 example.input.clone(),
-                *steps,
+                budgets[i],
             );
             !run.is_ok_and(|outcome| example.matches(&outcome))
         });

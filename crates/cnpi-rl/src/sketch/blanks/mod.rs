@@ -167,6 +167,8 @@ struct Walk {
     /// The step budget of each example: [`SEARCH_STEPS`] or
     /// `--max-steps` until the answer, then as [`SECOND_FACTOR`] says.
     budgets: Vec<u64>,
+    /// The order the examples are run in ([`BlankSketch::smallest_first`]).
+    order: Vec<usize>,
     /// The inputs the answer is compared with others on.
     teller: Option<Teller>,
     /// Where each hole is evaluated.
@@ -359,6 +361,7 @@ impl BlankSketch {
             budget,
             seed,
             budgets: vec![steps; self.examples.len()],
+            order: self.smallest_first(),
             sites: Sites::of(self),
             best: None,
             answer_total: None,
@@ -403,7 +406,7 @@ impl BlankSketch {
             let chosen: Vec<&[Candidate]> = (b.sizes.iter().enumerate())
                 .map(|(hole, size)| lists[&(hole, *size)].as_slice())
                 .collect();
-            let decided = self.decide(&mut work, &chosen, &b, &state.sites, &state.budgets);
+            let decided = self.decide(&mut work, &chosen, &b, &state, &state.budgets);
             let (inner, rest) = b.split(decided.narrowed);
             for rest in rest {
                 queue.push(rest);
@@ -637,6 +640,26 @@ impl BlankSketch {
             }
         }
         least
+    }
+
+    /// The examples' indices, the smallest input first (the fewest
+    /// integers and digits; ties in file order): a box is narrowed at
+    /// every hole evaluation of the examples it runs, so one that fails a
+    /// short example is split into far fewer boxes than one that fails a
+    /// long one (on `min_max`, an example of seven elements added first
+    /// instead of last kept the answer out of 200,000 runs).
+    fn smallest_first(&self) -> Vec<usize> {
+        fn weight(v: &Value) -> usize {
+            match v {
+                Value::Array(items) => items.iter().map(weight).sum(),
+                Value::Object(members) => members.values().map(weight).sum(),
+                Value::String(text) => text.len(),
+                _ => 1,
+            }
+        }
+        let mut order: Vec<usize> = (0..self.examples.len()).collect();
+        order.sort_by_key(|&i| weight(&self.examples[i].json));
+        order
     }
 
     /// The members some example asks for, in order of first mention.
