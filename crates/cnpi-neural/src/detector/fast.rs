@@ -2,7 +2,8 @@
 //! features its bit needs, each compiled for its shape.
 //!
 //! When every feature of a detector relates two sides of the shapes
-//! [`FastPair`] reads (an integer, a pointer, `n`, `A[i]`, `A[u][v]`),
+//! [`FastPair`] reads (an integer, a pointer, `n`, `A[i]`, `A[u][v]`) or
+//! `_resume` (a frame program's dispatch),
 //! no feature can fail, so which of them are computed changes nothing but
 //! the time. A [`FastDetector`] lays the table out as a decision diagram
 //! over the features in their encoding order: a node computes one
@@ -84,6 +85,8 @@ enum Feature {
     PointerInt { p: u32, k: i64 },
     /// `P[p]` against the scalar `data` (`i < n`).
     PointerScalar { p: u32, data: u32 },
+    /// `_resume` against `k` (a frame program's dispatch, `_resume < 3`).
+    ResumeInt { k: i64 },
     /// `P[p]` against `P[q]` (a `for` loop's test, `v <= h`).
     PointerPointer { p: u32, q: u32 },
     /// The array `data` at `P[p]` against `k` (`in_queue[v] == 0`).
@@ -106,6 +109,7 @@ impl Feature {
             (FastSide::Pointer(p, 0), FastSide::Int(k)) => Feature::PointerInt { p, k },
             (FastSide::Pointer(p, 0), FastSide::Scalar(data)) => Feature::PointerScalar { p, data },
             (FastSide::Pointer(p, 0), FastSide::Pointer(q, 0)) => Feature::PointerPointer { p, q },
+            (FastSide::Resume, FastSide::Int(k)) => Feature::ResumeInt { k },
             (FastSide::At(data, p), FastSide::Int(k)) => Feature::AtInt { data, p, k },
             (FastSide::At2(data, p, q), FastSide::Int(k)) => Feature::At2Int { data, p, q, k },
             (FastSide::At(a, p), FastSide::At(b, q)) => Feature::AtAt { a, p, b, q },
@@ -126,6 +130,7 @@ impl Feature {
             Feature::PointerPointer { p, q } => {
                 relate_fast(Some(cells.pointer(p)), Some(cells.pointer(q)))
             }
+            Feature::ResumeInt { k } => relate_fast(Some(cells.resume()), Some(k)),
             Feature::AtInt { data, p, k } => relate_fast(cells.at(data, cells.pointer(p)), Some(k)),
             Feature::At2Int { data, p, q, k } => {
                 let (i, j) = (cells.pointer(p), cells.pointer(q));
@@ -162,6 +167,9 @@ pub struct FastDetector {
     constant: bool,
     /// The features whose sides can fail, in encoding order.
     failable: Box<[[Term; 2]]>,
+    /// Whether a feature reads `_resume` (which the caller then gives in
+    /// the cells).
+    reads_resume: bool,
 }
 
 impl FastDetector {
@@ -173,6 +181,8 @@ impl FastDetector {
         table: &[bool],
     ) -> Option<FastDetector> {
         let domain = features.iter().map(|f| f.2).product::<usize>();
+        let reads_resume = (features.iter().flat_map(|f| f.0))
+            .any(|term| matches!(term, Term::Side(FastSide::Resume)));
         if domain > MAX_POINTS || table.len() != domain {
             return None;
         }
@@ -209,6 +219,7 @@ impl FastDetector {
                 nodes: Box::new([]),
                 constant,
                 failable,
+                reads_resume,
             });
         }
         let mut nodes: Vec<Option<Node>> = vec![None];
@@ -248,7 +259,15 @@ impl FastDetector {
             nodes: nodes.into_iter().map(|n| n.unwrap_or(filler)).collect(),
             constant: false,
             failable,
+            reads_resume,
         })
+    }
+
+    /// Whether the detector reads `_resume`, which its cells must then
+    /// hold ([`Cells::with_resume`]; others read it as 0).
+    #[inline(always)]
+    pub fn reads_resume(&self) -> bool {
+        self.reads_resume
     }
 
     /// The table's bit at the point of the memory and pointers `cells`;
@@ -347,7 +366,8 @@ mod tests {
     }
 
     /// The conditions of the combinatory form of every CLRS example
-    /// whose features are all compiled, read from random states: the
+    /// whose features are all compiled (a frame program's `_resume`
+    /// included), read from random states and resume points: the
     /// compiled diagram's bit is the table's bit at the encoder's point,
     /// for the condition's own table and for one that is not the
     /// condition's; where a sum fails, no bit (and there the encoder's).
@@ -401,8 +421,11 @@ mod tests {
                             let pointers: Vec<i64> = (layout.registers.iter())
                                 .map(|_| rng.random_range(-2..7))
                                 .collect();
-                            let view = state.view(&pointers);
-                            let bit = fast.bit(state.cells(&pointers));
+                            // A frame program's dispatch reads `_resume`.
+                            let resume = rng.random_range(-1..12);
+                            let view = state.view(&pointers).with_resume(resume);
+                            let cells = state.cells(&pointers).with_resume(resume);
+                            let bit = fast.bit(cells);
                             // Where a sum fails the encoder is read: it
                             // gives the bit, or the condition's error.
                             match (encoder.encode(&view, false), bit) {
@@ -429,6 +452,7 @@ mod tests {
             "PointerInt",
             "PointerPointer",
             "PointerScalar",
+            "ResumeInt",
         ];
         assert_eq!(shapes, expected);
     }

@@ -201,10 +201,7 @@ impl<'m> Machine<'m, '_, '_> {
             }
             let next = match edge.end {
                 End::Bit { entry, fast, next } => {
-                    let bit = match scripts
-                        .fast_at(fast)
-                        .and_then(|f| f.bit(self.store.cells()))
-                    {
+                    let bit = match scripts.fast_at(fast).and_then(|f| self.fast_bit(f)) {
                         Some(bit) => bit,
                         // Not compiled, or a feature failed: as the scripts read it.
                         None => self.bit(scripts, entry)?,
@@ -375,7 +372,7 @@ impl<'m> Machine<'m, '_, '_> {
         let e = scripts.entry(entry);
         match e.first {
             First::Known(_) => Ok(false),
-            First::Fast(fast, _) => match scripts.fast(fast).bit(self.store.cells()) {
+            First::Fast(fast, _) => match self.fast_bit(scripts.fast(fast)) {
                 Some(bit) => Ok(bit),
                 None => self.encode(e.detector, None),
             },
