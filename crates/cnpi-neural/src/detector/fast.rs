@@ -80,7 +80,7 @@ impl Term {
 /// their shapes, the commonest pairs each in a form of their own (read
 /// with no dispatch on either side's shape).
 #[derive(Clone, Copy, Debug)]
-enum Feature {
+pub(crate) enum Feature {
     /// `P[p]` against `k` (`u != -1`).
     PointerInt { p: u32, k: i64 },
     /// `P[p]` against the scalar `data` (`i < n`).
@@ -117,6 +117,12 @@ impl Feature {
         }
     }
 
+    /// The state at `cells` of a feature that cannot fail.
+    #[inline(always)]
+    pub(crate) fn plain_state(&self, cells: Cells) -> usize {
+        self.state(cells, &[0; MAX_FAILABLE])
+    }
+
     /// The feature's state at `cells` (those of the failable features in
     /// `failable`): the relation's index.
     #[inline(always)]
@@ -151,11 +157,11 @@ impl Feature {
 /// every point below has (a leaf: bit `s` of `leaves` set, the bit in bit
 /// `s` of `ones`) or the node `children + s`.
 #[derive(Clone, Copy, Debug)]
-struct Node {
-    feature: Feature,
-    children: u32,
-    leaves: u8,
-    ones: u8,
+pub(crate) struct Node {
+    pub(crate) feature: Feature,
+    pub(crate) children: u32,
+    pub(crate) leaves: u8,
+    pub(crate) ones: u8,
 }
 
 /// See the module documentation.
@@ -261,6 +267,18 @@ impl FastDetector {
             failable,
             reads_resume,
         })
+    }
+
+    /// The diagram of a detector none of whose features can fail, for a
+    /// caller that lays it out itself: its nodes from the root (read as
+    /// [`Self::bit`] reads them), or the bit of a table without nodes;
+    /// `None` for a detector with features that can fail.
+    pub(crate) fn diagram(&self) -> Option<Result<&[Node], bool>> {
+        match (self.failable.is_empty(), self.nodes.is_empty()) {
+            (false, _) => None,
+            (true, true) => Some(Err(self.constant)),
+            (true, false) => Some(Ok(&self.nodes)),
+        }
     }
 
     /// Whether the detector reads `_resume`, which its cells must then

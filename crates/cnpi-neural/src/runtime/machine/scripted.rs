@@ -14,7 +14,7 @@
 //! runs out at the same step with the same error. The budget is held in a
 //! local count and recorded in the store when the run ends.
 
-use super::super::automaton::{Automaton, CONTEXT, Edge, End, Move, NONE, starts};
+use super::super::automaton::{Automaton, CONTEXT, Edge, End, LEAF, Move, NONE, starts};
 use super::super::script::{Action, Block, First, Scripts, Simple};
 use super::{Diagnostic, Machine, RowId};
 use crate::runtime::row::Op;
@@ -208,6 +208,7 @@ impl<'m> Machine<'m, '_, '_> {
                     };
                     next[usize::from(bit)]
                 }
+                End::Walk { root, resume } => self.walk(automaton, root, resume)?,
                 End::Next(next) => next,
                 End::Return => match stack.below.pop() {
                     Some(next) => {
@@ -226,6 +227,30 @@ impl<'m> Machine<'m, '_, '_> {
             match automaton.edge(next) {
                 Some(next) => edge = next,
                 None => return Err(internal("an edge leads to no edge")),
+            }
+        }
+    }
+
+    /// The next edge of an [`End::Walk`] from hop `root` (`_resume` read
+    /// where `resume`): each hop's feature read from the store, its state
+    /// leading to the next hop or to the edge.
+    #[inline(always)]
+    fn walk(&self, automaton: &'m Automaton, root: u32, resume: bool) -> Result<u32, Diagnostic> {
+        let cells = self.store.cells();
+        let cells = match resume {
+            true => cells.with_resume(self.store.frames().resume()),
+            false => cells,
+        };
+        let mut at = root;
+        loop {
+            let Some(hop) = automaton.hop(at) else {
+                return Err(internal("a diagram's hop leads to no hop"));
+            };
+            let to = hop.to.get(hop.feature.plain_state(cells)).copied();
+            match to {
+                Some(to) if to & LEAF != 0 => return Ok(to & !LEAF),
+                Some(to) => at = to,
+                None => return Err(internal("a feature's state past its relations")),
             }
         }
     }
