@@ -2,6 +2,8 @@
 //! `cnpic learn` (`cnpi_rl::sketch::learn`); and [`compiled`], a source
 //! compiled (not loaded for an engine) with its errors as a CompileError.
 
+use std::sync::Arc;
+
 use cnpi::compile::Compiled;
 use cnpi::env::Declarations;
 use cnpi::plan::{Source, compile_reporting};
@@ -13,6 +15,7 @@ use pyo3::exceptions::{PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 
 use crate::errors::{Reported, guarded, run_error};
+use crate::interrupt::Watch;
 use crate::source;
 use crate::values::to_json;
 
@@ -80,7 +83,7 @@ pub fn learn(
         let made_by = format!("cnpi.learn (Python), seed {seed}");
         if !compiled.program.blanks.is_empty() {
             // Holes in normal programs: the search of `cnpic learn` for them.
-            let sketch = BlankSketch::of(
+            let mut sketch = BlankSketch::of(
                 &name,
                 &compiled,
                 examples,
@@ -89,7 +92,15 @@ pub fn learn(
             )
             .map_err(|d| error(&d))?;
             let budget = trials.saturating_mul(episodes);
+            // Ctrl-C stops the search (between runs and within them) and
+            // raises KeyboardInterrupt, as it stops `Program.run`.
+            let watch = Arc::new(Watch::new());
+            sketch.interrupt = Some(watch.clone());
             let search = py.detach(|| sketch.search(budget, seed));
+            sketch.interrupt = None;
+            if let Some(raised) = Arc::into_inner(watch).and_then(Watch::raised) {
+                return Err(raised);
+            }
             return match &search.found {
                 Some(filling) => {
                     for warning in search.warnings(&sketch) {

@@ -195,3 +195,36 @@ def test_a_failing_run_carries_its_trace():
     with pytest.raises(cnpi.RunError) as raised:
         program.run([5, 4, 3, 2, 1], max_steps=10)
     assert raised.value.trace is None
+
+
+def test_ctrl_c_stops_learn_within_100_ms():
+    """Issue 47: a search that would run for minutes (three holes, examples
+    no filling fits, a budget of ten million runs) stops on Ctrl-C and
+    raises KeyboardInterrupt, as `Program.run` does."""
+    import os
+    import signal
+    import threading
+    import time
+
+    sketch = "env ram(i = 0)\ninput A[n]\nvar t = 0\n\ndef F():\n  while ?:\n    t = ?\n    i = ?\n"
+    impossible = [
+        {"input": {"A": [1, 2]}, "output": {"t": 77}},
+        {"input": {"A": [3]}, "output": {"t": -1000}},
+    ]
+    sent = []
+
+    def interrupt():
+        sent.append(time.monotonic())
+        os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Timer(1.0, interrupt)
+    timer.start()
+    began = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            cnpi.learn(sketch, impossible, trials=10_000, episodes=1_000)
+        took = time.monotonic() - sent[0]
+    finally:
+        timer.cancel()
+    assert sent and sent[0] - began > 0.9, "the search ended before Ctrl-C"
+    assert took < 0.1, f"learn stopped {took * 1000:.0f} ms after Ctrl-C"

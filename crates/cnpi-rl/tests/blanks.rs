@@ -98,6 +98,7 @@ proptest! {
             examples,
             max_steps: 1000,
             cache: Cache::located(|name| std::env::var_os(name)),
+            interrupt: None,
         };
         let search = blank.search(20_000, 1);
         let found = search.found.expect("the target itself is a candidate");

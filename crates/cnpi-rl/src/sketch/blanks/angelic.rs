@@ -34,6 +34,7 @@ use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use cnpi::diagnostic::Diagnostic;
 use cnpi::env::State;
 use cnpi::env::View;
+use cnpi::exec::limits::Interrupt;
 use cnpi::exec::{Limits, Options, Outcome};
 use cnpi::program::{BlankKind, Body, DefId, Program, Stmt, World as _};
 use cnpi::symbolic::{self, Event};
@@ -361,6 +362,19 @@ fn cells(view: &View, data: usize, at: &mut Vec<i64>, dim: usize, out: &mut Vec<
     }
 }
 
+/// What stops a run of [`BlankSketch::narrowing`]: a loop tested twice
+/// on one state ([`Looping`]), or the search's own interrupt.
+struct Stop<'a> {
+    looping: AtomicBool,
+    outside: Option<&'a dyn Interrupt>,
+}
+
+impl Interrupt for Stop<'_> {
+    fn interrupted(&self) -> bool {
+        self.looping.load(AtomicOrdering::Relaxed) || self.outside.is_some_and(|i| i.interrupted())
+    }
+}
+
 /// `b` narrowed to its first filling, each hole's other candidates one
 /// group.
 pub(super) fn alone(b: &Boxed) -> Narrowed {
@@ -461,7 +475,10 @@ impl BlankSketch {
         steps: u64,
     ) -> Result<Outcome, Diagnostic> {
         let loops = self.loops_end();
-        let stop = AtomicBool::new(false);
+        let stop = Stop {
+            looping: AtomicBool::new(false),
+            outside: self.interrupt.as_deref().map(|i| i as &dyn Interrupt),
+        };
         let options = Options {
             max_steps: steps,
             trace: None,
@@ -486,7 +503,7 @@ impl BlankSketch {
                 narrowed.narrow(hole, |c| gives(lists[hole], c, &view));
             }
             if loops && tested.again(&self.program, def, depth, stmt, &view) {
-                stop.store(true, AtomicOrdering::Relaxed);
+                stop.looping.store(true, AtomicOrdering::Relaxed);
             }
             tested.held
         };

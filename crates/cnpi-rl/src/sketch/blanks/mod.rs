@@ -42,6 +42,7 @@ pub mod probe;
 
 use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::Arc;
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -50,7 +51,8 @@ use serde_json::{Map, Value};
 use cnpi::compile::{Compiled, compile, for_the_network};
 use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::env::{self, Declarations, State, internal};
-use cnpi::exec::{Options, Outcome};
+use cnpi::exec::limits::Interrupt;
+use cnpi::exec::{Limits, Options, Outcome};
 use cnpi::plan::NetworkEngine as _;
 use cnpi::program::{BlankKind, DataKind, PosKind, Program};
 use cnpi::symbolic;
@@ -99,6 +101,10 @@ pub struct BlankSketch {
     pub max_steps: u64,
     /// Where the detectors of completed programs are kept.
     pub cache: Cache,
+    /// Asked between runs and within them (every
+    /// [`cnpi::exec::limits::POLL_EVERY`] steps) whether to stop the
+    /// search: Ctrl-C in the Python package.
+    pub interrupt: Option<Arc<dyn Interrupt + Send>>,
 }
 
 /// A filling: one source text per hole, the holes in normal programs in
@@ -140,6 +146,8 @@ pub struct Search {
     /// largest size without an answer, the whole of the answer's size
     /// class and the next with one (false: the budget ran out first).
     pub exhausted: bool,
+    /// Whether [`BlankSketch::interrupt`] stopped the search.
+    pub interrupted: bool,
 }
 
 impl Search {
@@ -259,12 +267,20 @@ impl BlankSketch {
             .collect()
     }
 
-    fn options(&self) -> Options<'static> {
+    fn options(&self) -> Options<'_> {
         Options {
             max_steps: self.max_steps,
             trace: None,
-            limits: Default::default(),
+            limits: Limits {
+                interrupt: self.interrupt.as_deref().map(|i| i as &dyn Interrupt),
+                ..Limits::default()
+            },
         }
+    }
+
+    /// Whether the search was asked to stop ([`Self::interrupt`]).
+    pub fn interrupted(&self) -> bool {
+        self.interrupt.as_ref().is_some_and(|i| i.interrupted())
     }
 
     /// Whether the completed program passes every example on the network,
@@ -312,7 +328,11 @@ impl BlankSketch {
     pub fn search(&self, budget: usize, seed: u64) -> Search {
         let short = self.max_steps.min(SEARCH_STEPS);
         let first = self.search_within(budget, seed, short);
-        if first.found.is_some() || first.unrunnable.is_some() || short == self.max_steps {
+        if first.found.is_some()
+            || first.unrunnable.is_some()
+            || first.interrupted
+            || short == self.max_steps
+        {
             return first;
         }
         let mut second = self.search_within(budget, seed, self.max_steps);
@@ -367,6 +387,11 @@ impl BlankSketch {
             let Some(b) = queue.pop().filter(|b| b.total <= last) else {
                 break;
             };
+            if self.interrupted() {
+                search.interrupted = true;
+                search.exhausted = false;
+                break;
+            }
             let spent = match search.found {
                 Some(_) => search.checked_runs,
                 None => search.runs,
@@ -549,7 +574,8 @@ impl BlankSketch {
             let Some((json, input, end)) = teller.inputs.get(k) else {
                 continue;
             };
-            if search.checked_runs >= state.budget {
+            if search.checked_runs >= state.budget || self.interrupted() {
+                search.interrupted = self.interrupted();
                 search.exhausted = false;
                 return true;
             }
@@ -574,6 +600,11 @@ impl BlankSketch {
                 input.clone(),
                 self.max_steps,
             );
+            if self.interrupted() {
+                search.interrupted = true;
+                search.exhausted = false;
+                return true;
+            }
             if end_of(run, &teller.members) != *end {
                 search.ambiguous = Some((texts, json.clone()));
                 return true;
@@ -847,6 +878,7 @@ mod tests {
             examples,
             max_steps: 2_000,
             cache: Cache::none(),
+            interrupt: None,
         };
         let probes = Probes::new(&sketch.program, &sketch.examples, 1);
         let mut grower = Grower::new(&sketch.program, &probes);

@@ -44,6 +44,7 @@ impl BlankSketch {
             examples,
             max_steps,
             cache,
+            interrupt: None,
         })
     }
 
