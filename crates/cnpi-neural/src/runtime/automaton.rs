@@ -35,6 +35,8 @@
 
 use std::collections::HashMap;
 
+use foldhash::fast::FixedState;
+
 use super::row::Op;
 use super::script::{Action, First, Scripts};
 use crate::detector::{DiagramNode, Feature};
@@ -194,8 +196,8 @@ impl Automaton {
                 contexts: vec![Box::new([])],
                 by_position: vec![NONE; scripts.positions()],
             },
-            keys: HashMap::new(),
-            contexts: HashMap::from([(Vec::new(), 0)]),
+            keys: HashMap::default(),
+            contexts: HashMap::from_iter([(Vec::new(), 0)]),
             todo: Vec::new(),
         };
         for entry in 0..scripts.entries() {
@@ -238,6 +240,15 @@ impl Automaton {
             .unwrap_or_default()
     }
 
+    /// How many edges end reading a laid-out diagram that reads
+    /// `_resume`.
+    #[cfg(test)]
+    pub(super) fn walks_reading_resume(&self) -> usize {
+        (self.edges.iter())
+            .filter(|edge| matches!(edge.end, End::Walk { resume: true, .. }))
+            .count()
+    }
+
     /// How many contexts the edges hold (the empty one included).
     #[cfg(test)]
     pub(super) fn contexts(&self) -> usize {
@@ -264,10 +275,11 @@ struct Builder<'a> {
     scripts: &'a Scripts,
     ops: &'a [Op],
     automaton: Automaton,
-    /// The edge of each (position, context) made so far.
-    keys: HashMap<(u32, u32), u32>,
+    /// The edge of each (position, context) made so far (hashed with
+    /// foldhash: std's SipHash took a quarter of a `dfs` run at n = 256).
+    keys: HashMap<(u32, u32), u32, FixedState>,
     /// Each context's number.
-    contexts: HashMap<Vec<u32>, u32>,
+    contexts: HashMap<Vec<u32>, u32, FixedState>,
     /// Edges still to be written.
     todo: Vec<u32>,
 }
