@@ -383,6 +383,24 @@ impl FlatOperand {
         }
     }
 
+    /// `(data, [(p, k), (q, l)])` for the matrix `data` at `P[p] + k,
+    /// P[q] + l` (`c[i - 1][j]`; `k` or `l` is 0 for an index written as
+    /// a pointer), if the side is one: it fails where an index overflows,
+    /// as the flat form and the tree do, and is END outside the matrix.
+    pub fn offset_at2(&self) -> Option<(u32, [(u32, i64); 2])> {
+        let index = |op: Op| match op {
+            Op::Pointer(p) if p != NO_POINTER => Some((p, 0)),
+            Op::PointerPlus(p, k) if p != NO_POINTER => Some((p, k)),
+            _ => None,
+        };
+        match (self.top, &*self.ops) {
+            (Top::Cell(data, 2), &[a, b]) => {
+                Some((u32::try_from(data).ok()?, [index(a)?, index(b)?]))
+            }
+            _ => None,
+        }
+    }
+
     /// The flat form of `operand`, if it has one.
     pub fn new(operand: &Operand) -> Option<FlatOperand> {
         let mut ops = Vec::new();

@@ -17,13 +17,13 @@
 //! no region found through it.
 //!
 //! A feature one of whose sides is the sum of two such sides
-//! (`d[u] + A[u][v] < d[v]`) or an array read at a pointer plus a
-//! constant (`A[j - 1]`), a [`Term`], can fail: END in the sum, or an
-//! overflow. Where the condition's own evaluation would reach it depends
-//! on more than the diagram's path, so every such feature is computed
-//! first, whatever the path; where one fails, the detector gives no bit
-//! and the caller reads the encoder, which gives the bit or the error the
-//! condition has there. Where none fails, every feature has its state
+//! (`d[u] + A[u][v] < d[v]`) or an array or a matrix read at pointers
+//! plus constants (`A[j - 1]`, `c[i - 1][j]`), a [`Term`], can fail: END
+//! in the sum, or an overflow. Where the condition's own evaluation
+//! would reach it depends on more than the diagram's path, so every such
+//! feature is computed first, whatever the path; where one fails, the
+//! detector gives no bit and the caller reads the encoder, which gives
+//! the bit or the error the condition has there. Where none fails, every feature has its state
 //! and the diagram's bit is the table's at the encoder's point.
 
 use cnpi::env::Cells;
@@ -45,6 +45,9 @@ pub(super) enum Term {
     /// The array `.0` at `P[.1] + .2` (`A[j - 1]`), which fails where the
     /// index overflows.
     Offset(u32, u32, i64),
+    /// The matrix `.0` at `P[p] + k, P[q] + l` for `.1 = [(p, k), (q, l)]`
+    /// (`c[i - 1][j]`), which fails where an index overflows.
+    Offset2(u32, [(u32, i64); 2]),
 }
 
 impl Term {
@@ -52,10 +55,12 @@ impl Term {
     pub(super) fn of(side: &FlatOperand) -> Option<Term> {
         match side.fast_side() {
             Some(side) => Some(Term::Side(side)),
-            None => (side.sum().map(|[a, b]| Term::Sum(a, b))).or_else(|| {
-                side.offset_at()
-                    .map(|(data, p, k)| Term::Offset(data, p, k))
-            }),
+            None => (side.sum().map(|[a, b]| Term::Sum(a, b)))
+                .or_else(|| {
+                    side.offset_at()
+                        .map(|(data, p, k)| Term::Offset(data, p, k))
+                })
+                .or_else(|| side.offset_at2().map(|(data, at)| Term::Offset2(data, at))),
         }
     }
 
@@ -71,6 +76,11 @@ impl Term {
             Term::Offset(data, p, k) => {
                 let i = cells.pointer(p).checked_add(k).ok_or(())?;
                 Ok(cells.at(data, i))
+            }
+            Term::Offset2(data, [(p, k), (q, l)]) => {
+                let i = cells.pointer(p).checked_add(k).ok_or(())?;
+                let j = cells.pointer(q).checked_add(l).ok_or(())?;
+                Ok(cells.at2(data, i, j))
             }
         }
     }
