@@ -541,10 +541,6 @@ fn decide(
     }
 }
 
-/// The bit of a detector read as [`Probe::Fast`] says at `cells`; `None`
-/// where a feature that can fail fails.
-#[inline(never)]
-
 /// The name of `row` of `memory` (`?` for none).
 fn row_name(memory: &Memory, row: RowId) -> &str {
     memory.rows.get(row).map_or("?", |r| r.name.as_str())
