@@ -38,10 +38,10 @@ pub mod stats;
 pub mod table;
 pub mod verification_cost;
 
+pub use cnpi::shard::Shard;
 pub use output::{Output, Saved};
 pub use results::{Record, Results, merge, read_json};
 pub use runner::{Experiment, run};
-pub use cnpi::shard::Shard;
 
 use std::path::Path;
 
