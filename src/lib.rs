@@ -18,7 +18,8 @@
 //! reads the combinators and environment signatures from `stdlib/*.cnpi`;
 //! [`operators`] is the vocabulary the phases share; [`format`] lays a
 //! file out canonically (`cnpic fmt`, the language server); [`files`]
-//! writes every output file atomically. The library never
+//! writes every output file atomically; [`shard`] splits a batch (`--shard
+//! i/n`) and [`threads`] says how many threads a run takes. The library never
 //! prints or exits. The network lives in the `cnpi-neural` crate and the
 //! command line in `cnpic`; this crate does not depend on either (nor on
 //! candle), so editor tooling can use it alone.
@@ -35,6 +36,7 @@ pub mod operators;
 pub mod plan;
 pub mod program;
 pub mod read;
+pub mod shard;
 pub mod span;
 pub mod stdlib;
 pub mod symbolic;

@@ -48,7 +48,7 @@ pub fn run_every_way(compiled: &Compiled, input: &str, max_depth: usize) {
         ..Options::steps(MAX_STEPS)
     };
     let program = &compiled.program;
-    let read = |program: &Program| env::read_input(program.env, &Declarations::of(program), input);
+    let read = |program: &Program| env::read_input(&Declarations::of(program), input);
     let Ok(state) = read(program) else {
         return;
     };

@@ -16,10 +16,12 @@
 //! hidden file-level array `_<k>a_L` (`k` numbers the program), made anew
 //! by `ALLOC` when the statement runs, with its length in hidden
 //! variables for `len`, and emptied at every `return` and at the end of
-//! the program. One array per program is exact because a program with a
-//! local array may not run again while it runs (recursion through it is
-//! E0413). After this pass, every engine runs plain programs on
-//! file-level arrays, so they agree by construction.
+//! the program. A program that may run again while it runs (through
+//! recursion) keeps each activation's arrays apart: on entry it puts the
+//! caller's away (`STASH`, and their lengths into hidden locals), and at
+//! every return it takes them back (`UNSTASH`). After this pass, every
+//! engine runs plain programs on file-level arrays, so they agree by
+//! construction.
 
 use std::collections::{HashMap, HashSet};
 
@@ -338,7 +340,7 @@ impl<'a> Pass<'a> {
     }
 
     /// Marks the programs with local arrays that may run again while they
-    /// run, reporting E0413 for each.
+    /// run (through any chain of calls).
     fn find_recursion(&mut self) {
         let edges: Vec<Vec<usize>> = (self.programs.iter())
             .map(|program| {
@@ -359,20 +361,7 @@ impl<'a> Pass<'a> {
                     stack.extend(&edges[q]);
                 }
             }
-            if seen[p] {
-                self.programs[p].recursive = true;
-                let def = self.programs[p].def;
-                let error = Diagnostic::error(
-                    codes::E0413,
-                    format!("`{}` has a local array and may call itself", def.name.name),
-                )
-                .with_label(def.name.span, "recursive, with a local array")
-                .with_help(
-                    "cnpic runs local arrays in programs that do not run again while they run; \
-                     declare the array at file level (`var L[...]`), or pass it in as a parameter",
-                );
-                self.report(error, def.name.span);
-            }
+            self.programs[p].recursive = seen[p];
         }
     }
 
@@ -546,8 +535,8 @@ impl<'a> Pass<'a> {
             locals,
             temps: 0,
         };
-        let block = rewrite.block(program_block(rewrite.pass, p));
-        let mut block = block;
+        let mut block = rewrite.entry();
+        block.extend(rewrite.block(program_block(rewrite.pass, p)));
         let ends_in_return = matches!(block.last(), Some(Stmt::Return { .. }));
         if !ends_in_return {
             let span = block.last().map_or(Span::default(), Stmt::span);
@@ -673,9 +662,44 @@ impl Rewrite<'_, '_> {
         out
     }
 
-    /// Every local array of the program emptied (freed).
+    /// Whether the program may run again while it runs.
+    fn recursive(&self) -> bool {
+        self.pass.programs[self.p].recursive
+    }
+
+    /// What a program that may run again while it runs does on entry: its
+    /// caller's local arrays put away, and their lengths kept in hidden
+    /// locals of this activation (nothing for any other program).
+    fn entry(&self) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        if !self.recursive() {
+            return out;
+        }
+        let span = self.pass.programs[self.p].def.name.span;
+        for local in &self.locals {
+            for length in &local.lengths {
+                out.push(assign(name(&saved(length), span), name(length, span), span));
+            }
+            let array = element(&local.array, local.dims, span);
+            out.push(act("STASH", vec![array], span));
+        }
+        out
+    }
+
+    /// Every local array of the program emptied (freed), and, in a
+    /// program that may run again while it runs, its caller's taken back.
     fn frees(&self, span: Span) -> Vec<Stmt> {
         let mut out = Vec::new();
+        if self.recursive() {
+            for local in self.locals.iter().rev() {
+                let array = element(&local.array, local.dims, span);
+                out.push(act("UNSTASH", vec![array], span));
+                for length in &local.lengths {
+                    out.push(assign(name(length, span), name(&saved(length), span), span));
+                }
+            }
+            return out;
+        }
         for local in &self.locals {
             let mut args = vec![element(&local.array, local.dims, span)];
             for length in &local.lengths {
@@ -933,6 +957,15 @@ fn mentions(e: &Expr, locals: &[Local]) -> bool {
         true
     });
     found
+}
+
+/// The hidden local that keeps a caller's `length` while a recursive
+/// activation runs (`_3n_L` -> `_3sn_L`).
+fn saved(length: &str) -> String {
+    let digits = length[1..]
+        .find(|c: char| !c.is_ascii_digit())
+        .map_or(1, |i| i + 1);
+    format!("{}s{}", &length[..digits], &length[digits..])
 }
 
 /// The calls in `block` to programs of `by_name`: callee, arguments and

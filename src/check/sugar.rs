@@ -31,6 +31,7 @@ use crate::diagnostic::{Diagnostic, codes};
 use crate::operators::{ArithOp, CompareOp};
 use crate::span::Span;
 use crate::syntax::ast::{Block, Call, DataDecl, DefBody, Expr, ExprKind, File, Ident, Item, Stmt};
+use crate::syntax::visit::each_stmt;
 
 /// `file` with every `ram` normal program's sugar rewritten, and the
 /// hidden result variables declared; the errors found go to
@@ -136,13 +137,16 @@ impl Sugar {
     /// when they disagree.
     fn count_results(&mut self, def: &Ident, block: &Block) {
         let mut counts = Vec::new();
-        every_return(block, &mut |value, span| {
-            let count = match value.map(|v| &v.kind) {
+        each_stmt(block, &mut |stmt| {
+            let Stmt::Return { value, span } = stmt else {
+                return;
+            };
+            let count = match value.as_ref().map(|v| &v.kind) {
                 Some(ExprKind::Tuple(values)) => values.len(),
                 Some(_) => 1,
                 None => 0,
             };
-            counts.push((count, span));
+            counts.push((count, *span));
         });
         let Some(&(first, _)) = counts.iter().find(|(c, _)| *c > 1) else {
             return;
@@ -879,24 +883,6 @@ fn v_span(values: &[Expr], span: Span) -> Span {
     }
 }
 
-/// Calls `f` on every `return` of `block` (nested blocks included) with
-/// its value.
-fn every_return(block: &[Stmt], f: &mut impl FnMut(Option<&Expr>, Span)) {
-    for stmt in block {
-        match stmt {
-            Stmt::Return { value, span } => f(value.as_ref(), *span),
-            Stmt::If {
-                then, otherwise, ..
-            } => {
-                every_return(then, f);
-                every_return(otherwise.as_deref().unwrap_or_default(), f);
-            }
-            Stmt::While { body, .. } | Stmt::For { body, .. } => every_return(body, f),
-            _ => {}
-        }
-    }
-}
-
 /// Whether `stmt` may `break` or `continue` the loop it stands in (not
 /// a loop inside it).
 fn jumps(stmt: &Stmt) -> bool {
@@ -934,7 +920,7 @@ fn loop_jumps(body: &[Stmt]) -> (bool, bool) {
 /// if it does.
 fn assigns(block: &[Stmt], variable: &str) -> Option<Span> {
     let mut found = None;
-    crate::syntax::visit::each_stmt(block, &mut |stmt| match stmt {
+    each_stmt(block, &mut |stmt| match stmt {
         _ if found.is_some() => {}
         Stmt::Assign { target, span, .. } => {
             let names = match &target.kind {

@@ -459,6 +459,7 @@ impl<'o> Store<'o> {
     pub fn trace(&mut self, depth: u32, line: &str) {
         if let Some(out) = self.trace.as_mut() {
             let indent = "  ".repeat(depth as usize);
+            let line = crate::program::calls::as_written(line);
             if writeln!(out, "{indent}{line}").is_err() {
                 self.trace = None;
             }

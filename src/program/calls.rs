@@ -44,6 +44,39 @@ pub fn written(name: &str) -> &str {
     }
 }
 
+/// `text` (a line of `--trace`) with each hidden name of a local as the
+/// program writes it: a local `_3_mid` as `mid`, a local array `_0a_L` as
+/// `L` and its lengths `_0n_L` and `_0c_L` as `len(L)` and `len(L[0])`;
+/// every other name, hidden or not, as it is.
+pub fn as_written(text: &str) -> std::borrow::Cow<'_, str> {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    if !text.contains('_') {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find(|c: char| word(c)) {
+        out.push_str(&rest[..start]);
+        let tail = &rest[start..];
+        let end = tail.find(|c: char| !word(c)).unwrap_or(tail.len());
+        let name = &tail[..end];
+        let shown = written(name);
+        let tag = name
+            .trim_start_matches('_')
+            .trim_start_matches(|c: char| c.is_ascii_digit());
+        match tag.as_bytes().first() {
+            _ if shown == name || !hidden(name) => out.push_str(name),
+            Some(b'n') => out.push_str(&format!("len({shown})")),
+            Some(b'c') => out.push_str(&format!("len({shown}[0])")),
+            Some(b'_' | b'a') => out.push_str(shown),
+            _ => out.push_str(name),
+        }
+        rest = &tail[end..];
+    }
+    out.push_str(rest);
+    out.into()
+}
+
 /// Every call inside `expr`, outermost last (an argument's calls run before
 /// the call it is an argument of), left to right.
 pub fn calls_in_position<'p>(expr: &'p PosExpr, found: &mut Vec<&'p CallExpr>) {
@@ -200,7 +233,7 @@ fn first_in_block(block: &[Stmt]) -> Option<(Span, &'static str)> {
 
 #[cfg(test)]
 mod tests {
-    use super::written;
+    use super::{as_written, written};
 
     #[test]
     fn hidden_names_are_shown_as_written() {
@@ -211,5 +244,26 @@ mod tests {
         assert_eq!(written("_"), "_");
         assert_eq!(written("_a_L"), "_a_L");
         assert_eq!(written("lo"), "lo");
+    }
+
+    #[test]
+    fn trace_lines_show_locals_as_written() {
+        assert_eq!(
+            as_written("SET(_0_k, _12a_buf[_3_i] + x_1) r=0"),
+            "SET(k, buf[i] + x_1) r=0"
+        );
+        assert_eq!(
+            as_written("WRITE(_0n_L, _2c_M)"),
+            "WRITE(len(L), len(M[0]))"
+        );
+        // Result registers, temporaries and builtins stay as they are.
+        assert_eq!(
+            as_written("WRITE(_0, _1 + _0z2) _enter(0)"),
+            "WRITE(_0, _1 + _0z2) _enter(0)"
+        );
+        assert_eq!(
+            as_written("F_SEQ_L4 seq c=1 → a1 NOP"),
+            "F_SEQ_L4 seq c=1 → a1 NOP"
+        );
     }
 }

@@ -158,8 +158,9 @@ impl Fast {
     }
 }
 
-/// A side [`FastPair`] reads, by its shape, for an engine that compiles
-/// the reading further (a pointer read 0 where the program lacks it).
+/// A side [`FastPair`] reads, by its shape, or `_resume`, for an engine
+/// that compiles the reading further (a pointer read 0 where the program
+/// lacks it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FastSide {
     /// An integer.
@@ -172,6 +173,8 @@ pub enum FastSide {
     At(u32, u32),
     /// The matrix `.0` at `P[p], P[q]`.
     At2(u32, u32, u32),
+    /// `_resume`: the top frame's resume point (0 without frames).
+    Resume,
 }
 
 /// Two sides of a comparison both in the shapes [`Fast`] reads: how they
@@ -349,7 +352,10 @@ impl Flat {
 impl FlatOperand {
     /// The side by its shape, if it is one [`FastPair`] reads.
     pub fn fast_side(&self) -> Option<FastSide> {
-        self.fast.map(Fast::side)
+        match (self.top, &*self.ops) {
+            (Top::Position, [Op::Resume]) => Some(FastSide::Resume),
+            _ => self.fast.map(Fast::side),
+        }
     }
 
     /// The two sides of a side that is their sum (`d[u] + A[u][v]`), each
@@ -372,6 +378,24 @@ impl FlatOperand {
         match (self.top, &*self.ops) {
             (Top::Cell(data, 1), &[Op::PointerPlus(p, k)]) if p != NO_POINTER => {
                 Some((u32::try_from(data).ok()?, p, k))
+            }
+            _ => None,
+        }
+    }
+
+    /// `(data, [(p, k), (q, l)])` for the matrix `data` at `P[p] + k,
+    /// P[q] + l` (`c[i - 1][j]`; `k` or `l` is 0 for an index written as
+    /// a pointer), if the side is one: it fails where an index overflows,
+    /// as the flat form and the tree do, and is END outside the matrix.
+    pub fn offset_at2(&self) -> Option<(u32, [(u32, i64); 2])> {
+        let index = |op: Op| match op {
+            Op::Pointer(p) if p != NO_POINTER => Some((p, 0)),
+            Op::PointerPlus(p, k) if p != NO_POINTER => Some((p, k)),
+            _ => None,
+        };
+        match (self.top, &*self.ops) {
+            (Top::Cell(data, 2), &[a, b]) => {
+                Some((u32::try_from(data).ok()?, [index(a)?, index(b)?]))
             }
             _ => None,
         }

@@ -2,7 +2,8 @@
 //! reference interpreter, from source: passing by reference, matrices,
 //! `len` of a parameter and of a local array, one program on several
 //! arrays, local arrays made per activation and freed at return, and the
-//! checker's errors for them (E0413, E0414).
+//! checker's errors for them (E0413, E0414); a program that calls
+//! itself has a local array per activation.
 
 use super::calls::{codes, run};
 use serde_json::json;
@@ -144,20 +145,56 @@ def SUM(X, k):
 }
 
 #[test]
-fn a_recursive_program_with_a_local_array_is_e0413() {
+fn each_activation_of_a_recursive_program_has_its_own_local_array() {
+    // Each activation fills its own L with k, recurses, then reads its L
+    // back: shared storage would give every level the innermost values.
     let text = "
 env ram()
-input k
+input n
 var total = 0
 def F(k):
-  var L[k + 1]
+  var L[k + 1] = k
   if k == 0:
     return 0
-  return F(k - 1) + len(L)
+  below = F(k - 1)
+  s = 0
+  for i = 0 to len(L) - 1:
+    s += L[i]
+  return below + s
 def MAIN():
-  total = F(k)
+  total = F(n)
 ";
-    assert!(codes(text).contains(&"E0413"), "{:?}", codes(text));
+    // Level j adds j * (j + 1): 2 + 6 + 12 + 20 = 40 for k = 4.
+    assert_eq!(run(text, json!({"n": 4}))["total"], json!(40));
+}
+
+#[test]
+fn mutual_recursion_through_a_local_array_passed_down() {
+    // EVEN makes its own array and hands it to ODD, which calls EVEN
+    // again before writing into it: each level's write lands in its own.
+    let text = "
+env ram()
+input n
+var total = 0
+def EVEN(k):
+  var L[2]
+  if k == 0:
+    return 0
+  r = ODD(L, k - 1)
+  return r + L[0] + len(L)
+def ODD(X, k):
+  if k == 0:
+    X[0] = 100
+    return 0
+  r = EVEN(k - 1)
+  X[0] = k
+  return r
+def MAIN():
+  total = EVEN(n)
+";
+    // k = 4: EVEN(4) gets L[0] = 3 from ODD(3); EVEN(2) gets L[0] = 1;
+    // EVEN(0) returns 0. Total 3 + 2 + 1 + 2 = 8.
+    assert_eq!(run(text, json!({"n": 4}))["total"], json!(8));
 }
 
 #[test]

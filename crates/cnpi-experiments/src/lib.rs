@@ -4,7 +4,7 @@
 //!
 //! - `runner`: an [`Experiment`] is a list of seeded trials; [`run`] runs
 //!   those of a [`Shard`] on every core with a progress bar on a terminal;
-//! - `shard`: a [`Shard`], one of `n` even parts of a sweep's trials;
+//! - [`Shard`] (from `cnpi::shard`): one of `n` even parts of a sweep's trials;
 //! - `results`: result files (JSON rows) and [`merge`] of shards;
 //! - `plan`: what each trial's row must say of its parameters, from a
 //!   run's settings (merge holds the rows to it);
@@ -34,15 +34,14 @@ pub mod rl_rnpi;
 pub mod rl_stage2;
 pub mod rnpi;
 pub mod runner;
-pub mod shard;
 pub mod stats;
 pub mod table;
 pub mod verification_cost;
 
+pub use cnpi::shard::Shard;
 pub use output::{Output, Saved};
 pub use results::{Record, Results, merge, read_json};
 pub use runner::{Experiment, run};
-pub use shard::Shard;
 
 use std::path::Path;
 

@@ -14,7 +14,7 @@ use cnpi::diagnostic::{Diagnostic, codes};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::shard::Shard;
+use cnpi::shard::Shard;
 
 /// The records of a run or a shard.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -21,7 +21,7 @@ use serde::de::DeserializeOwned;
 use crate::output::Output;
 use crate::plan::Planned;
 use crate::results::{Record, Results};
-use crate::shard::Shard;
+use cnpi::shard::Shard;
 
 /// An experiment: a list of trials and how to run one.
 pub trait Experiment: Sync {

@@ -25,7 +25,7 @@ use harness::{
 };
 
 /// The programs this file checks, one test each.
-const PROGRAMS: [&str; 19] = [
+const PROGRAMS: [&str; 20] = [
     "bfs",
     "binary_search",
     "connected_components",
@@ -40,6 +40,7 @@ const PROGRAMS: [&str; 19] = [
     "insertion_sort",
     "lcs",
     "merge_sort",
+    "merge_sort_buffer",
     "n_queens",
     "prefix_sums",
     "quicksort",
@@ -102,6 +103,14 @@ fn insertion_sort() {
 fn merge_sort() {
     let input = |rng: &mut ChaCha8Rng, n| json!({ "A": ints_in(rng, n, -20, 20) });
     sweep("merge_sort", 1802, SMALL, input, |x, out| {
+        assert_eq!(ints(out, "A"), sorted(&ints(x, "A")), "{x}");
+    });
+}
+
+#[test]
+fn merge_sort_buffer() {
+    let input = |rng: &mut ChaCha8Rng, n| json!({ "A": ints_in(rng, n, -20, 20) });
+    sweep("merge_sort_buffer", 1830, SMALL, input, |x, out| {
         assert_eq!(ints(out, "A"), sorted(&ints(x, "A")), "{x}");
     });
 }

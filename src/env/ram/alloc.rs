@@ -10,6 +10,14 @@
 //! no elements, which frees it. A negative size is E0710 at the
 //! statement; the bytes all such arrays hold together count against the
 //! run's memory limit (`--max-memory`, E0708), checked before allocating.
+//!
+//! A program with a local array that may run again while it runs (through
+//! recursion) keeps each activation's array apart: on entry, `STASH(L[0])`
+//! puts the caller's array away on a stack and leaves `L` empty; every
+//! return frees `L` and takes the caller's back with `UNSTASH(L[0])`. A
+//! stashed array still counts against the memory limit, and so does each
+//! entry of the stack ([`STASH_ENTRY`] bytes), so deep recursion with
+//! local arrays ends in E0708, not in an exhausted machine.
 
 use super::Region;
 use crate::diagnostic::{Diagnostic, codes};
@@ -49,6 +57,40 @@ pub(super) fn region(
     })
 }
 
+/// The bytes each array put away by `STASH` costs beside its elements.
+const STASH_ENTRY: usize = 64;
+
+/// `region` with no elements, of the same kind (what `STASH` leaves, and
+/// what `UNSTASH` gives back when nothing was put away).
+pub(super) fn emptied(region: &Region) -> Region {
+    match region {
+        Region::Scalar(_) => Region::Scalar(0),
+        Region::Array(_) => Region::Array(Vec::new()),
+        Region::Matrix { .. } => Region::Matrix {
+            rows: 0,
+            cols: 0,
+            values: Vec::new(),
+        },
+    }
+}
+
+/// The bytes held once `STASH` puts `cell`'s array away, when they were
+/// `allocated` before: the array's elements stay counted, and the stack
+/// entry is added, or E0708 when the run has no room for it.
+pub(super) fn stash(allocated: usize, cell: &Cell, ctx: &ActContext) -> Result<usize, Diagnostic> {
+    if STASH_ENTRY > ctx.room {
+        return Err(too_deep(cell, ctx));
+    }
+    Ok(allocated + STASH_ENTRY)
+}
+
+/// The bytes held once `UNSTASH` frees `current` (and, when `popped`,
+/// takes an entry off the stack), when they were `allocated` before.
+pub(super) fn unstash(allocated: usize, current: &Region, popped: bool) -> usize {
+    let entry = if popped { STASH_ENTRY } else { 0 };
+    allocated.saturating_sub(bytes(current) + entry)
+}
+
 /// The bytes the allocated arrays hold once `new` replaces `old`, when
 /// they held `allocated` before.
 pub(super) fn account(allocated: usize, old: &Region, new: &Region) -> usize {
@@ -75,6 +117,19 @@ fn negative(cell: &Cell, length: i64, ctx: &ActContext) -> Diagnostic {
     )
     .with_label(ctx.span(), "sized here")
     .with_help("an array's lengths are at least 0; check the expression")
+}
+
+/// E0708: the callers' local arrays, put away, fill the run's memory.
+fn too_deep(cell: &Cell, ctx: &ActContext) -> Diagnostic {
+    Diagnostic::error(
+        codes::E0708,
+        format!(
+            "the local array `{}` of every activation, kept while the calls go deeper, would take the run past its memory limit",
+            written(&cell.name)
+        ),
+    )
+    .with_label(ctx.span(), "put away here, on entry")
+    .with_help("if the recursion truly goes this deep, raise `--max-memory`")
 }
 
 /// E0708: the array would take more memory than the run has left.

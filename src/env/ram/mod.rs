@@ -59,6 +59,8 @@ const ACTS: &[ActDecl] = &[
             ParamType::Position,
         ],
     ),
+    ActDecl::new("STASH", &[ParamType::Place]),
+    ActDecl::new("UNSTASH", &[ParamType::Place]),
 ];
 
 /// The ram environment (registered in `env::ENVIRONMENTS`).
@@ -202,6 +204,8 @@ pub struct RamState {
     /// The bytes the arrays `ALLOC` made hold now (the local arrays of
     /// language.md §5.2), counted against the run's memory limit.
     allocated: usize,
+    /// The arrays `STASH` put away, by data id, the last one last.
+    stashed: Vec<(usize, Region)>,
 }
 
 /// Two runs end alike when what they report is the same: the registers
@@ -260,6 +264,7 @@ impl RamState {
             registers: Vec::new(),
             output: Vec::new(),
             allocated: 0,
+            stashed: Vec::new(),
         };
         // Which input bound each size, for E0608.
         let mut bound_by: Vec<Option<&str>> = vec![None; layout.data.len()];
@@ -429,6 +434,26 @@ impl EnvState for RamState {
                 let region = alloc::region(cell, &lengths, init, ctx)?;
                 self.allocated = alloc::account(self.allocated, &self.memory[cell.data], &region);
                 self.memory[cell.data] = region;
+                true
+            }
+            ("STASH", [ActArg::Place(cell)]) => {
+                self.allocated = alloc::stash(self.allocated, cell, ctx)?;
+                let empty = alloc::emptied(&self.memory[cell.data]);
+                let kept = std::mem::replace(&mut self.memory[cell.data], empty);
+                self.stashed.push((cell.data, kept));
+                true
+            }
+            ("UNSTASH", [ActArg::Place(cell)]) => {
+                let last = self
+                    .stashed
+                    .iter()
+                    .rposition(|(data, _)| *data == cell.data);
+                let back = match last {
+                    Some(at) => self.stashed.remove(at).1,
+                    None => alloc::emptied(&self.memory[cell.data]),
+                };
+                let current = std::mem::replace(&mut self.memory[cell.data], back);
+                self.allocated = alloc::unstash(self.allocated, &current, last.is_some());
                 true
             }
             _ => return Err(super::errors::foreign_act(ctx.app, "ram")),

@@ -23,7 +23,7 @@ use std::cell::{Cell, RefCell};
 use super::{Block, Ends, Loop, Machine, Task};
 use crate::diagnostic::Diagnostic;
 use crate::env::{View, eval_error, internal};
-use crate::program::calls::{act_positions, map_positions};
+use crate::program::calls::{act_positions, hidden, map_positions};
 use crate::program::{
     Act, ActApp, Body, CallExpr, DataId, DefId, EvalError, Observation, PointerId, PosExpr,
     PosKind, Program, Stmt, World,
@@ -501,7 +501,7 @@ impl<'p> Machine<'p, '_> {
             };
             let pointers = &self.program.pointers;
             let locals: Vec<String> = (pointers.iter().zip(self.store.pointers()))
-                .filter(|(p, _)| p.owner == Some(def))
+                .filter(|(p, _)| p.owner == Some(def) && !hidden(&p.name))
                 .map(|(p, value)| format!("{} = {value}", p.name))
                 .collect();
             if !locals.is_empty() {

@@ -14,7 +14,8 @@
 //! expressions anywhere (assignments, writes, indices, conditions with
 //! `and`/`or`, `while` tests, arguments of calls, `return`), bounded by
 //! their first parameter, a recursive `K()` without parameters (sharing
-//! the registers) that returns values and holds one across its own call,
+//! the registers) that returns values and holds one across its own call
+//! (a local, and now and then a local array of its activation),
 //! called inside expressions that hold values across it, memory read as a
 //! side of a comparison before a call that may write it, bare `return`s
 //! in plain definitions, and an input matrix `W`; and the procedures of
@@ -528,7 +529,16 @@ impl Generator {
         }
         let held = self.expr(&scope, true, 1);
         let op = self.pick(&["+", "-"]);
-        lines.push(format!("  return {held} {op} K()"));
+        if self.chance(50) {
+            // A local array of this activation, read after K's own call
+            // (which makes, and frees, one of its own).
+            let (init, add) = (self.expr(&scope, true, 1), self.expr(&scope, true, 1));
+            lines.push(format!("  var R[z % 3 + 1] = {init}"));
+            lines.push(format!("  R[z % len(R)] += {add}"));
+            lines.push(format!("  return {held} {op} K() + R[len(R) - 1] * len(R)"));
+        } else {
+            lines.push(format!("  return {held} {op} K()"));
+        }
         lines
     }
 

@@ -1,8 +1,9 @@
-//! Shards: one of `n` even parts of a sweep's trials. `--shard i/n` owns
-//! the trials whose index is `i - 1` modulo `n`, so `n` array jobs split a
-//! sweep evenly ([`Shard::block`] is the contiguous split of `cnpic run
-//! --inputs`); [`crate::runner`] runs a shard's trials and
-//! [`crate::results`] records and checks which shard a file holds.
+//! Shards: one of `n` even parts of a batch. `--shard i/n` owns the
+//! trials of an experiment whose index is `i - 1` modulo `n`, so `n` array
+//! jobs split a sweep evenly (the `cnpi-experiments` crate runs a shard's
+//! trials and records which shard a file holds), and [`Shard::block`] is
+//! the contiguous split of `cnpic run --inputs`. Here, in the crate
+//! without the network, so that the fuzz targets reach it.
 
 use std::str::FromStr;
 
