@@ -734,7 +734,7 @@ fn filled(text: &str, fills: &serde_json::Map<String, serde_json::Value>) -> Str
             (line, column, fill.as_str().expect("a text"))
         })
         .collect();
-    at.sort_unstable_by(|a, b| (b.0, b.1).cmp(&(a.0, a.1)));
+    at.sort_unstable_by_key(|a| std::cmp::Reverse((a.0, a.1)));
     for (line, column, fill) in at {
         let row = &mut lines[line - 1];
         assert_eq!(&row[column - 1..column], "?", "{row}");
