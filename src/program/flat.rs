@@ -44,6 +44,8 @@ enum Op {
     Read(DataId, u8),
     /// The cell of one-dimensional data at a pointer: `A[i]`.
     ReadAt(DataId, u32),
+    /// The cell of two-dimensional data at two pointers: `A[i][j]`.
+    ReadAt2(DataId, u32, u32),
 }
 
 /// A position expression, flat.
@@ -223,7 +225,7 @@ fn term(ops: &[Op]) -> Option<FastSide> {
         [Op::Pointer(p)] if p != NO_POINTER => Some(FastSide::Pointer(p, 0)),
         [Op::Read(d, 0)] => Some(FastSide::Scalar(data(d)?)),
         [Op::ReadAt(d, p)] if p != NO_POINTER => Some(FastSide::At(data(d)?, p)),
-        [Op::Pointer(p), Op::Pointer(q), Op::Read(d, 2)] if p != NO_POINTER && q != NO_POINTER => {
+        [Op::ReadAt2(d, p, q)] if p != NO_POINTER && q != NO_POINTER => {
             Some(FastSide::At2(data(d)?, p, q))
         }
         _ => None,
@@ -270,13 +272,16 @@ fn indices(at: &[PosExpr], ops: &mut Vec<Op>) -> Option<()> {
     at.iter().try_for_each(|e| compile(e, ops))
 }
 
-/// `ops` with common pairs fused (`A[i]`, `i + k`, `i - k`), if its stack
-/// stays within [`STACK`].
+/// `ops` with common shapes fused (`A[i]`, `A[i][j]`, `i + k`, `i - k`),
+/// if its stack stays within [`STACK`].
 fn finish(ops: Vec<Op>) -> Option<Box<[Op]>> {
     let mut out: Vec<Op> = Vec::with_capacity(ops.len());
     for op in ops {
         let (fused, taken) = match (op, out.as_slice()) {
             (Op::Read(data, 1), [.., Op::Pointer(p)]) => (Op::ReadAt(data, *p), 1),
+            (Op::Read(data, 2), [.., Op::Pointer(p), Op::Pointer(q)]) => {
+                (Op::ReadAt2(data, *p, *q), 2)
+            }
             (Op::Arith(ArithOp::Add), [.., Op::Pointer(p), Op::Int(k)]) => {
                 (Op::PointerPlus(*p, *k), 2)
             }
@@ -303,7 +308,8 @@ fn depth(ops: &[Op]) -> Option<usize> {
             | Op::Len
             | Op::Last
             | Op::Resume
-            | Op::ReadAt(..) => (0, 1),
+            | Op::ReadAt(..)
+            | Op::ReadAt2(..) => (0, 1),
             Op::Observe(_) | Op::Neg => (1, 1),
             Op::Arith(_) => (2, 1),
             Op::Read(_, dims) => (usize::from(*dims), 1),
@@ -541,6 +547,10 @@ fn leaf<W: World + ?Sized>(op: Op, world: &W) -> Result<Option<i64>, Slow> {
         Op::ReadAt(data, p) => world
             .cell(data, &[world.pointer(p as PointerId)])
             .ok_or(Slow)?,
+        Op::ReadAt2(data, p, q) => {
+            let (i, j) = (world.pointer(p as PointerId), world.pointer(q as PointerId));
+            world.cell_ij(data, 2, i, j).ok_or(Slow)?
+        }
         Op::Observe(_) | Op::Neg | Op::Arith(_) | Op::Read(..) => return Ok(None),
     }))
 }
