@@ -44,6 +44,8 @@ enum Op {
     Read(DataId, u8),
     /// The cell of one-dimensional data at a pointer: `A[i]`.
     ReadAt(DataId, u32),
+    /// The cell of two-dimensional data at two pointers: `A[i][j]`.
+    ReadAt2(DataId, u32, u32),
 }
 
 /// A position expression, flat.
@@ -158,8 +160,9 @@ impl Fast {
     }
 }
 
-/// A side [`FastPair`] reads, by its shape, for an engine that compiles
-/// the reading further (a pointer read 0 where the program lacks it).
+/// A side [`FastPair`] reads, by its shape, or `_resume`, for an engine
+/// that compiles the reading further (a pointer read 0 where the program
+/// lacks it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FastSide {
     /// An integer.
@@ -172,6 +175,8 @@ pub enum FastSide {
     At(u32, u32),
     /// The matrix `.0` at `P[p], P[q]`.
     At2(u32, u32, u32),
+    /// `_resume`: the top frame's resume point (0 without frames).
+    Resume,
 }
 
 /// Two sides of a comparison both in the shapes [`Fast`] reads: how they
@@ -220,7 +225,7 @@ fn term(ops: &[Op]) -> Option<FastSide> {
         [Op::Pointer(p)] if p != NO_POINTER => Some(FastSide::Pointer(p, 0)),
         [Op::Read(d, 0)] => Some(FastSide::Scalar(data(d)?)),
         [Op::ReadAt(d, p)] if p != NO_POINTER => Some(FastSide::At(data(d)?, p)),
-        [Op::Pointer(p), Op::Pointer(q), Op::Read(d, 2)] if p != NO_POINTER && q != NO_POINTER => {
+        [Op::ReadAt2(d, p, q)] if p != NO_POINTER && q != NO_POINTER => {
             Some(FastSide::At2(data(d)?, p, q))
         }
         _ => None,
@@ -267,13 +272,16 @@ fn indices(at: &[PosExpr], ops: &mut Vec<Op>) -> Option<()> {
     at.iter().try_for_each(|e| compile(e, ops))
 }
 
-/// `ops` with common pairs fused (`A[i]`, `i + k`, `i - k`), if its stack
-/// stays within [`STACK`].
+/// `ops` with common shapes fused (`A[i]`, `A[i][j]`, `i + k`, `i - k`),
+/// if its stack stays within [`STACK`].
 fn finish(ops: Vec<Op>) -> Option<Box<[Op]>> {
     let mut out: Vec<Op> = Vec::with_capacity(ops.len());
     for op in ops {
         let (fused, taken) = match (op, out.as_slice()) {
             (Op::Read(data, 1), [.., Op::Pointer(p)]) => (Op::ReadAt(data, *p), 1),
+            (Op::Read(data, 2), [.., Op::Pointer(p), Op::Pointer(q)]) => {
+                (Op::ReadAt2(data, *p, *q), 2)
+            }
             (Op::Arith(ArithOp::Add), [.., Op::Pointer(p), Op::Int(k)]) => {
                 (Op::PointerPlus(*p, *k), 2)
             }
@@ -300,7 +308,8 @@ fn depth(ops: &[Op]) -> Option<usize> {
             | Op::Len
             | Op::Last
             | Op::Resume
-            | Op::ReadAt(..) => (0, 1),
+            | Op::ReadAt(..)
+            | Op::ReadAt2(..) => (0, 1),
             Op::Observe(_) | Op::Neg => (1, 1),
             Op::Arith(_) => (2, 1),
             Op::Read(_, dims) => (usize::from(*dims), 1),
@@ -349,7 +358,10 @@ impl Flat {
 impl FlatOperand {
     /// The side by its shape, if it is one [`FastPair`] reads.
     pub fn fast_side(&self) -> Option<FastSide> {
-        self.fast.map(Fast::side)
+        match (self.top, &*self.ops) {
+            (Top::Position, [Op::Resume]) => Some(FastSide::Resume),
+            _ => self.fast.map(Fast::side),
+        }
     }
 
     /// The two sides of a side that is their sum (`d[u] + A[u][v]`), each
@@ -372,6 +384,24 @@ impl FlatOperand {
         match (self.top, &*self.ops) {
             (Top::Cell(data, 1), &[Op::PointerPlus(p, k)]) if p != NO_POINTER => {
                 Some((u32::try_from(data).ok()?, p, k))
+            }
+            _ => None,
+        }
+    }
+
+    /// `(data, [(p, k), (q, l)])` for the matrix `data` at `P[p] + k,
+    /// P[q] + l` (`c[i - 1][j]`; `k` or `l` is 0 for an index written as
+    /// a pointer), if the side is one: it fails where an index overflows,
+    /// as the flat form and the tree do, and is END outside the matrix.
+    pub fn offset_at2(&self) -> Option<(u32, [(u32, i64); 2])> {
+        let index = |op: Op| match op {
+            Op::Pointer(p) if p != NO_POINTER => Some((p, 0)),
+            Op::PointerPlus(p, k) if p != NO_POINTER => Some((p, k)),
+            _ => None,
+        };
+        match (self.top, &*self.ops) {
+            (Top::Cell(data, 2), &[a, b]) => {
+                Some((u32::try_from(data).ok()?, [index(a)?, index(b)?]))
             }
             _ => None,
         }
@@ -517,6 +547,10 @@ fn leaf<W: World + ?Sized>(op: Op, world: &W) -> Result<Option<i64>, Slow> {
         Op::ReadAt(data, p) => world
             .cell(data, &[world.pointer(p as PointerId)])
             .ok_or(Slow)?,
+        Op::ReadAt2(data, p, q) => {
+            let (i, j) = (world.pointer(p as PointerId), world.pointer(q as PointerId));
+            world.cell_ij(data, 2, i, j).ok_or(Slow)?
+        }
         Op::Observe(_) | Op::Neg | Op::Arith(_) | Op::Read(..) => return Ok(None),
     }))
 }

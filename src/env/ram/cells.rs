@@ -1,4 +1,5 @@
-//! The ram memory and the pointers as a compiled detector reads them.
+//! The ram memory, the pointers and `_resume` as a compiled detector
+//! reads them.
 //!
 //! [`Cells`] borrows a state's regions and the pointer values, and reads a
 //! cell of a known number of dimensions with one match on its region:
@@ -18,11 +19,23 @@ use crate::program::flat::FastSide;
 pub struct Cells<'a> {
     regions: &'a [Region],
     pointers: &'a [i64],
+    resume: i64,
 }
 
 impl<'a> Cells<'a> {
     pub(in crate::env) fn new(regions: &'a [Region], pointers: &'a [i64]) -> Cells<'a> {
-        Cells { regions, pointers }
+        Cells {
+            regions,
+            pointers,
+            resume: 0,
+        }
+    }
+
+    /// The cells with `_resume` reading `resume` (as
+    /// [`crate::env::View::with_resume`]; 0 unless given).
+    #[inline(always)]
+    pub fn with_resume(self, resume: i64) -> Cells<'a> {
+        Cells { resume, ..self }
     }
 
     /// The side `side` reads: a number, or a cell (`None` for END).
@@ -34,7 +47,14 @@ impl<'a> Cells<'a> {
             FastSide::Scalar(data) => self.scalar(data),
             FastSide::At(data, p) => self.at(data, self.pointer(p)),
             FastSide::At2(data, p, q) => self.at2(data, self.pointer(p), self.pointer(q)),
+            FastSide::Resume => Some(self.resume),
         }
+    }
+
+    /// `_resume`.
+    #[inline(always)]
+    pub fn resume(self) -> i64 {
+        self.resume
     }
 
     /// Pointer `p`, or 0 for one the program lacks.

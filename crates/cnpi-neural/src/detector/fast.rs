@@ -2,7 +2,8 @@
 //! features its bit needs, each compiled for its shape.
 //!
 //! When every feature of a detector relates two sides of the shapes
-//! [`FastPair`] reads (an integer, a pointer, `n`, `A[i]`, `A[u][v]`),
+//! [`FastPair`] reads (an integer, a pointer, `n`, `A[i]`, `A[u][v]`) or
+//! `_resume` (a frame program's dispatch),
 //! no feature can fail, so which of them are computed changes nothing but
 //! the time. A [`FastDetector`] lays the table out as a decision diagram
 //! over the features in their encoding order: a node computes one
@@ -16,13 +17,13 @@
 //! no region found through it.
 //!
 //! A feature one of whose sides is the sum of two such sides
-//! (`d[u] + A[u][v] < d[v]`) or an array read at a pointer plus a
-//! constant (`A[j - 1]`), a [`Term`], can fail: END in the sum, or an
-//! overflow. Where the condition's own evaluation would reach it depends
-//! on more than the diagram's path, so every such feature is computed
-//! first, whatever the path; where one fails, the detector gives no bit
-//! and the caller reads the encoder, which gives the bit or the error the
-//! condition has there. Where none fails, every feature has its state
+//! (`d[u] + A[u][v] < d[v]`) or an array or a matrix read at pointers
+//! plus constants (`A[j - 1]`, `c[i - 1][j]`), a [`Term`], can fail: END
+//! in the sum, or an overflow. Where the condition's own evaluation
+//! would reach it depends on more than the diagram's path, so every such
+//! feature is computed first, whatever the path; where one fails, the
+//! detector gives no bit and the caller reads the encoder, which gives
+//! the bit or the error the condition has there. Where none fails, every feature has its state
 //! and the diagram's bit is the table's at the encoder's point.
 
 use cnpi::env::Cells;
@@ -44,6 +45,9 @@ pub(super) enum Term {
     /// The array `.0` at `P[.1] + .2` (`A[j - 1]`), which fails where the
     /// index overflows.
     Offset(u32, u32, i64),
+    /// The matrix `.0` at `P[p] + k, P[q] + l` for `.1 = [(p, k), (q, l)]`
+    /// (`c[i - 1][j]`), which fails where an index overflows.
+    Offset2(u32, [(u32, i64); 2]),
 }
 
 impl Term {
@@ -51,10 +55,12 @@ impl Term {
     pub(super) fn of(side: &FlatOperand) -> Option<Term> {
         match side.fast_side() {
             Some(side) => Some(Term::Side(side)),
-            None => (side.sum().map(|[a, b]| Term::Sum(a, b))).or_else(|| {
-                side.offset_at()
-                    .map(|(data, p, k)| Term::Offset(data, p, k))
-            }),
+            None => (side.sum().map(|[a, b]| Term::Sum(a, b)))
+                .or_else(|| {
+                    side.offset_at()
+                        .map(|(data, p, k)| Term::Offset(data, p, k))
+                })
+                .or_else(|| side.offset_at2().map(|(data, at)| Term::Offset2(data, at))),
         }
     }
 
@@ -71,6 +77,11 @@ impl Term {
                 let i = cells.pointer(p).checked_add(k).ok_or(())?;
                 Ok(cells.at(data, i))
             }
+            Term::Offset2(data, [(p, k), (q, l)]) => {
+                let i = cells.pointer(p).checked_add(k).ok_or(())?;
+                let j = cells.pointer(q).checked_add(l).ok_or(())?;
+                Ok(cells.at2(data, i, j))
+            }
         }
     }
 }
@@ -79,11 +90,13 @@ impl Term {
 /// their shapes, the commonest pairs each in a form of their own (read
 /// with no dispatch on either side's shape).
 #[derive(Clone, Copy, Debug)]
-enum Feature {
+pub(crate) enum Feature {
     /// `P[p]` against `k` (`u != -1`).
     PointerInt { p: u32, k: i64 },
     /// `P[p]` against the scalar `data` (`i < n`).
     PointerScalar { p: u32, data: u32 },
+    /// `_resume` against `k` (a frame program's dispatch, `_resume < 3`).
+    ResumeInt { k: i64 },
     /// `P[p]` against `P[q]` (a `for` loop's test, `v <= h`).
     PointerPointer { p: u32, q: u32 },
     /// The array `data` at `P[p]` against `k` (`in_queue[v] == 0`).
@@ -106,11 +119,18 @@ impl Feature {
             (FastSide::Pointer(p, 0), FastSide::Int(k)) => Feature::PointerInt { p, k },
             (FastSide::Pointer(p, 0), FastSide::Scalar(data)) => Feature::PointerScalar { p, data },
             (FastSide::Pointer(p, 0), FastSide::Pointer(q, 0)) => Feature::PointerPointer { p, q },
+            (FastSide::Resume, FastSide::Int(k)) => Feature::ResumeInt { k },
             (FastSide::At(data, p), FastSide::Int(k)) => Feature::AtInt { data, p, k },
             (FastSide::At2(data, p, q), FastSide::Int(k)) => Feature::At2Int { data, p, q, k },
             (FastSide::At(a, p), FastSide::At(b, q)) => Feature::AtAt { a, p, b, q },
             _ => Feature::Pair { lhs, rhs },
         }
+    }
+
+    /// The state at `cells` of a feature that cannot fail.
+    #[inline(always)]
+    pub(crate) fn plain_state(&self, cells: Cells) -> usize {
+        self.state(cells, &[0; MAX_FAILABLE])
     }
 
     /// The feature's state at `cells` (those of the failable features in
@@ -126,6 +146,7 @@ impl Feature {
             Feature::PointerPointer { p, q } => {
                 relate_fast(Some(cells.pointer(p)), Some(cells.pointer(q)))
             }
+            Feature::ResumeInt { k } => relate_fast(Some(cells.resume()), Some(k)),
             Feature::AtInt { data, p, k } => relate_fast(cells.at(data, cells.pointer(p)), Some(k)),
             Feature::At2Int { data, p, q, k } => {
                 let (i, j) = (cells.pointer(p), cells.pointer(q));
@@ -146,11 +167,11 @@ impl Feature {
 /// every point below has (a leaf: bit `s` of `leaves` set, the bit in bit
 /// `s` of `ones`) or the node `children + s`.
 #[derive(Clone, Copy, Debug)]
-struct Node {
-    feature: Feature,
-    children: u32,
-    leaves: u8,
-    ones: u8,
+pub(crate) struct Node {
+    pub(crate) feature: Feature,
+    pub(crate) children: u32,
+    pub(crate) leaves: u8,
+    pub(crate) ones: u8,
 }
 
 /// See the module documentation.
@@ -162,6 +183,9 @@ pub struct FastDetector {
     constant: bool,
     /// The features whose sides can fail, in encoding order.
     failable: Box<[[Term; 2]]>,
+    /// Whether a feature reads `_resume` (which the caller then gives in
+    /// the cells).
+    reads_resume: bool,
 }
 
 impl FastDetector {
@@ -173,6 +197,8 @@ impl FastDetector {
         table: &[bool],
     ) -> Option<FastDetector> {
         let domain = features.iter().map(|f| f.2).product::<usize>();
+        let reads_resume = (features.iter().flat_map(|f| f.0))
+            .any(|term| matches!(term, Term::Side(FastSide::Resume)));
         if domain > MAX_POINTS || table.len() != domain {
             return None;
         }
@@ -209,6 +235,7 @@ impl FastDetector {
                 nodes: Box::new([]),
                 constant,
                 failable,
+                reads_resume,
             });
         }
         let mut nodes: Vec<Option<Node>> = vec![None];
@@ -248,7 +275,27 @@ impl FastDetector {
             nodes: nodes.into_iter().map(|n| n.unwrap_or(filler)).collect(),
             constant: false,
             failable,
+            reads_resume,
         })
+    }
+
+    /// The diagram of a detector none of whose features can fail, for a
+    /// caller that lays it out itself: its nodes from the root (read as
+    /// [`Self::bit`] reads them), or the bit of a table without nodes;
+    /// `None` for a detector with features that can fail.
+    pub(crate) fn diagram(&self) -> Option<Result<&[Node], bool>> {
+        match (self.failable.is_empty(), self.nodes.is_empty()) {
+            (false, _) => None,
+            (true, true) => Some(Err(self.constant)),
+            (true, false) => Some(Ok(&self.nodes)),
+        }
+    }
+
+    /// Whether the detector reads `_resume`, which its cells must then
+    /// hold ([`Cells::with_resume`]; others read it as 0).
+    #[inline(always)]
+    pub fn reads_resume(&self) -> bool {
+        self.reads_resume
     }
 
     /// The table's bit at the point of the memory and pointers `cells`;
@@ -347,7 +394,8 @@ mod tests {
     }
 
     /// The conditions of the combinatory form of every CLRS example
-    /// whose features are all compiled, read from random states: the
+    /// whose features are all compiled (a frame program's `_resume`
+    /// included), read from random states and resume points: the
     /// compiled diagram's bit is the table's bit at the encoder's point,
     /// for the condition's own table and for one that is not the
     /// condition's; where a sum fails, no bit (and there the encoder's).
@@ -401,8 +449,11 @@ mod tests {
                             let pointers: Vec<i64> = (layout.registers.iter())
                                 .map(|_| rng.random_range(-2..7))
                                 .collect();
-                            let view = state.view(&pointers);
-                            let bit = fast.bit(state.cells(&pointers));
+                            // A frame program's dispatch reads `_resume`.
+                            let resume = rng.random_range(-1..12);
+                            let view = state.view(&pointers).with_resume(resume);
+                            let cells = state.cells(&pointers).with_resume(resume);
+                            let bit = fast.bit(cells);
                             // Where a sum fails the encoder is read: it
                             // gives the bit, or the condition's error.
                             match (encoder.encode(&view, false), bit) {
@@ -429,6 +480,7 @@ mod tests {
             "PointerInt",
             "PointerPointer",
             "PointerScalar",
+            "ResumeInt",
         ];
         assert_eq!(shapes, expected);
     }

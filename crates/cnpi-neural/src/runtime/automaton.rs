@@ -35,8 +35,11 @@
 
 use std::collections::HashMap;
 
+use foldhash::fast::FixedState;
+
 use super::row::Op;
 use super::script::{Action, First, Scripts};
+use crate::detector::{DiagramNode, Feature};
 use crate::memory::Builtin;
 
 /// The most steps one edge takes (a longer run is cut into several).
@@ -55,6 +58,24 @@ pub(super) const NONE: u32 = u32::MAX;
 
 /// The `requires` of an edge that never runs.
 const NEVER: u64 = 1 << 32;
+
+/// A [`Hop`]'s target that is an edge (the edge's number in the low
+/// bits), not another hop.
+pub(super) const LEAF: u32 = 1 << 31;
+
+/// The relations a diagram's feature can have
+/// (`cnpi::program::Relation`).
+const STATES: usize = 5;
+
+/// A node of a detector's diagram laid out for one edge's end: its
+/// feature's state `s` leads to `to[s]`, the next hop, or where the
+/// table's bit is settled below it, the next edge for that bit (with
+/// [`LEAF`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Hop {
+    pub(super) feature: Feature,
+    pub(super) to: [u32; STATES],
+}
 
 /// What one move of an edge does (a step, or a return, which takes none).
 #[derive(Clone, Copy, Debug)]
@@ -117,6 +138,10 @@ pub(super) enum End {
         fast: u32,
         next: [u32; 2],
     },
+    /// As [`End::Bit`], from a diagram none of whose features can fail,
+    /// laid out for the edge from [`Automaton::hop`] `root` on
+    /// (`_resume` read where `resume`).
+    Walk { root: u32, resume: bool },
     /// The stepping activation returned to one on the stack.
     Return,
     /// The next edge.
@@ -148,6 +173,8 @@ pub(super) struct Edge {
 pub(super) struct Automaton {
     moves: Vec<Moved>,
     edges: Vec<Edge>,
+    /// The diagrams laid out for the edges' ends ([`End::Walk`]).
+    hops: Vec<Hop>,
     /// Per context, the positions its activations resume at, from the
     /// bottom.
     contexts: Vec<Box<[u32]>>,
@@ -165,11 +192,12 @@ impl Automaton {
             automaton: Automaton {
                 moves: Vec::new(),
                 edges: Vec::new(),
+                hops: Vec::new(),
                 contexts: vec![Box::new([])],
                 by_position: vec![NONE; scripts.positions()],
             },
-            keys: HashMap::new(),
-            contexts: HashMap::from([(Vec::new(), 0)]),
+            keys: HashMap::default(),
+            contexts: HashMap::from_iter([(Vec::new(), 0)]),
             todo: Vec::new(),
         };
         for entry in 0..scripts.entries() {
@@ -197,6 +225,12 @@ impl Automaton {
         self.edges.get(edge as usize)
     }
 
+    /// Hop `hop` of a diagram laid out.
+    #[inline(always)]
+    pub(super) fn hop(&self, hop: u32) -> Option<&Hop> {
+        self.hops.get(hop as usize)
+    }
+
     /// The moves of `edge`.
     #[inline(always)]
     pub(super) fn moves(&self, edge: &Edge) -> &[Moved] {
@@ -204,6 +238,15 @@ impl Automaton {
         (self.moves)
             .get(from..from + edge.len as usize)
             .unwrap_or_default()
+    }
+
+    /// How many edges end reading a laid-out diagram that reads
+    /// `_resume`.
+    #[cfg(test)]
+    pub(super) fn walks_reading_resume(&self) -> usize {
+        (self.edges.iter())
+            .filter(|edge| matches!(edge.end, End::Walk { resume: true, .. }))
+            .count()
     }
 
     /// How many contexts the edges hold (the empty one included).
@@ -232,10 +275,11 @@ struct Builder<'a> {
     scripts: &'a Scripts,
     ops: &'a [Op],
     automaton: Automaton,
-    /// The edge of each (position, context) made so far.
-    keys: HashMap<(u32, u32), u32>,
+    /// The edge of each (position, context) made so far (hashed with
+    /// foldhash: std's SipHash took a quarter of a `dfs` run at n = 256).
+    keys: HashMap<(u32, u32), u32, FixedState>,
     /// Each context's number.
-    contexts: HashMap<Vec<u32>, u32>,
+    contexts: HashMap<Vec<u32>, u32, FixedState>,
     /// Edges still to be written.
     todo: Vec<u32>,
 }
@@ -329,7 +373,7 @@ impl Builder<'_> {
                     First::Fast(fast, _) => fast,
                     _ => NONE,
                 };
-                break End::Bit { entry, fast, next };
+                break self.bit_end(entry, fast, next);
             }
             if !step.ret {
                 at += 1;
@@ -401,6 +445,27 @@ impl Builder<'_> {
         Some(next)
     }
 
+    /// The end of an edge where the activation of `entry` reads its first
+    /// bit (from fast detector `fast`, if it has one), the next edge
+    /// `next[bit]`: its diagram laid out where none of its features can
+    /// fail (no read at all for a table of one bit), else [`End::Bit`].
+    fn bit_end(&mut self, entry: u32, fast: u32, next: [u32; 2]) -> End {
+        let Some(detector) = self.scripts.fast_at(fast) else {
+            return End::Bit { entry, fast, next };
+        };
+        match detector.diagram() {
+            None => End::Bit { entry, fast, next },
+            Some(Err(constant)) => End::Next(next[usize::from(constant)]),
+            Some(Ok(nodes)) => {
+                let hops = &mut self.automaton.hops;
+                let root = hops.len() as u32;
+                hops.extend(lay_out(nodes, root, next.map(|edge| edge | LEAF)));
+                let resume = detector.reads_resume();
+                End::Walk { root, resume }
+            }
+        }
+    }
+
     /// Appends `what` to the moves, done after `walk`'s steps.
     fn push(&mut self, walk: &Walk, what: Move) {
         self.automaton.moves.push(Moved {
@@ -437,4 +502,23 @@ fn act(ops: &[Op], row: u32) -> Move {
         },
         _ => Move::Act(row),
     }
+}
+
+/// The hops of the diagram `nodes` laid out from hop `base`, the table's
+/// bit `b` leading to `to[b]`: a node's state leads to its child, or
+/// where that state's bit is settled, to `to` of the bit; a child past the
+/// diagram to the bit the walk of [`crate::detector::FastDetector`] gives
+/// there, false.
+fn lay_out(nodes: &[DiagramNode], base: u32, to: [u32; 2]) -> impl Iterator<Item = Hop> + '_ {
+    nodes.iter().map(move |node| Hop {
+        feature: node.feature,
+        to: std::array::from_fn(|s| {
+            let child = node.children as usize + s;
+            match (node.leaves >> s & 1 == 1, child < nodes.len()) {
+                (true, _) => to[usize::from(node.ones >> s & 1 == 1)],
+                (false, true) => base + child as u32,
+                (false, false) => to[0],
+            }
+        }),
+    })
 }

@@ -17,7 +17,7 @@ use crate::detector::FastDetector;
 use crate::memory::{Builtin, DetectorId, Memory, RowId, STACK_TOP, Unit};
 use crate::viewer::{Recorder, Step};
 use cnpi::diagnostic::Diagnostic;
-use cnpi::env::{Cells, internal};
+use cnpi::env::internal;
 use cnpi::exec::{Outcome, Store, never_finishes, step_bit, too_deep};
 use cnpi::program::print::combinator_name;
 use cnpi::program::{Combinator, CombinatorKind, Slot};
@@ -381,7 +381,7 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
                 &Probe::Constant(bit) => return Ok(bit),
                 Probe::StackTop(bits) => return Ok(bits[usize::from(self.store.top_is_state())]),
                 Probe::Fast(fast) => {
-                    if let Some(bit) = fast_bit(fast, self.store.cells()) {
+                    if let Some(bit) = self.fast_bit(fast) {
                         return Ok(bit);
                     }
                 }
@@ -389,6 +389,18 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
             }
         }
         self.encode(id, first)
+    }
+
+    /// The bit of compiled detector `fast` on the store (`None` where a
+    /// feature fails: then the encoder says), `_resume` given where the
+    /// detector reads it.
+    #[inline(always)]
+    fn fast_bit(&self, fast: &FastDetector) -> Option<bool> {
+        let cells = self.store.cells();
+        fast.bit(match fast.reads_resume() {
+            true => cells.with_resume(self.store.frames().resume()),
+            false => cells,
+        })
     }
 
     /// [`Self::detect`] through the detector's encoder (and its classifier
@@ -527,13 +539,6 @@ fn decide(
         }
         None => None,
     }
-}
-
-/// The bit of a detector read as [`Probe::Fast`] says at `cells`; `None`
-/// where a feature that can fail fails.
-#[inline(never)]
-fn fast_bit(fast: &FastDetector, cells: Cells) -> Option<bool> {
-    fast.bit(cells)
 }
 
 /// The name of `row` of `memory` (`?` for none).

@@ -14,7 +14,7 @@
 //! runs out at the same step with the same error. The budget is held in a
 //! local count and recorded in the store when the run ends.
 
-use super::super::automaton::{Automaton, CONTEXT, Edge, End, Move, NONE, starts};
+use super::super::automaton::{Automaton, CONTEXT, Edge, End, LEAF, Move, NONE, starts};
 use super::super::script::{Action, Block, First, Scripts, Simple};
 use super::{Diagnostic, Machine, RowId};
 use crate::runtime::row::Op;
@@ -164,9 +164,26 @@ impl<'m> Machine<'m, '_, '_> {
     /// from `left`, until one cannot run: true when the run's first
     /// activation returned (the run's end), else false with the activations
     /// held apart put on the stack and `stack.top.at` where that edge
-    /// starts.
+    /// starts. The budget and the next poll are locals meanwhile.
     #[inline(never)]
     fn edges(
+        &mut self,
+        scripts: &'m Scripts,
+        automaton: &'m Automaton,
+        edge: &'m Edge,
+        stack: &mut Stack,
+        left: &mut u64,
+        poll_at: &mut u64,
+    ) -> Result<bool, Diagnostic> {
+        let (mut steps_left, mut poll) = (*left, *poll_at);
+        let ran = self.edges_from(scripts, automaton, edge, stack, &mut steps_left, &mut poll);
+        (*left, *poll_at) = (steps_left, poll);
+        ran
+    }
+
+    /// [`Self::edges`] on the locals `left` and `poll_at`.
+    #[inline(always)]
+    fn edges_from(
         &mut self,
         scripts: &'m Scripts,
         automaton: &'m Automaton,
@@ -201,16 +218,14 @@ impl<'m> Machine<'m, '_, '_> {
             }
             let next = match edge.end {
                 End::Bit { entry, fast, next } => {
-                    let bit = match scripts
-                        .fast_at(fast)
-                        .and_then(|f| f.bit(self.store.cells()))
-                    {
+                    let bit = match scripts.fast_at(fast).and_then(|f| self.fast_bit(f)) {
                         Some(bit) => bit,
                         // Not compiled, or a feature failed: as the scripts read it.
                         None => self.bit(scripts, entry)?,
                     };
                     next[usize::from(bit)]
                 }
+                End::Walk { root, resume } => self.walk(automaton, root, resume)?,
                 End::Next(next) => next,
                 End::Return => match stack.below.pop() {
                     Some(next) => {
@@ -229,6 +244,30 @@ impl<'m> Machine<'m, '_, '_> {
             match automaton.edge(next) {
                 Some(next) => edge = next,
                 None => return Err(internal("an edge leads to no edge")),
+            }
+        }
+    }
+
+    /// The next edge of an [`End::Walk`] from hop `root` (`_resume` read
+    /// where `resume`): each hop's feature read from the store, its state
+    /// leading to the next hop or to the edge.
+    #[inline(always)]
+    fn walk(&self, automaton: &'m Automaton, root: u32, resume: bool) -> Result<u32, Diagnostic> {
+        let cells = self.store.cells();
+        let cells = match resume {
+            true => cells.with_resume(self.store.frames().resume()),
+            false => cells,
+        };
+        let mut at = root;
+        loop {
+            let Some(hop) = automaton.hop(at) else {
+                return Err(internal("a diagram's hop leads to no hop"));
+            };
+            let to = hop.to.get(hop.feature.plain_state(cells)).copied();
+            match to {
+                Some(to) if to & LEAF != 0 => return Ok(to & !LEAF),
+                Some(to) => at = to,
+                None => return Err(internal("a feature's state past its relations")),
             }
         }
     }
@@ -375,7 +414,7 @@ impl<'m> Machine<'m, '_, '_> {
         let e = scripts.entry(entry);
         match e.first {
             First::Known(_) => Ok(false),
-            First::Fast(fast, _) => match scripts.fast(fast).bit(self.store.cells()) {
+            First::Fast(fast, _) => match self.fast_bit(scripts.fast(fast)) {
                 Some(bit) => Ok(bit),
                 None => self.encode(e.detector, None),
             },
@@ -582,6 +621,42 @@ mod tests {
                 };
                 ends_alike_within(&program, &network, input, 395..400, limits);
             }
+        }
+    }
+
+    /// A recursive depth-first search, run on frames in its combinatory
+    /// form, whose returns dispatch on `_resume` read from laid-out
+    /// diagrams at the edges' ends: at every step budget, and with every
+    /// depth limit from 0 to 15, the run ends as the reference
+    /// interpreter's (the same state and steps, or the same error at the
+    /// same step).
+    #[test]
+    fn a_program_on_frames_ends_as_the_reference_at_every_budget_and_depth() {
+        let source = "env ram()\ninput A[n][n]\nvar seen[n] = 0\nvar t = 0\n\n\
+            def MAIN(A):\n  for u = 0 to n - 1:\n    if seen[u] == 0:\n      VISIT(A, u)\n\n\
+            def VISIT(A, u):\n  t += 1\n  seen[u] = t\n  for v = 0 to n - 1:\n    \
+            if A[u][v] != 0 and seen[v] == 0:\n      VISIT(A, v)\n";
+        let program = cnpi::compile::compile("dfs.cnpi", source, None).program;
+        let program = program.expect("compiles");
+        let text = (cnpi::combinatorize::combinatorize(&program, source, "dfs.cnpi"))
+            .expect("combinatorizes")
+            .text;
+        assert!(text.contains("_resume"), "the program runs on frames");
+        let (program, network) = on_the_network(&text);
+        let (_, automaton) = network.plan.scripts().expect("scripts");
+        assert!(
+            automaton.walks_reading_resume() > 0,
+            "a diagram reads _resume"
+        );
+        let input = r#"{"A": [[0, 1, 0, 1], [1, 0, 1, 0], [0, 0, 0, 0], [0, 1, 1, 0]]}"#;
+        let steps = ends_alike_within(&program, &network, input, 0..2000, Limits::default());
+        assert!(steps > 0, "some budget is enough");
+        for max_depth in 0..16 {
+            let limits = Limits {
+                max_depth,
+                ..Limits::default()
+            };
+            ends_alike_within(&program, &network, input, 1990..2000, limits);
         }
     }
 }
