@@ -2,7 +2,11 @@
 //! `cnpic learn` (`cnpi_rl::sketch::learn`); and [`compiled`], a source
 //! compiled (not loaded for an engine) with its errors as a CompileError.
 
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use cnpi::exec::limits::Interrupt;
 
 use cnpi::compile::Compiled;
 use cnpi::env::Declarations;
@@ -18,6 +22,42 @@ use crate::errors::{Reported, guarded, run_error};
 use crate::interrupt::Watch;
 use crate::source;
 use crate::values::to_json;
+
+/// A [`Watch`] asked at most once a millisecond: the search asks between
+/// every two runs (tens of microseconds apart), and taking the GIL that
+/// often kept the thread that sends Ctrl-C waiting for it, so that learn
+/// stopped 100 to 400 ms after Ctrl-C.
+struct Throttled {
+    watch: Watch,
+    last: Mutex<Instant>,
+    tripped: AtomicBool,
+}
+
+impl Throttled {
+    fn new(watch: Watch) -> Throttled {
+        Throttled {
+            watch,
+            last: Mutex::new(Instant::now()),
+            tripped: AtomicBool::new(false),
+        }
+    }
+}
+
+impl Interrupt for Throttled {
+    fn interrupted(&self) -> bool {
+        if self.tripped.load(Ordering::Relaxed) {
+            return true;
+        }
+        let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+        if last.elapsed() < Duration::from_millis(1) {
+            return false;
+        }
+        *last = Instant::now();
+        let stop = self.watch.interrupted();
+        self.tripped.store(stop, Ordering::Relaxed);
+        stop
+    }
+}
 
 /// `text` (shown as `name`) compiled; a CompileError with its diagnostics
 /// when it does not compile.
@@ -94,11 +134,11 @@ pub fn learn(
             let budget = trials.saturating_mul(episodes);
             // Ctrl-C stops the search (between runs and within them) and
             // raises KeyboardInterrupt, as it stops `Program.run`.
-            let watch = Arc::new(Watch::new());
+            let watch = Arc::new(Throttled::new(Watch::new()));
             sketch.interrupt = Some(watch.clone());
             let search = py.detach(|| sketch.search(budget, seed));
             sketch.interrupt = None;
-            if let Some(raised) = Arc::into_inner(watch).and_then(Watch::raised) {
+            if let Some(raised) = Arc::into_inner(watch).and_then(|t| t.watch.raised()) {
                 return Err(raised);
             }
             return match &search.found {

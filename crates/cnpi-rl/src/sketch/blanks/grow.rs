@@ -30,6 +30,7 @@
 
 use std::collections::HashSet;
 
+use cnpi::exec::limits::{Interrupt, POLL_EVERY};
 use cnpi::operators::{ArithOp, CompareOp};
 use cnpi::program::calls::hidden;
 use cnpi::program::{
@@ -82,6 +83,9 @@ pub struct Grower<'p> {
     /// Comparisons by size - 1.
     comparisons: Vec<Vec<Truth>>,
     seen_truths: HashSet<(u64, u64)>,
+    /// Asked every [`POLL_EVERY`] pieces grown whether to stop (the lists
+    /// are then cut short; the search is abandoned).
+    stop: Option<&'p dyn Interrupt>,
 }
 
 impl<'p> Grower<'p> {
@@ -93,6 +97,7 @@ impl<'p> Grower<'p> {
             seen_values: HashSet::new(),
             comparisons: Vec::new(),
             seen_truths: HashSet::new(),
+            stop: None,
         };
         let terms = grower.terms();
         let kept = grower.keep_exprs(terms);
@@ -100,13 +105,21 @@ impl<'p> Grower<'p> {
         grower
     }
 
+    /// The same, asking `stop` while it grows.
+    pub fn stopped_by(self, stop: Option<&'p dyn Interrupt>) -> Grower<'p> {
+        Grower { stop, ..self }
+    }
+
     /// The candidates of size `size` for a hole of kind `kind`: each as
     /// source, conditions and expressions also checked (a statement's
     /// piece depends on where it stands: [`super::fill::statement`]).
     pub fn candidates(&mut self, kind: BlankKind, size: usize) -> Vec<Candidate> {
         let pointers = &self.program.pointers;
+        let (stop, mut polled) = (self.stop, 0);
+        let mut going = move || !stopped(stop, &mut polled);
         match kind {
             BlankKind::Expression => (self.exprs_of(size).iter())
+                .take_while(|_| going())
                 .map(|v| {
                     let text = print::position(&v.expr, pointers);
                     Candidate::checked(text, Piece::Expression(v.expr.clone()))
@@ -115,6 +128,7 @@ impl<'p> Grower<'p> {
             BlankKind::Condition => self
                 .conditions_of(size)
                 .into_iter()
+                .take_while(|_| going())
                 .map(|c| Candidate::checked(print::condition(&c, pointers), Piece::Condition(c)))
                 .collect(),
             BlankKind::Statement => self.statements_of(size),
@@ -206,8 +220,9 @@ impl<'p> Grower<'p> {
                 }
             }
             let mut kept = Vec::new();
+            let (stop, mut polled) = (self.stop, 0);
             for (op, a, b) in grown {
-                if kept.len() >= MAX_PER_SIZE {
+                if kept.len() >= MAX_PER_SIZE || stopped(stop, &mut polled) {
                     break;
                 }
                 let values: Vec<V> = (a.values.iter().zip(&b.values))
@@ -234,6 +249,7 @@ impl<'p> Grower<'p> {
 
     /// The comparisons of size `size`, grown on first use.
     fn comparisons_of(&mut self, size: usize) -> &[Truth] {
+        let (stop, mut polled) = (self.stop, 0);
         while self.comparisons.len() < size.min(MAX_SIZE) {
             let next = self.comparisons.len() + 1;
             // Sides of sizes l and r make a comparison of size l + r - 1.
@@ -250,6 +266,9 @@ impl<'p> Grower<'p> {
                 for a in lhs {
                     for b in rhs {
                         if kept.len() >= MAX_PER_SIZE {
+                            break;
+                        }
+                        if stopped(stop, &mut polled) {
                             break;
                         }
                         for op in CompareOp::ALL {
@@ -312,6 +331,7 @@ impl<'p> Grower<'p> {
     /// The conditions of size `size`: comparisons, then `and`, then `or`
     /// of two comparisons whose sizes add up to it.
     fn conditions_of(&mut self, size: usize) -> Vec<BoolExpr> {
+        let (stop, mut polled) = (self.stop, 0);
         let mut out: Vec<BoolExpr> = (self.comparisons_of(size).iter())
             .map(|t| t.expr.clone())
             .collect();
@@ -333,7 +353,7 @@ impl<'p> Grower<'p> {
                         if left == right && j <= i {
                             continue;
                         }
-                        if joined.len() >= MAX_PER_SIZE {
+                        if joined.len() >= MAX_PER_SIZE || stopped(stop, &mut polled) {
                             break;
                         }
                         let (holds, errs) = if and {
@@ -403,8 +423,12 @@ impl<'p> Grower<'p> {
         let first_other = shape(targets.len() + program.data.len());
         targets.extend(elements.iter().cloned());
         let mut out = Vec::new();
-        for (target, shape, index) in &targets {
+        let (stop, mut polled) = (self.stop, 0);
+        'targets: for (target, shape, index) in &targets {
             for (text, e) in &exprs {
+                if stopped(stop, &mut polled) {
+                    break 'targets;
+                }
                 if text != target {
                     let args = index.iter().chain([e]).cloned().collect();
                     let effect = Effect {
@@ -439,6 +463,13 @@ impl<'p> Grower<'p> {
         }
         out
     }
+}
+
+/// Whether growing should stop: `stop` asked once in [`POLL_EVERY`]
+/// pieces (`polled` counts them).
+fn stopped(stop: Option<&dyn Interrupt>, polled: &mut u64) -> bool {
+    *polled += 1;
+    polled.is_multiple_of(POLL_EVERY) && stop.is_some_and(|s| s.interrupted())
 }
 
 /// A shape number ([`Effect`]) from a count.

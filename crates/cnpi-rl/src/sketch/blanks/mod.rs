@@ -349,7 +349,8 @@ impl BlankSketch {
     /// answer.
     fn search_within(&self, budget: usize, seed: u64, steps: u64) -> Search {
         let probes = Probes::new(&self.program, &self.examples, seed);
-        let mut grower = Grower::new(&self.program, &probes);
+        let stop = self.interrupt.as_deref().map(|i| i as &dyn Interrupt);
+        let mut grower = Grower::new(&self.program, &probes).stopped_by(stop);
         let holes = self.program.blanks.len() + self.applier_holes().len();
         // The candidates of each hole at each size, checked once.
         let mut lists: HashMap<(usize, usize), Vec<Candidate>> = HashMap::new();
