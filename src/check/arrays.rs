@@ -45,6 +45,27 @@ struct Local {
     lengths: Vec<String>,
 }
 
+impl Local {
+    /// This local array in slot `k` of its program: slot 0 is the array
+    /// as declared (`_3a_L`, lengths `_3n_L`); slot 1 and on (`_3a1_L`,
+    /// `_3n1_L`) serve an instance that takes slot 0's array as an
+    /// argument, so that its own array is not its caller's.
+    fn in_slot(&self, k: usize) -> Local {
+        let at = |name: &str| match k {
+            0 => name.to_string(),
+            _ => {
+                let tag_end = name[1..].find('_').map_or(name.len(), |i| i + 1);
+                format!("{}{k}{}", &name[..tag_end], &name[tag_end..])
+            }
+        };
+        Local {
+            dims: self.dims,
+            array: at(&self.array),
+            lengths: self.lengths.iter().map(|l| at(l)).collect(),
+        }
+    }
+}
+
 /// A normal program of the file, as this pass sees it.
 struct Program<'a> {
     def: &'a crate::syntax::ast::Def,
@@ -114,6 +135,9 @@ struct Pass<'a> {
     called: HashSet<usize>,
     /// The rewritten body of each instance (same indices).
     bodies: Vec<Option<Block>>,
+    /// The local arrays of every slot some instance uses (see
+    /// [`Local::in_slot`]), each once.
+    made: Vec<Local>,
     diagnostics: Vec<Diagnostic>,
     reported: HashSet<(Span, String)>,
 }
@@ -129,6 +153,7 @@ impl<'a> Pass<'a> {
             keys: HashMap::new(),
             called: HashSet::new(),
             bodies: Vec::new(),
+            made: Vec::new(),
             diagnostics: Vec::new(),
             reported: HashSet::new(),
         };
@@ -498,14 +523,12 @@ impl<'a> Pass<'a> {
                 }));
             }
         }
-        for program in &self.programs {
-            let mut locals: Vec<&Local> = program.locals.values().collect();
-            locals.sort_by(|a, b| a.array.cmp(&b.array));
-            for local in locals {
-                items.push(Item::Data(hidden_var(&local.array, local.dims)));
-                for length in &local.lengths {
-                    items.push(Item::Data(hidden_var(length, 0)));
-                }
+        let mut made: Vec<&Local> = self.made.iter().collect();
+        made.sort_by(|a, b| a.array.cmp(&b.array));
+        for local in made {
+            items.push(Item::Data(hidden_var(&local.array, local.dims)));
+            for length in &local.lengths {
+                items.push(Item::Data(hidden_var(length, 0)));
             }
         }
         File { items }
@@ -520,19 +543,33 @@ impl<'a> Pass<'a> {
         let mut scope: HashMap<String, String> = HashMap::new();
         let array_params =
             (program.def.params.iter().zip(&program.kinds)).filter(|(_, k)| k.is_some());
-        for ((q, _), array) in array_params.zip(&self.instances[i].arrays) {
+        let arrays = &self.instances[i].arrays;
+        for ((q, _), array) in array_params.zip(arrays) {
             scope.insert(q.name.clone(), array.clone());
         }
+        // The first slot whose arrays this instance does not take.
+        let slot = (0..=arrays.len())
+            .find(|&k| (program.locals.values()).all(|l| !arrays.contains(&l.in_slot(k).array)))
+            .unwrap_or(0);
+        let mut locals = Vec::new();
         for (name, local) in &program.locals {
+            let local = local.in_slot(slot);
             scope.insert(name.clone(), local.array.clone());
+            locals.push(local);
         }
-        let mut locals: Vec<Local> = program.locals.values().cloned().collect();
         locals.sort_by(|a, b| a.array.cmp(&b.array));
+        for local in &locals {
+            if !self.made.iter().any(|m| m.array == local.array) {
+                self.arrays.insert(local.array.clone(), local.dims);
+                self.made.push(local.clone());
+            }
+        }
         let mut rewrite = Rewrite {
             pass: self,
             p,
             scope,
             locals,
+            slot,
             temps: 0,
         };
         let mut block = rewrite.entry();
@@ -558,6 +595,8 @@ struct Rewrite<'p, 'a> {
     /// array it is in this instance.
     scope: HashMap<String, String>,
     locals: Vec<Local>,
+    /// The slot of the program's local arrays this instance uses.
+    slot: usize,
     temps: usize,
 }
 
@@ -639,10 +678,11 @@ impl Rewrite<'_, '_> {
     fn local_array(&mut self, decl: &DataDecl) -> Vec<Stmt> {
         let span = decl.span;
         let init = decl.init.as_ref().map_or(int(0, span), |e| self.expr(e));
-        let Some(local) = self.pass.programs[self.p]
+        let program = &self.pass.programs[self.p];
+        let Some(local) = program
             .locals
             .get(&decl.name.name)
-            .cloned()
+            .map(|l| l.in_slot(self.slot))
         else {
             return Vec::new();
         };
@@ -812,11 +852,7 @@ impl Rewrite<'_, '_> {
             ExprKind::Index(x, _) => (self.resolve(&x.name), 1),
             _ => (String::new(), 0),
         };
-        let local = self
-            .locals
-            .iter()
-            .chain(self.pass.programs.iter().flat_map(|p| p.locals.values()));
-        let local = local
+        let local = (self.locals.iter().chain(&self.pass.made))
             .filter(|l| l.array == base)
             .find_map(|l| l.lengths.get(dim).cloned());
         match local {

@@ -25,6 +25,7 @@ mod locals;
 mod names;
 mod normal;
 mod params;
+mod shadow;
 mod sharing;
 mod sugar;
 mod suggest;
@@ -58,7 +59,7 @@ pub fn check(file: &ast::File, entry: Option<&str>) -> (Option<Program>, Vec<Dia
     let specialized;
     let file = match memory {
         true => {
-            specialized = arrays::specialize(file, &mut sweetened);
+            specialized = arrays::specialize(&shadow::rename(file), &mut sweetened);
             &specialized
         }
         false => file,

@@ -11,6 +11,7 @@
 //! [`Checker::check_returns`]).
 
 use crate::diagnostic::{Diagnostic, codes};
+use crate::program::calls::hidden;
 use crate::program::{Body, CallExpr, DefId, PointerId, PosExpr, PosKind, Stmt};
 use crate::span::Span;
 use crate::syntax::ast::{self, Call, Expr, Ident};
@@ -38,23 +39,22 @@ impl<'a> Checker<'a> {
             }
             match self.names.get(param.name.as_str()).copied() {
                 Some(Meaning::Pointer(id)) => params.push(id),
-                // A new name: a local of this program (language.md §5.2).
-                None if !param.name.starts_with('_') => {
+                // A new name, or one `shadow` gave a parameter named after
+                // a file integer: a local of this program (language.md §5.2).
+                None if !param.name.starts_with('_') || hidden(&param.name) => {
                     params.push(self.local(self.defs.len() - 1, param));
                 }
                 found => {
                     let what = found.map_or("a reserved name", Meaning::describe);
                     let diagnostic = Diagnostic::error(
                         codes::E0406,
-                        format!(
-                            "the parameter `{}` must be a register, but it is {what}",
-                            param.name
-                        ),
+                        format!("the parameter `{}` has the name of {what}", param.name),
                     )
-                    .with_label(param.span, "not a register")
+                    .with_label(param.span, "not a register or a local")
                     .with_help(
-                        "a parameter is a register (declared on the `env` line, or new): \
-                         choose a name that is not an input, a variable or a definition",
+                        "a parameter is a register of the `env` line or a local of its program \
+                         (a new name, or one of the file's integers, which it hides there): \
+                         choose a name that is not a definition or a built-in",
                     );
                     self.report(diagnostic);
                 }

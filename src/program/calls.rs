@@ -25,7 +25,8 @@ pub fn hidden(name: &str) -> bool {
 }
 
 /// The name a hidden name stands for, in messages: `L` for the local
-/// array `_0a_L` (see `check::arrays`) and for the local register `_0_L`
+/// array `_0a_L` (and `_0a1_L`, its second slot: see `check::arrays`) and
+/// for the local register `_0_L`
 /// of the combinatory form; any other name as it is.
 pub fn written(name: &str) -> &str {
     let Some(rest) = name.strip_prefix('_') else {
@@ -35,9 +36,11 @@ pub fn written(name: &str) -> &str {
     if rest.len() == name.len() - 1 {
         return name;
     }
-    let rest = rest
-        .strip_prefix(|c: char| c.is_ascii_lowercase())
-        .unwrap_or(rest);
+    let rest = match rest.strip_prefix(|c: char| c.is_ascii_lowercase()) {
+        // A tag may carry a slot number (`_0a1_L`, see `check::arrays`).
+        Some(tagged) => tagged.trim_start_matches(|c: char| c.is_ascii_digit()),
+        None => rest,
+    };
     match rest.strip_prefix('_') {
         Some(written) if !written.is_empty() => written,
         _ => name,
@@ -238,6 +241,8 @@ mod tests {
     #[test]
     fn hidden_names_are_shown_as_written() {
         assert_eq!(written("_0a_L"), "L");
+        assert_eq!(written("_0a1_L"), "L");
+        assert_eq!(written("_0z1"), "_0z1");
         assert_eq!(written("_12a_buf"), "buf");
         assert_eq!(written("_3_mid"), "mid");
         assert_eq!(written("_0r1"), "_0r1");

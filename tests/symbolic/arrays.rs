@@ -198,6 +198,41 @@ def MAIN():
 }
 
 #[test]
+fn a_recursive_call_takes_its_callers_local_array_and_makes_its_own() {
+    // Backtracking as Python writes it: each level copies the caller's
+    // `used` into a local array of its own and passes that down. The
+    // callee's `used` is the caller's `mine`, and its own `mine` is new.
+    let text = "
+env ram()
+input n
+var count = 0
+def EXTEND(used, i, n):
+  if i == n:
+    return 1
+  total = 0
+  for v = 0 to n - 1:
+    if used[v] == 0 and v != i:
+      var mine[n] = 0
+      for t = 0 to n - 1:
+        mine[t] = used[t]
+      mine[v] = 1
+      total += EXTEND(mine, i + 1, n)
+  return total
+def MAIN():
+  var none[n] = 0
+  count = EXTEND(none, 0, n)
+";
+    // Derangements: 1, 0, 1, 2, 9, 44, 265.
+    for (n, derangements) in [(1, 0), (2, 1), (3, 2), (4, 9), (5, 44), (6, 265)] {
+        assert_eq!(
+            run(text, json!({ "n": n }))["count"],
+            json!(derangements),
+            "n = {n}"
+        );
+    }
+}
+
+#[test]
 fn a_parameter_named_after_a_file_array_is_that_array() {
     // CLRS's GREEDY-ACTIVITY-SELECTOR(s, f) hands its arrays to a helper
     // that indexes them: the entry's own statements never do.

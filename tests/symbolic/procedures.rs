@@ -240,3 +240,61 @@ def F(m):
 ";
     assert_eq!(codes(text), ["E0412"]);
 }
+
+#[test]
+fn a_parameter_named_after_a_file_integer_is_a_local_that_hides_it() {
+    // CLRS's INSERTION-SORT(A, n) and COUNTING-SORT(A, B, n, k) beside
+    // `input A[n]` and `input k`: inside, `n` and `k` are the parameters
+    // (here given other values), while `len(A)` is still the file's size.
+    let text = "
+env ram()
+input A[n]
+input k
+var seen = 0
+var sizes = 0
+
+def PREFIX_SORT(A, n):
+  for j = 1 to n - 1:
+    key = A[j]
+    i = j - 1
+    while i >= 0 and A[i] > key:
+      A[i + 1] = A[i]
+      i -= 1
+    A[i + 1] = key
+  return len(A)
+
+def COUNT_BELOW(A, k):
+  c = 0
+  for i = 0 to len(A) - 1:
+    if A[i] < k:
+      c += 1
+  return c
+
+def MAIN():
+  sizes = PREFIX_SORT(A, 3)
+  seen = COUNT_BELOW(A, k + 1)
+";
+    let result = run(text, json!({"A": [9, 4, 7, 1, 0], "k": 4}));
+    assert_eq!(
+        result["A"],
+        json!([4, 7, 9, 1, 0]),
+        "only the first 3 sorted"
+    );
+    assert_eq!(result["sizes"], json!(5));
+    assert_eq!(result["seen"], json!(3), "below k + 1 = 5: 4, 1, 0");
+    assert_eq!(result["n"], json!(5));
+    assert_eq!(result["k"], json!(4));
+}
+
+#[test]
+fn a_parameter_named_after_a_definition_is_e0406() {
+    let text = "
+env ram()
+input A[n]
+def MAIN():
+  SHOW(n)
+def SHOW(MAIN):
+  OUT(MAIN)
+";
+    assert_eq!(codes(text)[0], "E0406");
+}

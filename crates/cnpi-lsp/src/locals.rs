@@ -43,12 +43,13 @@ pub fn locals_at(document: &Document, offset: usize) -> Vec<Local<'_>> {
     let ast::DefBody::Normal(block) = &def.body else {
         return Vec::new();
     };
+    let register = |name: &str| {
+        (document.env()).is_some_and(|env| env.pointers.iter().any(|p| p.name.name == name))
+    };
     let declared = |name: &str| {
         document.def(name).is_some()
             || document.data().any(|d| d.name.name == name)
-            || document
-                .env()
-                .is_some_and(|env| env.pointers.iter().any(|p| p.name.name == name))
+            || register(name)
     };
     let shapes = cnpi::check::array_parameters(&document.tree);
     let role = |param: &ast::Ident| match shapes.get(&(def.name.name.clone(), param.name.clone())) {
@@ -60,8 +61,14 @@ pub fn locals_at(document: &Document, offset: usize) -> Vec<Local<'_>> {
     let mut found: Vec<Local> = Vec::new();
     for (ident, role) in params.chain(assigned.iter().map(|a| (a, Role::Assigned))) {
         // An array parameter is the program's own even when it has the
-        // name of one of the file's arrays.
-        let own = matches!(role, Role::Array(_)) || !declared(&ident.name);
+        // name of one of the file's arrays, and an integer parameter is
+        // unless it is a register of the `env` line (one named after an
+        // input, a size or a `var` hides it inside the program).
+        let own = match role {
+            Role::Array(_) => true,
+            Role::Integer => !register(&ident.name) && document.def(&ident.name).is_none(),
+            Role::Assigned => !declared(&ident.name),
+        };
         if own && !found.iter().any(|l| l.name == ident.name) {
             found.push(Local {
                 name: ident.name.clone(),

@@ -25,11 +25,12 @@ use harness::{
 };
 
 /// The programs this file checks, one test each.
-const PROGRAMS: [&str; 20] = [
+const PROGRAMS: [&str; 21] = [
     "bfs",
     "binary_search",
     "connected_components",
     "count",
+    "derangements",
     "dfs",
     "dijkstra",
     "expression",
@@ -289,6 +290,22 @@ fn union_find() {
         assert_eq!(ints(out, "root"), roots, "{x}");
         // Path compression: every vertex points at its root in the end.
         assert_eq!(ints(out, "parent"), roots, "{x}");
+    });
+}
+
+#[test]
+fn derangements() {
+    // Up to 6 (265 derangements; the search visits every partial one).
+    let input = |rng: &mut ChaCha8Rng, n: usize| json!({ "n": rng.random_range(0..=n.min(6)) });
+    sweep("derangements", 1831, SMALL, input, |x, out| {
+        let n = int(x, "n");
+        // D(0) = 1, D(1) = 0, D(k) = (k - 1) (D(k - 1) + D(k - 2)).
+        let (mut before, mut now) = (1i64, 0i64);
+        for k in 2..=n {
+            (before, now) = (now, (k - 1) * (now + before));
+        }
+        let expected = if n == 0 { 1 } else { now };
+        assert_eq!(int(out, "count"), expected, "{x}");
     });
 }
 

@@ -75,3 +75,19 @@ fn hover_shows_an_array_parameter_and_its_kind() {
         position_of(&text, "A, p, r):\n  x", 0, 0)
     );
 }
+
+#[test]
+fn a_parameter_named_after_an_input_is_a_local_of_its_program() {
+    // CLRS's INSERTION-SORT(A, n) beside `input A[n]`: inside, `n` is the
+    // parameter; in MAIN, the input's size.
+    let text = "env ram()\ninput A[n]\n\ndef INSERTION_SORT(A, n):\n  for j = 1 to n - 1:\n    \
+                A[j] = A[j - 1]\n\ndef MAIN():\n  INSERTION_SORT(A, n)\n";
+    let mut client = Client::with(text);
+    let inside = client.hover(text, "n - 1").expect("a hover");
+    assert!(
+        inside.starts_with("parameter `n` of `INSERTION_SORT`, a local"),
+        "{inside}"
+    );
+    let outside = client.hover(text, "n)\n").expect("a hover");
+    assert!(!outside.contains("a local"), "{outside}");
+}
