@@ -28,6 +28,7 @@
 
 use std::cmp::{Ordering, Reverse};
 use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 
@@ -41,7 +42,7 @@ use cnpi::symbolic::{self, Event};
 
 use super::fill::{Candidate, Piece};
 use super::grow::{V, value};
-use super::{BlankSketch, Filling};
+use super::{BlankSketch, Filling, Walk};
 
 /// A set of candidates of one hole: indices into its list of one size,
 /// ascending.
@@ -54,6 +55,12 @@ pub(super) struct Boxed {
     pub total: usize,
     pub sizes: Vec<usize>,
     pub sets: Vec<Set>,
+    /// How many hole evaluations of its run (on the examples, or on one
+    /// input after the answer) every filling of the box is known to make
+    /// alike: a box lost at an evaluation ([`Narrowed::lost`]) ran as its
+    /// parent's first filling up to there, so its run narrows nothing
+    /// before it.
+    pub known: usize,
 }
 
 impl Boxed {
@@ -70,6 +77,7 @@ impl Boxed {
             total: sizes.iter().sum(),
             sizes: sizes.to_vec(),
             sets,
+            known: 0,
         })
     }
 
@@ -83,10 +91,11 @@ impl Boxed {
         (self.sets.iter()).fold(1usize, |n, s| n.saturating_mul(s.len()))
     }
 
-    /// The same sizes with the sets `sets`.
+    /// The same sizes with the sets `sets`, nothing known of its run.
     pub fn with(&self, sets: Vec<Set>) -> Boxed {
         Boxed {
             sets,
+            known: 0,
             ..self.clone()
         }
     }
@@ -113,26 +122,18 @@ impl Boxed {
         out
     }
 
-    /// The box split by `narrowed` (whose sets are subsets of this
-    /// one's): the fillings that ran as the first did, and the rest as
-    /// disjoint boxes, one per group of candidates a hole lost at one
-    /// place ([`Narrowed::groups`]), the holes before it from the first
-    /// part.
+    /// The box split by `narrowed` (narrowed from this one): the
+    /// fillings that ran as the first did, and the rest as disjoint boxes,
+    /// one per group of candidates a hole lost at one evaluation
+    /// ([`Narrowed::lost`]).
     pub fn split(&self, narrowed: Narrowed) -> (Boxed, Vec<Boxed>) {
-        let inner: Vec<Set> = narrowed.sets.into_iter().map(Set::from).collect();
-        let mut rest = Vec::new();
-        for (hole, groups) in narrowed.groups.into_iter().enumerate() {
-            for group in groups {
-                let mut group = group;
-                group.sort_unstable();
-                let sets = (inner[..hole].iter().cloned())
-                    .chain([Set::from(group)])
-                    .chain(self.sets[hole + 1..].iter().cloned())
-                    .collect();
-                rest.push(self.with(sets));
-            }
-        }
-        (self.with(inner), rest)
+        let rest = (narrowed.lost.into_iter())
+            .map(|(sets, known)| Boxed {
+                known,
+                ..self.with(sets)
+            })
+            .collect();
+        (self.with(narrowed.sets), rest)
     }
 
     fn key(&self) -> (usize, &[usize], Vec<u32>) {
@@ -184,32 +185,84 @@ impl Queue {
 }
 
 /// Each hole's candidates still running as the first filling did, and
-/// those it lost, in groups: the candidates lost at one place that give the
-/// same there (so a box of one group is likely to run as one).
+/// the fillings lost on the way, in the order they were lost: at each
+/// evaluation of a hole, the box as narrowed so far with that hole's set
+/// replaced by the candidates that give one other value there (so every
+/// filling of a lost box runs alike up to and including that evaluation,
+/// and a box of one group is likely to run as one).
 pub(super) struct Narrowed {
-    pub sets: Vec<Vec<u32>>,
-    pub groups: Vec<Vec<Vec<u32>>>,
+    pub sets: Vec<Set>,
+    /// The fillings lost: each box's sets, and how many evaluations its
+    /// fillings make alike ([`Boxed::known`]).
+    pub lost: Vec<(Vec<Set>, usize)>,
+    /// The hole evaluations so far.
+    events: usize,
+    /// The evaluations known to be alike for every filling of the box,
+    /// not narrowed at.
+    known: usize,
 }
 
 impl Narrowed {
-    /// Keeps in `hole`'s set the candidates whose `gives` equals the
-    /// first's, grouping the others by what they give.
-    fn narrow(&mut self, hole: usize, gives: impl Fn(u32) -> Gives) {
-        let set = &mut self.sets[hole];
+    /// The box `b`, not narrowed yet.
+    fn of(b: &Boxed) -> Narrowed {
+        Narrowed {
+            sets: b.sets.clone(),
+            lost: Vec::new(),
+            events: 0,
+            known: b.known,
+        }
+    }
+
+    /// One evaluation of `hole`: keeps in its set the candidates whose
+    /// `gives` equals the first's (unless the evaluation is known alike).
+    fn at(&mut self, hole: usize, gives: impl Fn(u32) -> Gives) {
+        self.events += 1;
+        if self.events <= self.known {
+            return;
+        }
+        let set = &self.sets[hole];
         if set.len() == 1 {
             return;
         }
         let wanted = gives(set[0]);
+        // Most evaluations lose nothing: look for the first that differs
+        // before allocating anything.
+        let Some(differs) = set[1..].iter().position(|&c| gives(c) != wanted) else {
+            return;
+        };
+        let mut kept = set[..=differs].to_vec();
         let mut lost: HashMap<Gives, Vec<u32>> = HashMap::new();
-        set.retain(|c| {
-            let given = gives(*c);
-            let kept = given == wanted;
-            if !kept {
-                lost.entry(given).or_default().push(*c);
+        for &c in &set[differs + 1..] {
+            let given = gives(c);
+            match given == wanted {
+                true => kept.push(c),
+                false => lost.entry(given).or_default().push(c),
             }
-            kept
-        });
-        self.groups[hole].extend(lost.into_values());
+        }
+        let mut groups: Vec<Vec<u32>> = lost.into_values().collect();
+        groups.sort_unstable_by_key(|g| g[0]);
+        for group in groups {
+            self.lose(hole, group.into(), self.events);
+        }
+        self.sets[hole] = kept.into();
+    }
+
+    /// Narrows `hole` to its first candidate, the others lost as one box
+    /// of which nothing is known.
+    fn first_only(&mut self, hole: usize) {
+        if self.sets[hole].len() > 1 {
+            let first = self.sets[hole][0];
+            self.lose(hole, self.sets[hole][1..].into(), 0);
+            self.sets[hole] = Set::from([first]);
+        }
+    }
+
+    /// Records the fillings of the box so far with `hole`'s set `group`
+    /// as lost, alike for their first `known` evaluations.
+    fn lose(&mut self, hole: usize, group: Set, known: usize) {
+        let mut sets = self.sets.clone();
+        sets[hole] = group;
+        self.lost.push((sets, known));
     }
 }
 
@@ -308,7 +361,7 @@ fn gives(list: &[Candidate], index: u32, view: &View) -> Gives {
 struct Looping {
     /// The entry's first activation's call depth.
     depth: Option<u32>,
-    seen: HashSet<(usize, Vec<Option<i64>>)>,
+    seen: HashSet<(usize, Vec<Option<i64>>), BuildHasherDefault<Mix>>,
     /// About the bytes `seen` holds (what the run's memory limit counts).
     held: usize,
 }
@@ -339,6 +392,41 @@ impl Looping {
         }
         self.held += 64 + 16 * state.len();
         !self.seen.insert((stmt.span().start, state))
+    }
+}
+
+/// A fast hash of [`Looping`]'s states (whole words mixed by one
+/// multiplication each, as rustc's FxHash does): the states are hashed at
+/// every loop test, where the standard SipHash took a twentieth of the
+/// search's time.
+#[derive(Default)]
+struct Mix(u64);
+
+impl Hasher for Mix {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_i64(&mut self, word: i64) {
+        self.write_u64(word as u64);
+    }
+
+    fn write_usize(&mut self, word: usize) {
+        self.write_u64(word as u64);
+    }
+
+    fn write_isize(&mut self, word: isize) {
+        self.write_u64(word as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
     }
 }
 
@@ -378,17 +466,19 @@ impl Interrupt for Stop<'_> {
 /// `b` narrowed to its first filling, each hole's other candidates one
 /// group.
 pub(super) fn alone(b: &Boxed) -> Narrowed {
-    let (sets, groups) = (b.sets.iter())
-        .map(|set| (vec![set[0]], vec![set[1..].to_vec()]))
-        .unzip();
-    Narrowed { sets, groups }
+    let mut narrowed = Narrowed::of(b);
+    for hole in 0..b.sets.len() {
+        narrowed.first_only(hole);
+    }
+    narrowed
 }
 
 /// How a box's first filling did on the examples.
 pub(super) struct Decided {
     /// The sets narrowed to the fillings that ran as the first did.
     pub narrowed: Narrowed,
-    /// The first example it failed (`None`: it passed them all).
+    /// The position, in the order the examples run in, of the first
+    /// example it failed (`None`: it passed them all).
     pub fails: Option<usize>,
 }
 
@@ -407,9 +497,10 @@ impl BlankSketch {
         work: &mut Program,
         lists: &[&[Candidate]],
         b: &Boxed,
-        sites: &Sites,
+        walk: &Walk,
         budgets: &[u64],
     ) -> Decided {
+        let sites = &walk.sites;
         let Some(mut narrowed) = self.first_put(work, lists, b, sites) else {
             let texts: Filling = (lists.iter().zip(&b.sets))
                 .map(|(list, set)| list[set[0] as usize].text.clone())
@@ -420,14 +511,15 @@ impl BlankSketch {
                 fails,
             };
         };
-        let fails = (self.examples.iter().zip(budgets)).position(|(example, steps)| {
+        let fails = walk.order.iter().position(|&i| {
+            let example = &self.examples[i];
             let run = self.narrowing(
                 work,
                 lists,
                 &mut narrowed,
                 sites,
                 example.input.clone(),
-                *steps,
+                budgets[i],
             );
             !run.is_ok_and(|outcome| example.matches(&outcome))
         });
@@ -450,13 +542,10 @@ impl BlankSketch {
         if !self.put_all(work, &first) {
             return None;
         }
-        let mut narrowed = Narrowed {
-            sets: b.sets.iter().map(|set| set.to_vec()).collect(),
-            groups: vec![Vec::new(); b.sets.len()],
-        };
+        let mut narrowed = Narrowed::of(b);
         for (hole, alone) in sites.alone.iter().enumerate() {
             if *alone {
-                narrowed.narrow(hole, Gives::Itself);
+                narrowed.first_only(hole);
             }
         }
         Some(narrowed)
@@ -500,7 +589,7 @@ impl BlankSketch {
             };
             let at = (def, stmt.span().start);
             for &(_, hole) in sites.at.iter().filter(|(site, _)| *site == at) {
-                narrowed.narrow(hole, |c| gives(lists[hole], c, &view));
+                narrowed.at(hole, |c| gives(lists[hole], c, &view));
             }
             if loops && tested.again(&self.program, def, depth, stmt, &view) {
                 stop.looping.store(true, AtomicOrdering::Relaxed);

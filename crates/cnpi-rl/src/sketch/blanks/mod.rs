@@ -167,6 +167,8 @@ struct Walk {
     /// The step budget of each example: [`SEARCH_STEPS`] or
     /// `--max-steps` until the answer, then as [`SECOND_FACTOR`] says.
     budgets: Vec<u64>,
+    /// The order the examples are run in ([`BlankSketch::smallest_first`]).
+    order: Vec<usize>,
     /// The inputs the answer is compared with others on.
     teller: Option<Teller>,
     /// Where each hole is evaluated.
@@ -359,6 +361,7 @@ impl BlankSketch {
             budget,
             seed,
             budgets: vec![steps; self.examples.len()],
+            order: self.smallest_first(),
             sites: Sites::of(self),
             best: None,
             answer_total: None,
@@ -403,7 +406,7 @@ impl BlankSketch {
             let chosen: Vec<&[Candidate]> = (b.sizes.iter().enumerate())
                 .map(|(hole, size)| lists[&(hole, *size)].as_slice())
                 .collect();
-            let decided = self.decide(&mut work, &chosen, &b, &state.sites, &state.budgets);
+            let decided = self.decide(&mut work, &chosen, &b, &state, &state.budgets);
             let (inner, rest) = b.split(decided.narrowed);
             for rest in rest {
                 queue.push(rest);
@@ -616,6 +619,49 @@ impl BlankSketch {
         false
     }
 
+    /// The smallest value of each size datum (`n` of `input A[n]`) in the
+    /// examples: an array never shorter than k in the examples is not
+    /// drawn shorter (a sketch written for `n >= 1` is not told apart on
+    /// the empty array).
+    fn least_sizes(&self) -> HashMap<usize, usize> {
+        let mut least = HashMap::new();
+        for data in &self.program.data {
+            let [dim] = data.dims.as_slice() else {
+                continue;
+            };
+            let PosKind::Read(cell) = &dim.kind else {
+                continue;
+            };
+            let lengths = (self.examples.iter())
+                .filter_map(|e| e.json.get(&data.name).and_then(Value::as_array))
+                .map(Vec::len);
+            if let Some(shortest) = lengths.min() {
+                least.insert(cell.data, shortest);
+            }
+        }
+        least
+    }
+
+    /// The examples' indices, the smallest input first (the fewest
+    /// integers and digits; ties in file order): a box is narrowed at
+    /// every hole evaluation of the examples it runs, so one that fails a
+    /// short example is split into far fewer boxes than one that fails a
+    /// long one (on `min_max`, an example of seven elements added first
+    /// instead of last kept the answer out of 200,000 runs).
+    fn smallest_first(&self) -> Vec<usize> {
+        fn weight(v: &Value) -> usize {
+            match v {
+                Value::Array(items) => items.iter().map(weight).sum(),
+                Value::Object(members) => members.values().map(weight).sum(),
+                Value::String(text) => text.len(),
+                _ => 1,
+            }
+        }
+        let mut order: Vec<usize> = (0..self.examples.len()).collect();
+        order.sort_by_key(|&i| weight(&self.examples[i].json));
+        order
+    }
+
     /// The members some example asks for, in order of first mention.
     fn members(&self) -> Vec<String> {
         let mut members: Vec<String> = Vec::new();
@@ -649,6 +695,7 @@ impl BlankSketch {
                 })
             })
             .collect();
+        let least = self.least_sizes();
         let all: Vec<Value> = self.examples.iter().map(|e| e.json.clone()).collect();
         let values = range(&Value::Array(all));
         let members = self.members();
@@ -661,7 +708,7 @@ impl BlankSketch {
                 let example = &self.examples[rng.random_range(0..self.examples.len())];
                 varied(&example.json, &mut rng)
             } else {
-                random_input(&self.program, values, &mut rng)
+                random_input(&self.program, values, &least, &mut rng)
             };
             for name in &sorted {
                 if let Some(Value::Array(items)) = json.get_mut(*name) {
@@ -727,15 +774,22 @@ fn end_of(run: Result<Outcome, Diagnostic>, members: &[String]) -> Result<Vec<Va
     })
 }
 
-/// A random input for `program`: every size from 0 to 7, every element and
-/// input integer between the two of `values`.
-fn random_input(program: &Program, values: (i64, i64), rng: &mut ChaCha8Rng) -> Value {
+/// A random input for `program`: every size from the least of `least` (0
+/// for a size not there) to 7, every element and input integer between
+/// the two of `values`.
+fn random_input(
+    program: &Program,
+    values: (i64, i64),
+    least: &HashMap<usize, usize>,
+    rng: &mut ChaCha8Rng,
+) -> Value {
     let mut sizes: HashMap<usize, usize> = HashMap::new();
     let mut object = Map::new();
     for (id, data) in program.data.iter().enumerate() {
         match data.kind {
             DataKind::Size => {
-                sizes.insert(id, rng.random_range(0..=7));
+                let low = least.get(&id).copied().unwrap_or(0).min(7);
+                sizes.insert(id, rng.random_range(low..=7));
             }
             DataKind::Input => {
                 let dims: Vec<usize> = (data.dims.iter())
