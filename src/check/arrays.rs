@@ -757,15 +757,25 @@ impl Rewrite<'_, '_> {
     }
 
     /// `return e`: the local arrays freed first, after `e` is computed
-    /// into hidden locals if it reads them.
+    /// into hidden locals if it reads them or calls a program.
     fn return_statement(&mut self, value: Option<&Expr>, span: Span) -> Vec<Stmt> {
+        // A call may read a local array by reference (the instance it
+        // calls no longer names it): computed first, like a read.
+        let calls = value.is_some_and(|v| {
+            let mut found = false;
+            each_part(v, &mut |x| {
+                found |= matches!(&x.kind, ExprKind::Apply(f, _) if self.pass.by_name.contains_key(&f.name));
+                true
+            });
+            found
+        });
         let value = value.map(|v| self.expr(v));
         if self.locals.is_empty() {
             return vec![Stmt::Return { value, span }];
         }
         let mut out = Vec::new();
         let value = value.map(|v| {
-            let reads_local = mentions(&v, &self.locals);
+            let reads_local = calls || mentions(&v, &self.locals);
             if !reads_local {
                 return v;
             }

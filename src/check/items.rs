@@ -154,7 +154,9 @@ impl<'a> Checker<'a> {
             && crate::program::calls::hidden(name);
         if name.starts_with('_') && !hidden {
             self.report(reserved(name, span));
-        } else if let Some(builtin) = self.names.get(name) {
+        } else if let Some(builtin) = self.names.get(name)
+            && !self.hides_a_direction(builtin, &meaning)
+        {
             let owner = match builtin {
                 Meaning::Act | Meaning::Observation => {
                     format!(" of the `{}` environment", self.env.kind.name())
@@ -171,6 +173,16 @@ impl<'a> Checker<'a> {
         }
         self.names.insert(name, meaning);
         true
+    }
+
+    /// Whether a new declaration `meaning` may take a word's name: in
+    /// `ram`, a normal program named `LEFT` or `RIGHT` (CLRS 6.1's
+    /// `LEFT(i)` and `RIGHT(i)` of a heap) hides the direction in its
+    /// file, whose `MOVE` then cannot name it.
+    fn hides_a_direction(&self, builtin: &Meaning, meaning: &Meaning) -> bool {
+        self.declared_memory
+            && matches!(builtin, Meaning::Direction(_))
+            && matches!(meaning, Meaning::Def { applier: false, .. })
     }
 
     fn declare_pointers(&mut self, env: &'a ast::EnvDecl) {

@@ -266,3 +266,31 @@ def MAIN():
 ";
     assert_eq!(codes(text), vec!["E0406"]);
 }
+
+#[test]
+fn a_returned_call_reads_the_local_array_it_is_passed_before_it_goes() {
+    // `return MEMO(F, n)`: the call reads F by reference, so F is freed
+    // only after it returns (it was freed first, and MEMO wrote outside).
+    let text = "
+env ram()
+input n
+var result = 0
+def MEMO(F, n):
+  if F[n] >= 0:
+    return F[n]
+  if n <= 1:
+    F[n] = n
+  else:
+    F[n] = MEMO(F, n - 1) + MEMO(F, n - 2)
+  return F[n]
+def FIB(n):
+  var F[n + 1] = -1
+  return MEMO(F, n)
+def MAIN():
+  result = FIB(n)
+";
+    assert_eq!(
+        run(text, json!({"n": 50}))["result"],
+        json!(12_586_269_025_i64)
+    );
+}

@@ -298,3 +298,44 @@ def SHOW(MAIN):
 ";
     assert_eq!(codes(text)[0], "E0406");
 }
+
+#[test]
+fn heap_procedures_may_be_called_left_and_right_in_ram() {
+    // CLRS 6.1's LEFT(i) and RIGHT(i) hide the directions in their file.
+    let text = "
+env ram()
+input A[n]
+def LEFT(i):
+  return 2 * i + 1
+def RIGHT(i):
+  return 2 * i + 2
+def MAX_HEAPIFY(A, i, n):
+  l = LEFT(i)
+  r = RIGHT(i)
+  largest = i
+  if l < n and A[l] > A[largest]:
+    largest = l
+  if r < n and A[r] > A[largest]:
+    largest = r
+  if largest != i:
+    A[i], A[largest] = A[largest], A[i]
+    MAX_HEAPIFY(A, largest, n)
+def HEAPSORT(A, n):
+  for i = n / 2 - 1 downto 0:
+    MAX_HEAPIFY(A, i, n)
+  for i = n - 1 downto 1:
+    A[0], A[i] = A[i], A[0]
+    MAX_HEAPIFY(A, 0, i)
+def MAIN():
+  HEAPSORT(A, n)
+";
+    let result = run(text, json!({"A": [4, 1, 3, 2, 16, 9, 10, 14, 8, 7]}));
+    assert_eq!(result["A"], json!([1, 2, 3, 4, 7, 8, 9, 10, 14, 16]));
+    let moved = "env ram(i = 3)\ninput A[n]\ndef LEFT(k):\n  return 2 * k + 1\n\
+                 def MAIN():\n  MOVE(i, LEFT)\n";
+    assert_eq!(
+        codes(moved),
+        vec!["E0205"],
+        "LEFT is no longer a direction there"
+    );
+}

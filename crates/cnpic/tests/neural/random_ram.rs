@@ -24,7 +24,7 @@
 //! assignments, truth values as integers, `min`/`max`/`abs`, `PAIR`'s
 //! two results, and `ARR`'s array and matrix parameters (called on `A`
 //! and `W`, or on `B` and `M`) with a local array sized from its integer
-//! parameter. Each program is
+//! parameter (named `n`, after the input's size, which it hides). Each program is
 //! combinatorized as `cnpic run`
 //! does and run on random inputs. The two network runs, the reference
 //! interpreter on the combinatory form and the program as written must
@@ -490,15 +490,17 @@ impl Generator {
         ]
     }
 
-    /// `ARR(X, Y, m)`: an array and a matrix by reference, and a local
-    /// array sized from `m`, written and read through both.
+    /// `ARR(X, Y, n)`: an array and a matrix by reference, and a local
+    /// array sized from `n`, written and read through both. `n` is the
+    /// parameter, which hides the input's size inside ARR, while
+    /// `len(X)` is still the size of the array passed.
     fn arrays(&mut self) -> Vec<String> {
         let scope = Scope::of(K);
         let mut e = || self.expr(&scope, false, 1);
         let (init, add, test, sub) = (e(), e(), e(), e());
         let op = self.pick(&["+", "-"]);
         vec![
-            format!("  var T[abs(m) % 4 + 1] = {init}"),
+            format!("  var T[abs(n) % 4 + 1] = {init}"),
             "  T[0] += Y[len(Y) - 1][len(Y[0]) - 1]".to_string(),
             "  for u = 0 to len(X) - 1:".to_string(),
             format!("    T[u % len(T)] += X[u] {op} {add}"),
@@ -627,7 +629,7 @@ impl Generator {
         let pair = self.pair();
         text.push_str(&format!("\ndef PAIR(a):\n{}\n", pair.join("\n")));
         let arrays = self.arrays();
-        text.push_str(&format!("\ndef ARR(X, Y, m):\n{}\n", arrays.join("\n")));
+        text.push_str(&format!("\ndef ARR(X, Y, n):\n{}\n", arrays.join("\n")));
         text
     }
 
