@@ -27,7 +27,7 @@ pub use array::{ArrayState, Tape};
 pub use errors::{eval_error, internal};
 pub use input::parse_strict;
 pub use picture::{Mark, Panel, Picture, Shape};
-pub use ram::{Cells, CompiledAct, MAX_SCRATCH};
+pub use ram::{Cells, CompiledAct, MAX_SCRATCH, RawRegion};
 
 use std::any::Any;
 

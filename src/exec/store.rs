@@ -165,6 +165,13 @@ impl<'o> Store<'o> {
         true
     }
 
+    /// The pointers and the change counter, for code generated from a
+    /// program that sets a pointer as [`Self::set_pointer`] does (the
+    /// counter moved on exactly where the value differs).
+    pub fn pointers_and_version(&mut self) -> (&mut [i64], &mut u64) {
+        (&mut self.pointers, &mut self.version)
+    }
+
     /// Records a change the engine made itself.
     pub fn changed(&mut self) {
         self.version += 1;

@@ -14,6 +14,25 @@
 use super::Region;
 use crate::program::flat::FastSide;
 
+/// A region laid out for code generated from a compiled detector: an
+/// array's values and length, a matrix's values, rows and columns, a
+/// scalar's value (`has_scalar` 1); each kind's fields are null and zero
+/// where the region is not of that kind, so that a read of that kind there
+/// is outside (END) as [`Cells::at`], [`Cells::at2`] and [`Cells::scalar`]
+/// read it. The values stay where they are until the memory is changed by
+/// other than a cell's write.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct RawRegion {
+    pub array: *const i64,
+    pub len: u64,
+    pub matrix: *const i64,
+    pub rows: u64,
+    pub cols: u64,
+    pub scalar: i64,
+    pub has_scalar: u64,
+}
+
 /// See the module documentation.
 #[derive(Clone, Copy)]
 pub struct Cells<'a> {
@@ -80,6 +99,33 @@ impl<'a> Cells<'a> {
             Some(Region::Array(values)) => values.get(i as u64 as usize).copied(),
             _ => None,
         }
+    }
+
+    /// Region `data` as generated code reads it (see [`RawRegion`]).
+    pub fn raw(self, data: u32) -> RawRegion {
+        let mut raw = RawRegion {
+            array: std::ptr::null(),
+            len: 0,
+            matrix: std::ptr::null(),
+            rows: 0,
+            cols: 0,
+            scalar: 0,
+            has_scalar: 0,
+        };
+        match self.regions.get(data as usize) {
+            Some(Region::Scalar(k)) => (raw.scalar, raw.has_scalar) = (*k, 1),
+            Some(Region::Array(values)) => {
+                (raw.array, raw.len) = (values.as_ptr(), values.len() as u64)
+            }
+            // A matrix holds `rows × cols` values (else none is read).
+            Some(Region::Matrix { rows, cols, values })
+                if rows.checked_mul(*cols) == Some(values.len()) =>
+            {
+                (raw.matrix, raw.rows, raw.cols) = (values.as_ptr(), *rows as u64, *cols as u64);
+            }
+            _ => {}
+        }
+        raw
     }
 
     /// The cell of the matrix `data` at `i, j`.

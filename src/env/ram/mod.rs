@@ -33,7 +33,7 @@ mod picture;
 mod read;
 mod typed;
 
-pub use cells::Cells;
+pub use cells::{Cells, RawRegion};
 pub use compiled::CompiledAct;
 
 /// The most integers all scratch data of a run may hold together (256 MiB).

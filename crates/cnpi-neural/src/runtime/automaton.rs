@@ -212,11 +212,16 @@ impl Automaton {
     }
 
     /// The edge at script position `at` in the empty context, if there is
-    /// one.
+    /// one, by its number.
     #[inline(always)]
-    pub(super) fn at(&self, at: u32) -> Option<&Edge> {
+    pub(super) fn index_at(&self, at: u32) -> Option<u32> {
         let edge = *self.by_position.get(at as usize)?;
-        self.edges.get(edge as usize)
+        (self.edges.get(edge as usize)).map(|_| edge)
+    }
+
+    /// How many edges there are.
+    pub(super) fn len(&self) -> usize {
+        self.edges.len()
     }
 
     /// Edge `edge`.

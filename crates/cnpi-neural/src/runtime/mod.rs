@@ -35,6 +35,7 @@ use cnpi::env::{State, internal};
 use cnpi::exec::compare::Run;
 use cnpi::exec::{Options, Store};
 use compiled::Compiled;
+pub use machine::JitMode;
 
 /// A program of a memory on a core, ready to run on any number of inputs
 /// (from any number of threads): what `cnpic run` hands the run plan
@@ -88,6 +89,13 @@ impl OnTheNetwork {
             file: Some((file.to_string(), cache)),
             ..self
         }
+    }
+
+    /// Makes this program's machine code as `mode` says (which
+    /// `CNPI_JIT` sets by default), the code made before dropped; runs
+    /// give the same results whatever the mode.
+    pub fn set_jit(&mut self, mode: JitMode) {
+        self.plan.jit = machine::Jit::new(mode);
     }
 
     pub fn memory(&self) -> &Memory {

@@ -27,7 +27,11 @@ use super::compiled::{Compiled, Parse};
 use super::row::{Act, Op, Probe, bound};
 use super::script::{MAPSELF, MAX_BITS};
 
+mod jit;
 mod scripted;
+
+pub(super) use jit::Jit;
+pub use jit::JitMode;
 
 /// A frame: the rows bound to `self, a1, a2, a3`. The built-in slots are
 /// bound to the fixed rows of [`Memory::builtin_slot`].
@@ -75,6 +79,11 @@ pub(super) struct Machine<'m, 'o, 'r> {
     required: u32,
     /// Where each step is recorded for the trace viewer, if anywhere.
     recorder: Option<&'r mut Recorder>,
+    /// How many edges of the automaton the interpreter has run, and how
+    /// often each (where the generated code is to be made from the
+    /// edges run most).
+    edges_run: u32,
+    counts: Vec<u32>,
 }
 
 impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
@@ -102,6 +111,8 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
             networks: core.network().states(),
             required: 0,
             recorder,
+            edges_run: 0,
+            counts: Vec::new(),
         }
     }
 

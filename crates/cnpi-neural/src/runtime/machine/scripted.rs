@@ -14,17 +14,31 @@
 //! runs out at the same step with the same error. The budget is held in a
 //! local count and recorded in the store when the run ends.
 
-use super::super::automaton::{Automaton, CONTEXT, Edge, End, LEAF, Move, NONE, starts};
+use super::super::automaton::{Automaton, CONTEXT, End, LEAF, Move, NONE, starts};
 use super::super::script::{Action, Block, First, Scripts, Simple};
+use super::jit::{Exit, State};
 use super::{Diagnostic, Machine, RowId};
 use crate::runtime::row::Op;
 use cnpi::env::internal;
 use cnpi::exec::limits::POLL_EVERY;
 
+/// How often (in edges the interpreter runs, while it counts them) the
+/// loop asks whether the generated code is due.
+const CODE_CHECKS: u32 = 1 << 10;
+
 /// The scripts' stack: the activation on top, apart from those below it.
-struct Stack {
-    top: Running,
-    below: Vec<Running>,
+pub(super) struct Stack {
+    pub(super) top: Running,
+    pub(super) below: Vec<Running>,
+}
+
+/// Where the edges go after one.
+enum Flow {
+    /// To edge `.0`.
+    Edge(u32),
+    /// Back to the scripted loop: true where the run's first activation
+    /// returned.
+    Out(bool),
 }
 
 /// Holds `running` at `depth` of a context.
@@ -41,14 +55,16 @@ fn flush(below: &mut Vec<Running>, held: &[Running; CONTEXT], resumes: &[u32]) {
     below.extend((held.iter().zip(resumes)).map(|(running, &at)| Running { at, ..*running }));
 }
 
-/// An activation on the scripts' stack.
+/// An activation on the scripts' stack (laid out for the generated code,
+/// which reads and writes it).
 #[derive(Clone, Copy)]
-struct Running {
-    entry: u32,
+#[repr(C)]
+pub(super) struct Running {
+    pub(super) entry: u32,
     /// Its next step in the scripts.
-    at: u32,
+    pub(super) at: u32,
     /// The change counter when it started.
-    version: u64,
+    pub(super) version: u64,
 }
 
 impl<'m> Machine<'m, '_, '_> {
@@ -61,8 +77,12 @@ impl<'m> Machine<'m, '_, '_> {
     ) -> Result<(), Diagnostic> {
         let budget = self.store.steps_left();
         let mut left = budget;
+        if self.plan.jit.counts() {
+            self.counts = vec![0; automaton.len()];
+        }
         let ran = self.scripted(scripts, automaton, entry, &mut left);
         self.store.spend(budget - left);
+        self.plan.jit.ran(self.edges_run);
         ran
     }
 
@@ -78,13 +98,28 @@ impl<'m> Machine<'m, '_, '_> {
     ) -> Result<(), Diagnostic> {
         let plan = self.plan;
         let mut poll_at = left.saturating_sub(POLL_EVERY);
+        // What the generated code reads, the activations the edges hold
+        // apart from the stack among it.
+        let mut state = State::new(Running {
+            entry,
+            at: NONE,
+            version: 0,
+        });
         let mut stack = Stack {
             top: self.started(0, scripts, entry)?,
             below: Vec::new(),
         };
         loop {
-            if let Some(edge) = automaton.at(stack.top.at)
-                && self.edges(scripts, automaton, edge, &mut stack, left, &mut poll_at)?
+            if let Some(edge) = automaton.index_at(stack.top.at)
+                && self.edges(
+                    scripts,
+                    automaton,
+                    edge,
+                    &mut stack,
+                    &mut state,
+                    left,
+                    &mut poll_at,
+                )?
             {
                 return Ok(());
             }
@@ -166,47 +201,87 @@ impl<'m> Machine<'m, '_, '_> {
     /// held apart put on the stack and `stack.top.at` where that edge
     /// starts. The budget and the next poll are locals meanwhile.
     #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
     fn edges(
         &mut self,
         scripts: &'m Scripts,
         automaton: &'m Automaton,
-        edge: &'m Edge,
+        edge: u32,
         stack: &mut Stack,
+        state: &mut State,
         left: &mut u64,
         poll_at: &mut u64,
     ) -> Result<bool, Diagnostic> {
         let (mut steps_left, mut poll) = (*left, *poll_at);
-        let ran = self.edges_from(scripts, automaton, edge, stack, &mut steps_left, &mut poll);
+        let ran = self.edges_from(
+            scripts,
+            automaton,
+            edge,
+            stack,
+            state,
+            &mut steps_left,
+            &mut poll,
+        );
         (*left, *poll_at) = (steps_left, poll);
         ran
     }
 
-    /// [`Self::edges`] on the locals `left` and `poll_at`.
+    /// [`Self::edges`] on the locals `left` and `poll_at`: the edges run
+    /// by the generated code where there is some ([`super::jit`]), else
+    /// (and where it stops) by the interpreter.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn edges_from(
         &mut self,
         scripts: &'m Scripts,
         automaton: &'m Automaton,
-        mut edge: &'m Edge,
+        mut e: u32,
         stack: &mut Stack,
+        state: &mut State,
         left: &mut u64,
         poll_at: &mut u64,
     ) -> Result<bool, Diagnostic> {
         let max_depth = self.store.limits().max_depth;
-        let mut held = [stack.top; CONTEXT];
+        let mut code = self.code(automaton);
         loop {
+            if let Some(code) = code {
+                let exit = self.jitted(code, scripts, automaton, e, stack, state, left, poll_at)?;
+                match exit {
+                    Exit::Stop(stopped) => e = stopped,
+                    Exit::End(ended) => {
+                        match self.end(scripts, automaton, ended, stack)? {
+                            Flow::Edge(next) => e = next,
+                            Flow::Out(done) => return Ok(done),
+                        }
+                        continue;
+                    }
+                    // Errors, returned by `jitted`.
+                    Exit::Fail(..) | Exit::Loops(..) => {}
+                }
+            }
+            let Some(edge) = automaton.edge(e) else {
+                return Err(internal("an edge leads to no edge"));
+            };
+            self.edges_run = self.edges_run.saturating_add(1);
+            if let Some(count) = self.counts.get_mut(e as usize) {
+                *count = count.saturating_add(1);
+                if self.edges_run.is_multiple_of(CODE_CHECKS) {
+                    code = self.code(automaton);
+                }
+            }
+            let held = &mut state.held;
             let steps = u64::from(edge.steps);
             if *left < steps
                 || u64::from(self.required) & edge.requires != edge.requires
                 || stack.below.len() + edge.room as usize >= max_depth
             {
-                flush(&mut stack.below, &held, automaton.context(edge.context));
+                flush(&mut stack.below, held, automaton.context(edge.context));
                 stack.top.at = edge.start;
                 return Ok(false);
             }
             *left -= steps;
             for moved in automaton.moves(edge) {
-                if let Err(error) = self.take(scripts, automaton, moved.what, stack, &mut held) {
+                if let Err(error) = self.take(scripts, automaton, moved.what, stack, held) {
                     // The steps after the one that failed are not taken.
                     *left += steps - u64::from(moved.done);
                     return Err(error);
@@ -216,36 +291,51 @@ impl<'m> Machine<'m, '_, '_> {
                 self.store.poll()?;
                 *poll_at = left.saturating_sub(POLL_EVERY);
             }
-            let next = match edge.end {
-                End::Bit { entry, fast, next } => {
-                    let bit = match scripts.fast_at(fast).and_then(|f| self.fast_bit(f)) {
-                        Some(bit) => bit,
-                        // Not compiled, or a feature failed: as the scripts read it.
-                        None => self.bit(scripts, entry)?,
-                    };
-                    next[usize::from(bit)]
-                }
-                End::Walk { root, resume } => self.walk(automaton, root, resume)?,
-                End::Next(next) => next,
-                End::Return => match stack.below.pop() {
-                    Some(next) => {
-                        stack.top = next;
-                        match automaton.at(next.at) {
-                            Some(next) => {
-                                edge = next;
-                                continue;
-                            }
-                            None => return Ok(false),
-                        }
-                    }
-                    None => return Ok(true),
-                },
-            };
-            match automaton.edge(next) {
-                Some(next) => edge = next,
-                None => return Err(internal("an edge leads to no edge")),
+            match self.end(scripts, automaton, e, stack)? {
+                Flow::Edge(next) => e = next,
+                Flow::Out(done) => return Ok(done),
             }
         }
+    }
+
+    /// Where the edges go after edge `e`, whose moves are done: its end
+    /// read.
+    #[inline(always)]
+    fn end(
+        &mut self,
+        scripts: &'m Scripts,
+        automaton: &'m Automaton,
+        e: u32,
+        stack: &mut Stack,
+    ) -> Result<Flow, Diagnostic> {
+        let Some(edge) = automaton.edge(e) else {
+            return Err(internal("an edge leads to no edge"));
+        };
+        let next = match edge.end {
+            End::Bit { entry, fast, next } => {
+                let bit = match scripts.fast_at(fast).and_then(|f| self.fast_bit(f)) {
+                    Some(bit) => bit,
+                    // Not compiled, or a feature failed: as the scripts read it.
+                    None => self.bit(scripts, entry)?,
+                };
+                next[usize::from(bit)]
+            }
+            End::Walk { root, resume } => self.walk(automaton, root, resume)?,
+            End::Next(next) => next,
+            End::Return => {
+                return Ok(match stack.below.pop() {
+                    Some(next) => {
+                        stack.top = next;
+                        match automaton.index_at(next.at) {
+                            Some(next) => Flow::Edge(next),
+                            None => Flow::Out(false),
+                        }
+                    }
+                    None => Flow::Out(true),
+                });
+            }
+        };
+        Ok(Flow::Edge(next))
     }
 
     /// The next edge of an [`End::Walk`] from hop `root` (`_resume` read
@@ -275,7 +365,7 @@ impl<'m> Machine<'m, '_, '_> {
     /// One move of an edge, by `stack`'s top, `held` the activations the
     /// edge holds apart from the stack.
     #[inline(always)]
-    fn take(
+    pub(super) fn take(
         &mut self,
         scripts: &'m Scripts,
         automaton: &'m Automaton,
@@ -425,7 +515,7 @@ impl<'m> Machine<'m, '_, '_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::OnTheNetwork;
+    use super::super::super::{JitMode, OnTheNetwork};
     use crate::core::Core;
     use crate::detector::Cache;
     use crate::memory::{Entry, Memory};
@@ -458,37 +548,47 @@ mod tests {
     /// `input` with every step budget up to 39: the runs end alike (the
     /// same state and steps, or the same error at the same step). How
     /// many ended without an error.
-    fn ends_alike(program: &Program, network: &OnTheNetwork, input: &str) -> usize {
+    fn ends_alike(program: &Program, network: &mut OnTheNetwork, input: &str) -> usize {
         ends_alike_within(program, network, input, 0..40, Default::default())
     }
 
     /// [`ends_alike`] with the step budgets `budgets` and the limits
-    /// `limits`.
+    /// `limits`, the edges run by the interpreter alone and by the
+    /// generated code (made at the first edge, if an edge runs).
     fn ends_alike_within(
         program: &Program,
-        network: &OnTheNetwork,
+        network: &mut OnTheNetwork,
         input: &str,
         budgets: std::ops::Range<u64>,
         limits: Limits,
     ) -> usize {
         let mut ends = 0;
-        for max_steps in budgets {
-            let run = |symbolic: bool| {
-                let layout = cnpi::env::Declarations::of(program);
-                let state = cnpi::env::read_input(&layout, input).expect("valid");
-                let options = Options {
-                    max_steps,
-                    trace: None,
-                    limits,
+        for mode in [JitMode::Off, JitMode::Eager] {
+            network.set_jit(mode);
+            ends = 0;
+            for max_steps in budgets.clone() {
+                let run = |symbolic: bool| {
+                    let layout = cnpi::env::Declarations::of(program);
+                    let state = cnpi::env::read_input(&layout, input).expect("valid");
+                    let options = Options {
+                        max_steps,
+                        trace: None,
+                        limits,
+                    };
+                    match symbolic {
+                        true => cnpi::symbolic::run(program, state, options),
+                        false => network.run(state, options, None),
+                    }
                 };
-                match symbolic {
-                    true => cnpi::symbolic::run(program, state, options),
-                    false => network.run(state, options, None),
-                }
-            };
-            let expected = run(true);
-            ends += usize::from(expected.is_ok());
-            assert_eq!(run(false), expected, "{input} in {max_steps} steps");
+                let expected = run(true);
+                ends += usize::from(expected.is_ok());
+                assert_eq!(
+                    run(false),
+                    expected,
+                    "{input} in {max_steps} steps, {mode:?}"
+                );
+            }
+            assert!(mode == JitMode::Eager || !network.plan.jit.made());
         }
         ends
     }
@@ -511,13 +611,13 @@ mod tests {
              def LOOP: linrec(i >= 0?; BODY, NOP, NOP)\n",
         ];
         for text in texts {
-            let (program, network) = on_the_network(text);
+            let (program, mut network) = on_the_network(text);
             let (scripts, _) = network
                 .plan
                 .scripts()
                 .expect("every activation has a script");
             assert!(scripts.blocks.len() >= 3, "BODY's script is a block");
-            let ends = ends_alike(&program, &network, "[5, 6, 7, 8]");
+            let ends = ends_alike(&program, &mut network, "[5, 6, 7, 8]");
             assert_eq!(
                 ends > 0,
                 text.contains("MOVE(j"),
@@ -547,11 +647,11 @@ mod tests {
             r#"{"A": [4611686018427387904, 4611686018427387904, 1, 2]}"#,
         ];
         for text in texts {
-            let (program, network) = on_the_network(text);
+            let (program, mut network) = on_the_network(text);
             let compiled = compiled_detectors(&network);
             assert_eq!(compiled, 1, "{text}: the sum's detector is compiled");
             for input in inputs {
-                let ends = ends_alike(&program, &network, input);
+                let ends = ends_alike(&program, &mut network, input);
                 assert_eq!(ends > 0, text.contains("j < n"), "{text} on {input}");
             }
         }
@@ -579,10 +679,10 @@ mod tests {
             ),
         ];
         for (text, finishes) in cases {
-            let (program, network) = on_the_network(text);
+            let (program, mut network) = on_the_network(text);
             let compiled = compiled_detectors(&network);
             assert_eq!(compiled, 1, "{text}: the offset's detector is compiled");
-            let ends = ends_alike(&program, &network, r#"{"A": [3, 1, 4, 1]}"#);
+            let ends = ends_alike(&program, &mut network, r#"{"A": [3, 1, 4, 1]}"#);
             assert_eq!(ends > 0, finishes, "{text}");
         }
     }
@@ -609,17 +709,18 @@ mod tests {
         chain.push_str("def LOOP: linrec(i < n?; C0, NOP, NOP)\n");
         let input = r#"{"A": [3, 1, 4, 1, 5]}"#;
         for text in [nested, chain.as_str()] {
-            let (program, network) = on_the_network(text);
+            let (program, mut network) = on_the_network(text);
             let (_, automaton) = network.plan.scripts().expect("scripts");
             assert!(automaton.contexts() > 1, "some edge holds activations");
-            let ends = ends_alike_within(&program, &network, input, 0..400, Limits::default());
+            let ends = ends_alike_within(&program, &mut network, input, 0..400, Limits::default());
             assert!(ends > 0, "{text}: some budget is enough");
+            assert_eq!(network.plan.jit.made(), cfg!(target_arch = "x86_64"));
             for max_depth in 0..16 {
                 let limits = Limits {
                     max_depth,
                     ..Limits::default()
                 };
-                ends_alike_within(&program, &network, input, 395..400, limits);
+                ends_alike_within(&program, &mut network, input, 395..400, limits);
             }
         }
     }
@@ -642,21 +743,22 @@ mod tests {
             .expect("combinatorizes")
             .text;
         assert!(text.contains("_resume"), "the program runs on frames");
-        let (program, network) = on_the_network(&text);
+        let (program, mut network) = on_the_network(&text);
         let (_, automaton) = network.plan.scripts().expect("scripts");
         assert!(
             automaton.walks_reading_resume() > 0,
             "a diagram reads _resume"
         );
         let input = r#"{"A": [[0, 1, 0, 1], [1, 0, 1, 0], [0, 0, 0, 0], [0, 1, 1, 0]]}"#;
-        let steps = ends_alike_within(&program, &network, input, 0..2000, Limits::default());
+        let steps = ends_alike_within(&program, &mut network, input, 0..2000, Limits::default());
         assert!(steps > 0, "some budget is enough");
+        assert_eq!(network.plan.jit.made(), cfg!(target_arch = "x86_64"));
         for max_depth in 0..16 {
             let limits = Limits {
                 max_depth,
                 ..Limits::default()
             };
-            ends_alike_within(&program, &network, input, 1990..2000, limits);
+            ends_alike_within(&program, &mut network, input, 1990..2000, limits);
         }
     }
 }

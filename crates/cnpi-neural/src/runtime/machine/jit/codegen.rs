@@ -1,0 +1,712 @@
+//! The automaton's edges written as x86-64 machine code with Cranelift.
+//!
+//! One function holds every edge the code handles, each a block entered
+//! by a jump table on the edge's number: the edge's checks (the step
+//! budget, the combinators it starts, the stack's room) against
+//! [`State`], its moves (a `SET` from the pointers, a call, a tail call,
+//! a restart with its check that the loop changed something, a return to
+//! a held activation) as loads and stores, the rest (an ACT, a built-in,
+//! putting the held activations on the stack, the poll) through
+//! [`Helpers`], and its end: the next edge, or a laid-out diagram whose
+//! nodes read their features' two sides from the pointers and the
+//! regions and branch on the relation to the next node or edge. Where an
+//! edge cannot run or its end is not written here (a bit read from the
+//! encoder, a return to the stack), the function returns ([`Exit`]) and
+//! the scripted loop goes on from there.
+
+use std::collections::HashMap;
+use std::mem::offset_of;
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::{I32, I64};
+use cranelift_codegen::ir::{
+    AbiParam, Block, BlockArg, InstBuilder, JumpTableData, MemFlagsData, SigRef, Signature, Value,
+};
+use cranelift_codegen::isa::CallConv;
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{Module, default_libcall_names};
+
+use super::super::super::automaton::{Automaton, CONTEXT, End, LEAF, Move, NONE};
+use super::super::scripted::Running;
+use super::{Exit, Helpers, REGIONS, State};
+use crate::detector::Feature;
+use cnpi::env::RawRegion;
+use cnpi::program::flat::FastSide;
+
+/// The generated function: from edge `.1` with `.0`.
+pub(super) type Entry = unsafe extern "C" fn(*mut State, u32) -> u64;
+
+/// The machine code of an automaton, and what entering it asks.
+pub(in crate::runtime) struct Code {
+    module: Option<JITModule>,
+    pub(super) entry: Entry,
+    /// More pointers than any the code reads or sets.
+    pub(super) pointers: usize,
+    /// The regions the code reads, by their slot in [`State::regions`].
+    pub(super) regions: Vec<u32>,
+    /// Per edge, its place in the function's jump table (past the edges
+    /// made into code, none), which the code reads.
+    #[expect(dead_code, reason = "read by the code, through its address")]
+    slots: Box<[u32]>,
+}
+
+// SAFETY: after `finalize_definitions` the module's memory is only read
+// (executed) and freed on drop; nothing in it is shared mutably.
+unsafe impl Sync for Code {}
+unsafe impl Send for Code {}
+
+impl Drop for Code {
+    fn drop(&mut self) {
+        if let Some(module) = self.module.take() {
+            // SAFETY: the code is no longer called: whoever could call it
+            // borrowed `self`.
+            unsafe { module.free_memory() };
+        }
+    }
+}
+
+/// The code of the edges `chosen` of `automaton` calling `helpers`;
+/// `None` where Cranelift gives none (an error).
+pub(super) fn compile(automaton: &Automaton, chosen: &[u32], helpers: &Helpers) -> Option<Code> {
+    let mut flags = settings::builder();
+    // Cranelift's optimizer made the code of `dijkstra` at n = 256 take
+    // more instructions (13.8 M against 12.7 M) and its making 41 % more;
+    // the single-pass register allocator took a third less to make it
+    // and made a run take 70 % more.
+    flags.set("opt_level", "none").ok()?;
+    flags.set("enable_verifier", "false").ok()?;
+    let isa = (cranelift_native::builder().ok()?)
+        .finish(settings::Flags::new(flags))
+        .ok()?;
+    let mut module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
+    let mut context = module.make_context();
+    let config = module.target_config();
+    let pointer = config.pointer_type();
+    context.func.signature.params.push(AbiParam::new(pointer));
+    context.func.signature.params.push(AbiParam::new(I32));
+    context.func.signature.returns.push(AbiParam::new(I64));
+    let id = (module.declare_anonymous_function(&context.func.signature)).ok()?;
+    let mut slots = vec![NONE; automaton.len()].into_boxed_slice();
+    let chosen: Vec<u32> = (chosen.iter().copied())
+        .filter(|&e| automaton.edge(e).is_some_and(|edge| edge.steps > 0))
+        .collect();
+    for (slot, &e) in chosen.iter().enumerate() {
+        slots[e as usize] = slot as u32;
+    }
+    let mut functions = FunctionBuilderContext::new();
+    let mut writer = Writer {
+        chosen: &chosen,
+        slots: &slots,
+        b: FunctionBuilder::new(&mut context.func, &mut functions),
+        automaton,
+        helpers,
+        edges: HashMap::new(),
+        stops: HashMap::new(),
+        exits: Vec::new(),
+        regions: Vec::new(),
+        pointers: 0,
+        state: Value::from_u32(0),
+        vars: Vars::default(),
+        exit: Block::from_u32(0),
+        step_sig: None,
+        poll_sig: None,
+        call_conv: module.isa().default_call_conv(),
+    };
+    writer.write();
+    let (pointers, regions) = (writer.pointers, writer.regions);
+    writer.b.seal_all_blocks();
+    writer.b.finalize(config);
+    if regions.len() > REGIONS {
+        return None;
+    }
+    module.define_function(id, &mut context).ok()?;
+    module.clear_context(&mut context);
+    module.finalize_definitions().ok()?;
+    let address = module.get_finalized_function(id);
+    // SAFETY: the function was made with this signature.
+    let entry = unsafe { std::mem::transmute::<*const u8, Entry>(address) };
+    Some(Code {
+        module: Some(module),
+        entry,
+        pointers,
+        regions,
+        slots,
+    })
+}
+
+/// The variables held in registers between exits.
+#[derive(Clone, Copy)]
+struct Vars {
+    left: Variable,
+    top_entry: Variable,
+    top_version: Variable,
+}
+
+impl Default for Vars {
+    fn default() -> Vars {
+        let v = Variable::from_u32(0);
+        Vars {
+            left: v,
+            top_entry: v,
+            top_version: v,
+        }
+    }
+}
+
+/// What writing the function keeps track of.
+struct Writer<'a, 'f> {
+    b: FunctionBuilder<'f>,
+    automaton: &'a Automaton,
+    /// The edges made into code, and each edge's place among them.
+    chosen: &'a [u32],
+    slots: &'a [u32],
+    helpers: &'a Helpers,
+    /// The block of each edge written (or to be).
+    edges: HashMap<u32, Block>,
+    /// The block that leaves at each edge the code does not run.
+    stops: HashMap<u32, Block>,
+    /// Blocks that leave, each with its exit (written last).
+    exits: Vec<(Block, Exit)>,
+    /// The regions read, by slot.
+    regions: Vec<u32>,
+    /// One past the highest pointer read or set.
+    pointers: usize,
+    state: Value,
+    vars: Vars,
+    /// The block that stores the variables and returns its parameter.
+    exit: Block,
+    step_sig: Option<SigRef>,
+    poll_sig: Option<SigRef>,
+    /// The helpers' calling convention (`extern "C"`).
+    call_conv: CallConv,
+}
+
+/// Plain loads and stores of memory that is aligned and never traps.
+fn flags() -> MemFlagsData {
+    MemFlagsData::trusted()
+}
+
+impl Writer<'_, '_> {
+    /// The whole function: the entry's jump table over every edge, each
+    /// edge, and the exit.
+    fn write(&mut self) {
+        let start = self.b.create_block();
+        self.b.append_block_params_for_function_params(start);
+        self.b.switch_to_block(start);
+        self.state = self.b.block_params(start)[0];
+        let edge = self.b.block_params(start)[1];
+        self.declare_vars();
+        self.exit = self.b.create_block();
+        self.b.append_block_param(self.exit, I64);
+        for &e in self.chosen {
+            let block = self.b.create_block();
+            self.edges.insert(e, block);
+        }
+        // The edge's slot, read from the table; past it, or past the
+        // edges, leave.
+        let unknown = self.b.create_block();
+        let lookup = self.b.create_block();
+        let count = self.slots.len() as i64;
+        let inside = (self.b.ins()).icmp_imm_u(IntCC::UnsignedLessThan, edge, count);
+        self.b.ins().brif(inside, lookup, &[], unknown, &[]);
+        self.b.switch_to_block(lookup);
+        let table = self.b.ins().iconst(I64, self.slots.as_ptr() as i64);
+        let index = self.b.ins().uextend(I64, edge);
+        let offset = self.b.ins().ishl_imm_u(index, 2);
+        let at = self.b.ins().iadd(table, offset);
+        let slot = self.b.ins().load(I32, flags(), at, 0);
+        let calls: Vec<_> = (self.chosen.iter())
+            .map(|e| self.b.func.dfg.block_call(self.edges[e], &[]))
+            .collect();
+        let default = self.b.func.dfg.block_call(unknown, &[]);
+        let table = self
+            .b
+            .create_jump_table(JumpTableData::new(default, &calls));
+        self.b.ins().br_table(slot, table);
+        self.b.switch_to_block(unknown);
+        let edge = self.b.ins().uextend(I64, edge);
+        self.b.ins().jump(self.exit, &[BlockArg::Value(edge)]);
+        let runs = self.chosen.to_vec();
+        for e in runs {
+            self.edge(e);
+        }
+        for (block, exit) in std::mem::take(&mut self.exits) {
+            self.b.switch_to_block(block);
+            self.leave(exit);
+        }
+        self.write_exit();
+    }
+
+    fn declare_vars(&mut self) {
+        let b = &mut self.b;
+        self.vars = Vars {
+            left: b.declare_var(I64),
+            top_entry: b.declare_var(I32),
+            top_version: b.declare_var(I64),
+        };
+        let left = self.load(offset_of!(State, left));
+        self.b.def_var(self.vars.left, left);
+        let entry = self.load32(offset_of!(State, top) + offset_of!(Running, entry));
+        self.b.def_var(self.vars.top_entry, entry);
+        let version = self.load(offset_of!(State, top) + offset_of!(Running, version));
+        self.b.def_var(self.vars.top_version, version);
+    }
+
+    /// Stores the budget and the top activation in the state.
+    fn spill(&mut self) {
+        let left = self.b.use_var(self.vars.left);
+        self.store(left, offset_of!(State, left));
+        let entry = self.b.use_var(self.vars.top_entry);
+        self.store(entry, offset_of!(State, top) + offset_of!(Running, entry));
+        let version = self.b.use_var(self.vars.top_version);
+        self.store(
+            version,
+            offset_of!(State, top) + offset_of!(Running, version),
+        );
+    }
+
+    fn write_exit(&mut self) {
+        self.b.switch_to_block(self.exit);
+        let code = self.b.block_params(self.exit)[0];
+        self.spill();
+        self.b.ins().return_(&[code]);
+    }
+
+    fn load(&mut self, offset: usize) -> Value {
+        (self.b.ins()).load(I64, flags(), self.state, offset as i32)
+    }
+
+    fn load32(&mut self, offset: usize) -> Value {
+        (self.b.ins()).load(I32, flags(), self.state, offset as i32)
+    }
+
+    fn store(&mut self, value: Value, offset: usize) {
+        (self.b.ins()).store(flags(), value, self.state, offset as i32);
+    }
+
+    /// Jumps to the exit with `exit`.
+    fn leave(&mut self, exit: Exit) {
+        let code = self.b.ins().iconst(I64, exit.code() as i64);
+        self.b.ins().jump(self.exit, &[BlockArg::Value(code)]);
+    }
+
+    /// A block that leaves with `exit`.
+    fn exit_block(&mut self, exit: Exit) -> Block {
+        let block = self.b.create_block();
+        self.exits.push((block, exit));
+        block
+    }
+
+    /// The block that runs edge `e`, or leaves to run it elsewhere.
+    fn target(&mut self, e: u32) -> Block {
+        if let Some(&block) = self.edges.get(&e) {
+            return block;
+        }
+        if let Some(&block) = self.stops.get(&e) {
+            return block;
+        }
+        let block = self.exit_block(Exit::Stop(e));
+        self.stops.insert(e, block);
+        block
+    }
+
+    /// Edge `e`'s block: its checks, moves, poll and end.
+    fn edge(&mut self, e: u32) {
+        let Some(&edge) = self.automaton.edge(e) else {
+            return;
+        };
+        let block = self.edges[&e];
+        self.b.switch_to_block(block);
+        let stop = self.exit_block(Exit::Stop(e));
+        let left = self.b.use_var(self.vars.left);
+        let steps = i64::from(edge.steps);
+        let short = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::UnsignedLessThan, left, steps);
+        self.branch(short, stop);
+        if edge.requires != 0 {
+            let required = self.load(offset_of!(State, required));
+            let mask = edge.requires as i64;
+            let has = self.b.ins().band_imm_u(required, mask);
+            let lacks = self.b.ins().icmp_imm_u(IntCC::NotEqual, has, mask);
+            self.branch(lacks, stop);
+        }
+        let room = self.load(offset_of!(State, room));
+        let room_needed = i64::from(edge.room);
+        let full = (self.b.ins()).icmp_imm_u(IntCC::UnsignedLessThanOrEqual, room, room_needed);
+        self.branch(full, stop);
+        let left = self.b.ins().iadd_imm_s(left, -steps);
+        self.b.def_var(self.vars.left, left);
+        for (m, moved) in self.automaton.moves(&edge).iter().enumerate() {
+            self.take(e, m as u32, moved.what);
+        }
+        self.poll(e, self.automaton.moves(&edge).len() as u32);
+        match edge.end {
+            End::Next(next) => {
+                let target = self.target(next);
+                self.b.ins().jump(target, &[]);
+            }
+            End::Walk { root, .. } if self.walks(root) => self.hop(root),
+            End::Walk { .. } | End::Bit { .. } | End::Return => self.leave(Exit::End(e)),
+        }
+    }
+
+    /// Goes on in a new block where `condition` is false, to `to` where
+    /// it is true.
+    fn branch(&mut self, condition: Value, to: Block) {
+        let next = self.b.create_block();
+        self.b.ins().brif(condition, to, &[], next, &[]);
+        self.b.switch_to_block(next);
+    }
+
+    /// The poll every [`cnpi::exec::limits::POLL_EVERY`] steps, at the
+    /// end of edge `e` of `moves` moves.
+    fn poll(&mut self, e: u32, moves: u32) {
+        let left = self.b.use_var(self.vars.left);
+        let at = self.load(offset_of!(State, poll_at));
+        let due = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, left, at);
+        let (call, next) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(due, call, &[], next, &[]);
+        self.b.switch_to_block(call);
+        let sig = *self.poll_sig.get_or_insert_with(|| {
+            let mut sig = Signature::new(self.call_conv);
+            sig.params.push(AbiParam::new(I64));
+            sig.returns.push(AbiParam::new(I32));
+            self.b.import_signature(sig)
+        });
+        self.spill();
+        let helper = self.b.ins().iconst(I64, self.helpers.poll as usize as i64);
+        let call_inst = self.b.ins().call_indirect(sig, helper, &[self.state]);
+        let failed = self.b.inst_results(call_inst)[0];
+        let fail = self.exit_block(Exit::Fail(e, moves));
+        self.b.ins().brif(failed, fail, &[], next, &[]);
+        self.b.switch_to_block(next);
+    }
+
+    /// Move `m` of edge `e`.
+    fn take(&mut self, e: u32, m: u32, what: Move) {
+        match what {
+            Move::Set { p, q, k, .. } => self.set(e, m, p, q, k),
+            Move::Act(_) | Move::Builtin(_) | Move::Flush(_) => self.step(e, m),
+            Move::Call { next, depth } => {
+                self.hold(depth);
+                self.begin(next);
+            }
+            Move::Tail { next } => self.begin(next),
+            Move::Restart { next, same, depth } => {
+                if same {
+                    let version = self.version();
+                    let top = self.b.use_var(self.vars.top_version);
+                    let unchanged = self.b.ins().icmp(IntCC::Equal, version, top);
+                    let fail = self.exit_block(Exit::Loops(e, m));
+                    self.branch(unchanged, fail);
+                }
+                if depth != NONE {
+                    self.hold(depth);
+                }
+                self.begin(next);
+            }
+            Move::Pop { depth } => {
+                if (depth as usize) < CONTEXT {
+                    let at = held(depth);
+                    let entry = self.load32(at + offset_of!(Running, entry));
+                    let version = self.load(at + offset_of!(Running, version));
+                    self.b.def_var(self.vars.top_entry, entry);
+                    self.b.def_var(self.vars.top_version, version);
+                }
+            }
+        }
+    }
+
+    /// The store's change counter now.
+    fn version(&mut self) -> Value {
+        let at = self.load(offset_of!(State, version));
+        self.b.ins().load(I64, flags(), at, 0)
+    }
+
+    /// Holds the top activation at `depth` of the context.
+    fn hold(&mut self, depth: u32) {
+        if (depth as usize) < CONTEXT {
+            let at = held(depth);
+            let entry = self.b.use_var(self.vars.top_entry);
+            self.store(entry, at + offset_of!(Running, entry));
+            let version = self.b.use_var(self.vars.top_version);
+            self.store(version, at + offset_of!(Running, version));
+        }
+    }
+
+    /// The top activation begun as entry `next`.
+    fn begin(&mut self, next: u32) {
+        let entry = self.b.ins().iconst(I32, i64::from(next));
+        self.b.def_var(self.vars.top_entry, entry);
+        let version = self.version();
+        self.b.def_var(self.vars.top_version, version);
+    }
+
+    /// `SET(p, P[q] + k)` from the pointers, or where the sum overflows
+    /// the move's ACT through the helper.
+    fn set(&mut self, e: u32, m: u32, p: u32, q: u32, k: i64) {
+        let base = match q {
+            NONE => self.b.ins().iconst(I64, 0),
+            q => self.pointer(q),
+        };
+        let kv = self.b.ins().iconst(I64, k);
+        let (value, overflow) = self.b.ins().sadd_overflow(base, kv);
+        let (slow, fast, next) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().brif(overflow, slow, &[], fast, &[]);
+        self.b.switch_to_block(fast);
+        let at = self.pointer_address(p);
+        let old = self.b.ins().load(I64, flags(), at, 0);
+        self.b.ins().store(flags(), value, at, 0);
+        let changed = self.b.ins().icmp(IntCC::NotEqual, old, value);
+        let changed = self.b.ins().uextend(I64, changed);
+        let counter = self.load(offset_of!(State, version));
+        let version = self.b.ins().load(I64, flags(), counter, 0);
+        let version = self.b.ins().iadd(version, changed);
+        self.b.ins().store(flags(), version, counter, 0);
+        self.b.ins().jump(next, &[]);
+        self.b.switch_to_block(slow);
+        self.step(e, m);
+        self.b.ins().jump(next, &[]);
+        self.b.switch_to_block(next);
+    }
+
+    /// Move `m` of edge `e` through the helper; leaves where it fails.
+    fn step(&mut self, e: u32, m: u32) {
+        let sig = *self.step_sig.get_or_insert_with(|| {
+            let mut sig = Signature::new(self.call_conv);
+            sig.params
+                .extend([AbiParam::new(I64), AbiParam::new(I32), AbiParam::new(I32)]);
+            sig.returns.push(AbiParam::new(I32));
+            self.b.import_signature(sig)
+        });
+        self.spill();
+        let helper = self.b.ins().iconst(I64, self.helpers.step as usize as i64);
+        let (ev, mv) = (
+            self.b.ins().iconst(I32, i64::from(e)),
+            self.b.ins().iconst(I32, i64::from(m)),
+        );
+        let call = self
+            .b
+            .ins()
+            .call_indirect(sig, helper, &[self.state, ev, mv]);
+        let failed = self.b.inst_results(call)[0];
+        let entry = self.load32(offset_of!(State, top) + offset_of!(Running, entry));
+        self.b.def_var(self.vars.top_entry, entry);
+        let version = self.load(offset_of!(State, top) + offset_of!(Running, version));
+        self.b.def_var(self.vars.top_version, version);
+        let fail = self.exit_block(Exit::Fail(e, m));
+        self.branch(failed, fail);
+    }
+
+    /// The address of pointer `p`.
+    fn pointer_address(&mut self, p: u32) -> Value {
+        self.pointers = self.pointers.max(p as usize + 1);
+        let base = self.load(offset_of!(State, pointers));
+        self.b.ins().iadd_imm_s(base, i64::from(p) * 8)
+    }
+
+    /// Pointer `p`'s value.
+    fn pointer(&mut self, p: u32) -> Value {
+        let at = self.pointer_address(p);
+        self.b.ins().load(I64, flags(), at, 0)
+    }
+
+    /// Whether every hop of the diagram from `root` is one the code
+    /// reads (none reads a failable feature).
+    fn walks(&self, root: u32) -> bool {
+        let mut todo = vec![root];
+        let mut seen = std::collections::HashSet::new();
+        while let Some(at) = todo.pop() {
+            if !seen.insert(at) {
+                continue;
+            }
+            let Some(hop) = self.automaton.hop(at) else {
+                return false;
+            };
+            if sides(hop.feature).is_none() {
+                return false;
+            }
+            todo.extend(hop.to.iter().filter(|&&to| to & LEAF == 0));
+        }
+        true
+    }
+
+    /// The diagram from hop `root`, in the current block: each hop's
+    /// feature and its branch to the next hop or edge.
+    fn hop(&mut self, root: u32) {
+        let mut blocks = HashMap::new();
+        let mut todo = vec![root];
+        let first = self.b.create_block();
+        self.b.ins().jump(first, &[]);
+        blocks.insert(root, first);
+        while let Some(at) = todo.pop() {
+            let Some(&hop) = self.automaton.hop(at) else {
+                continue;
+            };
+            let to = hop.to.map(|to| match to & LEAF {
+                0 => *blocks.entry(to).or_insert_with(|| {
+                    todo.push(to);
+                    self.b.create_block()
+                }),
+                _ => self.target(to & !LEAF),
+            });
+            self.b.switch_to_block(blocks[&at]);
+            if let Some((lhs, rhs)) = sides(hop.feature) {
+                self.relate(lhs, rhs, to);
+            }
+        }
+    }
+
+    /// Branches on how `lhs` relates to `rhs` to `to` of the relation.
+    fn relate(&mut self, lhs: FastSide, rhs: FastSide, to: [Block; 5]) {
+        let (a_ok, a) = self.side(lhs);
+        let (b_ok, b) = self.side(rhs);
+        let (both, a_only) = (self.b.create_block(), self.b.create_block());
+        let (no_a, order) = (self.b.create_block(), self.b.create_block());
+        match a_ok {
+            Some(ok) => self.b.ins().brif(ok, a_only, &[], no_a, &[]),
+            None => self.b.ins().jump(a_only, &[]),
+        };
+        self.b.switch_to_block(no_a);
+        match b_ok {
+            Some(ok) => self.b.ins().brif(ok, to[4], &[], to[3], &[]),
+            None => self.b.ins().jump(to[4], &[]),
+        };
+        self.b.switch_to_block(a_only);
+        let a = self.value(a);
+        match b_ok {
+            Some(ok) => self.b.ins().brif(ok, both, &[], to[4], &[]),
+            None => self.b.ins().jump(both, &[]),
+        };
+        self.b.switch_to_block(both);
+        let b = self.value(b);
+        self.b.ins().jump(order, &[]);
+        self.b.switch_to_block(order);
+        self.order(a, b, [to[0], to[1], to[2]]);
+    }
+
+    /// Branches on the order of `a` and `b` to `to` of less, equal,
+    /// greater.
+    fn order(&mut self, a: Value, b: Value, [lt, eq, gt]: [Block; 3]) {
+        let ins = |w: &mut Self, cc: IntCC| w.b.ins().icmp(cc, a, b);
+        if lt == eq && eq == gt {
+            self.b.ins().jump(lt, &[]);
+        } else if eq == gt {
+            let c = ins(self, IntCC::SignedLessThan);
+            self.b.ins().brif(c, lt, &[], eq, &[]);
+        } else if lt == eq {
+            let c = ins(self, IntCC::SignedLessThanOrEqual);
+            self.b.ins().brif(c, lt, &[], gt, &[]);
+        } else if lt == gt {
+            let c = ins(self, IntCC::Equal);
+            self.b.ins().brif(c, eq, &[], lt, &[]);
+        } else {
+            let c = ins(self, IntCC::SignedLessThan);
+            let rest = self.b.create_block();
+            self.b.ins().brif(c, lt, &[], rest, &[]);
+            self.b.switch_to_block(rest);
+            let c = ins(self, IntCC::Equal);
+            self.b.ins().brif(c, eq, &[], gt, &[]);
+        }
+    }
+
+    /// A side: where it may be END, whether it is not (computed here),
+    /// and its value or the address to load it from once it is known to
+    /// be there.
+    fn side(&mut self, side: FastSide) -> (Option<Value>, Read) {
+        match side {
+            FastSide::Int(k) => (None, Read::Value(self.b.ins().iconst(I64, k))),
+            FastSide::Pointer(p, k) => {
+                let value = self.pointer(p);
+                (None, Read::Value(self.b.ins().iadd_imm_s(value, k)))
+            }
+            FastSide::Resume => (None, Read::Value(self.load(offset_of!(State, resume)))),
+            FastSide::Scalar(data) => {
+                let region = self.region(data);
+                let has = self.load(region + offset_of!(RawRegion, has_scalar));
+                let value = self.load(region + offset_of!(RawRegion, scalar));
+                (Some(has), Read::Value(value))
+            }
+            FastSide::At(data, p) => {
+                let i = self.pointer(p);
+                let region = self.region(data);
+                let len = self.load(region + offset_of!(RawRegion, len));
+                let inside = self.b.ins().icmp(IntCC::UnsignedLessThan, i, len);
+                let base = self.load(region + offset_of!(RawRegion, array));
+                let offset = self.b.ins().ishl_imm_u(i, 3);
+                (Some(inside), Read::At(self.b.ins().iadd(base, offset)))
+            }
+            FastSide::At2(data, p, q) => {
+                let (i, j) = (self.pointer(p), self.pointer(q));
+                let region = self.region(data);
+                let rows = self.load(region + offset_of!(RawRegion, rows));
+                let cols = self.load(region + offset_of!(RawRegion, cols));
+                let in_rows = self.b.ins().icmp(IntCC::UnsignedLessThan, i, rows);
+                let in_cols = self.b.ins().icmp(IntCC::UnsignedLessThan, j, cols);
+                let inside = self.b.ins().band(in_rows, in_cols);
+                let base = self.load(region + offset_of!(RawRegion, matrix));
+                let row = self.b.ins().imul(i, cols);
+                let index = self.b.ins().iadd(row, j);
+                let offset = self.b.ins().ishl_imm_u(index, 3);
+                (Some(inside), Read::At(self.b.ins().iadd(base, offset)))
+            }
+        }
+    }
+
+    /// The value of `read`, loaded if it is an address.
+    fn value(&mut self, read: Read) -> Value {
+        match read {
+            Read::Value(value) => value,
+            Read::At(at) => self.b.ins().load(I64, flags(), at, 0),
+        }
+    }
+
+    /// The offset in [`State`] of region `data`'s [`RawRegion`] (given a
+    /// slot; past [`REGIONS`] slots, no code is made).
+    fn region(&mut self, data: u32) -> usize {
+        let slot = match self.regions.iter().position(|&d| d == data) {
+            Some(slot) => slot,
+            None => {
+                self.regions.push(data);
+                self.regions.len() - 1
+            }
+        };
+        let slot = slot.min(REGIONS - 1);
+        offset_of!(State, regions) + slot * std::mem::size_of::<RawRegion>()
+    }
+}
+
+/// A side's value, or where to load it from.
+#[derive(Clone, Copy)]
+enum Read {
+    Value(Value),
+    At(Value),
+}
+
+/// The offset in [`State`] of held activation `depth`.
+fn held(depth: u32) -> usize {
+    offset_of!(State, held) + depth as usize * std::mem::size_of::<Running>()
+}
+
+/// The two sides a feature relates, if it is not failable.
+fn sides(feature: Feature) -> Option<(FastSide, FastSide)> {
+    Some(match feature {
+        Feature::PointerInt { p, k } => (FastSide::Pointer(p, 0), FastSide::Int(k)),
+        Feature::PointerScalar { p, data } => (FastSide::Pointer(p, 0), FastSide::Scalar(data)),
+        Feature::ResumeInt { k } => (FastSide::Resume, FastSide::Int(k)),
+        Feature::PointerPointer { p, q } => (FastSide::Pointer(p, 0), FastSide::Pointer(q, 0)),
+        Feature::AtInt { data, p, k } => (FastSide::At(data, p), FastSide::Int(k)),
+        Feature::At2Int { data, p, q, k } => (FastSide::At2(data, p, q), FastSide::Int(k)),
+        Feature::AtAt { a, p, b, q } => (FastSide::At(a, p), FastSide::At(b, q)),
+        Feature::Pair { lhs, rhs } => (lhs, rhs),
+        Feature::Failable(_) => return None,
+    })
+}

@@ -1,0 +1,391 @@
+//! The automaton as machine code (x86-64, Cranelift): each edge's checks,
+//! moves and laid-out diagram generated from the edges the automaton made
+//! from the verified tables, run by the scripted loop where it can.
+//!
+//! The code ([`codegen`]) is made once per program put on the network,
+//! when a run has taken [`LAZY_EDGES`] edges through the interpreter (so
+//! a short run pays nothing for it), or at the first edge with
+//! `CNPI_JIT=eager`; `CNPI_JIT=0` never makes it
+//! ([`OnTheNetwork::set_jit`](crate::runtime::OnTheNetwork::set_jit) does
+//! the same per program). It runs from an edge in a [`State`] the loop
+//! fills (the budget, the poll, the top activation and those held apart,
+//! where the pointers, the change counter and the regions lie) until an
+//! edge it does not run: one whose checks fail, one it does not hold, or
+//! an end it does not read (a bit through the encoder, a return to the
+//! stack). It then returns where it stopped ([`Exit`]) and the loop goes
+//! on from there, so every check, step count and error is the
+//! interpreter's: a check that fails is made again by the loop, which
+//! takes the steps one by one; a move that fails gives back the same
+//! steps. Nothing is decided by the code that the tables did not decide
+//! when the edges were made: a bit is a diagram's node, a next edge is the
+//! table's row for that bit.
+
+#[cfg(target_arch = "x86_64")]
+mod codegen;
+#[cfg(not(target_arch = "x86_64"))]
+#[path = "none.rs"]
+mod codegen;
+
+use std::ffi::c_void;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::super::automaton::{Automaton, CONTEXT};
+use super::super::script::Scripts;
+use super::scripted::{Running, Stack};
+use super::{Diagnostic, Machine};
+use cnpi::env::RawRegion;
+use cnpi::exec::limits::POLL_EVERY;
+pub(in crate::runtime) use codegen::Code;
+
+/// The most regions the code reads.
+const REGIONS: usize = 16;
+
+/// The most edges made into code (the function's size, whose making grows
+/// faster than it).
+const EDGES: usize = 96;
+
+/// How many edges the program's runs take through the interpreter before
+/// the code is made (about a million steps: making it costs about as
+/// many instructions as running 500,000 edges by the interpreter rather
+/// than by the code saves).
+const LAZY_EDGES: u64 = 1 << 19;
+
+/// When a program's code is made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JitMode {
+    /// Never: the interpreter runs every edge.
+    Off,
+    /// After [`LAZY_EDGES`] edges of a run.
+    Lazy,
+    /// At a run's first edge.
+    Eager,
+}
+
+impl JitMode {
+    /// The mode `CNPI_JIT` asks (`0` or `off`, `eager`; else lazy).
+    fn from_env() -> JitMode {
+        match std::env::var("CNPI_JIT").as_deref() {
+            Ok("0" | "off") => JitMode::Off,
+            Ok("eager") => JitMode::Eager,
+            _ => JitMode::Lazy,
+        }
+    }
+}
+
+/// A program's code, made once when first asked for.
+pub(in crate::runtime) struct Jit {
+    mode: JitMode,
+    code: OnceLock<Option<Code>>,
+    /// The edges the interpreter ran in the program's runs that ended.
+    edges: AtomicU64,
+}
+
+impl Default for Jit {
+    fn default() -> Jit {
+        Jit::new(JitMode::from_env())
+    }
+}
+
+impl Jit {
+    pub(in crate::runtime) fn new(mode: JitMode) -> Jit {
+        Jit {
+            mode,
+            code: OnceLock::new(),
+            edges: AtomicU64::new(0),
+        }
+    }
+
+    /// Whether a run is to count how often it runs each edge (the code is
+    /// to be made from those it runs most).
+    pub(super) fn counts(&self) -> bool {
+        self.mode == JitMode::Lazy && self.code.get().is_none()
+    }
+
+    /// Counts the `edges` a run took through the interpreter.
+    pub(super) fn ran(&self, edges: u32) {
+        self.edges.fetch_add(u64::from(edges), Ordering::Relaxed);
+    }
+
+    /// Whether the code was made (and could be).
+    #[cfg(test)]
+    pub(in crate::runtime) fn made(&self) -> bool {
+        self.code.get().is_some_and(|code| code.is_some())
+    }
+
+    /// The code of `automaton`, made now if a run that has taken `edges`
+    /// edges through the interpreter, each edge `e` `counts[e]` times,
+    /// asks for it in this mode: of the [`EDGES`] edges run most (without
+    /// counts, the first).
+    #[inline]
+    fn code(&self, automaton: &Automaton, edges: u32, counts: &[u32]) -> Option<&Code> {
+        if let Some(code) = self.code.get() {
+            return code.as_ref();
+        }
+        let wanted = match self.mode {
+            JitMode::Off => false,
+            JitMode::Lazy => u64::from(edges) + self.edges.load(Ordering::Relaxed) >= LAZY_EDGES,
+            JitMode::Eager => true,
+        };
+        if !wanted {
+            return None;
+        }
+        let mut chosen: Vec<u32> = (0..automaton.len() as u32).collect();
+        if !counts.is_empty() {
+            chosen.retain(|&e| counts.get(e as usize).is_some_and(|&c| c > 0));
+            chosen.sort_by_key(|&e| std::cmp::Reverse(counts.get(e as usize).copied()));
+        }
+        chosen.truncate(EDGES);
+        (self.code)
+            .get_or_init(|| codegen::compile(automaton, &chosen, &HELPERS))
+            .as_ref()
+    }
+}
+
+/// Where the code stopped, and why (the edge `.0`; the move `.1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Exit {
+    /// Edge `.0` has not started (its checks failed, or the code does not
+    /// hold it): the loop runs it.
+    Stop(u32),
+    /// Edge `.0`'s moves are done: the loop reads its end.
+    End(u32),
+    /// Move `.1` of edge `.0` failed in a helper (`.1` the number of
+    /// moves: the poll), its error in [`Glue::error`].
+    Fail(u32, u32),
+    /// Move `.1` of edge `.0`, a loop's restart, changed nothing.
+    Loops(u32, u32),
+}
+
+impl Exit {
+    /// The exit as the code returns it: the kind in bits 48 to 55, the
+    /// move in bits 32 to 47, the edge below.
+    pub(super) fn code(self) -> u64 {
+        let (kind, edge, m) = match self {
+            Exit::Stop(e) => (0, e, 0),
+            Exit::End(e) => (1, e, 0),
+            Exit::Fail(e, m) => (2, e, m),
+            Exit::Loops(e, m) => (3, e, m),
+        };
+        kind << 48 | u64::from(m & 0xffff) << 32 | u64::from(edge)
+    }
+
+    fn of(code: u64) -> Exit {
+        let (edge, m) = (code as u32, (code >> 32) as u32 & 0xffff);
+        match code >> 48 {
+            0 => Exit::Stop(edge),
+            1 => Exit::End(edge),
+            2 => Exit::Fail(edge, m),
+            _ => Exit::Loops(edge, m),
+        }
+    }
+}
+
+/// What the code reads and writes: laid out for it (`repr(C)`).
+#[repr(C)]
+pub(super) struct State {
+    /// The step budget left.
+    pub(super) left: u64,
+    /// The budget at which the next poll falls.
+    pub(super) poll_at: u64,
+    /// The combinators the core was found to have (as bits).
+    pub(super) required: u64,
+    /// How many activations the stack can still take.
+    pub(super) room: u64,
+    pub(super) pointers: *mut i64,
+    /// The store's change counter.
+    pub(super) version: *mut u64,
+    /// The regions the code reads, by [`Code::regions`].
+    pub(super) regions: [RawRegion; REGIONS],
+    /// `_resume`.
+    pub(super) resume: i64,
+    /// The activation on top.
+    pub(super) top: Running,
+    /// The activations held apart from the stack.
+    pub(super) held: [Running; CONTEXT],
+    /// The [`Glue`] of the call.
+    glue: *mut c_void,
+}
+
+impl State {
+    /// A state holding `top` (and copies of it).
+    pub(super) fn new(top: Running) -> State {
+        State {
+            left: 0,
+            poll_at: 0,
+            required: 0,
+            room: 0,
+            pointers: std::ptr::null_mut(),
+            version: std::ptr::null_mut(),
+            regions: [raw_none(); REGIONS],
+            resume: 0,
+            top,
+            held: [top; CONTEXT],
+            glue: std::ptr::null_mut(),
+        }
+    }
+}
+
+/// The functions the code calls.
+pub(super) struct Helpers {
+    /// Move `.2` of edge `.1` as the interpreter takes it: 1 where it
+    /// fails.
+    step: unsafe extern "C" fn(*mut State, u32, u32) -> u32,
+    /// The poll: 1 where the run is to stop.
+    poll: unsafe extern "C" fn(*mut State) -> u32,
+}
+
+static HELPERS: Helpers = Helpers { step, poll };
+
+/// What the helpers work with during a call of the code.
+struct Glue<'a, 'm, 'o, 'r> {
+    machine: &'a mut Machine<'m, 'o, 'r>,
+    scripts: &'m Scripts,
+    automaton: &'m Automaton,
+    stack: &'a mut Stack,
+    code: &'m Code,
+    error: Option<Diagnostic>,
+}
+
+impl Glue<'_, '_, '_, '_> {
+    /// Fills `state` with where the store's pointers, change counter and
+    /// regions are now, `_resume`, the combinators and the stack's room:
+    /// false where the code cannot run on them (fewer pointers than it
+    /// reads).
+    fn refresh(&mut self, state: &mut State) -> bool {
+        let machine = &mut *self.machine;
+        let cells = machine.store.cells();
+        for (raw, &data) in state.regions.iter_mut().zip(&self.code.regions) {
+            *raw = cells.raw(data);
+        }
+        state.resume = machine.store.frames().resume();
+        state.required = u64::from(machine.required);
+        let max_depth = machine.store.limits().max_depth;
+        state.room = max_depth.saturating_sub(self.stack.below.len()) as u64;
+        let (pointers, version) = machine.store.pointers_and_version();
+        state.pointers = pointers.as_mut_ptr();
+        state.version = version;
+        pointers.len() >= self.code.pointers
+    }
+}
+
+/// [`Helpers::step`].
+unsafe extern "C" fn step(state: *mut State, edge: u32, m: u32) -> u32 {
+    // SAFETY: the code passes the state it was called with, whose glue
+    // is the caller's, alive for the call and used by nothing else.
+    let state = unsafe { &mut *state };
+    let glue = unsafe { &mut *(state.glue as *mut Glue) };
+    let Some(what) = (glue.automaton.edge(edge))
+        .and_then(|e| glue.automaton.moves(e).get(m as usize))
+        .map(|moved| moved.what)
+    else {
+        glue.error = Some(cnpi::env::internal("the code took a move no edge has"));
+        return 1;
+    };
+    glue.stack.top = state.top;
+    let (scripts, automaton) = (glue.scripts, glue.automaton);
+    let ran = (glue.machine).take(scripts, automaton, what, glue.stack, &mut state.held);
+    state.top = glue.stack.top;
+    glue.refresh(state);
+    match ran {
+        Ok(()) => 0,
+        Err(error) => {
+            glue.error = Some(error);
+            1
+        }
+    }
+}
+
+/// [`Helpers::poll`].
+unsafe extern "C" fn poll(state: *mut State) -> u32 {
+    // SAFETY: as in `step`.
+    let state = unsafe { &mut *state };
+    let glue = unsafe { &mut *(state.glue as *mut Glue) };
+    match glue.machine.store.poll() {
+        Ok(()) => {
+            state.poll_at = state.left.saturating_sub(POLL_EVERY);
+            0
+        }
+        Err(error) => {
+            glue.error = Some(error);
+            1
+        }
+    }
+}
+
+impl<'m> Machine<'m, '_, '_> {
+    /// The code of `automaton`, if this run is to use it (made now if it
+    /// is due).
+    #[inline]
+    pub(super) fn code(&self, automaton: &'m Automaton) -> Option<&'m Code> {
+        self.plan.jit.code(automaton, self.edges_run, &self.counts)
+    }
+
+    /// Runs `code` from edge `edge`, `state` holding the activations held
+    /// apart and `stack`'s top: where it stopped; the error of a move
+    /// that failed, with the steps after it given back.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn jitted(
+        &mut self,
+        code: &'m Code,
+        scripts: &'m Scripts,
+        automaton: &'m Automaton,
+        edge: u32,
+        stack: &mut Stack,
+        state: &mut State,
+        left: &mut u64,
+        poll_at: &mut u64,
+    ) -> Result<Exit, Diagnostic> {
+        (state.left, state.poll_at, state.top) = (*left, *poll_at, stack.top);
+        let mut glue = Glue {
+            machine: &mut *self,
+            scripts,
+            automaton,
+            stack: &mut *stack,
+            code,
+            error: None,
+        };
+        if !glue.refresh(state) {
+            return Ok(Exit::Stop(edge));
+        }
+        state.glue = (&mut glue as *mut Glue).cast();
+        // SAFETY: the code reads and writes `state` and what it points to
+        // (the store's pointers, counter and regions as `refresh` found
+        // them, again after each helper), and the helpers reach the
+        // machine only through `glue`, which lives through the call.
+        let exit = Exit::of(unsafe { (code.entry)(state, edge) });
+        state.glue = std::ptr::null_mut();
+        let error = glue.error.take();
+        (*left, *poll_at, stack.top) = (state.left, state.poll_at, state.top);
+        let (Exit::Fail(e, m) | Exit::Loops(e, m)) = exit else {
+            return Ok(exit);
+        };
+        let edge = automaton.edge(e);
+        let moves = edge.map_or(&[][..], |edge| automaton.moves(edge));
+        let steps = edge.map_or(0, |edge| edge.steps);
+        let done = moves.get(m as usize).map_or(steps, |moved| moved.done);
+        // The steps after the one that failed are not taken.
+        *left += u64::from(steps - done);
+        Err(match (exit, error) {
+            (Exit::Fail(..), Some(error)) => error,
+            (Exit::Fail(..), None) => cnpi::env::internal("a helper failed without an error"),
+            _ => {
+                let e = scripts.entry(stack.top.entry);
+                self.loops(e.combinator, e.owner)
+            }
+        })
+    }
+}
+
+/// A region the code reads nothing in.
+fn raw_none() -> RawRegion {
+    RawRegion {
+        array: std::ptr::null(),
+        len: 0,
+        matrix: std::ptr::null(),
+        rows: 0,
+        cols: 0,
+        scalar: 0,
+        has_scalar: 0,
+    }
+}

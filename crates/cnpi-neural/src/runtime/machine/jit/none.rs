@@ -1,0 +1,20 @@
+//! No machine code on targets other than x86-64: the interpreter runs
+//! every edge.
+
+use super::super::super::automaton::Automaton;
+use super::{Helpers, State};
+
+/// The generated function (never made here).
+pub(super) type Entry = unsafe extern "C" fn(*mut State, u32) -> u64;
+
+/// The code of an automaton: none is made on this target.
+pub(in crate::runtime) struct Code {
+    pub(super) entry: Entry,
+    pub(super) pointers: usize,
+    pub(super) regions: Vec<u32>,
+}
+
+/// No code on this target.
+pub(super) fn compile(_: &Automaton, _: &[u32], _: &Helpers) -> Option<Code> {
+    None
+}
