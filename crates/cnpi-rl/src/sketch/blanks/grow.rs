@@ -32,7 +32,7 @@ use std::collections::HashSet;
 
 use cnpi::exec::limits::{Interrupt, POLL_EVERY};
 use cnpi::operators::{ArithOp, CompareOp};
-use cnpi::program::calls::hidden;
+use cnpi::program::hidden::hidden;
 use cnpi::program::{
     BlankKind, Body, BoolExpr, Cell, DataKind, Operand, PosExpr, PosKind, Program, Relation, World,
     print,
