@@ -2,11 +2,10 @@
 //! `cnpic learn` (`cnpi_rl::sketch::learn`); and [`compiled`], a source
 //! compiled (not loaded for an engine) with its errors as a CompileError.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
-
-use cnpi::exec::limits::Interrupt;
+use std::sync::mpsc::{RecvTimeoutError, channel};
+use std::time::Duration;
 
 use cnpi::compile::Compiled;
 use cnpi::env::Declarations;
@@ -19,44 +18,56 @@ use pyo3::exceptions::{PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 
 use crate::errors::{Reported, guarded, run_error};
-use crate::interrupt::Watch;
 use crate::source;
 use crate::values::to_json;
 
-/// A [`Watch`] asked at most once a millisecond: the search asks between
-/// every two runs (tens of microseconds apart), and taking the GIL that
-/// often kept the thread that sends Ctrl-C waiting for it, so that learn
-/// stopped 100 to 400 ms after Ctrl-C.
-struct Throttled {
-    watch: Watch,
-    last: Mutex<Instant>,
-    tripped: AtomicBool,
-}
+/// How often the calling thread looks for Ctrl-C while a search runs.
+const SIGNALS_EVERY: Duration = Duration::from_millis(1);
 
-impl Throttled {
-    fn new(watch: Watch) -> Throttled {
-        Throttled {
-            watch,
-            last: Mutex::new(Instant::now()),
-            tripped: AtomicBool::new(false),
+/// `search` of `sketch` run on a thread of its own, outside the GIL,
+/// while the calling thread (where Python runs signal handlers) runs them
+/// every [`SIGNALS_EVERY`]. When one raises (Ctrl-C's
+/// `KeyboardInterrupt`), `stop` (the sketch's interrupt) is set and the
+/// exception returned at once: the search, which asks `stop` between runs,
+/// within them and while it grows candidates, ends on its thread a few
+/// milliseconds later, and frees what it grew there (up to a second for
+/// millions of boxes), with nothing to write. Asking Python from within
+/// the search left Ctrl-C waiting for the GIL, for the one thread that may
+/// run the handlers, and for the search's end: learn stopped 100 to
+/// 400 ms after it.
+fn watched<S, T>(
+    py: Python,
+    stop: Arc<AtomicBool>,
+    sketch: S,
+    search: impl FnOnce(&S) -> T + Send + 'static,
+) -> PyResult<(S, T)>
+where
+    S: Send + 'static,
+    T: Send + 'static,
+{
+    py.detach(|| {
+        let (done, ended) = channel();
+        let worker = std::thread::spawn(move || {
+            let found = search(&sketch);
+            // After Ctrl-C nobody waits: the search is dropped here.
+            let _ = done.send((sketch, found));
+        });
+        loop {
+            match ended.recv_timeout(SIGNALS_EVERY) {
+                Ok(searched) => return Ok(searched),
+                Err(RecvTimeoutError::Disconnected) => {
+                    let panic = worker.join().err().unwrap_or_else(|| Box::new("no result"));
+                    std::panic::resume_unwind(panic)
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(error) = Python::attach(|py| py.check_signals()) {
+                        stop.store(true, Ordering::Relaxed);
+                        return Err(error);
+                    }
+                }
+            }
         }
-    }
-}
-
-impl Interrupt for Throttled {
-    fn interrupted(&self) -> bool {
-        if self.tripped.load(Ordering::Relaxed) {
-            return true;
-        }
-        let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
-        if last.elapsed() < Duration::from_millis(1) {
-            return false;
-        }
-        *last = Instant::now();
-        let stop = self.watch.interrupted();
-        self.tripped.store(stop, Ordering::Relaxed);
-        stop
-    }
+    })
 }
 
 /// `text` (shown as `name`) compiled; a CompileError with its diagnostics
@@ -132,15 +143,12 @@ pub fn learn(
             )
             .map_err(|d| error(&d))?;
             let budget = trials.saturating_mul(episodes);
-            // Ctrl-C stops the search (between runs and within them) and
-            // raises KeyboardInterrupt, as it stops `Program.run`.
-            let watch = Arc::new(Throttled::new(Watch::new()));
-            sketch.interrupt = Some(watch.clone());
-            let search = py.detach(|| sketch.search(budget, seed));
-            sketch.interrupt = None;
-            if let Some(raised) = Arc::into_inner(watch).and_then(|t| t.watch.raised()) {
-                return Err(raised);
-            }
+            // Ctrl-C stops the search and raises KeyboardInterrupt, as it
+            // stops `Program.run`.
+            let stop = Arc::new(AtomicBool::new(false));
+            sketch.interrupt = Some(stop.clone());
+            let (sketch, search) =
+                watched(py, stop, sketch, move |sketch| sketch.search(budget, seed))?;
             return match &search.found {
                 Some(filling) => {
                     for warning in search.warnings(&sketch) {
@@ -152,7 +160,7 @@ pub fn learn(
                 None => Err(error(&search.failure(&sketch))),
             };
         }
-        let sketch = Sketch::new(
+        let mut sketch = Sketch::new(
             compiled.program.clone(),
             &compiled.text,
             examples,
@@ -165,7 +173,11 @@ pub fn learn(
             reported.into_error(py)
         })?;
         let settings = Settings::new(seed, trials, episodes, threads);
-        let learned = py.detach(|| run_search(&sketch, method, &settings));
+        let stop = Arc::new(AtomicBool::new(false));
+        sketch.interrupt = Some(stop.clone());
+        let (sketch, learned) = watched(py, stop, sketch, move |sketch| {
+            run_search(sketch, method, &settings)
+        })?;
         learned
             .program(&sketch, &made_by)
             .ok_or_else(|| error(&learned.failure(&sketch)))
