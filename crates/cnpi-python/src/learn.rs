@@ -1,5 +1,5 @@
-//! `cnpi.learn`: a sketch's holes filled from examples, by the search of
-//! `cnpic learn` (`cnpi_rl::sketch::learn`); and [`compiled`], a source
+//! `cnpi.learn`: a sketch's holes filled from examples, by the `learn` of
+//! `cnpic learn` (`cnpi_rl::sketch::driver`); and [`compiled`], a source
 //! compiled (not loaded for an engine) with its errors as a CompileError.
 
 use std::sync::Arc;
@@ -9,11 +9,11 @@ use std::time::Duration;
 
 use cnpi::compile::Compiled;
 use cnpi::env::Declarations;
+use cnpi::exec::limits::Interrupt;
 use cnpi::plan::{Source, compile_reporting};
-use cnpi_rl::sketch::blanks::BlankSketch;
-use cnpi_rl::sketch::gradient::Settings;
-use cnpi_rl::sketch::learn::{Method, learn as run_search};
-use cnpi_rl::sketch::{Sketch, examples};
+use cnpi_rl::sketch::driver::{self, Request};
+use cnpi_rl::sketch::examples;
+use cnpi_rl::sketch::learn::Method;
 use pyo3::exceptions::{PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 
@@ -24,7 +24,7 @@ use crate::values::to_json;
 /// How often the calling thread looks for Ctrl-C while a search runs.
 const SIGNALS_EVERY: Duration = Duration::from_millis(1);
 
-/// `search` of `sketch` run on a thread of its own, outside the GIL,
+/// `search` run on a thread of its own, outside the GIL,
 /// while the calling thread (where Python runs signal handlers) runs them
 /// every [`SIGNALS_EVERY`]. When one raises (Ctrl-C's
 /// `KeyboardInterrupt`), `stop` (the sketch's interrupt) is set and the
@@ -35,22 +35,17 @@ const SIGNALS_EVERY: Duration = Duration::from_millis(1);
 /// the search left Ctrl-C waiting for the GIL, for the one thread that may
 /// run the handlers, and for the search's end: learn stopped 100 to
 /// 400 ms after it.
-fn watched<S, T>(
+fn watched<T: Send + 'static>(
     py: Python,
     stop: Arc<AtomicBool>,
-    sketch: S,
-    search: impl FnOnce(&S) -> T + Send + 'static,
-) -> PyResult<(S, T)>
-where
-    S: Send + 'static,
-    T: Send + 'static,
-{
+    search: impl FnOnce() -> T + Send + 'static,
+) -> PyResult<T> {
     py.detach(|| {
         let (done, ended) = channel();
         let worker = std::thread::spawn(move || {
-            let found = search(&sketch);
+            let searched = search();
             // After Ctrl-C nobody waits: the search is dropped here.
-            let _ = done.send((sketch, found));
+            let _ = done.send(searched);
         });
         loop {
             match ended.recv_timeout(SIGNALS_EVERY) {
@@ -90,9 +85,10 @@ pub fn compiled(py: Python, name: &str, text: &str, entry: Option<&str>) -> PyRe
 /// result). `search` is `"enumerate"` or `"gradient"` (default: enumeration
 /// for one hole, the gradient for two); `seed`, `trials`, `episodes`,
 /// `threads` and `max_steps` are `cnpic learn`'s options. Raises
-/// CompileError for a sketch that does not compile, RunError (E1401) for
-/// examples that do not read, RunError E1402 for holes of both kinds in one
-/// file, E1403 when no fill is found within the budget. An answer the
+/// CompileError for a sketch that does not compile or that learn refuses
+/// (E1402: too many holes, a normal program beside applier holes only),
+/// RunError (E1401) for examples that do not read, E1403 when no fill is
+/// found within the budget. An answer the
 /// examples leave open (another filling passes them and ends differently
 /// on some input) comes with a UserWarning naming that filling and input.
 #[pyfunction]
@@ -131,55 +127,42 @@ pub fn learn(
         let layout = Declarations::of(&compiled.program);
         let json = to_json(examples)?;
         let examples = examples::read("examples", &json, &layout).map_err(|d| error(&d))?;
-        let made_by = format!("cnpi.learn (Python), seed {seed}");
-        if !compiled.program.blanks.is_empty() {
-            // Holes in normal programs: the search of `cnpic learn` for them.
-            let mut sketch = BlankSketch::of(
-                &name,
-                &compiled,
-                examples,
-                max_steps,
-                crate::detector_cache(),
-            )
-            .map_err(|d| error(&d))?;
-            let budget = trials.saturating_mul(episodes);
-            // Ctrl-C stops the search and raises KeyboardInterrupt, as it
-            // stops `Program.run`.
-            let stop = Arc::new(AtomicBool::new(false));
-            sketch.interrupt = Some(stop.clone());
-            let (sketch, search) =
-                watched(py, stop, sketch, move |sketch| sketch.search(budget, seed))?;
-            return match &search.found {
-                Some(filling) => {
-                    for warning in search.warnings(&sketch) {
-                        let message = std::ffi::CString::new(warning).unwrap_or_default();
-                        PyErr::warn(py, &py.get_type::<PyUserWarning>(), &message, 1)?;
-                    }
-                    Ok(sketch.answer(filling, &made_by))
-                }
-                None => Err(error(&search.failure(&sketch))),
-            };
-        }
-        let mut sketch = Sketch::new(
-            compiled.program.clone(),
-            &compiled.text,
-            examples,
+        let request = Request {
+            seed,
+            method,
+            trials,
+            episodes,
+            threads,
             max_steps,
-            &crate::detector_cache(),
-        )
-        .map_err(|found| {
+            made_by: format!("cnpi.learn (Python), seed {seed}"),
+        };
+        // Ctrl-C stops the search and raises KeyboardInterrupt, as it
+        // stops `Program.run`.
+        let stop = Arc::new(AtomicBool::new(false));
+        let interrupt = Some(stop.clone() as Arc<dyn Interrupt + Send>);
+        let (compiled, report) = watched(py, stop, move || {
+            let cache = crate::detector_cache();
+            let report = driver::learn(&name, &compiled, examples, &request, cache, interrupt);
+            (compiled, report)
+        })?;
+        let report = report.map_err(|found| {
             let mut reported = Reported::default();
             reported.add(&found, &compiled.sources, Some(&compiled.text));
             reported.into_error(py)
         })?;
-        let settings = Settings::new(seed, trials, episodes, threads);
-        let stop = Arc::new(AtomicBool::new(false));
-        sketch.interrupt = Some(stop.clone());
-        let (sketch, learned) = watched(py, stop, sketch, move |sketch| {
-            run_search(sketch, method, &settings)
-        })?;
-        learned
-            .program(&sketch, &made_by)
-            .ok_or_else(|| error(&learned.failure(&sketch)))
+        if let Some(failure) = &report.failure {
+            return Err(run_error(
+                py,
+                failure,
+                &compiled.sources,
+                Some(&compiled.text),
+                "",
+            ));
+        }
+        for warning in &report.warnings {
+            let message = std::ffi::CString::new(warning.as_str()).unwrap_or_default();
+            PyErr::warn(py, &py.get_type::<PyUserWarning>(), &message, 1)?;
+        }
+        Ok(report.program.unwrap_or_default())
     })
 }

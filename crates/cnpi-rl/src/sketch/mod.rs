@@ -19,8 +19,13 @@
 //! the network's exact caches, as `cnpic run` runs); the core's weights
 //! never change. The completed program is the sketch's own text with each
 //! hole replaced, laid out as `cnpic fmt` lays it out ([`Sketch::completed`]).
+//!
+//! Holes inside normal programs are filled by [`blanks`]; [`driver`] is the
+//! one `learn` that `cnpic learn`, the Python package and the tests call
+//! for either kind, returning a report.
 
 pub mod blanks;
+pub mod driver;
 pub mod enumerate;
 pub mod examples;
 pub mod gradient;
