@@ -22,8 +22,10 @@ use crate::compile::{Compiled, ForNetwork, compile, for_the_network, runnable};
 use crate::diagnostic::{Diagnostic, Sources, codes};
 use crate::env::{self, Declarations, State};
 use crate::exec::compare::{Run, agrees_with_written, both_stopped, cross_check};
-use crate::exec::{Limits, Options};
-use crate::program::{EnvKind, Program};
+use crate::exec::{Limits, Options, Returns, Trace};
+use crate::program::hidden::{Local, hidden};
+use crate::program::{EnvKind, Pointer, Program};
+use crate::span::Span;
 use crate::symbolic;
 
 /// Where diagnostics go, with the sources they are drawn against.
@@ -108,6 +110,40 @@ pub struct AsWritten {
     /// The names of the file's definitions, by number: `_1_q`, local `q`
     /// of definition 1 in combinatory form, is a local of `programs[1]`.
     pub programs: Vec<String>,
+    /// Where each definition starts in `text`, by number.
+    starts: Vec<usize>,
+}
+
+impl AsWritten {
+    /// The number of the definition that the code at `span` (of the
+    /// combinatory program) came from.
+    pub fn program_at(&self, span: Span) -> Option<usize> {
+        let at = self.origins.locate(span)?.start;
+        self.starts.iter().rposition(|&start| start <= at)
+    }
+
+    /// The trace's line for a `_return` at `span` on `registers` (those
+    /// of the file as written first) holding `values`: the returning program and
+    /// its locals as written (language.md §5.2).
+    fn returns(&self, span: Span, registers: &[Pointer], values: &[i64]) -> Option<String> {
+        let program = self.program_at(span)?;
+        let name = self.programs.get(program)?;
+        let locals: Vec<String> = (registers.iter().zip(values))
+            .filter_map(|(register, value)| {
+                let shown = match Local::parse(&register.name) {
+                    Some(local) if local.register() => local.written,
+                    Some(_) => return None,
+                    None => &register.name,
+                };
+                (register.owner == Some(program) && !hidden(shown))
+                    .then(|| format!("{shown} = {value}"))
+            })
+            .collect();
+        Some(match locals.is_empty() {
+            true => format!("{name} returns"),
+            false => format!("{name} returns · locals {}", locals.join(", ")),
+        })
+    }
 }
 
 /// How one run of a plan runs.
@@ -225,12 +261,14 @@ impl<N: NetworkEngine> Plan<N> {
             Some(written) => {
                 let defs = &written.compiled.program.defs;
                 let programs = defs.iter().map(|def| def.name.clone()).collect();
+                let starts = defs.iter().map(|def| def.span.start).collect();
                 (
                     (engines.reference()).then_some(written.compiled.program),
                     Some(AsWritten {
                         text: written.compiled.text,
                         origins: written.origins,
                         programs,
+                        starts,
                     }),
                     written.compiled.sources,
                 )
@@ -425,10 +463,16 @@ impl<N: NetworkEngine> Plan<N> {
     fn run_engines(&self, state: State, options: RunOptions<N::Recorder>) -> Run {
         let RunOptions {
             max_steps,
-            mut trace,
+            trace,
             record,
             limits,
         } = options;
+        let registers = &self.declared.registers;
+        let returns = (self.as_written.as_ref()).map(|written| {
+            move |span: Span, values: &[i64]| written.returns(span, registers, values)
+        });
+        let returns = returns.as_ref().map(|r| r as &Returns);
+        let mut trace = trace.map(|out| Trace { out, returns });
         let options = |trace| Options {
             max_steps,
             trace,

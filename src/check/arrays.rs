@@ -27,6 +27,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::sugar::{hidden_var, int, name};
 use crate::diagnostic::{Diagnostic, codes};
+use crate::program::hidden;
 use crate::span::Span;
 use crate::syntax::ast::{Block, Call, DataDecl, DefBody, Expr, ExprKind, File, Ident, Item, Stmt};
 use crate::syntax::visit::{each_expr, each_part, each_stmt};
@@ -51,12 +52,9 @@ impl Local {
     /// `_3n1_L`) serve an instance that takes slot 0's array as an
     /// argument, so that its own array is not its caller's.
     fn in_slot(&self, k: usize) -> Local {
-        let at = |name: &str| match k {
-            0 => name.to_string(),
-            _ => {
-                let tag_end = name[1..].find('_').map_or(name.len(), |i| i + 1);
-                format!("{}{k}{}", &name[..tag_end], &name[tag_end..])
-            }
+        let at = |name: &str| match hidden::Local::parse(name) {
+            Some(local) if k > 0 => local.in_slot(k).to_string(),
+            _ => name.to_string(),
         };
         Local {
             dims: self.dims,
@@ -242,9 +240,9 @@ impl<'a> Pass<'a> {
                 None => {
                     let local = Local {
                         dims: decl.dims.len(),
-                        array: format!("_{p}a_{name}"),
+                        array: hidden::Local::new(p, "a", name).to_string(),
                         lengths: (["n", "c"].iter().take(decl.dims.len()))
-                            .map(|tag| format!("_{p}{tag}_{name}"))
+                            .map(|tag| hidden::Local::new(p, tag, name).to_string())
                             .collect(),
                     };
                     self.arrays.insert(local.array.clone(), local.dims);
@@ -1008,10 +1006,15 @@ fn mentions(e: &Expr, locals: &[Local]) -> bool {
 /// The hidden local that keeps a caller's `length` while a recursive
 /// activation runs (`_3n_L` -> `_3sn_L`).
 fn saved(length: &str) -> String {
-    let digits = length[1..]
-        .find(|c: char| !c.is_ascii_digit())
-        .map_or(1, |i| i + 1);
-    format!("{}s{}", &length[..digits], &length[digits..])
+    match hidden::Local::parse(length) {
+        Some(local @ hidden::Local { tag: "n", .. }) => {
+            hidden::Local { tag: "sn", ..local }.to_string()
+        }
+        Some(local @ hidden::Local { tag: "c", .. }) => {
+            hidden::Local { tag: "sc", ..local }.to_string()
+        }
+        _ => length.to_string(),
+    }
 }
 
 /// The calls in `block` to programs of `by_name`: callee, arguments and

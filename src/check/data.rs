@@ -281,7 +281,10 @@ impl<'a> Checker<'a> {
             let diagnostic =
                 Diagnostic::error(codes::E0211, format!("the size `{name}` cannot be written"))
                     .with_label(expr.span, "a length of the input")
-                    .with_help("copy it into a variable first: `var m = 0`, then `m = n`");
+                    .with_help(format!(
+                        "a size never changes; copy it into a local of another name and change \
+                         that (`count = {name}`), or into a `var` to share it"
+                    ));
             self.report(diagnostic);
             return None;
         }

@@ -151,7 +151,7 @@ impl<'a> Checker<'a> {
             return false;
         }
         let hidden = matches!(meaning, Meaning::Pointer(_) | Meaning::Data(_))
-            && crate::program::calls::hidden(name);
+            && crate::program::hidden::hidden(name);
         if name.starts_with('_') && !hidden {
             self.report(reserved(name, span));
         } else if let Some(builtin) = self.names.get(name)

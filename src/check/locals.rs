@@ -36,7 +36,7 @@ impl Checker<'_> {
                             .locals
                             .get(id)
                             .is_some_and(|l| l.contains_key(name.name.as_str()));
-                    let hidden = crate::program::calls::hidden(&name.name);
+                    let hidden = crate::program::hidden::hidden(&name.name);
                     if !known && (hidden || !name.name.starts_with('_')) {
                         self.local(id, name);
                     }

@@ -11,7 +11,7 @@
 //! [`Checker::check_returns`]).
 
 use crate::diagnostic::{Diagnostic, codes};
-use crate::program::calls::hidden;
+use crate::program::hidden::hidden;
 use crate::program::{Body, CallExpr, DefId, PointerId, PosExpr, PosKind, Stmt};
 use crate::span::Span;
 use crate::syntax::ast::{self, Call, Expr, Ident};

@@ -8,7 +8,7 @@
 //! program, as in Python: inside the program the name is the parameter,
 //! and the file's integer is out of its sight. [`rename`] gives each such
 //! parameter a hidden name of its own (`_<p>p_<name>`, shown as written
-//! by `program::calls::written`) and renames its uses in the body, before
+//! by `program::hidden::written`) and renames its uses in the body, before
 //! any other pass reads the file: `len(A)`, which the sugar writes as the
 //! size `n`, still means the file's size. A parameter named after an env
 //! register stays that register (§5.1), and one named after an array is
@@ -16,6 +16,7 @@
 
 use std::collections::HashSet;
 
+use crate::program::hidden::Local;
 use crate::syntax::ast::{DefBody, ExprKind, File, Item};
 use crate::syntax::visit::{each_part_mut, each_stmt_mut, own_exprs_mut};
 
@@ -36,7 +37,7 @@ pub(super) fn rename(file: &File) -> File {
             if twice || !integers.contains(&name) {
                 continue;
             }
-            let hidden = format!("_{program}p_{name}");
+            let hidden = Local::new(program, "p", &name).to_string();
             def.params[i].name.clone_from(&hidden);
             each_stmt_mut(block, &mut |stmt| {
                 if let crate::syntax::ast::Stmt::For { variable, .. } = stmt

@@ -21,7 +21,7 @@
 //!   `return` copies them there, the caller reads them right after the
 //!   call.
 //!
-//! Hidden names start with `_` and a digit ([`crate::program::calls::hidden`]):
+//! Hidden names start with `_` and a digit ([`crate::program::hidden::hidden`]):
 //! they are never printed in a run's output. Errors of these constructs
 //! (E0009, E0410, E0411, E0412) are reported here.
 

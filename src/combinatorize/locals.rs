@@ -8,6 +8,7 @@
 //! (`apart`), which put the caller's registers back.
 
 use crate::program::Program;
+use crate::program::hidden::Local;
 
 /// `program` with each local renamed to its hidden name; `None` when it
 /// has no local.
@@ -18,7 +19,7 @@ pub fn named(program: &Program) -> Option<Program> {
     let mut out = program.clone();
     for pointer in &mut out.pointers {
         if let Some(def) = pointer.owner {
-            pointer.name = format!("_{def}_{}", pointer.name);
+            pointer.name = Local::new(def, "", &pointer.name).to_string();
         }
     }
     Some(out)

@@ -21,7 +21,7 @@
 //! evaluates them into hidden registers first. A call without arguments
 //! that would overwrite what its caller holds runs on a frame of its own
 //! (`apart`). The hidden names are not reported
-//! (`program::calls::hidden`).
+//! (`program::hidden::hidden`).
 
 use super::walk::{calls, target};
 use crate::diagnostic::Diagnostic;

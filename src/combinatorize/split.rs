@@ -22,7 +22,7 @@
 
 use super::walk::rewrite;
 use crate::env::Ability;
-use crate::program::calls::hidden;
+use crate::program::hidden::hidden;
 use crate::program::{
     Act, ActApp, ActArg, Body, Cell, EnvAct, EnvKind, Pointer, PointerId, PosExpr, PosKind,
     Program, Stmt,

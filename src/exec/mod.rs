@@ -30,6 +30,7 @@ pub use store::{Store, initial_pointers};
 use crate::diagnostic::Diagnostic;
 use crate::env::{State, eval_error};
 use crate::program::EvalError;
+use crate::span::Span;
 
 /// The condition bit of one core step of an activation, `evaluated` at
 /// that step. A combinator branches on its condition only at its first
@@ -56,7 +57,7 @@ pub struct Options<'a> {
     /// Stop with E0701 when a run would take more steps than this.
     pub max_steps: u64,
     /// Where to write the trace (one line per step), if anywhere.
-    pub trace: Option<&'a mut dyn std::io::Write>,
+    pub trace: Option<Trace<'a>>,
     /// How deep calls may nest, how much memory the run may hold, and
     /// whether it was asked to stop.
     pub limits: Limits<'a>,
@@ -71,6 +72,26 @@ impl<'a> Options<'a> {
             trace: None,
             limits: Limits::default(),
         }
+    }
+}
+
+/// A run's trace: where its lines go, and for the combinatory form of
+/// normal programs what to say when a frame returns.
+pub struct Trace<'a> {
+    pub out: &'a mut dyn std::io::Write,
+    /// The line for the `_return` at a span, from the registers as the
+    /// returning activation left them (its program and locals, as
+    /// written); `None` where there is nothing to say.
+    pub returns: Option<&'a Returns<'a>>,
+}
+
+/// See [`Trace::returns`].
+pub type Returns<'a> = dyn Fn(Span, &[i64]) -> Option<String> + 'a;
+
+impl<'a> Trace<'a> {
+    /// A trace to `out` that says nothing at returns.
+    pub fn to(out: &'a mut dyn std::io::Write) -> Self {
+        Trace { out, returns: None }
     }
 }
 

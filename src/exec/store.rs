@@ -9,10 +9,8 @@
 //! same way for both, so their steps, errors and final states can be
 //! compared exactly.
 
-use std::io::Write;
-
 use super::limits::{self, POLL_EVERY};
-use super::{FrameStack, Limits, Options, Outcome, StateStack, errors};
+use super::{FrameStack, Limits, Options, Outcome, StateStack, Trace, errors};
 use crate::diagnostic::Diagnostic;
 use crate::env::{Cells, CompiledAct, State, View, eval_error, internal};
 use crate::program::{Act, ActApp, BoolExpr, EnvKind, FrameAct, Pointer, PosExpr};
@@ -28,7 +26,9 @@ pub struct Store<'o> {
     steps: u64,
     max_steps: u64,
     version: u64,
-    trace: Option<&'o mut dyn Write>,
+    trace: Option<Trace<'o>>,
+    /// The depth of the last trace line, for the line of a return.
+    traced_depth: u32,
     limits: Limits<'o>,
     /// The bytes the engine's growing stores hold ([`Self::make_room`]).
     engine: usize,
@@ -80,6 +80,7 @@ impl<'o> Store<'o> {
             max_steps: options.max_steps,
             version: 0,
             trace: options.trace,
+            traced_depth: 0,
             limits: options.limits,
             engine: 0,
             acts: 0,
@@ -388,6 +389,7 @@ impl<'o> Store<'o> {
                 }
             }
             FrameAct::Return => {
+                self.trace_return(span);
                 if !self.frames.pop(&mut self.pointers) {
                     return Err(internal("`_return` found no frame"));
                 }
@@ -464,12 +466,27 @@ impl<'o> Store<'o> {
     /// Writes one trace line indented by `depth`; tracing stops at the
     /// first write error (a closed pipe, say) rather than failing the run.
     pub fn trace(&mut self, depth: u32, line: &str) {
-        if let Some(out) = self.trace.as_mut() {
+        if let Some(trace) = self.trace.as_mut() {
+            self.traced_depth = depth;
             let indent = "  ".repeat(depth as usize);
-            let line = crate::program::calls::as_written(line);
-            if writeln!(out, "{indent}{line}").is_err() {
+            let line = crate::program::hidden::as_written(line);
+            if writeln!(trace.out, "{indent}{line}").is_err() {
                 self.trace = None;
             }
+        }
+    }
+
+    /// The trace's line for the `_return` at `span`, under the step that
+    /// applies it: what the returning activation left in its locals. The
+    /// frame resuming at 0 is the converted program's own, not a call.
+    fn trace_return(&mut self, span: Span) {
+        let Some(returns) = self.trace.as_ref().and_then(|t| t.returns) else {
+            return;
+        };
+        if self.frames.resume() != 0
+            && let Some(line) = returns(span, &self.pointers)
+        {
+            self.trace(self.traced_depth, &line);
         }
     }
 }

@@ -7,78 +7,10 @@
 //! its neighbours list the calls an expression or a statement makes, in
 //! the order they are evaluated; [`first_use`] finds the first use of any
 //! of these constructs (the conversion to combinatory form lowers such
-//! programs before it puts them on frames), and [`hidden`] tells the names
-//! of the registers and memory that lowering adds.
+//! programs before it puts them on frames).
 
 use super::{Act, ActArg, BoolExpr, CallExpr, Operand, PosExpr, PosKind, Program, Stmt, SymExpr};
 use crate::span::Span;
-
-/// Whether `name` is one the conversion gives the registers and memory it
-/// adds to run calls with results on the network (`_` and digits: `_1`,
-/// `_0`): the only names beginning with `_` a file may declare, and ones a
-/// run does not report.
-pub fn hidden(name: &str) -> bool {
-    name.strip_prefix('_').is_some_and(|rest| {
-        rest.bytes().next().is_some_and(|b| b.is_ascii_digit())
-            && rest.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-    })
-}
-
-/// The name a hidden name stands for, in messages: `L` for the local
-/// array `_0a_L` (and `_0a1_L`, its second slot: see `check::arrays`) and
-/// for the local register `_0_L`
-/// of the combinatory form; any other name as it is.
-pub fn written(name: &str) -> &str {
-    let Some(rest) = name.strip_prefix('_') else {
-        return name;
-    };
-    let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit());
-    if rest.len() == name.len() - 1 {
-        return name;
-    }
-    let rest = match rest.strip_prefix(|c: char| c.is_ascii_lowercase()) {
-        // A tag may carry a slot number (`_0a1_L`, see `check::arrays`).
-        Some(tagged) => tagged.trim_start_matches(|c: char| c.is_ascii_digit()),
-        None => rest,
-    };
-    match rest.strip_prefix('_') {
-        Some(written) if !written.is_empty() => written,
-        _ => name,
-    }
-}
-
-/// `text` (a line of `--trace`) with each hidden name of a local as the
-/// program writes it: a local `_3_mid` as `mid`, a local array `_0a_L` as
-/// `L` and its lengths `_0n_L` and `_0c_L` as `len(L)` and `len(L[0])`;
-/// every other name, hidden or not, as it is.
-pub fn as_written(text: &str) -> std::borrow::Cow<'_, str> {
-    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    if !text.contains('_') {
-        return text.into();
-    }
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(start) = rest.find(|c: char| word(c)) {
-        out.push_str(&rest[..start]);
-        let tail = &rest[start..];
-        let end = tail.find(|c: char| !word(c)).unwrap_or(tail.len());
-        let name = &tail[..end];
-        let shown = written(name);
-        let tag = name
-            .trim_start_matches('_')
-            .trim_start_matches(|c: char| c.is_ascii_digit());
-        match tag.as_bytes().first() {
-            _ if shown == name || !hidden(name) => out.push_str(name),
-            Some(b'n') => out.push_str(&format!("len({shown})")),
-            Some(b'c') => out.push_str(&format!("len({shown}[0])")),
-            Some(b'_' | b'a') => out.push_str(shown),
-            _ => out.push_str(name),
-        }
-        rest = &tail[end..];
-    }
-    out.push_str(rest);
-    out.into()
-}
 
 /// Every call inside `expr`, outermost last (an argument's calls run before
 /// the call it is an argument of), left to right.
@@ -232,43 +164,4 @@ fn first_in_block(block: &[Stmt]) -> Option<(Span, &'static str)> {
             _ => None,
         }
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{as_written, written};
-
-    #[test]
-    fn hidden_names_are_shown_as_written() {
-        assert_eq!(written("_0a_L"), "L");
-        assert_eq!(written("_0a1_L"), "L");
-        assert_eq!(written("_0z1"), "_0z1");
-        assert_eq!(written("_12a_buf"), "buf");
-        assert_eq!(written("_3_mid"), "mid");
-        assert_eq!(written("_0r1"), "_0r1");
-        assert_eq!(written("_"), "_");
-        assert_eq!(written("_a_L"), "_a_L");
-        assert_eq!(written("lo"), "lo");
-    }
-
-    #[test]
-    fn trace_lines_show_locals_as_written() {
-        assert_eq!(
-            as_written("SET(_0_k, _12a_buf[_3_i] + x_1) r=0"),
-            "SET(k, buf[i] + x_1) r=0"
-        );
-        assert_eq!(
-            as_written("WRITE(_0n_L, _2c_M)"),
-            "WRITE(len(L), len(M[0]))"
-        );
-        // Result registers, temporaries and builtins stay as they are.
-        assert_eq!(
-            as_written("WRITE(_0, _1 + _0z2) _enter(0)"),
-            "WRITE(_0, _1 + _0z2) _enter(0)"
-        );
-        assert_eq!(
-            as_written("F_SEQ_L4 seq c=1 → a1 NOP"),
-            "F_SEQ_L4 seq c=1 → a1 NOP"
-        );
-    }
 }

@@ -11,6 +11,7 @@ pub mod data;
 pub mod declared;
 pub mod expr;
 pub mod flat;
+pub mod hidden;
 pub mod locals;
 pub mod print;
 pub mod reach;
@@ -104,7 +105,7 @@ impl Pointer {
     /// Whether a run reports the register: not a local, not one of the
     /// conversion's hidden registers.
     pub fn reported(&self) -> bool {
-        self.owner.is_none() && !calls::hidden(&self.name)
+        self.owner.is_none() && !hidden::hidden(&self.name)
     }
 }
 

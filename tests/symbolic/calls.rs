@@ -4,7 +4,7 @@
 //! right, deep recursion on the heap, and the checker's errors.
 
 use cnpi::diagnostic::{Diagnostic, codes};
-use cnpi::exec::Options;
+use cnpi::exec::{Options, Trace};
 use cnpi::symbolic;
 use serde_json::{Value, json};
 
@@ -32,7 +32,7 @@ fn try_run(
     let state = cnpi::env::read_input(&layout, &input.to_string()).expect("valid input");
     let options = Options {
         max_steps: 100_000_000,
-        trace,
+        trace: trace.map(Trace::to),
         limits: Default::default(),
     };
     symbolic::run(&program, state, options).map(|outcome| outcome.to_json("symbolic"))

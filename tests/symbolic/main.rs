@@ -17,7 +17,7 @@ use common::add_decimal;
 
 use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::env;
-use cnpi::exec::{Limits, Options, Outcome};
+use cnpi::exec::{Limits, Options, Outcome, Trace};
 use cnpi::program::{
     Act, ActApp, Callee, Color, Combinator, EnvKind, Operand, PosKind, Program, Stmt,
 };

@@ -7,7 +7,7 @@ fn trace(program: &Program, input: &str) -> (String, u64) {
     let state = env::parse_input(program.env, input).expect("valid input");
     let options = Options {
         max_steps: u64::MAX,
-        trace: Some(&mut out),
+        trace: Some(Trace::to(&mut out)),
         limits: Default::default(),
     };
     let steps = symbolic::run(program, state, options).expect("runs").steps;

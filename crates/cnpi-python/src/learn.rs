@@ -1,62 +1,68 @@
-//! `cnpi.learn`: a sketch's holes filled from examples, by the search of
-//! `cnpic learn` (`cnpi_rl::sketch::learn`); and [`compiled`], a source
+//! `cnpi.learn`: a sketch's holes filled from examples, by the `learn` of
+//! `cnpic learn` (`cnpi_rl::sketch::driver`); and [`compiled`], a source
 //! compiled (not loaded for an engine) with its errors as a CompileError.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
-
-use cnpi::exec::limits::Interrupt;
+use std::sync::mpsc::{RecvTimeoutError, channel};
+use std::time::Duration;
 
 use cnpi::compile::Compiled;
 use cnpi::env::Declarations;
+use cnpi::exec::limits::Interrupt;
 use cnpi::plan::{Source, compile_reporting};
-use cnpi_rl::sketch::blanks::BlankSketch;
-use cnpi_rl::sketch::gradient::Settings;
-use cnpi_rl::sketch::learn::{Method, learn as run_search};
-use cnpi_rl::sketch::{Sketch, examples};
+use cnpi_rl::sketch::driver::{self, Request};
+use cnpi_rl::sketch::examples;
+use cnpi_rl::sketch::learn::Method;
 use pyo3::exceptions::{PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 
 use crate::errors::{Reported, guarded, run_error};
-use crate::interrupt::Watch;
 use crate::source;
 use crate::values::to_json;
 
-/// A [`Watch`] asked at most once a millisecond: the search asks between
-/// every two runs (tens of microseconds apart), and taking the GIL that
-/// often kept the thread that sends Ctrl-C waiting for it, so that learn
-/// stopped 100 to 400 ms after Ctrl-C.
-struct Throttled {
-    watch: Watch,
-    last: Mutex<Instant>,
-    tripped: AtomicBool,
-}
+/// How often the calling thread looks for Ctrl-C while a search runs.
+const SIGNALS_EVERY: Duration = Duration::from_millis(1);
 
-impl Throttled {
-    fn new(watch: Watch) -> Throttled {
-        Throttled {
-            watch,
-            last: Mutex::new(Instant::now()),
-            tripped: AtomicBool::new(false),
+/// `search` run on a thread of its own, outside the GIL,
+/// while the calling thread (where Python runs signal handlers) runs them
+/// every [`SIGNALS_EVERY`]. When one raises (Ctrl-C's
+/// `KeyboardInterrupt`), `stop` (the sketch's interrupt) is set and the
+/// exception returned at once: the search, which asks `stop` between runs,
+/// within them and while it grows candidates, ends on its thread a few
+/// milliseconds later, and frees what it grew there (up to a second for
+/// millions of boxes), with nothing to write. Asking Python from within
+/// the search left Ctrl-C waiting for the GIL, for the one thread that may
+/// run the handlers, and for the search's end: learn stopped 100 to
+/// 400 ms after it.
+fn watched<T: Send + 'static>(
+    py: Python,
+    stop: Arc<AtomicBool>,
+    search: impl FnOnce() -> T + Send + 'static,
+) -> PyResult<T> {
+    py.detach(|| {
+        let (done, ended) = channel();
+        let worker = std::thread::spawn(move || {
+            let searched = search();
+            // After Ctrl-C nobody waits: the search is dropped here.
+            let _ = done.send(searched);
+        });
+        loop {
+            match ended.recv_timeout(SIGNALS_EVERY) {
+                Ok(searched) => return Ok(searched),
+                Err(RecvTimeoutError::Disconnected) => {
+                    let panic = worker.join().err().unwrap_or_else(|| Box::new("no result"));
+                    std::panic::resume_unwind(panic)
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(error) = Python::attach(|py| py.check_signals()) {
+                        stop.store(true, Ordering::Relaxed);
+                        return Err(error);
+                    }
+                }
+            }
         }
-    }
-}
-
-impl Interrupt for Throttled {
-    fn interrupted(&self) -> bool {
-        if self.tripped.load(Ordering::Relaxed) {
-            return true;
-        }
-        let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
-        if last.elapsed() < Duration::from_millis(1) {
-            return false;
-        }
-        *last = Instant::now();
-        let stop = self.watch.interrupted();
-        self.tripped.store(stop, Ordering::Relaxed);
-        stop
-    }
+    })
 }
 
 /// `text` (shown as `name`) compiled; a CompileError with its diagnostics
@@ -79,9 +85,10 @@ pub fn compiled(py: Python, name: &str, text: &str, entry: Option<&str>) -> PyRe
 /// result). `search` is `"enumerate"` or `"gradient"` (default: enumeration
 /// for one hole, the gradient for two); `seed`, `trials`, `episodes`,
 /// `threads` and `max_steps` are `cnpic learn`'s options. Raises
-/// CompileError for a sketch that does not compile, RunError (E1401) for
-/// examples that do not read, RunError E1402 for holes of both kinds in one
-/// file, E1403 when no fill is found within the budget. An answer the
+/// CompileError for a sketch that does not compile or that learn refuses
+/// (E1402: too many holes, a normal program beside applier holes only),
+/// RunError (E1401) for examples that do not read, E1403 when no fill is
+/// found within the budget. An answer the
 /// examples leave open (another filling passes them and ends differently
 /// on some input) comes with a UserWarning naming that filling and input.
 #[pyfunction]
@@ -120,54 +127,42 @@ pub fn learn(
         let layout = Declarations::of(&compiled.program);
         let json = to_json(examples)?;
         let examples = examples::read("examples", &json, &layout).map_err(|d| error(&d))?;
-        let made_by = format!("cnpi.learn (Python), seed {seed}");
-        if !compiled.program.blanks.is_empty() {
-            // Holes in normal programs: the search of `cnpic learn` for them.
-            let mut sketch = BlankSketch::of(
-                &name,
-                &compiled,
-                examples,
-                max_steps,
-                crate::detector_cache(),
-            )
-            .map_err(|d| error(&d))?;
-            let budget = trials.saturating_mul(episodes);
-            // Ctrl-C stops the search (between runs and within them) and
-            // raises KeyboardInterrupt, as it stops `Program.run`.
-            let watch = Arc::new(Throttled::new(Watch::new()));
-            sketch.interrupt = Some(watch.clone());
-            let search = py.detach(|| sketch.search(budget, seed));
-            sketch.interrupt = None;
-            if let Some(raised) = Arc::into_inner(watch).and_then(|t| t.watch.raised()) {
-                return Err(raised);
-            }
-            return match &search.found {
-                Some(filling) => {
-                    for warning in search.warnings(&sketch) {
-                        let message = std::ffi::CString::new(warning).unwrap_or_default();
-                        PyErr::warn(py, &py.get_type::<PyUserWarning>(), &message, 1)?;
-                    }
-                    Ok(sketch.answer(filling, &made_by))
-                }
-                None => Err(error(&search.failure(&sketch))),
-            };
-        }
-        let sketch = Sketch::new(
-            compiled.program.clone(),
-            &compiled.text,
-            examples,
+        let request = Request {
+            seed,
+            method,
+            trials,
+            episodes,
+            threads,
             max_steps,
-            &crate::detector_cache(),
-        )
-        .map_err(|found| {
+            made_by: format!("cnpi.learn (Python), seed {seed}"),
+        };
+        // Ctrl-C stops the search and raises KeyboardInterrupt, as it
+        // stops `Program.run`.
+        let stop = Arc::new(AtomicBool::new(false));
+        let interrupt = Some(stop.clone() as Arc<dyn Interrupt + Send>);
+        let (compiled, report) = watched(py, stop, move || {
+            let cache = crate::detector_cache();
+            let report = driver::learn(&name, &compiled, examples, &request, cache, interrupt);
+            (compiled, report)
+        })?;
+        let report = report.map_err(|found| {
             let mut reported = Reported::default();
             reported.add(&found, &compiled.sources, Some(&compiled.text));
             reported.into_error(py)
         })?;
-        let settings = Settings::new(seed, trials, episodes, threads);
-        let learned = py.detach(|| run_search(&sketch, method, &settings));
-        learned
-            .program(&sketch, &made_by)
-            .ok_or_else(|| error(&learned.failure(&sketch)))
+        if let Some(failure) = &report.failure {
+            return Err(run_error(
+                py,
+                failure,
+                &compiled.sources,
+                Some(&compiled.text),
+                "",
+            ));
+        }
+        for warning in &report.warnings {
+            let message = std::ffi::CString::new(warning.as_str()).unwrap_or_default();
+            PyErr::warn(py, &py.get_type::<PyUserWarning>(), &message, 1)?;
+        }
+        Ok(report.program.unwrap_or_default())
     })
 }

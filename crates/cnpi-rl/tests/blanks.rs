@@ -2,18 +2,19 @@
 //! put in place of any word of the `ram` examples never makes the front
 //! end panic, and a program that checks with holes is refused by every
 //! engine (E1404); a hole filled from examples made by a random
-//! expression gives a program that passes those examples.
+//! expression gives a program that passes those examples (learned by the
+//! one `learn` of every front end, `cnpi_rl::sketch::driver`).
 
 use std::path::Path;
 
-use cnpi::compile::{compile, runnable};
+use cnpi::compile::{Compiled, compile, runnable};
 use cnpi::diagnostic::codes;
 use cnpi::env::{self, Declarations};
 use cnpi::exec::Options;
 use cnpi::symbolic;
 use cnpi_neural::detector::Cache;
 use cnpi_rl::sketch::Example;
-use cnpi_rl::sketch::blanks::BlankSketch;
+use cnpi_rl::sketch::driver::{self, Request};
 use proptest::prelude::*;
 
 fn ram_examples() -> Vec<String> {
@@ -90,19 +91,29 @@ proptest! {
                 Example { input, output, json }
             })
             .collect();
-        let blank = BlankSketch {
-            entry: "F".into(),
-            name: "s.cnpi".into(),
-            text: sketch.clone(),
-            program,
-            examples,
+        let compilation = compile("s.cnpi", &sketch, None);
+        let compiled = Compiled { program, sources: compilation.sources, text: sketch.clone() };
+        let request = Request {
+            seed: 1,
+            method: None,
+            trials: 20,
+            episodes: 1_000,
+            threads: 1,
             max_steps: 1000,
-            cache: Cache::located(|name| std::env::var_os(name)),
-            interrupt: None,
+            made_by: "the test".into(),
         };
-        let search = blank.search(20_000, 1);
-        let found = search.found.expect("the target itself is a candidate");
-        prop_assert!(blank.fails(&found, false).is_empty());
-        prop_assert!(search.to_answer >= 1 && search.to_answer <= search.candidates);
+        let cache = Cache::located(|name| std::env::var_os(name));
+        let report = driver::learn("s.cnpi", &compiled, examples.clone(), &request, cache, None)
+            .expect("a sketch to learn");
+        let completed = report.program.clone().expect("the target itself is a candidate");
+        let learned = compile("l.cnpi", &completed, None).program.expect("the answer compiles");
+        for example in &examples {
+            let options = Options { max_steps: 1000, trace: None, limits: Default::default() };
+            let outcome = symbolic::run(&learned, example.input.clone(), options).expect("runs");
+            prop_assert!(example.matches(&outcome), "{completed}");
+        }
+        let summary = report.json(1);
+        let to_answer = summary["to_answer"].as_u64().expect("a count");
+        prop_assert!(to_answer >= 1 && to_answer as usize <= report.work);
     }
 }

@@ -224,21 +224,42 @@ fn trace_prints_the_call_tree_on_stderr() {
 }
 
 #[test]
-fn the_symbolic_trace_shows_a_procedures_locals_at_its_return() {
+fn both_traces_show_a_procedures_locals_at_its_return() {
+    let run = |engine: &[&str]| {
+        let input = r#"{"A": [1, 3, 5, 7], "x": 5}"#;
+        let file = "examples/ram/binary_search.cnpi";
+        let output = cnpic(&[&["run", file, "--input", input, "--trace"], engine].concat());
+        assert_eq!(output.status.code(), Some(0));
+        stderr(&output)
+    };
+    let symbolic = run(&["--symbolic"]);
+    let line = "SEARCH returns 2 · locals lo = 2, hi = 3, mid = 2";
+    assert!(symbolic.contains(line), "{symbolic}");
+    // The network does not know the value at the frame's `_return`; the
+    // locals are the frame's, under their written names.
+    let network = run(&[]);
+    let line = "SEARCH returns · locals lo = 2, hi = 3, mid = 2";
+    assert!(network.contains(line), "{network}");
+    assert!(
+        !network.contains("_lo") && !network.contains("_mid"),
+        "{network}"
+    );
+}
+
+#[test]
+fn a_parameter_that_hides_a_file_integer_is_traced_as_written() {
     let output = cnpic(&[
         "run",
-        "examples/ram/binary_search.cnpi",
+        "examples/ram/insertion_sort.cnpi",
         "--input",
-        r#"{"A": [1, 3, 5, 7], "x": 5}"#,
-        "--symbolic",
+        r#"{"A": [3, 1, 2]}"#,
         "--trace",
     ]);
     assert_eq!(output.status.code(), Some(0));
     let trace = stderr(&output);
-    assert!(
-        trace.contains("SEARCH returns 2 · locals lo = 2, hi = 3, mid = 2"),
-        "{trace}"
-    );
+    assert!(trace.contains("SET(n, n)"), "{trace}");
+    let line = "INSERTION_SORT returns · locals n = 3, j = 3, key = 2, i = 0";
+    assert!(trace.contains(line), "{trace}");
 }
 
 #[test]

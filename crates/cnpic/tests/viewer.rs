@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use cnpi::env::{Declarations, read_input};
 use cnpi::exec::Options;
-use cnpi::program::calls::written;
+use cnpi::program::hidden::written;
 use cnpi::program::{Body, World};
 use cnpi::symbolic::{Event, run_observed};
 use fantoccini::key::Key;
@@ -65,8 +65,14 @@ fn run(file: &str, input: &str, dir: &Path) -> (Vec<Expected>, PathBuf) {
         .expect("cnpic runs");
     let trace = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{trace}");
-    // `BSTEP linrec c=1 → a1 COMPSWAP r=0`, indented by depth.
+    // `BSTEP linrec c=1 → a1 COMPSWAP r=0`, indented by depth; a frame's
+    // return (`MERGE returns · locals ...`) is a line of its own, not a step.
+    let a_return = |line: &str| {
+        let (program, rest) = line.trim().split_once(' ').unwrap_or_default();
+        !program.is_empty() && (rest == "returns" || rest.starts_with("returns · locals "))
+    };
     let traced: Vec<(String, String)> = (trace.lines())
+        .filter(|line| !a_return(line))
         .map(|line| {
             let (head, bound) = line.trim().split_once(" → ").expect("a trace line");
             let cond = head.rsplit_once("c=").expect("a condition bit").1;

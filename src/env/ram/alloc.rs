@@ -23,7 +23,7 @@ use super::Region;
 use crate::diagnostic::{Diagnostic, codes};
 use crate::env::ActContext;
 use crate::program::Cell;
-use crate::program::calls::written;
+use crate::program::hidden::written;
 
 /// The new memory of `cell`'s array: `lengths` (one or two) elements,
 /// every one `init`, or E0710 for a negative length. The size is checked

@@ -21,8 +21,8 @@ use super::{
     index, list, row,
 };
 use crate::diagnostic::{Diagnostic, codes};
-use crate::program::calls::{hidden, written};
 use crate::program::declared::{MOVE, NOP, SET};
+use crate::program::hidden::{hidden, written};
 use crate::program::{ActArg, ActDecl, Cell, Data, DataKind, EnvAct, EnvKind, ParamType, PosKind};
 
 mod alloc;

@@ -9,7 +9,7 @@
 
 use super::{RamState, Region};
 use crate::env::{Mark, Panel, Picture, Shape};
-use crate::program::calls::{hidden, written};
+use crate::program::hidden::{hidden, written};
 
 /// The panels of `state`, in the order they are drawn.
 pub(super) fn picture(state: &RamState) -> Picture {

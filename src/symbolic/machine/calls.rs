@@ -23,7 +23,8 @@ use std::cell::{Cell, RefCell};
 use super::{Block, Ends, Loop, Machine, Task};
 use crate::diagnostic::Diagnostic;
 use crate::env::{View, eval_error, internal};
-use crate::program::calls::{act_positions, hidden, map_positions};
+use crate::program::calls::{act_positions, map_positions};
+use crate::program::hidden::hidden;
 use crate::program::{
     Act, ActApp, Body, CallExpr, DataId, DefId, EvalError, Observation, PointerId, PosExpr,
     PosKind, Program, Stmt, World,

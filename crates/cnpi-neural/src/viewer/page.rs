@@ -18,7 +18,7 @@ use base64::Engine;
 use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::plan::AsWritten;
 use cnpi::program::Slot;
-use cnpi::program::calls::{hidden, written};
+use cnpi::program::hidden::{Local, as_written};
 use cnpi::span::Span;
 use flate2::Compression;
 use flate2::write::ZlibEncoder;
@@ -117,14 +117,9 @@ fn line(text: &str, at: usize) -> usize {
 /// The program whose local the register `name` is (`_1_q`: a local of the
 /// file's definition 1), for a file of normal programs.
 fn owner<'p>(page: &Page<'p>, name: &str) -> Option<&'p str> {
-    if !hidden(name) || written(name) == name {
-        return None;
-    }
-    let digits = name[1..].split(|c: char| !c.is_ascii_digit()).next()?;
+    let local = Local::parse(name)?;
     let programs = &page.written?.programs;
-    programs
-        .get(digits.parse::<usize>().ok()?)
-        .map(String::as_str)
+    programs.get(local.program).map(String::as_str)
 }
 
 /// Lines `[first, last]` of `range` in `text`.
@@ -181,7 +176,7 @@ fn meta(page: &Page, recorder: &Recorder) -> Value {
         "kinds": recorder.kinds.iter().map(|(_, name)| name).collect::<Vec<_>>(),
         "slots": Slot::ALL.map(Slot::name),
         "detectors": memory.detectors.iter().map(|d| &d.text).collect::<Vec<_>>(),
-        "pointers": unit.map(|u| u.declared.registers.iter().map(|p| written(&p.name)).collect::<Vec<_>>()),
+        "pointers": unit.map(|u| u.declared.registers.iter().map(|p| as_written(&p.name)).collect::<Vec<_>>()),
         "owners": unit.map(|u| u.declared.registers.iter().map(|p| owner(page, &p.name)).collect::<Vec<_>>()),
         "numbers": numbers,
         "sources": sources,

@@ -45,7 +45,8 @@ fn group(space: &HoleSpace, distinct: usize) -> impl Iterator<Item = Choice> + '
         .filter(move |choice| space.distinct(choice) == distinct)
 }
 
-/// Tries fills of `sketch` in order, at most `budget` of them.
+/// Tries fills of `sketch` in order, at most `budget` of them (fewer when
+/// its interrupt says stop).
 pub fn enumerate(sketch: &Sketch, budget: usize) -> Enumeration {
     let mut memory = sketch.memory.clone();
     let mut candidates = 0;
@@ -56,7 +57,7 @@ pub fn enumerate(sketch: &Sketch, budget: usize) -> Enumeration {
     'levels: for level in 0..=3 * holes {
         for split in splits(level, holes, 0..=3) {
             for fill in product(&sketch.spaces, &split) {
-                if candidates >= budget {
+                if candidates >= budget || sketch.interrupted() {
                     exhausted = false;
                     break 'levels;
                 }

@@ -114,7 +114,10 @@ pub fn search(sketch: &Sketch, settings: &Settings) -> Search {
             scope.spawn(|| {
                 loop {
                     let index = next.fetch_add(1, Ordering::SeqCst);
-                    if index >= settings.trials || index > first_success.load(Ordering::SeqCst) {
+                    if index >= settings.trials
+                        || index > first_success.load(Ordering::SeqCst)
+                        || sketch.interrupted()
+                    {
                         break;
                     }
                     let Some(trial) = trial(sketch, settings, index, &first_success) else {
@@ -167,7 +170,7 @@ fn choice(fields: [usize; FIELDS]) -> Choice {
 }
 
 /// Runs trial `index`; `None` when it stopped because a trial of lower
-/// index succeeded.
+/// index succeeded, or the sketch's interrupt said stop.
 fn trial(sketch: &Sketch, settings: &Settings, index: usize, stop: &AtomicUsize) -> Option<Trial> {
     let seed = settings.seed.wrapping_add(index as u64);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -187,7 +190,7 @@ fn trial(sketch: &Sketch, settings: &Settings, index: usize, stop: &AtomicUsize)
     let mut learned_at = None;
     let mut episodes = 0;
     for episode in 1..=settings.episodes {
-        if index > stop.load(Ordering::SeqCst) {
+        if index > stop.load(Ordering::SeqCst) || sketch.interrupted() {
             return None;
         }
         episodes = episode;

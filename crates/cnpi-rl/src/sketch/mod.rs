@@ -19,8 +19,13 @@
 //! the network's exact caches, as `cnpic run` runs); the core's weights
 //! never change. The completed program is the sketch's own text with each
 //! hole replaced, laid out as `cnpic fmt` lays it out ([`Sketch::completed`]).
+//!
+//! Holes inside normal programs are filled by [`blanks`]; [`driver`] is the
+//! one `learn` that `cnpic learn`, the Python package and the tests call
+//! for either kind, returning a report.
 
 pub mod blanks;
+pub mod driver;
 pub mod enumerate;
 pub mod examples;
 pub mod gradient;
@@ -28,9 +33,11 @@ pub mod learn;
 pub mod space;
 
 use std::ops::RangeInclusive;
+use std::sync::Arc;
 
 use cnpi::diagnostic::{Diagnostic, codes};
-use cnpi::exec::Options;
+use cnpi::exec::limits::Interrupt;
+use cnpi::exec::{Limits, Options};
 use cnpi::plan::NetworkEngine as _;
 use cnpi::program::{Body, Program};
 use cnpi_neural::core::Core;
@@ -79,6 +86,9 @@ pub struct Sketch {
     pub examples: Vec<Example>,
     /// The most core steps one run of one example may take.
     pub max_steps: u64,
+    /// Asked between runs and within them whether to stop the search
+    /// (Ctrl-C in the Python package): it then ends as if its budget had.
+    pub interrupt: Option<Arc<dyn Interrupt + Send>>,
 }
 
 /// A fill that gives every example's output, or the best one found.
@@ -149,7 +159,13 @@ impl Sketch {
             spaces,
             examples,
             max_steps,
+            interrupt: None,
         })
+    }
+
+    /// Whether the search was asked to stop ([`Self::interrupt`]).
+    pub fn interrupted(&self) -> bool {
+        self.interrupt.as_ref().is_some_and(|i| i.interrupted())
     }
 
     /// The indices of the examples `fill` fails on the network (all, for a
@@ -201,7 +217,10 @@ impl Sketch {
         let options = Options {
             max_steps: self.max_steps,
             trace: None,
-            limits: Default::default(),
+            limits: Limits {
+                interrupt: self.interrupt.as_deref().map(|i| i as &dyn Interrupt),
+                ..Limits::default()
+            },
         };
         (network.run(example.input.clone(), options, None))
             .is_ok_and(|outcome| example.matches(&outcome))

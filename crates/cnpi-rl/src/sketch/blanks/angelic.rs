@@ -35,7 +35,7 @@ use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use cnpi::diagnostic::Diagnostic;
 use cnpi::env::State;
 use cnpi::env::View;
-use cnpi::exec::limits::{Interrupt, POLL_EVERY};
+use cnpi::exec::limits::Interrupt;
 use cnpi::exec::{Limits, Options, Outcome};
 use cnpi::program::{BlankKind, Body, DefId, Program, Stmt, World as _};
 use cnpi::symbolic::{self, Event};
@@ -577,7 +577,6 @@ impl BlankSketch {
             },
         };
         let mut tested = Looping::default();
-        let (mut weighed, mut abandoned) = (0usize, false);
         let mut narrow = |event: Event| {
             let Event::Statement {
                 def,
@@ -590,17 +589,12 @@ impl BlankSketch {
             };
             let at = (def, stmt.span().start);
             for &(_, hole) in sites.at.iter().filter(|(site, _)| *site == at) {
-                if abandoned {
-                    break;
-                }
                 // One step may evaluate thousands of candidates: the
-                // interrupt is asked every POLL_EVERY of them too, and once
-                // it says stop nothing more is evaluated (the run ends at
-                // its own next poll, a few thousand cheap steps on).
-                weighed += narrowed.sets[hole].len();
-                if weighed >= POLL_EVERY as usize {
-                    weighed = 0;
-                    abandoned = stop.outside.is_some_and(|i| i.interrupted());
+                // interrupt is asked before each hole's, and once it says
+                // stop nothing more is evaluated (the run ends at its own
+                // next poll, a few thousand cheap steps on).
+                if stop.outside.is_some_and(|i| i.interrupted()) {
+                    break;
                 }
                 narrowed.at(hole, |c| gives(lists[hole], c, &view));
             }

@@ -30,9 +30,9 @@
 
 use std::collections::HashSet;
 
-use cnpi::exec::limits::{Interrupt, POLL_EVERY};
+use cnpi::exec::limits::Interrupt;
 use cnpi::operators::{ArithOp, CompareOp};
-use cnpi::program::calls::hidden;
+use cnpi::program::hidden::hidden;
 use cnpi::program::{
     BlankKind, Body, BoolExpr, Cell, DataKind, Operand, PosExpr, PosKind, Program, Relation, World,
     print,
@@ -83,7 +83,7 @@ pub struct Grower<'p> {
     /// Comparisons by size - 1.
     comparisons: Vec<Vec<Truth>>,
     seen_truths: HashSet<(u64, u64)>,
-    /// Asked every [`POLL_EVERY`] pieces grown whether to stop (the lists
+    /// Asked at every piece grown whether to stop (the lists
     /// are then cut short; the search is abandoned).
     stop: Option<&'p dyn Interrupt>,
 }
@@ -115,8 +115,8 @@ impl<'p> Grower<'p> {
     /// piece depends on where it stands: [`super::fill::statement`]).
     pub fn candidates(&mut self, kind: BlankKind, size: usize) -> Vec<Candidate> {
         let pointers = &self.program.pointers;
-        let (stop, mut polled) = (self.stop, 0);
-        let mut going = move || !stopped(stop, &mut polled);
+        let stop = self.stop;
+        let going = move || !stopped(stop);
         match kind {
             BlankKind::Expression => (self.exprs_of(size).iter())
                 .take_while(|_| going())
@@ -220,9 +220,9 @@ impl<'p> Grower<'p> {
                 }
             }
             let mut kept = Vec::new();
-            let (stop, mut polled) = (self.stop, 0);
+            let stop = self.stop;
             for (op, a, b) in grown {
-                if kept.len() >= MAX_PER_SIZE || stopped(stop, &mut polled) {
+                if kept.len() >= MAX_PER_SIZE || stopped(stop) {
                     break;
                 }
                 let values: Vec<V> = (a.values.iter().zip(&b.values))
@@ -249,7 +249,7 @@ impl<'p> Grower<'p> {
 
     /// The comparisons of size `size`, grown on first use.
     fn comparisons_of(&mut self, size: usize) -> &[Truth] {
-        let (stop, mut polled) = (self.stop, 0);
+        let stop = self.stop;
         while self.comparisons.len() < size.min(MAX_SIZE) {
             let next = self.comparisons.len() + 1;
             // Sides of sizes l and r make a comparison of size l + r - 1.
@@ -268,7 +268,7 @@ impl<'p> Grower<'p> {
                         if kept.len() >= MAX_PER_SIZE {
                             break;
                         }
-                        if stopped(stop, &mut polled) {
+                        if stopped(stop) {
                             break;
                         }
                         for op in CompareOp::ALL {
@@ -331,7 +331,7 @@ impl<'p> Grower<'p> {
     /// The conditions of size `size`: comparisons, then `and`, then `or`
     /// of two comparisons whose sizes add up to it.
     fn conditions_of(&mut self, size: usize) -> Vec<BoolExpr> {
-        let (stop, mut polled) = (self.stop, 0);
+        let stop = self.stop;
         let mut out: Vec<BoolExpr> = (self.comparisons_of(size).iter())
             .map(|t| t.expr.clone())
             .collect();
@@ -353,7 +353,7 @@ impl<'p> Grower<'p> {
                         if left == right && j <= i {
                             continue;
                         }
-                        if joined.len() >= MAX_PER_SIZE || stopped(stop, &mut polled) {
+                        if joined.len() >= MAX_PER_SIZE || stopped(stop) {
                             break;
                         }
                         let (holds, errs) = if and {
@@ -383,9 +383,10 @@ impl<'p> Grower<'p> {
     /// The statements of size `size`: each as source and, in `ram`, what
     /// it does ([`Effect`]).
     fn statements_of(&mut self, size: usize) -> Vec<Candidate> {
-        let program = self.program;
+        let (program, stop) = (self.program, self.stop);
         let pointers = &program.pointers;
         let exprs: Vec<(String, PosExpr)> = (self.exprs_of(size).iter())
+            .take_while(|_| !stopped(stop))
             .map(|v| (print::position(&v.expr, pointers), v.expr.clone()))
             .collect();
         let unknown = |text| Candidate::unchecked(text, None);
@@ -423,10 +424,9 @@ impl<'p> Grower<'p> {
         let first_other = shape(targets.len() + program.data.len());
         targets.extend(elements.iter().cloned());
         let mut out = Vec::new();
-        let (stop, mut polled) = (self.stop, 0);
         'targets: for (target, shape, index) in &targets {
             for (text, e) in &exprs {
-                if stopped(stop, &mut polled) {
+                if stopped(stop) {
                     break 'targets;
                 }
                 if text != target {
@@ -465,11 +465,11 @@ impl<'p> Grower<'p> {
     }
 }
 
-/// Whether growing should stop: `stop` asked once in [`POLL_EVERY`]
-/// pieces (`polled` counts them).
-fn stopped(stop: Option<&dyn Interrupt>, polled: &mut u64) -> bool {
-    *polled += 1;
-    polled.is_multiple_of(POLL_EVERY) && stop.is_some_and(|s| s.interrupted())
+/// Whether growing should stop: `stop` asked at every piece (a flag's
+/// load: asking only every [`cnpi::exec::limits::POLL_EVERY`] pieces let a
+/// stopped search grow on for up to half a second).
+fn stopped(stop: Option<&dyn Interrupt>) -> bool {
+    stop.is_some_and(|s| s.interrupted())
 }
 
 /// A shape number ([`Effect`]) from a count.

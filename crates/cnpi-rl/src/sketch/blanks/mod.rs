@@ -375,6 +375,7 @@ impl BlankSketch {
             let last = (state.answer_total).map_or(holes * MAX_SIZE, |t| t + 1);
             while next <= last.min(holes * MAX_SIZE)
                 && queue.next_total().is_none_or(|total| total >= next)
+                && !self.interrupted()
             {
                 for split in splits(next, holes, 1..=MAX_SIZE) {
                     for (hole, size) in split.iter().enumerate() {
@@ -426,7 +427,7 @@ impl BlankSketch {
                 state.answer_total = Some(b.total);
             }
         }
-        if search.found.is_none() {
+        if search.found.is_none() && !search.interrupted {
             search.best = state.best.map(|(_, filling)| {
                 let fails = self.fails(&filling, false);
                 (filling, fails)

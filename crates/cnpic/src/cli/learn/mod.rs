@@ -4,20 +4,17 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
 
 use clap::{Args, ValueEnum};
 use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::env::Declarations;
 use cnpi::files::{refuse_overwriting, write_atomic};
 use cnpi_neural::load::compile_file;
-use cnpi_rl::sketch::gradient::Settings;
-use cnpi_rl::sketch::learn::{self, Method};
-use cnpi_rl::sketch::{Sketch, examples};
+use cnpi_rl::sketch::driver::{self, Request};
+use cnpi_rl::sketch::examples;
+use cnpi_rl::sketch::learn::Method;
 
 use super::output::{err, out, outln};
-
-mod blanks;
 use super::report::{command_line, exit_code, fail, print_diagnostics};
 
 #[derive(Args)]
@@ -92,33 +89,28 @@ pub fn learn(args: &LearnArgs) -> ExitCode {
         Ok(examples) => examples,
         Err(diagnostic) => return fail(diagnostic),
     };
-    if !compiled.program.blanks.is_empty() {
-        return blanks::learn(args, compiled, examples);
-    }
+    let request = Request {
+        seed: args.seed,
+        method: args.search.map(|search| match search {
+            Search::Gradient => Method::Gradient,
+            Search::Enumerate => Method::Enumerate,
+        }),
+        trials: args.trials,
+        episodes: args.episodes,
+        threads: args.threads,
+        max_steps: args.max_steps,
+        made_by: command_line(),
+    };
+    let name = args.sketch.display().to_string();
     let cache = crate::cli::detector_cache();
-    let sketch = match Sketch::new(
-        compiled.program,
-        &compiled.text,
-        examples,
-        args.max_steps,
-        &cache,
-    ) {
-        Ok(sketch) => sketch,
+    let report = match driver::learn(&name, &compiled, examples, &request, cache, None) {
+        Ok(report) => report,
         Err(diagnostics) => {
             print_diagnostics(&diagnostics, &compiled.sources);
             return exit_code(false);
         }
     };
-    let start = Instant::now();
-    let method = args.search.map(|search| match search {
-        Search::Gradient => Method::Gradient,
-        Search::Enumerate => Method::Enumerate,
-    });
-    let settings = Settings::new(args.seed, args.trials, args.episodes, args.threads);
-    let report = learn::learn(&sketch, method, &settings);
-    let seconds = start.elapsed().as_secs_f64();
-    let program = report.program(&sketch, &command_line());
-    if let (Some(text), Some(path)) = (&program, &args.output)
+    if let (Some(text), Some(path)) = (&report.program, &args.output)
         && let Err(error) = write_atomic(path, text.as_bytes())
     {
         return fail(Diagnostic::error(
@@ -126,55 +118,24 @@ pub fn learn(args: &LearnArgs) -> ExitCode {
             format!("cannot write `{}`: {error}", path.display()),
         ));
     }
-    let fills = (report.found.as_ref().or(report.best.as_ref()))
-        .map(|f| sketch.appliers(&f.fill))
-        .unwrap_or_default();
     match args.format {
-        Format::Json => {
-            let holes: serde_json::Map<String, serde_json::Value> = (fills.into_iter())
-                .map(|(name, applier)| (name, applier.into()))
-                .collect();
-            let json = serde_json::json!({
-                "search": report.method.name(),
-                "learned": report.found.is_some(),
-                "seed": args.seed,
-                "trials": report.trials.map(|(n, _)| n),
-                "trial_seed": report.trials.and_then(|(_, s)| s),
-                "work": report.work,
-                "seconds": seconds,
-                "holes": holes,
-                "program": program,
-            });
-            outln!("{json}");
-        }
+        Format::Json => outln!("{}", report.json(args.seed)),
         Format::Text => {
-            let what = report.method.work();
-            let verdict = if report.found.is_some() {
-                "filled"
-            } else {
-                "not filled"
-            };
-            let trials = match report.trials {
-                Some((n, Some(seed))) => format!(" in trial {n} (seed {seed})"),
-                Some((n, None)) => format!(" after {n} trials"),
-                None => String::new(),
-            };
-            err!(
-                "cnpic learn: holes {verdict}{trials}; {} {what} in all, {seconds:.1} s ({})\n",
-                report.work,
-                report.method.name()
-            );
-            for (name, applier) in fills {
-                err!("  {name}: {applier}\n");
+            err!("cnpic learn: {}\n", report.headline);
+            for (hole, text) in &report.holes {
+                err!("  {hole}: {text}\n");
             }
-            if let (Some(text), None) = (&program, &args.output) {
+            for warning in &report.warnings {
+                err!("warning: {warning}\n");
+            }
+            if let (Some(text), None) = (&report.program, &args.output) {
                 out!("{text}");
             }
         }
     }
-    match &report.found {
-        Some(_) => exit_code(true),
-        None => fail(report.failure(&sketch)),
+    match report.failure {
+        Some(failure) => fail(failure),
+        None => exit_code(!args.strict || report.warnings.is_empty()),
     }
 }
 
