@@ -84,6 +84,11 @@ pub(super) struct Machine<'m, 'o, 'r> {
     /// edges run most).
     edges_run: u32,
     counts: Vec<u32>,
+    /// How often this run entered the generated code, and the steps it
+    /// took there (where it takes too few an entry, the run stops
+    /// entering it: [`jit::worth`]).
+    code_entries: u32,
+    code_steps: u64,
 }
 
 impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
@@ -113,6 +118,8 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
             recorder,
             edges_run: 0,
             counts: Vec::new(),
+            code_entries: 0,
+            code_steps: 0,
         }
     }
 

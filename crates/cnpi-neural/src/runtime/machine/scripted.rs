@@ -16,7 +16,7 @@
 
 use super::super::automaton::{Automaton, CONTEXT, End, LEAF, Move, NONE, starts};
 use super::super::script::{Action, Block, First, Scripts, Simple};
-use super::jit::{Exit, State};
+use super::jit::{self, Exit, State};
 use super::{Diagnostic, Machine, RowId};
 use crate::runtime::row::Op;
 use cnpi::env::internal;
@@ -244,8 +244,9 @@ impl<'m> Machine<'m, '_, '_> {
         let max_depth = self.store.limits().max_depth;
         let mut code = self.code(automaton);
         loop {
-            if let Some(code) = code {
-                let exit = self.jitted(code, scripts, automaton, e, stack, state, left, poll_at)?;
+            if let Some(jitted) = code {
+                let exit =
+                    self.jitted(jitted, scripts, automaton, e, stack, state, left, poll_at)?;
                 match exit {
                     Exit::Stop(stopped) => e = stopped,
                     Exit::End(ended) => {
@@ -257,6 +258,9 @@ impl<'m> Machine<'m, '_, '_> {
                     }
                     // Errors, returned by `jitted`.
                     Exit::Fail(..) | Exit::Loops(..) => {}
+                }
+                if !jit::worth(self.code_entries, self.code_steps) {
+                    code = None;
                 }
             }
             let Some(edge) = automaton.edge(e) else {

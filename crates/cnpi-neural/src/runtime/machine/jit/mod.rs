@@ -41,9 +41,22 @@ pub(in crate::runtime) use codegen::Code;
 /// The most regions the code reads.
 const REGIONS: usize = 16;
 
+/// After how many entries into the code a run looks at whether the code
+/// pays for them, and the fewest steps it must take an entry on average
+/// (entering costs about as many instructions as 15 steps in the code
+/// save).
+const JUDGED_AFTER: u32 = 1 << 10;
+const STEPS_PER_ENTRY: u64 = 16;
+
+/// Whether a run that entered the code `entries` times and took `steps`
+/// steps there is to go on entering it.
+pub(super) fn worth(entries: u32, steps: u64) -> bool {
+    entries < JUDGED_AFTER || steps >= u64::from(entries) * STEPS_PER_ENTRY
+}
+
 /// The most edges made into code (the function's size, whose making grows
 /// faster than it).
-const EDGES: usize = 96;
+const EDGES: usize = 48;
 
 /// How many edges the program's runs take through the interpreter before
 /// the code is made (about a million steps: making it costs about as
@@ -318,6 +331,9 @@ impl<'m> Machine<'m, '_, '_> {
     /// is due).
     #[inline]
     pub(super) fn code(&self, automaton: &'m Automaton) -> Option<&'m Code> {
+        if !worth(self.code_entries, self.code_steps) {
+            return None;
+        }
         self.plan.jit.code(automaton, self.edges_run, &self.counts)
     }
 
@@ -356,6 +372,10 @@ impl<'m> Machine<'m, '_, '_> {
         let exit = Exit::of(unsafe { (code.entry)(state, edge) });
         state.glue = std::ptr::null_mut();
         let error = glue.error.take();
+        (self.code_entries, self.code_steps) = (
+            self.code_entries.saturating_add(1),
+            (self.code_steps).saturating_add(left.saturating_sub(state.left)),
+        );
         (*left, *poll_at, stack.top) = (state.left, state.poll_at, state.top);
         let (Exit::Fail(e, m) | Exit::Loops(e, m)) = exit else {
             return Ok(exit);
