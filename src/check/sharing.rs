@@ -138,8 +138,9 @@ impl Scan<'_> {
             format!("so `{name}` read here may not be this activation's"),
         )
         .with_help(format!(
-            "make `{name}` a local: remove it from the `env` line, and each activation assigning \
-             it keeps its own"
+            "if each activation needs its own `{name}`, make it a local: remove it from the `env` \
+             line; if inner activations are meant to move it (a parser's position), declare it \
+             `var {name} = 0` instead, which no call saves or puts back"
         ))
     }
 }

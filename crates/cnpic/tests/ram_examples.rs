@@ -25,9 +25,10 @@ use harness::{
 };
 
 /// The programs this file checks, one test each.
-const PROGRAMS: [&str; 21] = [
+const PROGRAMS: [&str; 22] = [
     "bfs",
     "binary_search",
+    "calculator",
     "connected_components",
     "count",
     "derangements",
@@ -220,6 +221,47 @@ fn expression_evaluator() {
     };
     sweep("expression", 1812, SMALL, input, |x, out| {
         assert_eq!(int(out, "value"), int(x, "expected"), "{x}");
+        assert_eq!(out.get("a"), None, "locals are not reported: {out}");
+    });
+}
+
+/// A random arithmetic expression of about `size` operators, written with
+/// the parentheses precedence needs and no more, its value and how it
+/// binds (1 a sum, 2 a product, 3 a number or a parenthesis); `None` when
+/// the value would overflow.
+fn arithmetic(rng: &mut ChaCha8Rng, size: usize) -> Option<(String, i64, u8)> {
+    if size == 0 || rng.random_range(0..4) == 0 {
+        let number = rng.random_range(0..=120);
+        return Some((number.to_string(), number, 3));
+    }
+    let (a, x, left) = arithmetic(rng, size / 2)?;
+    let (b, y, right) = arithmetic(rng, size / 2)?;
+    let wrap = |text: String, binds: u8, needs: u8| match binds < needs {
+        true => format!("({text})"),
+        false => text,
+    };
+    Some(match rng.random_range(0..3) {
+        0 => (format!("{a}+{}", wrap(b, right, 2)), x.checked_add(y)?, 1),
+        1 => (format!("{a}-{}", wrap(b, right, 2)), x.checked_sub(y)?, 1),
+        _ => (
+            format!("{}*{}", wrap(a, left, 2), wrap(b, right, 3)),
+            x.checked_mul(y)?,
+            2,
+        ),
+    })
+}
+
+#[test]
+fn calculator() {
+    let input = |rng: &mut ChaCha8Rng, n: usize| loop {
+        if let Some((text, value, _)) = arithmetic(rng, n.min(12)) {
+            return json!({ "S": text, "expected": value });
+        }
+    };
+    sweep("calculator", 1832, SMALL, input, |x, out| {
+        assert_eq!(out["output"], json!([int(x, "expected")]), "{x}");
+        let length = x["S"].as_str().map(str::len);
+        assert_eq!(out["pos"].as_u64(), length.map(|l| l as u64), "{x}");
         assert_eq!(out.get("a"), None, "locals are not reported: {out}");
     });
 }

@@ -17,10 +17,10 @@
 //!   passes is written into the sketch's text, compiled through the
 //!   normal front end and run again, and the first filling (in the order
 //!   above) that passes both ways is the candidate answer;
-//! - the **network** decides: the candidate answer is compiled for the
-//!   network as `cnpic run` compiles it (combinatorized, detectors trained
-//!   or read from the cache, on the shipped core) and run on every
-//!   example; only a filling that passes there is the answer (one that
+//! - the **network** decides: the candidate answer goes through the run
+//!   plan of `cnpic run` (`cnpi_neural::load::plan_source`: combinatorized,
+//!   detectors trained or read from the cache, on the shipped core) and
+//!   runs on every example; only a filling that passes there is the answer (one that
 //!   does not is counted and the search goes on).
 //!
 //! Then the search goes on through every filling of the answer's size
@@ -48,19 +48,16 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Map, Value};
 
-use cnpi::compile::{Compiled, compile, for_the_network};
-use cnpi::diagnostic::{Diagnostic, codes};
+use cnpi::compile::compile;
+use cnpi::diagnostic::{Diagnostic, Severity, codes};
 use cnpi::env::{self, Declarations, State, internal};
 use cnpi::exec::limits::Interrupt;
 use cnpi::exec::{Limits, Options, Outcome};
-use cnpi::plan::NetworkEngine as _;
+use cnpi::plan::{Engines, RunOptions};
 use cnpi::program::{BlankKind, DataKind, PosKind, Program};
 use cnpi::symbolic;
-use cnpi_neural::core::Core;
 use cnpi_neural::detector::Cache;
-use cnpi_neural::load::build_memory;
-use cnpi_neural::memory::{DEFAULT_SEED, Entry};
-use cnpi_neural::runtime::OnTheNetwork;
+use cnpi_neural::load::{Request, plan_source};
 use fill::Candidate;
 
 use super::{Example, splits};
@@ -239,12 +236,18 @@ impl BlankSketch {
     /// (stopping at the first with `first_only`); all for one that does
     /// not check.
     pub fn fails(&self, filling: &[String], first_only: bool) -> Vec<usize> {
-        let Some(program) = self.compiled(filling) else {
-            return (0..self.examples.len()).collect();
-        };
+        match self.compiled(filling) {
+            Some(program) => self.fails_compiled(&program, first_only),
+            None => (0..self.examples.len()).collect(),
+        }
+    }
+
+    /// The examples the compiled filling `program` fails with the
+    /// reference interpreter (stopping at the first with `first_only`).
+    fn fails_compiled(&self, program: &Program, first_only: bool) -> Vec<usize> {
         let mut fails = Vec::new();
         for (i, example) in self.examples.iter().enumerate() {
-            let run = symbolic::run(&program, example.input.clone(), self.options());
+            let run = symbolic::run(program, example.input.clone(), self.options());
             if !run.is_ok_and(|outcome| example.matches(&outcome)) {
                 fails.push(i);
                 if first_only {
@@ -255,14 +258,12 @@ impl BlankSketch {
         fails
     }
 
-    /// The step budget of each example after the answer `answer`: as
-    /// [`SECOND_FACTOR`] says, at most `--max-steps`.
-    fn second_budgets(&self, answer: &[String]) -> Vec<u64> {
-        let program = self.compiled(answer);
+    /// The step budget of each example after the answer (compiled):
+    /// as [`SECOND_FACTOR`] says, at most `--max-steps`.
+    fn second_budgets(&self, answer: &Program) -> Vec<u64> {
         (self.examples.iter())
             .map(|example| {
-                let run = (program.as_ref())
-                    .and_then(|p| symbolic::run(p, example.input.clone(), self.options()).ok());
+                let run = symbolic::run(answer, example.input.clone(), self.options()).ok();
                 let steps = run.map_or(self.max_steps, |outcome| outcome.steps);
                 (steps.saturating_mul(SECOND_FACTOR) + SECOND_STEPS).min(self.max_steps)
             })
@@ -286,35 +287,33 @@ impl BlankSketch {
     }
 
     /// Whether the completed program passes every example on the network,
-    /// compiled as `cnpic run` compiles it; the error that stopped it from
-    /// running otherwise.
+    /// through the run plan of `cnpic run` (compiled, combinatorized,
+    /// detectors trained or read from the cache, on the shipped core); the
+    /// first error that kept it from the network otherwise (the filling
+    /// itself compiled: [`Self::fails`] ran it).
     pub fn on_network(&self, filling: &[String]) -> Result<bool, Diagnostic> {
         let text = self.write(filling);
-        let compilation = compile(&self.name, &text, Some(&self.entry));
-        let Some(program) = compilation.program else {
-            return Ok(false);
+        let request = Request {
+            entry: Some(&self.entry),
+            cache: self.cache.clone(),
+            ..Request::new(Engines::Network)
         };
-        let compiled = Compiled {
-            program,
-            sources: compilation.sources,
-            text,
+        let mut refused = None;
+        let mut report = |found: &[Diagnostic], _: &_| {
+            let error = found.iter().find(|d| d.severity == Severity::Error);
+            refused = refused.take().or_else(|| error.cloned());
         };
-        let ready = for_the_network(compiled, &self.name).map_err(|(mut d, _)| d.remove(0))?;
-        let memory = build_memory(
-            &ready,
-            &self.name,
-            DEFAULT_SEED,
-            &self.cache,
-            &mut |_, _| {},
-        )?;
-        let entry =
-            Entry::of_unit(&memory, 0).ok_or_else(|| internal("the memory has no program"))?;
-        let network = OnTheNetwork::new(Core::shipped()?, memory, entry, true)?;
-        let combinatory = &ready.combinatory.program;
-        let layout = Declarations::of(combinatory);
+        let plan = plan_source(&self.name, &text, &request, &mut |_, _| {}, &mut report);
+        let Some(plan) = plan else {
+            return Err(refused.unwrap_or_else(|| internal("no run plan and no error")));
+        };
         for example in &self.examples {
-            let input = env::read_value(&layout, example.json.clone())?;
-            let run = network.run(input, self.options(), None);
+            let input = env::read_value(plan.declarations(), example.json.clone())?;
+            let options = self.options();
+            let run = plan.run(
+                input,
+                RunOptions::limited(options.max_steps, options.limits),
+            );
             if !run.is_ok_and(|outcome| example.matches(&outcome)) {
                 return Ok(false);
             }
@@ -466,16 +465,20 @@ impl BlankSketch {
         let first = texts(&inner.first());
         if search.found.is_none() {
             let Some(failed) = fails else {
-                if !self.fails(&first, true).is_empty() {
+                // The answer is compiled from its text once, here.
+                let Some(program) = self.compiled(&first) else {
+                    return false;
+                };
+                if !self.fails_compiled(&program, true).is_empty() {
                     return false;
                 }
                 match self.on_network(&first) {
                     Ok(true) => {
-                        state.budgets = self.second_budgets(&first);
+                        state.budgets = self.second_budgets(&program);
                         search.runs_to_answer = search.runs;
                         search.to_answer = search.candidates - count + 1;
                         search.found = Some(first.clone());
-                        state.teller = self.teller(&first, state.seed);
+                        state.teller = Some(self.teller(&program, state.seed));
                         let others = inner.without(&one(&inner.first()));
                         return others.iter().any(|b| self.another(search, state, lists, b));
                     }
@@ -677,13 +680,12 @@ impl BlankSketch {
         members
     }
 
-    /// The inputs that may tell a filling from the answer `answer`, with
+    /// The inputs that may tell a filling from the answer (compiled), with
     /// how the answer ends on each (as the reference interpreter runs
     /// it): [`TELL_APART`] drawn with `seed`, the examples' own shapes
     /// with their values drawn again ([`varied`]) and, in `ram`, every
     /// other one of the shapes the program declares ([`random_input`]).
-    fn teller(&self, answer: &[String], seed: u64) -> Option<Teller> {
-        let answer = self.compiled(answer)?;
+    fn teller(&self, answer: &Program, seed: u64) -> Teller {
         let layout = Declarations::of(&self.program);
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         // An array sorted in every example is drawn sorted.
@@ -720,10 +722,10 @@ impl BlankSketch {
             let Ok(state) = env::read_value(&layout, json.clone()) else {
                 continue;
             };
-            let end = ends(&answer, &state, self.options(), &members);
+            let end = ends(answer, &state, self.options(), &members);
             inputs.push((json, state, end));
         }
-        Some(Teller { inputs, members })
+        Teller { inputs, members }
     }
 }
 
