@@ -12,7 +12,6 @@
 //! read from their verified tables directly.
 
 use super::automaton::Automaton;
-use super::machine::Jit;
 use super::row::{Act, Op, Probe};
 use super::script::Scripts;
 use crate::core::{DecisionTable, index};
@@ -45,8 +44,6 @@ pub(super) struct Compiled {
     /// With the exact caches, every activation's steps, if each has a
     /// script, and their runs between two bits flattened.
     scripts: Option<(Scripts, Automaton)>,
-    /// The automaton's edges as machine code, once made.
-    pub(super) jit: Jit,
 }
 
 impl Compiled {
@@ -105,7 +102,6 @@ impl Compiled {
             probes,
             settled,
             scripts,
-            jit: Jit::default(),
         }
     }
 

@@ -47,6 +47,8 @@ pub struct OnTheNetwork {
     entry: Entry,
     /// The memory compiled for the machine.
     plan: Compiled,
+    /// The automaton's edges as machine code, once made.
+    jit: machine::Jit,
     /// Whether the exact caches of the networks run (else the plain
     /// networks).
     cached: bool,
@@ -74,6 +76,7 @@ impl OnTheNetwork {
         let core = extend(core, &memory)?;
         Ok(OnTheNetwork {
             plan: Compiled::new(&memory, cached, core.table()),
+            jit: machine::Jit::default(),
             core,
             cached,
             memory,
@@ -95,7 +98,7 @@ impl OnTheNetwork {
     /// `CNPI_JIT` sets by default), the code made before dropped; runs
     /// give the same results whatever the mode.
     pub fn set_jit(&mut self, mode: JitMode) {
-        self.plan.jit = machine::Jit::new(mode);
+        self.jit = machine::Jit::new(mode);
     }
 
     pub fn memory(&self) -> &Memory {
@@ -121,6 +124,7 @@ impl cnpi::plan::NetworkEngine for OnTheNetwork {
             memory: &self.memory,
             entry: self.entry,
             plan: &self.plan,
+            jit: &self.jit,
             cached: self.cached,
         };
         run.go(state, options, record)
@@ -142,6 +146,7 @@ struct OneRun<'m> {
     memory: &'m Memory,
     entry: Entry,
     plan: &'m Compiled,
+    jit: &'m machine::Jit,
     cached: bool,
 }
 
@@ -157,6 +162,7 @@ impl OneRun<'_> {
             self.memory,
             info,
             self.plan,
+            self.jit,
             self.cached,
             store,
             recorder,

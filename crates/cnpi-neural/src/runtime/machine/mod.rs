@@ -63,6 +63,8 @@ pub(super) struct Machine<'m, 'o, 'r> {
     unit: &'m Unit,
     /// The memory compiled: what each row does.
     plan: &'m Compiled,
+    /// The automaton's machine code, once made.
+    jit: &'m Jit,
     /// On the exact caches of the networks (else the plain networks).
     cached: bool,
     /// On the caches, with no trace and no recorder: nobody sees the
@@ -92,14 +94,16 @@ pub(super) struct Machine<'m, 'o, 'r> {
 }
 
 impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
-    /// A machine for program `unit` of `memory` compiled in `plan`; with
-    /// `cached`, on the exact caches of the networks (else the plain
-    /// networks).
+    /// A machine for program `unit` of `memory` compiled in `plan` (its
+    /// automaton's machine code in `jit`); with `cached`, on the exact
+    /// caches of the networks (else the plain networks).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn new(
         core: &'m Extended,
         memory: &'m Memory,
         unit: &'m Unit,
         plan: &'m Compiled,
+        jit: &'m Jit,
         cached: bool,
         store: Store<'o>,
         recorder: Option<&'r mut Recorder>,
@@ -109,6 +113,7 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
             memory,
             unit,
             plan,
+            jit,
             cached,
             quiet: cached && !store.tracing() && recorder.is_none(),
             store,

@@ -16,7 +16,7 @@
 
 use super::super::automaton::{Automaton, CONTEXT, End, LEAF, Move, NONE, starts};
 use super::super::script::{Action, Block, First, Scripts, Simple};
-use super::jit::{self, Exit, State};
+use super::jit::{self, Exit, Running, Stack, State};
 use super::{Diagnostic, Machine, RowId};
 use crate::runtime::row::Op;
 use cnpi::env::internal;
@@ -25,12 +25,6 @@ use cnpi::exec::limits::POLL_EVERY;
 /// How often (in edges the interpreter runs, while it counts them) the
 /// loop asks whether the generated code is due.
 const CODE_CHECKS: u32 = 1 << 10;
-
-/// The scripts' stack: the activation on top, apart from those below it.
-pub(super) struct Stack {
-    pub(super) top: Running,
-    pub(super) below: Vec<Running>,
-}
 
 /// Where the edges go after one.
 enum Flow {
@@ -55,18 +49,6 @@ fn flush(below: &mut Vec<Running>, held: &[Running; CONTEXT], resumes: &[u32]) {
     below.extend((held.iter().zip(resumes)).map(|(running, &at)| Running { at, ..*running }));
 }
 
-/// An activation on the scripts' stack (laid out for the generated code,
-/// which reads and writes it).
-#[derive(Clone, Copy)]
-#[repr(C)]
-pub(super) struct Running {
-    pub(super) entry: u32,
-    /// Its next step in the scripts.
-    pub(super) at: u32,
-    /// The change counter when it started.
-    pub(super) version: u64,
-}
-
 impl<'m> Machine<'m, '_, '_> {
     /// Runs the activation `entry` of `scripts` (an applier's) to its end.
     pub(super) fn run_scripted(
@@ -77,12 +59,12 @@ impl<'m> Machine<'m, '_, '_> {
     ) -> Result<(), Diagnostic> {
         let budget = self.store.steps_left();
         let mut left = budget;
-        if self.plan.jit.counts() {
+        if self.jit.counts() {
             self.counts = vec![0; automaton.len()];
         }
         let ran = self.scripted(scripts, automaton, entry, &mut left);
         self.store.spend(budget - left);
-        self.plan.jit.ran(self.edges_run);
+        self.jit.ran(self.edges_run);
         ran
     }
 
@@ -592,7 +574,7 @@ mod tests {
                     "{input} in {max_steps} steps, {mode:?}"
                 );
             }
-            assert!(mode == JitMode::Eager || !network.plan.jit.made());
+            assert!(mode == JitMode::Eager || !network.jit.made());
         }
         ends
     }
@@ -718,7 +700,7 @@ mod tests {
             assert!(automaton.contexts() > 1, "some edge holds activations");
             let ends = ends_alike_within(&program, &mut network, input, 0..400, Limits::default());
             assert!(ends > 0, "{text}: some budget is enough");
-            assert_eq!(network.plan.jit.made(), cfg!(target_arch = "x86_64"));
+            assert_eq!(network.jit.made(), cfg!(target_arch = "x86_64"));
             for max_depth in 0..16 {
                 let limits = Limits {
                     max_depth,
@@ -756,7 +738,7 @@ mod tests {
         let input = r#"{"A": [[0, 1, 0, 1], [1, 0, 1, 0], [0, 0, 0, 0], [0, 1, 1, 0]]}"#;
         let steps = ends_alike_within(&program, &mut network, input, 0..2000, Limits::default());
         assert!(steps > 0, "some budget is enough");
-        assert_eq!(network.plan.jit.made(), cfg!(target_arch = "x86_64"));
+        assert_eq!(network.jit.made(), cfg!(target_arch = "x86_64"));
         for max_depth in 0..16 {
             let limits = Limits {
                 max_depth,

@@ -29,8 +29,7 @@ use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{Module, default_libcall_names};
 
 use super::super::super::automaton::{Automaton, CONTEXT, End, LEAF, Move, NONE};
-use super::super::scripted::Running;
-use super::{Exit, Helpers, REGIONS, State};
+use super::{Exit, Helpers, REGIONS, Running, State};
 use crate::detector::Feature;
 use cnpi::env::RawRegion;
 use cnpi::program::flat::FastSide;

@@ -32,7 +32,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::super::automaton::{Automaton, CONTEXT};
 use super::super::script::Scripts;
-use super::scripted::{Running, Stack};
 use super::{Diagnostic, Machine};
 use cnpi::env::RawRegion;
 use cnpi::exec::limits::POLL_EVERY;
@@ -194,6 +193,24 @@ impl Exit {
     }
 }
 
+/// The scripts' stack: the activation on top, apart from those below it.
+pub(super) struct Stack {
+    pub(super) top: Running,
+    pub(super) below: Vec<Running>,
+}
+
+/// An activation on the scripts' stack (laid out for the generated code,
+/// which reads and writes it).
+#[derive(Clone, Copy)]
+#[repr(C)]
+pub(super) struct Running {
+    pub(super) entry: u32,
+    /// Its next step in the scripts.
+    pub(super) at: u32,
+    /// The change counter when it started.
+    pub(super) version: u64,
+}
+
 /// What the code reads and writes: laid out for it (`repr(C)`).
 #[repr(C)]
 pub(super) struct State {
@@ -334,7 +351,7 @@ impl<'m> Machine<'m, '_, '_> {
         if !worth(self.code_entries, self.code_steps) {
             return None;
         }
-        self.plan.jit.code(automaton, self.edges_run, &self.counts)
+        self.jit.code(automaton, self.edges_run, &self.counts)
     }
 
     /// Runs `code` from edge `edge`, `state` holding the activations held
