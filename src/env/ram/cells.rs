@@ -33,6 +33,19 @@ pub struct RawRegion {
     pub has_scalar: u64,
 }
 
+impl RawRegion {
+    /// A region the code reads nothing in: every read is outside.
+    pub const NONE: RawRegion = RawRegion {
+        array: std::ptr::null(),
+        len: 0,
+        matrix: std::ptr::null(),
+        rows: 0,
+        cols: 0,
+        scalar: 0,
+        has_scalar: 0,
+    };
+}
+
 /// See the module documentation.
 #[derive(Clone, Copy)]
 pub struct Cells<'a> {
@@ -103,15 +116,7 @@ impl<'a> Cells<'a> {
 
     /// Region `data` as generated code reads it (see [`RawRegion`]).
     pub fn raw(self, data: u32) -> RawRegion {
-        let mut raw = RawRegion {
-            array: std::ptr::null(),
-            len: 0,
-            matrix: std::ptr::null(),
-            rows: 0,
-            cols: 0,
-            scalar: 0,
-            has_scalar: 0,
-        };
+        let mut raw = RawRegion::NONE;
         match self.regions.get(data as usize) {
             Some(Region::Scalar(k)) => (raw.scalar, raw.has_scalar) = (*k, 1),
             Some(Region::Array(values)) => {

@@ -247,7 +247,7 @@ impl State {
             room: 0,
             pointers: std::ptr::null_mut(),
             version: std::ptr::null_mut(),
-            regions: [raw_none(); REGIONS],
+            regions: [RawRegion::NONE; REGIONS],
             resume: 0,
             top,
             held: [top; CONTEXT],
@@ -411,18 +411,5 @@ impl<'m> Machine<'m, '_, '_> {
                 self.loops(e.combinator, e.owner)
             }
         })
-    }
-}
-
-/// A region the code reads nothing in.
-fn raw_none() -> RawRegion {
-    RawRegion {
-        array: std::ptr::null(),
-        len: 0,
-        matrix: std::ptr::null(),
-        rows: 0,
-        cols: 0,
-        scalar: 0,
-        has_scalar: 0,
     }
 }
