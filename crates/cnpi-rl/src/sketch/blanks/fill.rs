@@ -1,21 +1,20 @@
 //! A filling put into the checked sketch without the front end: the
-//! sketch is checked once, with a placeholder where each hole stands
-//! (`0 == 0`, the integer 0, `pass`, all at the `?`'s span), and each
+//! sketch is checked once, each hole its own node there ([`Stmt::Hole`],
+//! [`BoolExpr::Hole`], [`PosKind::Hole`]), and each
 //! candidate is checked once ([`Piece`]: conditions and expressions are
 //! grown checked, a statement is compiled once in the sketch's text with
 //! only its hole filled). A filling is then the sketch's checked bodies
-//! with each placeholder replaced by its piece, ready for the reference
+//! with each hole's node replaced by its piece, ready for the reference
 //! interpreter: no text is written, parsed or checked per filling.
 
 use std::sync::OnceLock;
 
 use cnpi::check;
 use cnpi::diagnostic::has_errors;
-use cnpi::operators::CompareOp;
 use cnpi::program::{
     Act, ActArg, Applier, Blank, BoolExpr, Operand, PosExpr, PosKind, Program, Stmt, SymExpr,
 };
-use cnpi::span::{SourceId, Span};
+use cnpi::span::SourceId;
 use cnpi::syntax;
 
 /// A candidate for one hole, checked.
@@ -107,25 +106,23 @@ fn starting_at(block: &[Stmt], at: usize) -> Option<&Stmt> {
     })
 }
 
-/// Puts `piece` where the placeholder of the hole `blank` stands in
-/// `program` (which must hold it, as the checked sketch does); whether it
-/// was found.
-pub fn put(program: &mut Program, blank: &Blank, piece: &Piece) -> bool {
-    let Some(cnpi::program::Body::Normal(body)) =
-        program.defs.get_mut(blank.def).map(|d| &mut d.body)
+/// Puts `piece` where the hole `hole` (its index in
+/// [`Program::blanks`]) stands in `program` (which must hold its node, as
+/// the checked sketch does); whether it was found.
+pub fn put(program: &mut Program, hole: usize, piece: &Piece) -> bool {
+    let Some(def) = program.blanks.get(hole).map(|b| b.def) else {
+        return false;
+    };
+    let Some(cnpi::program::Body::Normal(body)) = program.defs.get_mut(def).map(|d| &mut d.body)
     else {
         return false;
     };
-    let at = Place {
-        span: blank.span,
-        piece,
-    };
-    at.block(body)
+    Place { hole, piece }.block(body)
 }
 
-/// Where a piece goes: the placeholder at `span`.
+/// Where a piece goes: the node of hole `hole`.
 struct Place<'a> {
-    span: Span,
+    hole: usize,
     piece: &'a Piece,
 }
 
@@ -135,15 +132,15 @@ impl Place<'_> {
     }
 
     fn stmt(&self, stmt: &mut Stmt) -> bool {
-        if let (Stmt::Pass(span), Piece::Statement(new)) = (&*stmt, self.piece)
-            && *span == self.span
+        if let (Stmt::Hole(hole, _), Piece::Statement(new)) = (&*stmt, self.piece)
+            && *hole == self.hole
         {
             *stmt = new.clone();
             return true;
         }
         match stmt {
             Stmt::Act(app) => self.act(&mut app.act),
-            Stmt::Call(..) | Stmt::Pass(_) => false,
+            Stmt::Call(..) | Stmt::Pass(_) | Stmt::Hole(..) => false,
             Stmt::StateCall(_, args, _) => args.iter_mut().any(|e| self.pos(e)),
             Stmt::ParamCall(call) => call.args.iter_mut().any(|e| self.pos(e)),
             Stmt::If {
@@ -173,10 +170,8 @@ impl Place<'_> {
     }
 
     fn condition(&self, condition: &mut BoolExpr) -> bool {
-        if let Piece::Condition(new) = self.piece
-            && let BoolExpr::Compare(CompareOp::Eq, Operand::Pos(zero), Operand::Int(0)) =
-                &*condition
-            && zero.span == self.span
+        if let (BoolExpr::Hole(hole, _), Piece::Condition(new)) = (&*condition, self.piece)
+            && *hole == self.hole
         {
             *condition = new.clone();
             return true;
@@ -186,6 +181,7 @@ impl Place<'_> {
             BoolExpr::Test(_, e) => self.pos(e),
             BoolExpr::And(a, b) | BoolExpr::Or(a, b) => self.condition(a) || self.condition(b),
             BoolExpr::Not(a) => self.condition(a),
+            BoolExpr::Hole(..) => false,
         }
     }
 
@@ -199,9 +195,8 @@ impl Place<'_> {
     }
 
     fn pos(&self, e: &mut PosExpr) -> bool {
-        if let Piece::Expression(new) = self.piece
-            && e.span == self.span
-            && e.kind == PosKind::Int(0)
+        if let (PosKind::Hole(hole), Piece::Expression(new)) = (&e.kind, self.piece)
+            && *hole == self.hole
         {
             *e = new.clone();
             return true;
@@ -211,7 +206,8 @@ impl Place<'_> {
             | PosKind::Pointer(_)
             | PosKind::Last
             | PosKind::End
-            | PosKind::Resume => false,
+            | PosKind::Resume
+            | PosKind::Hole(_) => false,
             PosKind::Observe(_, a) | PosKind::Neg(a) => self.pos(a),
             PosKind::Arith(_, a, b) => self.pos(a) || self.pos(b),
             PosKind::Read(cell) => cell.at.iter_mut().any(|e| self.pos(e)),

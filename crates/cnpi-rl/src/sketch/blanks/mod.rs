@@ -539,14 +539,16 @@ impl BlankSketch {
         for blank in &self.program.blanks {
             work.defs[blank.def].body = self.program.defs[blank.def].body.clone();
         }
-        let put = (self.program.blanks.iter().zip(chosen)).all(|(blank, candidate)| {
-            let piece = candidate
-                .piece
-                .get_or_init(|| fill::statement(&self.text, &self.entry, blank, &candidate.text));
-            piece
-                .as_ref()
-                .is_some_and(|piece| fill::put(work, blank, piece))
-        });
+        let put = (self.program.blanks.iter().zip(chosen).enumerate()).all(
+            |(hole, (blank, candidate))| {
+                let piece = candidate.piece.get_or_init(|| {
+                    fill::statement(&self.text, &self.entry, blank, &candidate.text)
+                });
+                piece
+                    .as_ref()
+                    .is_some_and(|piece| fill::put(work, hole, piece))
+            },
+        );
         let applier_chosen = chosen.get(self.program.blanks.len()..).unwrap_or_default();
         put && (self.applier_holes().into_iter().zip(applier_chosen)).all(
             |((def, at), candidate)| {
@@ -904,11 +906,11 @@ mod tests {
     /// checked sketch (`None`: a piece does not check or has no place).
     fn passes_put(sketch: &BlankSketch, chosen: &[&Candidate]) -> Option<Vec<bool>> {
         let mut work = sketch.program.clone();
-        for (blank, candidate) in sketch.program.blanks.iter().zip(chosen) {
+        for (hole, (blank, candidate)) in sketch.program.blanks.iter().zip(chosen).enumerate() {
             let piece = candidate.piece.get_or_init(|| {
                 fill::statement(&sketch.text, &sketch.entry, blank, &candidate.text)
             });
-            if !fill::put(&mut work, blank, piece.as_ref()?) {
+            if !fill::put(&mut work, hole, piece.as_ref()?) {
                 return None;
             }
         }
