@@ -23,7 +23,7 @@ use crate::core::Core;
 use crate::describe;
 use crate::detector::Cache;
 use crate::memory::Memory;
-use crate::runtime::OnTheNetwork;
+use crate::runtime::{JitMode, OnTheNetwork};
 
 pub use cnpi::plan::Report;
 
@@ -122,6 +122,9 @@ pub struct Request<'a> {
     /// Where trained detectors are kept (and, for a `.cnpim`, read again
     /// when the engines disagree).
     pub cache: Cache,
+    /// When the network's machine code is made (`cnpic` and the Python
+    /// package read it from `CNPI_JIT`).
+    pub jit: JitMode,
 }
 
 impl Request<'_> {
@@ -135,6 +138,7 @@ impl Request<'_> {
             core: None,
             seed: crate::memory::DEFAULT_SEED,
             cache: Cache::none(),
+            jit: JitMode::default(),
         }
     }
 
@@ -200,7 +204,9 @@ pub fn plan_source(
         let core = request.core()?;
         let memory = build_memory(ready, name, request.seed, &request.cache, progress)?;
         let entry = memory.entry(None)?;
-        OnTheNetwork::new(&core, memory, entry, request.cached)
+        let mut on = OnTheNetwork::new(&core, memory, entry, request.cached)?;
+        on.set_jit(request.jit);
+        Ok(on)
     };
     Plan::from_source(&source, request.engines, network, report)
 }
@@ -234,7 +240,8 @@ fn plan_memory(path: &Path, request: &Request, report: Report) -> Option<Plan> {
     };
     let file = path.display().to_string();
     let network = move || {
-        let on = OnTheNetwork::new(&*request.core()?, memory, entry, request.cached)?;
+        let mut on = OnTheNetwork::new(&*request.core()?, memory, entry, request.cached)?;
+        on.set_jit(request.jit);
         Ok(on.read_from(&file, request.cache.clone()))
     };
     Plan::from_network(declared, &source, request.engines, network, report)

@@ -19,7 +19,7 @@ use pyo3::prelude::*;
 
 use crate::errors::{Reported, guarded, run_error};
 use crate::source;
-use crate::values::to_json;
+use crate::values::to_value;
 
 /// How often the calling thread looks for Ctrl-C while a search runs.
 const SIGNALS_EVERY: Duration = Duration::from_millis(1);
@@ -125,8 +125,8 @@ pub fn learn(
             run_error(py, d, &compiled.sources, Some(&compiled.text), "")
         };
         let layout = Declarations::of(&compiled.program);
-        let json = to_json(examples)?;
-        let examples = examples::read("examples", &json, &layout).map_err(|d| error(&d))?;
+        let examples = examples::from_value("examples", to_value(examples, "examples")?, &layout)
+            .map_err(|d| error(&d))?;
         let request = Request {
             seed,
             method,

@@ -35,6 +35,13 @@ fn detector_cache() -> cnpi_neural::detector::Cache {
     cnpi_neural::detector::Cache::located(|name| std::env::var_os(name))
 }
 
+/// When the network's machine code is made: the one place the package
+/// reads `CNPI_JIT` (`0`, `eager`; else lazy), handing the library the
+/// mode.
+fn jit_mode() -> cnpi_neural::runtime::JitMode {
+    cnpi_neural::runtime::JitMode::asked(|name| std::env::var_os(name))
+}
+
 /// A source named by `source_or_path`: a path (a `PathLike`, or a `str`
 /// of one line naming an existing file or ending in `.cnpi`) is read,
 /// anything else is the source itself.

@@ -82,6 +82,7 @@ impl Spec {
             entry: self.entry.as_deref(),
             seed: self.seed,
             cache: crate::detector_cache(),
+            jit: crate::jit_mode(),
             ..Request::new(match engine {
                 Engine::Neural => Engines::Network,
                 Engine::Symbolic => Engines::Symbolic,

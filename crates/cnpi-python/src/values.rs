@@ -1,6 +1,7 @@
-//! Python values to JSON and back: an input is turned into the JSON that
-//! `cnpic run --input` would read, and read by the environment exactly as
-//! the command line reads it (so a float, a ragged matrix or an integer
+//! Python values to JSON and back: an input is turned into the JSON value
+//! that `cnpic run --input` would read (and `cnpi.learn`'s examples into
+//! the value `cnpic learn --examples` reads, with no text between), and
+//! read by the environment exactly as the command line reads it (so a float, a ragged matrix or an integer
 //! beyond 64 bits draws the same E06xx diagnostic, naming the member); a
 //! result's JSON (`run --format json`) becomes a dict.
 //!
@@ -34,7 +35,8 @@ const MAX_DEPTH: usize = 128;
 /// (`input`, `input[3]`, `input["D"][2]`).
 #[derive(Clone, Copy)]
 enum Path<'a> {
-    Input,
+    /// The whole value, named as the caller calls it (`input`, `examples`).
+    Root(&'a str),
     Index(&'a Path<'a>, usize),
     Key(&'a Path<'a>, &'a str),
 }
@@ -42,74 +44,67 @@ enum Path<'a> {
 impl std::fmt::Display for Path<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Path::Input => f.write_str("input"),
+            Path::Root(name) => f.write_str(name),
             Path::Index(outer, i) => write!(f, "{outer}[{i}]"),
             Path::Key(outer, key) => write!(f, "{outer}[{key:?}]"),
         }
     }
 }
 
-/// `value` as JSON text, written straight from the Python objects (no
-/// `Value` tree: the environment reads the text as `cnpic run --input`
-/// does, a `ram` input the fast way).
+/// `value` as JSON text, which the environment reads as `cnpic run
+/// --input` does (a `ram` input the fast way).
 pub fn to_json(value: &Bound<'_, PyAny>) -> PyResult<String> {
-    let mut text = String::new();
-    write(value, &Path::Input, 0, &mut text)?;
-    Ok(text)
+    Ok(to_value(value, "input")?.to_string())
 }
 
-fn write(
-    value: &Bound<'_, PyAny>,
-    path: &Path<'_>,
-    depth: usize,
-    out: &mut String,
-) -> PyResult<()> {
+/// `value` as a JSON value, for a reader that takes values (the examples
+/// of `cnpi.learn`), or for its text ([`to_json`]); `root` names it in
+/// an error (`examples[2]["input"] is a set, ...`).
+pub fn to_value(value: &Bound<'_, PyAny>, root: &str) -> PyResult<Value> {
+    convert(value, &Path::Root(root), 0)
+}
+
+fn convert(value: &Bound<'_, PyAny>, path: &Path<'_>, depth: usize) -> PyResult<Value> {
     if depth > MAX_DEPTH {
         return Err(PyTypeError::new_err(format!(
             "{path} is nested more than {MAX_DEPTH} deep"
         )));
     }
     if value.is_none() {
-        out.push_str("null");
-        return Ok(());
+        return Ok(Value::Null);
     }
     if let Ok(b) = value.cast::<PyBool>() {
-        out.push_str(if b.is_true() { "true" } else { "false" });
-        return Ok(());
+        return Ok(Value::Bool(b.is_true()));
     }
     if let Ok(int) = value.cast::<PyInt>() {
         return match int.extract::<i64>() {
-            Ok(small) => {
-                out.push_str(itoa::Buffer::new().format(small));
-                Ok(())
-            }
-            // Beyond 64 bits: the digits as JSON, which the environment
-            // refuses with the member named (E0604).
-            Err(_) => number(&int.str()?.to_cow()?, path, out),
+            Ok(small) => Ok(Value::from(small)),
+            // Beyond 64 bits: the digits as a JSON number, which the
+            // environment refuses with the member named (E0604).
+            Err(_) => number(&int.str()?.to_cow()?, path),
         };
     }
     if let Ok(float) = value.cast::<PyFloat>() {
         let x = float.value();
         return match Number::from_f64(x) {
-            Some(_) => number(&float.repr()?.to_cow()?, path, out),
+            Some(_) => number(&float.repr()?.to_cow()?, path),
             None => Err(PyTypeError::new_err(format!(
                 "{path} is {x}, which JSON cannot hold"
             ))),
         };
     }
     if let Ok(text) = value.cast::<PyString>() {
-        string(&text.to_cow()?, out);
-        return Ok(());
+        return Ok(Value::String(text.to_cow()?.into_owned()));
     }
     if let Ok(list) = value.cast::<PyList>() {
-        return sequence(list.iter(), path, depth, out);
+        return sequence(list.iter(), path, depth);
     }
     if let Ok(tuple) = value.cast::<PyTuple>() {
-        return sequence(tuple.iter(), path, depth, out);
+        return sequence(tuple.iter(), path, depth);
     }
     if let Ok(dict) = value.cast::<PyDict>() {
-        out.push('{');
-        for (i, (key, item)) in dict.iter().enumerate() {
+        let mut members = serde_json::Map::new();
+        for (key, item) in dict.iter() {
             let Ok(key) = key.cast::<PyString>() else {
                 return Err(PyTypeError::new_err(format!(
                     "{path} has the key {}, not a string",
@@ -117,24 +112,19 @@ fn write(
                 )));
             };
             let key = key.to_cow()?;
-            if i > 0 {
-                out.push(',');
-            }
-            string(&key, out);
-            out.push(':');
-            write(&item, &Path::Key(path, &key), depth + 1, out)?;
+            let item = convert(&item, &Path::Key(path, &key), depth + 1)?;
+            members.insert(key.into_owned(), item);
         }
-        out.push('}');
-        return Ok(());
+        return Ok(Value::Object(members));
     }
     // numpy: an array (`tolist` gives Python values), a scalar (`__index__`
     // for integers; numpy's floats are Python floats).
     if value.hasattr("tolist")? && value.hasattr("dtype")? {
-        return write(&value.call_method0("tolist")?, path, depth, out);
+        return convert(&value.call_method0("tolist")?, path, depth);
     }
     if value.hasattr("__index__")? {
         let index = value.call_method0("__index__")?;
-        return write(&index, path, depth, out);
+        return convert(&index, path, depth);
     }
     Err(PyTypeError::new_err(format!(
         "{path} is a {}, which cnpi cannot take as input (use ints, strings, lists and dicts)",
@@ -146,31 +136,18 @@ fn sequence<'py>(
     items: impl Iterator<Item = Bound<'py, PyAny>>,
     path: &Path<'_>,
     depth: usize,
-    out: &mut String,
-) -> PyResult<()> {
-    out.push('[');
-    for (i, item) in items.enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        write(&item, &Path::Index(path, i), depth + 1, out)?;
-    }
-    out.push(']');
-    Ok(())
-}
-
-/// `text` as a JSON string.
-fn string(text: &str, out: &mut String) {
-    out.push_str(&Value::from(text).to_string());
+) -> PyResult<Value> {
+    let items = items.enumerate();
+    let converted = items.map(|(i, item)| convert(&item, &Path::Index(path, i), depth + 1));
+    Ok(Value::Array(converted.collect::<PyResult<_>>()?))
 }
 
 /// The JSON number written `text` (Python's `str` of an int, `repr` of a
-/// float, both JSON's syntax too).
-fn number(text: &str, path: &Path<'_>, out: &mut String) -> PyResult<()> {
-    serde_json::from_str::<Number>(text)
+/// float, both JSON's syntax too), kept as written.
+fn number(text: &str, path: &Path<'_>) -> PyResult<Value> {
+    let number = serde_json::from_str::<Number>(text)
         .map_err(|_| PyTypeError::new_err(format!("{path} is {text}, not a JSON number")))?;
-    out.push_str(text);
-    Ok(())
+    Ok(Value::Number(number))
 }
 
 /// The JSON text `text` (a run's result, `run --format json`) as Python

@@ -161,6 +161,29 @@ def test_learn_raises_when_nothing_fits():
         cnpi.learn(sketch, impossible, search="guess")
 
 
+def test_learn_takes_its_examples_as_python_values():
+    """The examples are read as values (no JSON text between): a tuple is
+    an array, and what `cnpic learn` refuses in a file, learn refuses here
+    with the same code, naming the example."""
+    sketch = example("learn/reverse.cnpi")
+    with open(example("learn/reverse.json")) as f:
+        cases = json.load(f)
+    assert without_header(cnpi.learn(sketch, tuple(cases))) == without_header(cnpi.learn(sketch, cases))
+    for bad, says in [
+        ({"input": [1], "output": {"A": [1]}}, "not an array"),
+        ([{"input": [1]}], "example 0 has no \"output\""),
+        ([{"input": [1], "output": {"A": [1]}, "extra": 1}], "unknown field \"extra\""),
+        ([{"input": [1.5], "output": {"A": [1]}}], "example 0's input"),
+    ]:
+        with pytest.raises(cnpi.RunError) as raised:
+            cnpi.learn(sketch, bad)
+        assert raised.value.code == "E1401"
+        assert says in str(raised.value)
+    with pytest.raises(TypeError) as raised:
+        cnpi.learn(sketch, [{"input": {1, 2}, "output": {"A": [1]}}])
+    assert str(raised.value).startswith('examples[0]["input"] is a set')
+
+
 def test_the_version_is_the_workspaces():
     cargo = open(example("../Cargo.toml")).read()
     assert re.search(rf'^version = "{re.escape(cnpi.__version__)}"', cargo, re.M)

@@ -76,7 +76,7 @@ impl OnTheNetwork {
         let core = extend(core, &memory)?;
         Ok(OnTheNetwork {
             plan: Compiled::new(&memory, cached, core.table()),
-            jit: machine::Jit::default(),
+            jit: machine::Jit::new(JitMode::default()),
             core,
             cached,
             memory,
@@ -94,9 +94,9 @@ impl OnTheNetwork {
         }
     }
 
-    /// Makes this program's machine code as `mode` says (which
-    /// `CNPI_JIT` sets by default), the code made before dropped; runs
-    /// give the same results whatever the mode.
+    /// Makes this program's machine code as `mode` says (lazily unless
+    /// set), the code made before dropped; runs give the same results
+    /// whatever the mode.
     pub fn set_jit(&mut self, mode: JitMode) {
         self.jit = machine::Jit::new(mode);
     }

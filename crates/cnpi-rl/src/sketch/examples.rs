@@ -54,8 +54,21 @@ pub fn read(name: &str, text: &str, layout: &Declarations) -> Result<Vec<Example
             .with_help("write each key of an object once"),
         false => bad(name, d.message),
     })?;
+    from_value(name, value, layout)
+}
+
+/// The examples in `value` (the file, or the Python list, `name`), read
+/// as [`read`] reads its text.
+pub fn from_value(
+    name: &str,
+    value: Value,
+    layout: &Declarations,
+) -> Result<Vec<Example>, Diagnostic> {
     let Value::Array(items) = value else {
-        return Err(bad(name, "the file is not a JSON array"));
+        return Err(bad(
+            name,
+            "they are not an array (a JSON array or a Python list)",
+        ));
     };
     if items.is_empty() {
         return Err(bad(name, "there is no example"));

@@ -19,7 +19,7 @@ use cnpi::symbolic;
 use cnpi_neural::core::Core;
 use cnpi_neural::detector::Cache;
 use cnpi_neural::memory::{DEFAULT_SEED, Entry, Memory};
-use cnpi_neural::runtime::OnTheNetwork;
+use cnpi_neural::runtime::{JitMode, OnTheNetwork};
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -110,8 +110,11 @@ impl Clrs {
             let memory = self.memory().clone();
             let core = Core::shipped().expect("the shipped core loads");
             let entry = Entry::of_unit(&memory, 0).expect("the memory has a program");
-            OnTheNetwork::new(core, memory, entry, cached)
-                .unwrap_or_else(|d| panic!("{}: goes on the network: {d:?}", self.id))
+            let mut network = OnTheNetwork::new(core, memory, entry, cached)
+                .unwrap_or_else(|d| panic!("{}: goes on the network: {d:?}", self.id));
+            // As `cnpic run` reads it.
+            network.set_jit(JitMode::asked(|name| std::env::var_os(name)));
+            network
         })
     }
 

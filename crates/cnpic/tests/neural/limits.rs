@@ -41,6 +41,7 @@ def DIVE():
 fn plan(text: &str, engines: Engines, cached: bool) -> Plan {
     let request = Request {
         cached,
+        jit: super::jit(),
         ..Request::new(engines)
     };
     let mut report = |d: &[cnpi::diagnostic::Diagnostic], _: &cnpi::diagnostic::Sources| {

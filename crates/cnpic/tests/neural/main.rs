@@ -33,7 +33,7 @@ use cnpi::symbolic;
 use cnpi_neural::core::Core;
 use cnpi_neural::detector::Cache;
 use cnpi_neural::memory::{Entry, Memory};
-use cnpi_neural::runtime::OnTheNetwork;
+use cnpi_neural::runtime::{JitMode, OnTheNetwork};
 
 /// The seed every test memory uses.
 const SEED: u64 = 11;
@@ -66,6 +66,13 @@ fn core() -> &'static Core {
     Core::shipped().expect("the shipped core loads")
 }
 
+/// When the network's machine code is made: as `CNPI_JIT` says, which
+/// these tests read as `cnpic run` does (`CNPI_JIT=eager` runs the sweeps
+/// with the code from the first edge).
+fn jit() -> JitMode {
+    JitMode::asked(|name| std::env::var_os(name))
+}
+
 /// Runs program `unit` of `memory` from its entry on `state`, put on the
 /// shipped core as `cnpic run` puts it (`cached`: with the exact caches).
 fn on_network(
@@ -76,7 +83,9 @@ fn on_network(
     cached: bool,
 ) -> Result<Outcome, Diagnostic> {
     let entry = Entry::of_unit(memory, unit).expect("the memory has the program");
-    OnTheNetwork::new(core(), memory.clone(), entry, cached)?.run(state, options, None)
+    let mut network = OnTheNetwork::new(core(), memory.clone(), entry, cached)?;
+    network.set_jit(jit());
+    network.run(state, options, None)
 }
 
 /// Runs program `unit` of `memory` from its entry on the network.

@@ -14,6 +14,7 @@ use cnpi::plan::{Engines, RunOptions, input_file};
 use cnpi_experiments::Shard;
 use cnpi_neural::load::{Plan, Request, plan_file};
 use cnpi_neural::memory::DEFAULT_SEED;
+use cnpi_neural::runtime::JitMode;
 use cnpi_neural::viewer::{Recorder, Window, page};
 
 use super::output::{err, out, outln};
@@ -120,6 +121,12 @@ enum Format {
     Json,
 }
 
+/// When the network's machine code is made: the one place cnpic reads
+/// `CNPI_JIT` (`0`, `eager`; else lazy), handing the library the mode.
+fn jit_mode() -> JitMode {
+    JitMode::asked(|name| std::env::var_os(name))
+}
+
 pub fn run(args: &RunArgs) -> ExitCode {
     let inputs = [
         Some(args.file.as_path()),
@@ -143,6 +150,7 @@ pub fn run(args: &RunArgs) -> ExitCode {
         core: args.core.as_deref(),
         seed: args.seed,
         cache: crate::cli::detector_cache(),
+        jit: jit_mode(),
     };
     let plan =
         progress_bar(|progress| plan_file(&args.file, &request, progress, &mut print_diagnostics));

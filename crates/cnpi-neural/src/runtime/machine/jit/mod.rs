@@ -4,10 +4,12 @@
 //!
 //! The code ([`codegen`]) is made once per program put on the network,
 //! when a run has taken [`LAZY_EDGES`] edges through the interpreter (so
-//! a short run pays nothing for it), or at the first edge with
-//! `CNPI_JIT=eager`; `CNPI_JIT=0` never makes it
-//! ([`OnTheNetwork::set_jit`](crate::runtime::OnTheNetwork::set_jit) does
-//! the same per program). It runs from an edge in a [`State`] the loop
+//! a short run pays nothing for it), or at the first edge in
+//! [`JitMode::Eager`]; [`JitMode::Off`] never makes it. The mode is a
+//! value handed in ([`OnTheNetwork::set_jit`](crate::runtime::OnTheNetwork::set_jit),
+//! [`Request::jit`](crate::load::Request::jit)): the library reads no
+//! environment, `cnpic` and the Python package read `CNPI_JIT`
+//! ([`JitMode::asked`]). It runs from an edge in a [`State`] the loop
 //! fills (the budget, the poll, the top activation and those held apart,
 //! where the pointers, the change counter and the regions lie) until an
 //! edge it does not run: one whose checks fail, one it does not hold, or
@@ -26,7 +28,7 @@ mod codegen;
 #[path = "none.rs"]
 mod codegen;
 
-use std::ffi::c_void;
+use std::ffi::{OsString, c_void};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -64,22 +66,25 @@ const EDGES: usize = 48;
 const LAZY_EDGES: u64 = 1 << 19;
 
 /// When a program's code is made.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum JitMode {
     /// Never: the interpreter runs every edge.
     Off,
     /// After [`LAZY_EDGES`] edges of a run.
+    #[default]
     Lazy,
     /// At a run's first edge.
     Eager,
 }
 
 impl JitMode {
-    /// The mode `CNPI_JIT` asks (`0` or `off`, `eager`; else lazy).
-    fn from_env() -> JitMode {
-        match std::env::var("CNPI_JIT").as_deref() {
-            Ok("0" | "off") => JitMode::Off,
-            Ok("eager") => JitMode::Eager,
+    /// The mode `CNPI_JIT` asks, looked up by `var` (which `cnpic` and the
+    /// Python package point at the environment; the library reads none):
+    /// `0` or `off`, `eager`; anything else, or nothing, lazy.
+    pub fn asked(var: impl Fn(&str) -> Option<OsString>) -> JitMode {
+        match var("CNPI_JIT").as_ref().and_then(|v| v.to_str()) {
+            Some("0" | "off") => JitMode::Off,
+            Some("eager") => JitMode::Eager,
             _ => JitMode::Lazy,
         }
     }
@@ -91,12 +96,6 @@ pub(in crate::runtime) struct Jit {
     code: OnceLock<Option<Code>>,
     /// The edges the interpreter ran in the program's runs that ended.
     edges: AtomicU64,
-}
-
-impl Default for Jit {
-    fn default() -> Jit {
-        Jit::new(JitMode::from_env())
-    }
 }
 
 impl Jit {
@@ -411,5 +410,24 @@ impl<'m> Machine<'m, '_, '_> {
                 self.loops(e.combinator, e.owner)
             }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::JitMode;
+
+    /// `CNPI_JIT` as looked up by `var`: only the values it names change
+    /// the mode, and only that variable is asked for.
+    #[test]
+    fn the_mode_asked() {
+        let asked = |value: Option<&str>| {
+            JitMode::asked(|name| value.filter(|_| name == "CNPI_JIT").map(Into::into))
+        };
+        assert_eq!(asked(None), JitMode::Lazy);
+        assert_eq!(asked(Some("0")), JitMode::Off);
+        assert_eq!(asked(Some("off")), JitMode::Off);
+        assert_eq!(asked(Some("eager")), JitMode::Eager);
+        assert_eq!(asked(Some("yes")), JitMode::Lazy);
     }
 }
