@@ -184,7 +184,7 @@ fn always_called_until_return(block: &[Stmt]) -> (Vec<(DefId, Span)>, bool) {
                     return (called, true);
                 }
             }
-            Stmt::Act(_) | Stmt::Pass(_) => {}
+            Stmt::Act(_) | Stmt::Pass(_) | Stmt::Hole(..) => {}
         }
     }
     (called, false)

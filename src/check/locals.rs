@@ -199,7 +199,7 @@ impl Flow {
     fn statement(&mut self, stmt: &Stmt, state: &mut State) {
         match stmt {
             Stmt::Act(app) => self.act(&app.act, state),
-            Stmt::Call(..) | Stmt::Pass(_) => {}
+            Stmt::Call(..) | Stmt::Pass(_) | Stmt::Hole(..) => {}
             Stmt::StateCall(_, args, _) => args.iter().for_each(|e| self.position(e, state)),
             Stmt::ParamCall(call) => call.args.iter().for_each(|e| self.position(e, state)),
             Stmt::If {

@@ -198,13 +198,14 @@ impl<'a> Checker<'a> {
         self.incomplete || self.has_errors()
     }
 
-    /// Records a hole `?` of kind `kind` at `span`; false (after E1405)
-    /// outside the body of a normal program.
-    fn blank(&mut self, kind: program::BlankKind, span: Span) -> bool {
+    /// Records a hole `?` of kind `kind` at `span`: its index in
+    /// [`program::Program::blanks`]; `None` (after E1405) outside the body
+    /// of a normal program.
+    fn blank(&mut self, kind: program::BlankKind, span: Span) -> Option<usize> {
         if self.in_normal {
             let def = self.current;
             self.blanks.push(program::Blank { kind, span, def });
-            return true;
+            return Some(self.blanks.len() - 1);
         }
         let diagnostic = Diagnostic::error(
             codes::E1405,
@@ -216,7 +217,7 @@ impl<'a> Checker<'a> {
              or a whole applier as `def NAME: ?`",
         );
         self.report(diagnostic);
-        false
+        None
     }
 
     fn is_applier(&self, id: DefId) -> bool {

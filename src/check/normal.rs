@@ -74,13 +74,7 @@ impl<'a> Checker<'a> {
                 }
             }
             ast::Stmt::Pass(span) => Stmt::Pass(*span),
-            // A statement left out: `pass` until it is filled.
-            ast::Stmt::Hole(span) => {
-                if !self.blank(BlankKind::Statement, *span) {
-                    return None;
-                }
-                Stmt::Pass(*span)
-            }
+            ast::Stmt::Hole(span) => Stmt::Hole(self.blank(BlankKind::Statement, *span)?, *span),
             ast::Stmt::Return { value, span } => {
                 return self.return_statement(value.as_ref(), *span);
             }

@@ -188,7 +188,7 @@ fn read_in(stmt: &Stmt, found: &mut Vec<(PointerId, Span)>) {
             condition_reads(condition, found);
             body.iter().for_each(|s| read_in(s, found));
         }
-        Stmt::Call(..) | Stmt::Pass(_) => {}
+        Stmt::Call(..) | Stmt::Pass(_) | Stmt::Hole(..) => {}
     }
     positions.into_iter().for_each(|e| pointer_reads(e, found));
 }

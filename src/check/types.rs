@@ -116,36 +116,27 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// A hole where a condition goes: `Some` of its placeholder `0 == 0`
-    /// (`Some(None)` where no hole may stand), `None` for anything else.
+    /// A hole where a condition goes: `Some` of its node (`Some(None)`
+    /// where no hole may stand), `None` for anything else.
     fn condition_hole(&mut self, expr: &Expr) -> Option<Option<BoolExpr>> {
         if expr.kind != ExprKind::Hole {
             return None;
         }
-        let recorded = self.blank(BlankKind::Condition, expr.span);
-        let zero = PosExpr {
-            kind: PosKind::Int(0),
-            span: expr.span,
-        };
-        Some(recorded.then_some(BoolExpr::Compare(
-            CompareOp::Eq,
-            Operand::Pos(zero),
-            Operand::Int(0),
-        )))
+        let blank = self.blank(BlankKind::Condition, expr.span);
+        Some(blank.map(|blank| BoolExpr::Hole(blank, expr.span)))
     }
 
     fn typed(&mut self, expr: &Expr) -> Option<Typed> {
         let span = expr.span;
         match &expr.kind {
             // An integer expression left out: typed by its place, a
-            // position (the integer 0 until it is filled, kept unfolded).
+            // position (kept unfolded).
             ExprKind::Hole => {
-                let zero = PosExpr {
-                    kind: PosKind::Int(0),
+                let blank = self.blank(BlankKind::Expression, span)?;
+                Some(Typed::Pos(PosExpr {
+                    kind: PosKind::Hole(blank),
                     span,
-                };
-                self.blank(BlankKind::Expression, span)
-                    .then_some(Typed::Pos(zero))
+                }))
             }
             ExprKind::Error => {
                 self.incomplete = true;

@@ -162,7 +162,7 @@ impl Converter<'_, '_> {
             Stmt::Act(app) if matches!(app.act, Act::Nop) => Piece::arg(Arg::Nop, extent),
             Stmt::Act(app) => Piece::arg(Arg::Act(app.act.clone()), extent),
             // `combinatorize` refuses these before converting.
-            Stmt::Pass(_) | Stmt::ParamCall(_) | Stmt::Return { .. } => {
+            Stmt::Pass(_) | Stmt::Hole(..) | Stmt::ParamCall(_) | Stmt::Return { .. } => {
                 Piece::arg(Arg::Nop, extent)
             }
             Stmt::Call(id, _) => Piece::arg(Arg::Def(self.ctx.name(*id).to_string()), extent),
@@ -501,7 +501,7 @@ fn plain_sides(condition: &BoolExpr) -> bool {
         BoolExpr::And(a, b) | BoolExpr::Or(a, b) => plain_sides(a) && plain_sides(b),
         BoolExpr::Not(a) => plain_sides(a),
         BoolExpr::Compare(_, lhs, rhs) => plain(lhs) && plain(rhs),
-        BoolExpr::Test(..) => false,
+        BoolExpr::Test(..) | BoolExpr::Hole(..) => false,
     }
 }
 
@@ -524,7 +524,7 @@ pub fn fits(condition: &BoolExpr) -> bool {
         match c {
             BoolExpr::And(a, b) | BoolExpr::Or(a, b) => leaves(a) + leaves(b),
             BoolExpr::Not(a) => leaves(a),
-            BoolExpr::Compare(..) | BoolExpr::Test(..) => 1,
+            BoolExpr::Compare(..) | BoolExpr::Test(..) | BoolExpr::Hole(..) => 1,
         }
     }
     leaves(condition) <= 5
@@ -558,6 +558,7 @@ pub fn span(stmt: &Stmt) -> Span {
         Stmt::Call(_, span) | Stmt::StateCall(_, _, span) | Stmt::Pass(span) => *span,
         Stmt::If { span, .. } | Stmt::While { span, .. } | Stmt::Return { span, .. } => *span,
         Stmt::ParamCall(call) => call.span,
+        Stmt::Hole(_, span) => *span,
     }
 }
 

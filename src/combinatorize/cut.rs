@@ -313,7 +313,7 @@ impl Cutter<'_, '_> {
             }
             // `lower` left only bare returns; what follows is never run.
             Stmt::Return { .. } => pieces.push(Self::ret(here)),
-            Stmt::Act(_) | Stmt::Pass(_) => return None,
+            Stmt::Act(_) | Stmt::Pass(_) | Stmt::Hole(..) => return None,
         }
         Some(pieces)
     }

@@ -199,7 +199,9 @@ impl<'p> Effects<'p> {
                 flow
             }
             // `combinatorize` refuses these before converting.
-            Stmt::Pass(_) | Stmt::ParamCall(_) | Stmt::Return { .. } => Flow::default(),
+            Stmt::Pass(_) | Stmt::Hole(..) | Stmt::ParamCall(_) | Stmt::Return { .. } => {
+                Flow::default()
+            }
         }
     }
 
@@ -274,7 +276,11 @@ impl<'p> Effects<'p> {
                 }
                 // At the end of the body, the loop tests its condition again.
                 Stmt::While { body, .. } => self.record(body, flow.live_before(&live), sites),
-                Stmt::Act(_) | Stmt::Pass(_) | Stmt::ParamCall(_) | Stmt::Return { .. } => {}
+                Stmt::Act(_)
+                | Stmt::Pass(_)
+                | Stmt::Hole(..)
+                | Stmt::ParamCall(_)
+                | Stmt::Return { .. } => {}
             }
             live = flow.live_before(&live);
         }

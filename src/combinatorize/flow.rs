@@ -99,6 +99,7 @@ pub fn position_reads(expr: &PosExpr, reads: &mut Reads) {
         // Only the combinatorizer's own appliers read it, never the code
         // it analyses; counted as observing the machine.
         PosKind::Resume => reads.env = true,
+        PosKind::Hole(_) => {}
         PosKind::Observe(_, at) => {
             position_reads(at, reads);
             reads.env = true;
@@ -140,6 +141,7 @@ pub fn condition_reads(expr: &BoolExpr, reads: &mut Reads) {
             condition_reads(b, reads);
         }
         BoolExpr::Not(a) => condition_reads(a, reads),
+        BoolExpr::Hole(..) => {}
     }
 }
 

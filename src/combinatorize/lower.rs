@@ -313,7 +313,7 @@ impl Lowering<'_> {
                     span: *span,
                 });
             }
-            Stmt::Call(..) | Stmt::Pass(_) => out.push(stmt.clone()),
+            Stmt::Call(..) | Stmt::Pass(_) | Stmt::Hole(..) => out.push(stmt.clone()),
         }
     }
 
@@ -404,7 +404,9 @@ impl Lowering<'_> {
         at: usize,
     ) -> PosExpr {
         match &e.kind {
-            PosKind::Int(_) | PosKind::Last | PosKind::End | PosKind::Resume => return e,
+            PosKind::Int(_) | PosKind::Last | PosKind::End | PosKind::Resume | PosKind::Hole(_) => {
+                return e;
+            }
             PosKind::Pointer(_) if !after.shared => return e,
             PosKind::Read(cell) if place == Place::Side && cell.data != self.result => {
                 let mut cell = (**cell).clone();
@@ -480,7 +482,8 @@ impl Lowering<'_> {
             | PosKind::Pointer(_)
             | PosKind::Last
             | PosKind::End
-            | PosKind::Resume => return e.clone(),
+            | PosKind::Resume
+            | PosKind::Hole(_) => return e.clone(),
             PosKind::Observe(o, at) => {
                 PosKind::Observe(o, Box::new(self.expr(at, Place::Position, out, made)))
             }
@@ -586,6 +589,7 @@ impl Lowering<'_> {
             }
             BoolExpr::Test(o, at) => BoolExpr::Test(o, self.expr(at, Place::Position, out, made)),
             BoolExpr::Not(a) => BoolExpr::Not(Box::new(self.condition(a, out, made))),
+            BoolExpr::Hole(..) => condition.clone(),
             BoolExpr::And(a, b) | BoolExpr::Or(a, b) => {
                 let a = self.condition(a, out, made);
                 let mut right = Vec::new();
@@ -685,7 +689,9 @@ fn rebuilt(operand: &Operand, lowered: Option<PosExpr>) -> Operand {
 fn reads_any(e: &PosExpr, pointers: &[PointerId]) -> bool {
     match &e.kind {
         PosKind::Pointer(p) => pointers.contains(p),
-        PosKind::Int(_) | PosKind::Last | PosKind::End | PosKind::Resume => false,
+        PosKind::Int(_) | PosKind::Last | PosKind::End | PosKind::Resume | PosKind::Hole(_) => {
+            false
+        }
         PosKind::Observe(_, a) | PosKind::Neg(a) => reads_any(a, pointers),
         PosKind::Arith(_, a, b) => reads_any(a, pointers) || reads_any(b, pointers),
         PosKind::Read(cell) => cell.at.iter().any(|i| reads_any(i, pointers)),

@@ -132,7 +132,12 @@ fn value_spans(e: &PosExpr, found: &mut Vec<Span>) {
             found.push(call.span);
             call.args.iter().for_each(|e| value_spans(e, found));
         }
-        PosKind::Int(_) | PosKind::Pointer(_) | PosKind::Last | PosKind::End | PosKind::Resume => {}
+        PosKind::Int(_)
+        | PosKind::Pointer(_)
+        | PosKind::Last
+        | PosKind::End
+        | PosKind::Resume
+        | PosKind::Hole(_) => {}
     }
 }
 
@@ -153,6 +158,7 @@ fn condition_spans(condition: &BoolExpr, found: &mut Vec<Span>) {
             condition_spans(b, found);
         }
         BoolExpr::Not(a) => condition_spans(a, found),
+        BoolExpr::Hole(..) => {}
     }
 }
 

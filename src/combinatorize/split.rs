@@ -57,7 +57,7 @@ fn position_numbers(e: &PosExpr) -> usize {
         PosKind::Int(k) if (1 - SMALL..SMALL).contains(k) => 2,
         PosKind::Int(_) => 5,
         PosKind::Pointer(_) => 2,
-        PosKind::Last | PosKind::Resume | PosKind::End | PosKind::Call(_) => 1,
+        PosKind::Last | PosKind::Resume | PosKind::End | PosKind::Call(_) | PosKind::Hole(_) => 1,
         PosKind::Observe(_, at) => 2 + position_numbers(at),
         PosKind::Neg(a) => 1 + position_numbers(a),
         PosKind::Arith(_, a, b) => 1 + position_numbers(a) + position_numbers(b),
@@ -222,9 +222,12 @@ impl Splitter {
 /// it need not move before what follows it.
 fn leaf(e: &PosExpr) -> bool {
     match &e.kind {
-        PosKind::Int(_) | PosKind::Pointer(_) | PosKind::Last | PosKind::End | PosKind::Resume => {
-            true
-        }
+        PosKind::Int(_)
+        | PosKind::Pointer(_)
+        | PosKind::Last
+        | PosKind::End
+        | PosKind::Resume
+        | PosKind::Hole(_) => true,
         PosKind::Read(cell) => cell.at.is_empty(),
         _ => false,
     }

@@ -18,7 +18,7 @@ pub fn calls(stmts: &[Stmt]) -> Vec<&Stmt> {
                     todo.push(otherwise);
                 }
                 Stmt::While { body, .. } => todo.push(body),
-                Stmt::Act(_) | Stmt::Pass(_) | Stmt::Return { .. } => {}
+                Stmt::Act(_) | Stmt::Pass(_) | Stmt::Hole(..) | Stmt::Return { .. } => {}
             }
         }
     }

@@ -77,6 +77,7 @@ pub fn eval_error(error: EvalError) -> Diagnostic {
         )
         .with_label(span, "reads as END here")
         .with_help("END can only be compared; test the index first, as in `if i >= 0:`"),
+        EvalError::Hole(span) => crate::compile::hole_reached(span),
         EvalError::Call(span) => {
             internal("a call inside an expression reached an engine that does not run calls")
                 .with_label(span, "this call")

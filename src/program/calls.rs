@@ -16,7 +16,12 @@ use crate::span::Span;
 /// the call it is an argument of), left to right.
 pub fn calls_in_position<'p>(expr: &'p PosExpr, found: &mut Vec<&'p CallExpr>) {
     match &expr.kind {
-        PosKind::Int(_) | PosKind::Pointer(_) | PosKind::Last | PosKind::End | PosKind::Resume => {}
+        PosKind::Int(_)
+        | PosKind::Pointer(_)
+        | PosKind::Last
+        | PosKind::End
+        | PosKind::Resume
+        | PosKind::Hole(_) => {}
         PosKind::Observe(_, at) | PosKind::Neg(at) => calls_in_position(at, found),
         PosKind::Arith(_, a, b) => {
             calls_in_position(a, found);
@@ -51,6 +56,7 @@ pub fn calls_in_condition<'p>(
             }
         }
         BoolExpr::Not(a) => calls_in_condition(a, certain, found),
+        BoolExpr::Hole(..) => {}
     }
 }
 
@@ -128,7 +134,7 @@ pub fn calls_in_statement<'p>(stmt: &'p Stmt, certain: bool, found: &mut Vec<&'p
         Stmt::If { condition, .. } | Stmt::While { condition, .. } => {
             calls_in_condition(condition, certain, found);
         }
-        Stmt::Call(..) | Stmt::Pass(_) | Stmt::Return { value: None, .. } => {}
+        Stmt::Call(..) | Stmt::Pass(_) | Stmt::Hole(..) | Stmt::Return { value: None, .. } => {}
     }
 }
 

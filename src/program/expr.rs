@@ -72,6 +72,8 @@ pub enum EvalError {
     /// A call inside an expression, whose value this world cannot compute
     /// (see [`World::call`]).
     Call(Span),
+    /// A hole `?`, which has no value until `cnpic learn` fills it.
+    Hole(Span),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -101,6 +103,10 @@ pub enum PosKind {
     Resume,
     /// A call of a normal program for its value: `FIB(k - 1)` (`ram`).
     Call(Box<CallExpr>),
+    /// A hole `?` where an integer expression goes, for `cnpic learn`:
+    /// the index of its [`super::Blank`] in [`super::Program::blanks`].
+    /// No engine evaluates it ([`EvalError::Hole`]).
+    Hole(usize),
 }
 
 /// `F(e1, ..., ek)`: a call of the normal program `def` with one argument
@@ -201,6 +207,10 @@ pub enum BoolExpr {
     And(Box<BoolExpr>, Box<BoolExpr>),
     Or(Box<BoolExpr>, Box<BoolExpr>),
     Not(Box<BoolExpr>),
+    /// A hole `?` where a condition goes, for `cnpic learn`: the index of
+    /// its [`super::Blank`] in [`super::Program::blanks`], and the `?`.
+    /// No engine evaluates it ([`Leaf::Hole`]).
+    Hole(usize, Span),
 }
 
 impl PosExpr {
@@ -230,6 +240,7 @@ impl PosExpr {
             PosKind::Observe(o, at) => world.position(o, at.eval(world)?),
             PosKind::Neg(e) => e.eval(world)?.checked_neg().ok_or_else(overflow)?,
             PosKind::Resume => world.resume(),
+            PosKind::Hole(_) => return Err(EvalError::Hole(self.span)),
             PosKind::Read(cell) => cell
                 .read(world)?
                 .ok_or(EvalError::EndInArithmetic(self.span))?,
@@ -383,6 +394,8 @@ pub fn relation<W: World + ?Sized>(
 pub enum Leaf<'a> {
     Compare(CompareOp, &'a Operand, &'a Operand),
     Test(&'static Observation, &'a PosExpr),
+    /// A hole `?` ([`BoolExpr::Hole`]), which has no value.
+    Hole(Span),
 }
 
 impl BoolExpr {
@@ -390,6 +403,7 @@ impl BoolExpr {
         self.eval_with(&mut |leaf| match leaf {
             Leaf::Compare(op, lhs, rhs) => Ok(relation(lhs, rhs, world)?.holds(op)),
             Leaf::Test(o, at) => Ok(world.test(o, at.eval(world)?)),
+            Leaf::Hole(span) => Err(EvalError::Hole(span)),
         })
     }
 
@@ -405,6 +419,7 @@ impl BoolExpr {
             BoolExpr::And(a, b) => a.eval_with(leaf)? && b.eval_with(leaf)?,
             BoolExpr::Or(a, b) => a.eval_with(leaf)? || b.eval_with(leaf)?,
             BoolExpr::Not(a) => !a.eval_with(leaf)?,
+            BoolExpr::Hole(_, span) => leaf(Leaf::Hole(*span))?,
         })
     }
 }

@@ -241,6 +241,7 @@ fn compile(e: &PosExpr, ops: &mut Vec<Op>) -> Option<()> {
         PosKind::Last => Op::Last,
         PosKind::End => Op::Len,
         PosKind::Resume => Op::Resume,
+        PosKind::Hole(_) => return None,
         PosKind::Observe(o, at) => {
             compile(at, ops)?;
             Op::Observe(o)
@@ -582,7 +583,7 @@ mod tests {
                 sides(b, out);
             }
             BoolExpr::Not(a) => sides(a, out),
-            BoolExpr::Test(..) => {}
+            BoolExpr::Test(..) | BoolExpr::Hole(..) => {}
         }
     }
 

@@ -48,8 +48,9 @@ pub struct Program {
     /// The definition `run` starts from (`--entry` or the unique root).
     pub entry: DefId,
     /// The holes `?` inside normal programs, in textual order. Each stands
-    /// in the checked bodies as a placeholder (`pass`, the integer 0, or
-    /// `0 == 0`) that no engine runs ([`crate::compile::runnable`]).
+    /// in the checked bodies as its own node ([`Stmt::Hole`],
+    /// [`BoolExpr::Hole`], [`PosKind::Hole`]), holding its index here, that
+    /// no engine runs ([`crate::compile::runnable`]).
     pub blanks: Vec<Blank>,
 }
 
@@ -424,6 +425,10 @@ pub enum Stmt {
         value: Option<PosExpr>,
         span: Span,
     },
+    /// A hole `?` standing as a whole statement, for `cnpic learn`: the
+    /// index of its [`Blank`] in [`Program::blanks`], and the `?`. No
+    /// engine runs it.
+    Hole(usize, Span),
 }
 
 impl Stmt {
@@ -434,6 +439,7 @@ impl Stmt {
             Stmt::Act(app) => app.span,
             Stmt::ParamCall(call) => call.span,
             Stmt::Call(_, span) | Stmt::StateCall(_, _, span) | Stmt::Pass(span) => *span,
+            Stmt::Hole(_, span) => *span,
             Stmt::If { span, .. } | Stmt::While { span, .. } | Stmt::Return { span, .. } => *span,
         }
     }

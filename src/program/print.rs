@@ -389,6 +389,10 @@ impl<'p> Writer<'p> {
                 self.push("_resume");
                 PosKind::Resume
             }
+            PosKind::Hole(blank) => {
+                self.push("?");
+                PosKind::Hole(*blank)
+            }
             PosKind::End => {
                 self.push("END");
                 PosKind::End
@@ -429,7 +433,7 @@ impl<'p> Writer<'p> {
             BoolExpr::Or(..) => Strength::Or,
             BoolExpr::And(..) => Strength::And,
             BoolExpr::Not(_) => Strength::Not,
-            BoolExpr::Test(..) | BoolExpr::Compare(..) => Strength::Compare,
+            BoolExpr::Test(..) | BoolExpr::Compare(..) | BoolExpr::Hole(..) => Strength::Compare,
         };
         if own < outer {
             self.push("(");
@@ -458,6 +462,11 @@ impl<'p> Writer<'p> {
                 BoolExpr::Not(Box::new(self.condition_in(a, inner)))
             }
             BoolExpr::Test(o, at) => BoolExpr::Test(o, self.observation(o, at)),
+            BoolExpr::Hole(blank, _) => {
+                let start = self.text.len();
+                self.push("?");
+                BoolExpr::Hole(*blank, self.since(start))
+            }
             BoolExpr::Compare(op, a, b) => {
                 let a = self.operand(a);
                 self.push(&format!(" {} ", op.symbol()));

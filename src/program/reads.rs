@@ -20,7 +20,7 @@ pub fn position(e: &PosExpr, f: &mut impl FnMut(PointerId, Span)) {
         }
         PosKind::Read(cell) => self::cell(cell, f),
         PosKind::Call(call) => call.args.iter().for_each(|a| position(a, f)),
-        PosKind::Int(_) | PosKind::Last | PosKind::End | PosKind::Resume => {}
+        PosKind::Int(_) | PosKind::Last | PosKind::End | PosKind::Resume | PosKind::Hole(_) => {}
     }
 }
 
@@ -42,6 +42,7 @@ pub fn condition(condition: &BoolExpr, f: &mut impl FnMut(PointerId, Span)) {
             self::condition(b, f);
         }
         BoolExpr::Not(a) => self::condition(a, f),
+        BoolExpr::Hole(..) => {}
     }
 }
 

@@ -406,7 +406,7 @@ fn values_read(condition: &BoolExpr, out: &mut Vec<ValExpr>) -> Result<(), ()> {
             }
             Ok(())
         }
-        BoolExpr::Test(..) => Err(()),
+        BoolExpr::Test(..) | BoolExpr::Hole(..) => Err(()),
         BoolExpr::And(a, b) | BoolExpr::Or(a, b) => {
             values_read(a, out)?;
             values_read(b, out)

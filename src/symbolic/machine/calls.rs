@@ -218,7 +218,7 @@ fn evaluate(stmt: &Stmt, world: &dyn World) -> Result<Values, EvalError> {
         Stmt::StateCall(_, args, _) => args.iter().collect(),
         Stmt::ParamCall(call) => call.args.iter().collect(),
         Stmt::Return { value, .. } => value.iter().collect(),
-        Stmt::Call(..) | Stmt::Pass(_) => Vec::new(),
+        Stmt::Call(..) | Stmt::Pass(_) | Stmt::Hole(..) => Vec::new(),
     };
     let values = positions.iter().map(|e| e.eval(world));
     values.collect::<Result<_, _>>().map(Values::Positions)

@@ -98,6 +98,7 @@ impl<'p> Machine<'p, '_> {
                 self.trace_stmt(&b, |_| "pass".into());
                 Ok(())
             }
+            Stmt::Hole(_, span) => Err(crate::compile::hole_reached(*span)),
             Stmt::ParamCall(_) | Stmt::Return { .. } => Err(internal(
                 "a call or `return` was not run as a pending statement",
             )),
@@ -252,7 +253,7 @@ fn text(program: &Program, stmt: &Stmt) -> String {
         } => format!("return {}", print::position(value, pointers)),
         Stmt::Return { value: None, .. } => "return".into(),
         Stmt::Call(id, _) => format!("{}()", name(program, *id)),
-        Stmt::If { .. } | Stmt::While { .. } | Stmt::Pass(_) => String::new(),
+        Stmt::If { .. } | Stmt::While { .. } | Stmt::Pass(_) | Stmt::Hole(..) => String::new(),
     }
 }
 

@@ -59,6 +59,9 @@ impl Code {
             PosKind::Last => self.tag(Tag::Last),
             PosKind::Resume => self.tag(Tag::Resume),
             PosKind::End => self.tag(Tag::End),
+            // No program with a hole reaches the network
+            // (`cnpi::compile::runnable`): a hole has no code.
+            PosKind::Hole(_) => {}
             PosKind::Observe(o, at) => {
                 self.tag(Tag::ObservePosition);
                 self.observation(o);
@@ -148,6 +151,8 @@ impl Code {
                 self.tag(Tag::Not);
                 self.condition(a);
             }
+            // As a position's hole: never on the network.
+            BoolExpr::Hole(..) => {}
         }
     }
 

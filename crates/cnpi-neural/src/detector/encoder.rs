@@ -139,6 +139,9 @@ fn leaf_key(leaf: Leaf) -> Vec<f32> {
             code.observation(o);
             code.position(at);
         }
+        // No program with a hole reaches the network
+        // (`cnpi::compile::runnable`): a hole has no inputs.
+        Leaf::Hole(_) => {}
     }
     code.values
 }
@@ -152,6 +155,8 @@ fn collect(expr: &BoolExpr, features: &mut Vec<Feature>, keys: &mut Vec<Vec<f32>
             return collect(b, features, keys);
         }
         BoolExpr::Not(a) => return collect(a, features, keys),
+        // As in `leaf_key`: a hole reads nothing.
+        BoolExpr::Hole(..) => return,
         BoolExpr::Compare(op, lhs, rhs) => {
             (Leaf::Compare(*op, lhs, rhs), Feature::relation(lhs, rhs))
         }
@@ -316,6 +321,7 @@ impl Encoder {
                             relations[state_of(leaf) % relations.len()].holds(op)
                         }
                         Leaf::Test(..) => state_of(leaf) == 1,
+                        Leaf::Hole(_) => false,
                     })
                 });
                 value

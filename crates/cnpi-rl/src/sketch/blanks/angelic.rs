@@ -42,7 +42,7 @@ use cnpi::symbolic::{self, Event};
 
 use super::fill::{Candidate, Piece};
 use super::grow::{V, value};
-use super::{BlankSketch, Filling, Walk};
+use super::{BlankSketch, Walk};
 
 /// A set of candidates of one hole: indices into its list of one size,
 /// ascending.
@@ -502,9 +502,7 @@ impl BlankSketch {
     ) -> Decided {
         let sites = &walk.sites;
         let Some(mut narrowed) = self.first_put(work, lists, b, sites) else {
-            let texts: Filling = (lists.iter().zip(&b.sets))
-                .map(|(list, set)| list[set[0] as usize].text.clone())
-                .collect();
+            let texts = self.texts(lists, b.first());
             let fails = self.fails(&texts, true).first().copied();
             return Decided {
                 narrowed: alone(b),

@@ -3,8 +3,8 @@
 //! normal programs").
 //!
 //! Beside holes in normal programs, an applier hole is one more hole of
-//! the enumeration, its candidates written as source text as the others
-//! are: an applier `COMB(COND?; X, Y, Z)` of size 1 plus the number of
+//! the enumeration, its candidates written as source text (unlike the
+//! holes in normal programs, whose candidates are values): an applier `COMB(COND?; X, Y, Z)` of size 1 plus the number of
 //! distinct definitions it calls (so size 1 is `seq(; NOP, NOP, NOP)`).
 //! Within a size the order is: the combinators `seq`, `cond`, `linrec`;
 //! for `cond` and `linrec` each condition the file's appliers write, then
@@ -65,7 +65,7 @@ pub fn candidates(program: &Program, def: DefId, hole: &Hole, size: usize) -> Ve
                 "{head}; {}, {}, {})",
                 arguments[*a], arguments[*b], arguments[*c]
             );
-            out.push(Candidate::unchecked(text, None));
+            out.push(Candidate::unchecked(text));
         }
     }
     out

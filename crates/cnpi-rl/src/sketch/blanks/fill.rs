@@ -1,22 +1,19 @@
 //! A filling put into the checked sketch without the front end: the
-//! sketch is checked once, with a placeholder where each hole stands
-//! (`0 == 0`, the integer 0, `pass`, all at the `?`'s span), and each
-//! candidate is checked once ([`Piece`]: conditions and expressions are
-//! grown checked, a statement is compiled once in the sketch's text with
-//! only its hole filled). A filling is then the sketch's checked bodies
-//! with each placeholder replaced by its piece, ready for the reference
-//! interpreter: no text is written, parsed or checked per filling.
+//! sketch is checked once, each hole its own node there ([`Stmt::Hole`],
+//! [`BoolExpr::Hole`], [`PosKind::Hole`]), and each candidate of a hole
+//! in a normal program is a program value ([`Piece`]: conditions,
+//! expressions and statements are grown as values by [`super::grow`],
+//! never written as text nor parsed; an applier hole's candidate is
+//! checked once in the sketch's text with only its hole filled). A
+//! filling is then the sketch's checked bodies with each hole's node
+//! replaced by its piece, ready for the reference interpreter; only the
+//! answer (and a message's filling) is printed ([`Candidate::text`]).
 
 use std::sync::OnceLock;
 
-use cnpi::check;
-use cnpi::diagnostic::has_errors;
-use cnpi::operators::CompareOp;
 use cnpi::program::{
-    Act, ActArg, Applier, Blank, BoolExpr, Operand, PosExpr, PosKind, Program, Stmt, SymExpr,
+    Act, ActArg, Applier, BoolExpr, Operand, PosExpr, PosKind, Program, Stmt, SymExpr,
 };
-use cnpi::span::{SourceId, Span};
-use cnpi::syntax;
 
 /// A candidate for one hole, checked.
 #[derive(Clone, Debug)]
@@ -28,15 +25,18 @@ pub enum Piece {
     Applier(Box<Applier>),
 }
 
-/// A candidate for one hole: its source text (what the answer prints),
-/// and the checked piece, set when first asked for (`None`: it does not
-/// check there, and a filling with it is compiled from its text).
+/// A candidate for one hole: its piece, a program value (set when first
+/// asked for only for an applier hole's candidate, which is checked in
+/// the sketch's text, `source`; `None`: it does not check there). No text
+/// is written for the others: [`Candidate::text`] prints one for the
+/// answer and the messages.
 #[derive(Debug)]
 pub struct Candidate {
-    pub text: String,
     pub piece: OnceLock<Option<Piece>>,
-    /// What a statement does, known without its piece (`None`: not known,
-    /// and the search compares it with no other statement).
+    /// An applier candidate's text, checked on first use.
+    source: Option<String>,
+    /// What a statement does, known without running it (`None`: not
+    /// known, and the search compares it with no other statement).
     pub effect: Option<Effect>,
 }
 
@@ -51,81 +51,92 @@ pub struct Effect {
 }
 
 impl Candidate {
-    /// A candidate whose piece is known.
-    pub fn checked(text: String, piece: Piece) -> Candidate {
+    /// A candidate that is the value `piece`, doing `effect` when it is a
+    /// statement whose effect is known.
+    pub fn of(piece: Piece, effect: Option<Effect>) -> Candidate {
         Candidate {
-            text,
             piece: OnceLock::from(Some(piece)),
+            source: None,
+            effect,
+        }
+    }
+
+    /// An applier candidate written `text`, checked when first asked for.
+    pub fn unchecked(text: String) -> Candidate {
+        Candidate {
+            piece: OnceLock::new(),
+            source: Some(text),
             effect: None,
         }
     }
 
-    /// A candidate whose piece is checked when first asked for, doing
-    /// `effect` when it is known.
-    pub fn unchecked(text: String, effect: Option<Effect>) -> Candidate {
-        Candidate {
-            text,
-            piece: OnceLock::new(),
-            effect,
+    /// The applier candidate's text (`None` for any other).
+    pub fn source(&self) -> Option<&str> {
+        self.source.as_deref()
+    }
+
+    /// The candidate as source text in `program`: an applier's own text,
+    /// any other piece printed.
+    pub fn text(&self, program: &Program) -> String {
+        match (&self.source, self.piece.get()) {
+            (Some(text), _) => text.clone(),
+            (None, Some(Some(piece))) => print(piece, program),
+            (None, _) => String::new(),
         }
     }
 }
 
-/// The statement `text` checked where the statement hole `blank` stands in
-/// `sketch` (the sketch's text, entry `entry`), the other holes left as
-/// they are; `None` when it does not check there.
-pub fn statement(sketch: &str, entry: &str, blank: &Blank, text: &str) -> Option<Piece> {
-    let mut filled = sketch.to_string();
-    filled.replace_range(blank.span.range(), text);
-    // The front end without `compile`'s sources (which only draw
-    // diagnostics, and cost most of the time).
-    let (tree, diagnostics) = syntax::parse(&filled, SourceId::USER);
-    if has_errors(&diagnostics) {
-        return None;
+/// `piece` as source text in `program` (an applier's is never asked for:
+/// [`Candidate::text`] keeps its own).
+fn print(piece: &Piece, program: &Program) -> String {
+    let pointers = &program.pointers;
+    match piece {
+        Piece::Condition(c) => cnpi::program::print::condition(c, pointers),
+        Piece::Expression(e) => cnpi::program::print::position(e, pointers),
+        Piece::Statement(stmt) => statement_text(stmt, program),
+        Piece::Applier(_) => String::new(),
     }
-    let program = check::check(&tree, Some(entry)).0?;
-    let Some(cnpi::program::Body::Normal(body)) = program.defs.get(blank.def).map(|d| &d.body)
-    else {
-        return None;
+}
+
+/// A statement candidate as a normal program writes it: `i = e` for `SET`,
+/// `A[i] = e` for `WRITE`, `F()` for a call, any other ACT by its name.
+fn statement_text(stmt: &Stmt, program: &Program) -> String {
+    let pointers = &program.pointers;
+    let position = |e: &PosExpr| cnpi::program::print::position(e, pointers);
+    match stmt {
+        Stmt::Act(app) => match &app.act {
+            Act::Set(p, e) => format!("{} = {}", pointers[*p].name, position(e)),
+            Act::Env(env) => match (env.name(), env.args.as_slice()) {
+                ("WRITE", [ActArg::Place(cell), ActArg::Position(e)]) => {
+                    let place = cnpi::program::print::cell(cell, pointers);
+                    format!("{place} = {}", position(e))
+                }
+                _ => cnpi::program::print::act(&app.act, pointers),
+            },
+            act => cnpi::program::print::act(act, pointers),
+        },
+        Stmt::Call(def, _) => format!("{}()", program.defs[*def].name),
+        _ => String::new(),
+    }
+}
+
+/// Puts `piece` where the hole `hole` (its index in
+/// [`Program::blanks`]) stands in `program` (which must hold its node, as
+/// the checked sketch does); whether it was found.
+pub fn put(program: &mut Program, hole: usize, piece: &Piece) -> bool {
+    let Some(def) = program.blanks.get(hole).map(|b| b.def) else {
+        return false;
     };
-    starting_at(body, blank.span.start).map(|stmt| Piece::Statement(stmt.clone()))
-}
-
-/// The first statement of `block` (at any depth) that starts at byte `at`.
-fn starting_at(block: &[Stmt], at: usize) -> Option<&Stmt> {
-    block.iter().find_map(|stmt| {
-        if stmt.span().start == at {
-            return Some(stmt);
-        }
-        match stmt {
-            Stmt::If {
-                then, otherwise, ..
-            } => starting_at(then, at).or_else(|| starting_at(otherwise, at)),
-            Stmt::While { body, .. } => starting_at(body, at),
-            _ => None,
-        }
-    })
-}
-
-/// Puts `piece` where the placeholder of the hole `blank` stands in
-/// `program` (which must hold it, as the checked sketch does); whether it
-/// was found.
-pub fn put(program: &mut Program, blank: &Blank, piece: &Piece) -> bool {
-    let Some(cnpi::program::Body::Normal(body)) =
-        program.defs.get_mut(blank.def).map(|d| &mut d.body)
+    let Some(cnpi::program::Body::Normal(body)) = program.defs.get_mut(def).map(|d| &mut d.body)
     else {
         return false;
     };
-    let at = Place {
-        span: blank.span,
-        piece,
-    };
-    at.block(body)
+    Place { hole, piece }.block(body)
 }
 
-/// Where a piece goes: the placeholder at `span`.
+/// Where a piece goes: the node of hole `hole`.
 struct Place<'a> {
-    span: Span,
+    hole: usize,
     piece: &'a Piece,
 }
 
@@ -135,15 +146,23 @@ impl Place<'_> {
     }
 
     fn stmt(&self, stmt: &mut Stmt) -> bool {
-        if let (Stmt::Pass(span), Piece::Statement(new)) = (&*stmt, self.piece)
-            && *span == self.span
+        if let (Stmt::Hole(hole, span), Piece::Statement(new)) = (&*stmt, self.piece)
+            && *hole == self.hole
         {
+            // Written where the `?` is: the search reads the hole's value
+            // at the statement starting there.
+            let span = *span;
             *stmt = new.clone();
+            match stmt {
+                Stmt::Act(app) => app.span = span,
+                Stmt::Call(_, at) => *at = span,
+                _ => {}
+            }
             return true;
         }
         match stmt {
             Stmt::Act(app) => self.act(&mut app.act),
-            Stmt::Call(..) | Stmt::Pass(_) => false,
+            Stmt::Call(..) | Stmt::Pass(_) | Stmt::Hole(..) => false,
             Stmt::StateCall(_, args, _) => args.iter_mut().any(|e| self.pos(e)),
             Stmt::ParamCall(call) => call.args.iter_mut().any(|e| self.pos(e)),
             Stmt::If {
@@ -173,10 +192,8 @@ impl Place<'_> {
     }
 
     fn condition(&self, condition: &mut BoolExpr) -> bool {
-        if let Piece::Condition(new) = self.piece
-            && let BoolExpr::Compare(CompareOp::Eq, Operand::Pos(zero), Operand::Int(0)) =
-                &*condition
-            && zero.span == self.span
+        if let (BoolExpr::Hole(hole, _), Piece::Condition(new)) = (&*condition, self.piece)
+            && *hole == self.hole
         {
             *condition = new.clone();
             return true;
@@ -186,6 +203,7 @@ impl Place<'_> {
             BoolExpr::Test(_, e) => self.pos(e),
             BoolExpr::And(a, b) | BoolExpr::Or(a, b) => self.condition(a) || self.condition(b),
             BoolExpr::Not(a) => self.condition(a),
+            BoolExpr::Hole(..) => false,
         }
     }
 
@@ -199,9 +217,8 @@ impl Place<'_> {
     }
 
     fn pos(&self, e: &mut PosExpr) -> bool {
-        if let Piece::Expression(new) = self.piece
-            && e.span == self.span
-            && e.kind == PosKind::Int(0)
+        if let (PosKind::Hole(hole), Piece::Expression(new)) = (&e.kind, self.piece)
+            && *hole == self.hole
         {
             *e = new.clone();
             return true;
@@ -211,7 +228,8 @@ impl Place<'_> {
             | PosKind::Pointer(_)
             | PosKind::Last
             | PosKind::End
-            | PosKind::Resume => false,
+            | PosKind::Resume
+            | PosKind::Hole(_) => false,
             PosKind::Observe(_, a) | PosKind::Neg(a) => self.pos(a),
             PosKind::Arith(_, a, b) => self.pos(a) || self.pos(b),
             PosKind::Read(cell) => cell.at.iter_mut().any(|e| self.pos(e)),

@@ -1,5 +1,5 @@
-//! The candidates of a hole in a normal program, smallest first, each
-//! written as source text.
+//! The candidates of a hole in a normal program, smallest first, each a
+//! program value (no text is written or parsed per candidate).
 //!
 //! Sizes and the order within a size (the answer is the first candidate
 //! in this order that passes, so it is deterministic):
@@ -34,8 +34,8 @@ use cnpi::exec::limits::Interrupt;
 use cnpi::operators::{ArithOp, CompareOp};
 use cnpi::program::hidden::hidden;
 use cnpi::program::{
-    BlankKind, Body, BoolExpr, Cell, DataKind, Operand, PosExpr, PosKind, Program, Relation, World,
-    print,
+    Act, ActApp, ActArg, BlankKind, Body, BoolExpr, Cell, DataKind, DefId, Operand, PosExpr,
+    PosKind, Program, Relation, Stmt, World,
 };
 use cnpi::span::Span;
 
@@ -110,28 +110,23 @@ impl<'p> Grower<'p> {
         Grower { stop, ..self }
     }
 
-    /// The candidates of size `size` for a hole of kind `kind`: each as
-    /// source, conditions and expressions also checked (a statement's
-    /// piece depends on where it stands: [`super::fill::statement`]).
-    pub fn candidates(&mut self, kind: BlankKind, size: usize) -> Vec<Candidate> {
-        let pointers = &self.program.pointers;
+    /// The candidates of size `size` for a hole of kind `kind` in the
+    /// normal program `def`, each a program value.
+    pub fn candidates(&mut self, kind: BlankKind, size: usize, def: DefId) -> Vec<Candidate> {
         let stop = self.stop;
         let going = move || !stopped(stop);
         match kind {
             BlankKind::Expression => (self.exprs_of(size).iter())
                 .take_while(|_| going())
-                .map(|v| {
-                    let text = print::position(&v.expr, pointers);
-                    Candidate::checked(text, Piece::Expression(v.expr.clone()))
-                })
+                .map(|v| Candidate::of(Piece::Expression(v.expr.clone()), None))
                 .collect(),
             BlankKind::Condition => self
                 .conditions_of(size)
                 .into_iter()
                 .take_while(|_| going())
-                .map(|c| Candidate::checked(print::condition(&c, pointers), Piece::Condition(c)))
+                .map(|c| Candidate::of(Piece::Condition(c), None))
                 .collect(),
-            BlankKind::Statement => self.statements_of(size),
+            BlankKind::Statement => self.statements_of(size, def),
         }
     }
 
@@ -380,19 +375,18 @@ impl<'p> Grower<'p> {
         out
     }
 
-    /// The statements of size `size`: each as source and, in `ram`, what
-    /// it does ([`Effect`]).
-    fn statements_of(&mut self, size: usize) -> Vec<Candidate> {
+    /// The statements of size `size` in the normal program `def` (a
+    /// register it may name: not another's local), each a value and, in
+    /// `ram`, what it does ([`Effect`]).
+    fn statements_of(&mut self, size: usize, def: DefId) -> Vec<Candidate> {
         let (program, stop) = (self.program, self.stop);
-        let pointers = &program.pointers;
-        let exprs: Vec<(String, PosExpr)> = (self.exprs_of(size).iter())
+        let exprs: Vec<PosExpr> = (self.exprs_of(size).iter())
             .take_while(|_| !stopped(stop))
-            .map(|v| (print::position(&v.expr, pointers), v.expr.clone()))
+            .map(|v| v.expr.clone())
             .collect();
-        let unknown = |text| Candidate::unchecked(text, None);
+        let unknown = |stmt| Candidate::of(Piece::Statement(stmt), None);
         if super::observed_applies(program) {
-            let texts: Vec<String> = exprs.into_iter().map(|(text, _)| text).collect();
-            let mut out: Vec<Candidate> = (observed::statements(program, &texts, size))
+            let mut out: Vec<Candidate> = (observed::statements(program, &exprs, size))
                 .into_iter()
                 .map(unknown)
                 .collect();
@@ -401,23 +395,30 @@ impl<'p> Grower<'p> {
             }
             return out;
         }
-        let scalars = scalars(program);
+        let visible = |e: &PosExpr| match e.kind {
+            PosKind::Pointer(p) => program.pointers[p].owner.is_none_or(|o| o == def),
+            _ => true,
+        };
+        let scalars: Vec<PosExpr> = (scalars(program).into_iter())
+            .map(|(_, e)| e)
+            .filter(visible)
+            .collect();
         // Registers and scalar inputs or vars, then each array's elements
-        // at each index term: (text, shape, index).
-        let mut targets: Vec<(String, u32, Option<PosExpr>)> = Vec::new();
-        for (text, expr) in &scalars {
-            let size_of = matches!(&expr.kind, PosKind::Read(cell)
+        // at each index term: (place, shape, index).
+        let mut targets: Vec<(PosExpr, u32, Option<PosExpr>)> = Vec::new();
+        for e in &scalars {
+            let size_of = matches!(&e.kind, PosKind::Read(cell)
                 if program.data[cell.data].kind == DataKind::Size);
             if !size_of {
-                targets.push((text.clone(), shape(targets.len()), None));
+                targets.push((e.clone(), shape(targets.len()), None));
             }
         }
         let mut elements = Vec::new();
         for (id, data) in program.data.iter().enumerate() {
             if data.dims.len() == 1 {
-                for (t, index) in &scalars {
-                    let text = format!("{}[{t}]", data.name);
-                    elements.push((text, shape(targets.len() + id), Some(index.clone())));
+                for index in &scalars {
+                    let place = read(program, id, vec![index.clone()]);
+                    elements.push((place, shape(targets.len() + id), Some(index.clone())));
                 }
             }
         }
@@ -425,44 +426,80 @@ impl<'p> Grower<'p> {
         targets.extend(elements.iter().cloned());
         let mut out = Vec::new();
         'targets: for (target, shape, index) in &targets {
-            for (text, e) in &exprs {
+            for e in &exprs {
                 if stopped(stop) {
                     break 'targets;
                 }
-                if text != target {
-                    let args = index.iter().chain([e]).cloned().collect();
-                    let effect = Effect {
-                        shape: *shape,
-                        args,
-                    };
-                    out.push(Candidate::unchecked(
-                        format!("{target} = {text}"),
-                        Some(effect),
-                    ));
+                if e == target {
+                    continue;
                 }
+                let Some(stmt) = assign(program, target, e.clone()) else {
+                    continue;
+                };
+                let args = index.iter().chain([e]).cloned().collect();
+                let effect = Effect {
+                    shape: *shape,
+                    args,
+                };
+                out.push(Candidate::of(Piece::Statement(stmt), Some(effect)));
             }
         }
         if size == 1 {
             let mut others = first_other..;
+            let place = |e: &PosExpr| match &e.kind {
+                PosKind::Read(cell) => ActArg::Place((**cell).clone()),
+                _ => ActArg::Position(e.clone()),
+            };
             for (i, (a, _, t)) in elements.iter().enumerate() {
                 for (b, _, u) in &elements[i + 1..] {
+                    let Some(stmt) = act(program, "SWAP", vec![place(a), place(b)]) else {
+                        continue;
+                    };
                     let args = t.iter().chain(u).cloned().collect();
                     let effect = others.next().map(|shape| Effect { shape, args });
-                    out.push(Candidate::unchecked(format!("SWAP({a}, {b})"), effect));
+                    out.push(Candidate::of(Piece::Statement(stmt), effect));
                 }
             }
             let printed = others.next().unwrap_or(u32::MAX);
-            out.extend(exprs.iter().map(|(text, e)| {
-                let effect = Effect {
-                    shape: printed,
-                    args: vec![e.clone()],
-                };
-                Candidate::unchecked(format!("OUT({text})"), Some(effect))
-            }));
+            for e in &exprs {
+                if let Some(stmt) = act(program, "OUT", vec![ActArg::Position(e.clone())]) {
+                    let effect = Effect {
+                        shape: printed,
+                        args: vec![e.clone()],
+                    };
+                    out.push(Candidate::of(Piece::Statement(stmt), Some(effect)));
+                }
+            }
             out.extend(calls(program).map(unknown));
         }
         out
     }
+}
+
+/// The statement `target = e`: `SET` for a register, `WRITE` for a cell.
+fn assign(program: &Program, target: &PosExpr, e: PosExpr) -> Option<Stmt> {
+    match &target.kind {
+        PosKind::Pointer(p) => Some(applied(Act::Set(*p, e))),
+        PosKind::Read(cell) => act(
+            program,
+            "WRITE",
+            vec![ActArg::Place((**cell).clone()), ActArg::Position(e)],
+        ),
+        _ => None,
+    }
+}
+
+/// The statement applying the environment's ACT `name` to `args`.
+fn act(program: &Program, name: &str, args: Vec<ActArg>) -> Option<Stmt> {
+    cnpi::env::build_act(program.env, name, args).map(applied)
+}
+
+/// `act` as a statement (written where its hole is: [`super::fill::put`]).
+pub(super) fn applied(act: Act) -> Stmt {
+    Stmt::Act(ActApp {
+        act,
+        span: Span::default(),
+    })
 }
 
 /// Whether growing should stop: `stop` asked at every piece (a flag's
@@ -512,11 +549,11 @@ fn read(program: &Program, data: usize, at: Vec<PosExpr>) -> PosExpr {
     })))
 }
 
-/// A call `F()` of each normal program of `program`.
-fn calls(program: &Program) -> impl Iterator<Item = String> {
-    (program.defs.iter())
-        .filter(|def| matches!(def.body, Body::Normal(_)))
-        .map(|def| format!("{}()", def.name))
+/// A call `F()` of each normal program of `program` without parameters.
+fn calls(program: &Program) -> impl Iterator<Item = Stmt> {
+    (program.defs.iter().enumerate())
+        .filter(|(_, def)| matches!(def.body, Body::Normal(_)) && def.params.is_empty())
+        .map(|(id, _)| Stmt::Call(id, Span::default()))
 }
 
 /// The bits of `probes` probe states (at most 64).

@@ -457,14 +457,9 @@ impl BlankSketch {
             search.checked_runs += 1;
             search.checked = search.checked.saturating_add(count);
         }
-        let texts = |picks: &[u32]| -> Filling {
-            (lists.iter().zip(picks))
-                .map(|(list, c)| list[*c as usize].text.clone())
-                .collect()
-        };
-        let first = texts(&inner.first());
         if search.found.is_none() {
             let Some(failed) = fails else {
+                let first = self.texts(lists, inner.first());
                 // The answer is compiled from its text once, here.
                 let Some(program) = self.compiled(&first) else {
                     return false;
@@ -501,7 +496,7 @@ impl BlankSketch {
                 .as_ref()
                 .is_none_or(|(passed, _)| failed > *passed)
             {
-                state.best = Some((failed, first));
+                state.best = Some((failed, self.texts(lists, inner.first())));
             }
             return false;
         }
@@ -510,6 +505,18 @@ impl BlankSketch {
 
     fn kind(&self, hole: usize) -> BlankKind {
         self.program.blanks[hole].kind
+    }
+
+    /// The filling taking candidate `picks[h]` of each `lists[h]`, printed
+    /// (for the answer and the messages only).
+    pub(super) fn texts(
+        &self,
+        lists: &[&[Candidate]],
+        picks: impl IntoIterator<Item = u32>,
+    ) -> Filling {
+        (lists.iter().zip(picks))
+            .map(|(list, c)| list[c as usize].text(&self.program))
+            .collect()
     }
 
     /// The applier holes (`def X: ?`), in file order: each definition and
@@ -524,7 +531,7 @@ impl BlankSketch {
     /// then the applier holes) at `size`.
     fn candidates(&self, grower: &mut Grower, hole: usize, size: usize) -> Vec<Candidate> {
         match hole.checked_sub(self.program.blanks.len()) {
-            None => grower.candidates(self.kind(hole), size),
+            None => grower.candidates(self.kind(hole), size, self.program.blanks[hole].def),
             Some(a) => match self.program.holes().nth(a) {
                 Some((def, applier)) => appliers::candidates(&self.program, def, applier, size),
                 None => Vec::new(),
@@ -539,19 +546,18 @@ impl BlankSketch {
         for blank in &self.program.blanks {
             work.defs[blank.def].body = self.program.defs[blank.def].body.clone();
         }
-        let put = (self.program.blanks.iter().zip(chosen)).all(|(blank, candidate)| {
-            let piece = candidate
-                .piece
-                .get_or_init(|| fill::statement(&self.text, &self.entry, blank, &candidate.text));
-            piece
-                .as_ref()
-                .is_some_and(|piece| fill::put(work, blank, piece))
-        });
+        let put =
+            (chosen.iter().take(self.program.blanks.len()).enumerate()).all(|(hole, candidate)| {
+                (candidate.piece.get())
+                    .and_then(Option::as_ref)
+                    .is_some_and(|piece| fill::put(work, hole, piece))
+            });
         let applier_chosen = chosen.get(self.program.blanks.len()..).unwrap_or_default();
         put && (self.applier_holes().into_iter().zip(applier_chosen)).all(
             |((def, at), candidate)| {
                 let piece = (candidate.piece).get_or_init(|| {
-                    appliers::piece(&self.text, &self.entry, def, at, &candidate.text)
+                    let text = candidate.source().unwrap_or_default();
+                    appliers::piece(&self.text, &self.entry, def, at, text)
                 });
                 piece
                     .as_ref()
@@ -588,10 +594,8 @@ impl BlankSketch {
                 return true;
             }
             search.checked_runs += 1;
-            let texts: Filling = (lists.iter().zip(&b.sets))
-                .map(|(list, set)| list[set[0] as usize].text.clone())
-                .collect();
             let Some(mut narrowed) = self.first_put(&mut work, lists, &b, &state.sites) else {
+                let texts = self.texts(lists, b.first());
                 if let Some(input) = self.compiled(&texts).and_then(|p| teller.differs(self, &p)) {
                     search.ambiguous = Some((texts, input));
                     return true;
@@ -614,7 +618,7 @@ impl BlankSketch {
                 return true;
             }
             if end_of(run, &teller.members) != *end {
-                search.ambiguous = Some((texts, json.clone()));
+                search.ambiguous = Some((self.texts(lists, b.first()), json.clone()));
                 return true;
             }
             let (inner, rest) = b.split(narrowed);
@@ -885,8 +889,10 @@ mod tests {
     }
 
     /// The `n`-th filling's source texts.
-    fn texts(lists: &[&[Candidate]], n: usize) -> Filling {
-        nth(lists, n).into_iter().map(|c| c.text.clone()).collect()
+    fn texts(sketch: &BlankSketch, lists: &[&[Candidate]], n: usize) -> Filling {
+        (nth(lists, n).into_iter())
+            .map(|c| c.text(&sketch.program))
+            .collect()
     }
 
     #[test]
@@ -901,14 +907,11 @@ mod tests {
     }
 
     /// Whether each example passes, the filling's pieces put into the
-    /// checked sketch (`None`: a piece does not check or has no place).
+    /// checked sketch (`None`: a piece has no place).
     fn passes_put(sketch: &BlankSketch, chosen: &[&Candidate]) -> Option<Vec<bool>> {
         let mut work = sketch.program.clone();
-        for (blank, candidate) in sketch.program.blanks.iter().zip(chosen) {
-            let piece = candidate.piece.get_or_init(|| {
-                fill::statement(&sketch.text, &sketch.entry, blank, &candidate.text)
-            });
-            if !fill::put(&mut work, blank, piece.as_ref()?) {
+        for (hole, candidate) in chosen.iter().enumerate() {
+            if !fill::put(&mut work, hole, candidate.piece.get()?.as_ref()?) {
                 return None;
             }
         }
@@ -923,7 +926,8 @@ mod tests {
 
     /// For about 100 fillings spread over each product of candidate lists
     /// of `sizes`, whether each example passes is the same with the
-    /// filling put into the checked sketch and written into its text.
+    /// filling's values put into the checked sketch and with it printed
+    /// into the sketch's text and compiled by the front end.
     fn put_agrees_with_written(text: &str, examples: &str, sizes: &[&[usize]]) {
         let program = compile("s.cnpi", text, None).program.expect("checks");
         let layout = Declarations::of(&program);
@@ -943,18 +947,21 @@ mod tests {
         let (mut compared, mut passed) = (0, 0);
         for sizes in sizes {
             let lists: Vec<Vec<Candidate>> = (sizes.iter().enumerate())
-                .map(|(hole, size)| grower.candidates(sketch.kind(hole), *size))
+                .map(|(hole, size)| {
+                    let def = sketch.program.blanks[hole].def;
+                    grower.candidates(sketch.kind(hole), *size, def)
+                })
                 .collect();
             let lists: Vec<&[Candidate]> = lists.iter().map(Vec::as_slice).collect();
             let count: usize = lists.iter().map(|l| l.len()).product();
             for n in (0..count).step_by((count / 100).max(1)) {
                 let chosen = nth(&lists, n);
                 let put = passes_put(&sketch, &chosen).expect("every piece has its place");
-                let fails = sketch.fails(&texts(&lists, n), false);
+                let fails = sketch.fails(&texts(&sketch, &lists, n), false);
                 let written: Vec<bool> = (0..sketch.examples.len())
                     .map(|i| !fails.contains(&i))
                     .collect();
-                assert_eq!(put, written, "filling {:?}", texts(&lists, n));
+                assert_eq!(put, written, "filling {:?}", texts(&sketch, &lists, n));
                 compared += 1;
                 passed += put.iter().filter(|p| **p).count();
             }
@@ -967,7 +974,7 @@ mod tests {
     }
 
     #[test]
-    fn a_filling_put_into_the_checked_sketch_runs_as_its_text_compiled() {
+    fn a_filling_of_values_runs_as_its_text_compiled() {
         let ram = "env ram(i = 0)\ninput A[n]\nvar count = 0\n\ndef COUNT():\n  \
                    while ?:\n    if A[i] > ?:\n      ?\n    i = i + 1\n";
         let counts = r#"[

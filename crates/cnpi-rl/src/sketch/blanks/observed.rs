@@ -21,8 +21,8 @@
 use cnpi::env;
 use cnpi::operators::{ArithOp, CompareOp};
 use cnpi::program::{
-    BoolExpr, Color, Observation, ObservationKind, Operand, ParamType, PosExpr, PosKind, Program,
-    SymExpr, ValExpr,
+    Act, ActArg, BoolExpr, Color, Direction, Observation, ObservationKind, Operand, ParamType,
+    PosExpr, PosKind, Program, Stmt, SymExpr, ValExpr,
 };
 use cnpi::span::Span;
 
@@ -124,9 +124,8 @@ pub fn comparisons(program: &Program) -> Vec<BoolExpr> {
 }
 
 /// The ACT statements of size `size`, `exprs` the expressions of that
-/// size (as source), in order.
-pub fn statements(program: &Program, exprs: &[String], size: usize) -> Vec<String> {
-    let registers: Vec<String> = program.pointers.iter().map(|p| p.name.clone()).collect();
+/// size, in order.
+pub fn statements(program: &Program, exprs: &[PosExpr], size: usize) -> Vec<Stmt> {
     let mut out = Vec::new();
     for decl in env::environment(program.env).acts {
         let positions = decl.params.contains(&ParamType::Position);
@@ -136,14 +135,22 @@ pub fn statements(program: &Program, exprs: &[String], size: usize) -> Vec<Strin
         if !positions && size != 1 {
             continue;
         }
-        let options: Vec<Vec<String>> = (decl.params.iter())
+        let options: Vec<Vec<ActArg>> = (decl.params.iter())
             .map(|param| match param {
-                ParamType::Pointer => registers.clone(),
-                ParamType::Position => exprs.to_vec(),
-                other => other.words().iter().map(|w| w.to_string()).collect(),
+                ParamType::Pointer => (0..program.pointers.len()).map(ActArg::Pointer).collect(),
+                ParamType::Position => exprs.iter().cloned().map(ActArg::Position).collect(),
+                ParamType::Direction => vec![
+                    ActArg::Direction(Direction::Left),
+                    ActArg::Direction(Direction::Right),
+                ],
+                ParamType::Color => [Color::White, Color::Grey, Color::Black]
+                    .map(ActArg::Color)
+                    .to_vec(),
+                ParamType::Ok => vec![ActArg::Ok],
+                ParamType::Place => Vec::new(),
             })
             .collect();
-        let mut args: Vec<Vec<String>> = vec![Vec::new()];
+        let mut args: Vec<Vec<ActArg>> = vec![Vec::new()];
         for option in &options {
             args = (args.iter())
                 .flat_map(|before| {
@@ -156,8 +163,9 @@ pub fn statements(program: &Program, exprs: &[String], size: usize) -> Vec<Strin
                 .collect();
         }
         out.extend(
-            args.into_iter()
-                .map(|args| format!("{}({})", decl.name, args.join(", "))),
+            (args.into_iter())
+                .filter_map(|args| Act::build(decl, args))
+                .map(super::grow::applied),
         );
     }
     out
