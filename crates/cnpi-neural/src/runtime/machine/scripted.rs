@@ -16,7 +16,7 @@
 
 use super::super::automaton::{Automaton, CONTEXT, End, LEAF, Move, NONE, starts};
 use super::super::script::{Action, Block, First, Scripts, Simple};
-use super::jit::{self, Exit, Running, Stack, State};
+use super::jit::{self, Exit, Flow, Running, Stack, State};
 use super::{Diagnostic, Machine, RowId};
 use crate::runtime::row::Op;
 use cnpi::env::internal;
@@ -33,15 +33,6 @@ const CODE_CHECKS: u32 = 1 << 10;
 #[inline(always)]
 fn sampled(run: u32) -> bool {
     run.wrapping_mul(0x9e37_79b9) >> 29 == 0
-}
-
-/// Where the edges go after one.
-pub(super) enum Flow {
-    /// To edge `.0`.
-    Edge(u32),
-    /// Back to the scripted loop: true where the run's first activation
-    /// returned.
-    Out(bool),
 }
 
 /// Holds `running` at `depth` of a context.

@@ -36,7 +36,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::super::automaton::{Automaton, CONTEXT, NONE};
 use super::super::script::Scripts;
-use super::scripted::Flow;
 use super::{Diagnostic, Machine};
 use cnpi::env::RawRegion;
 use cnpi::exec::limits::POLL_EVERY;
@@ -194,6 +193,16 @@ impl Exit {
             _ => Exit::Loops(edge, m),
         }
     }
+}
+
+/// Where the edges go after one (the scripted loop's reading of an end,
+/// which the code asks of the bits it does not read).
+pub(super) enum Flow {
+    /// To edge `.0`.
+    Edge(u32),
+    /// Back to the scripted loop: true where the run's first activation
+    /// returned.
+    Out(bool),
 }
 
 /// The scripts' stack: the activation on top, apart from those below it.
