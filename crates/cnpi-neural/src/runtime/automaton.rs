@@ -224,6 +224,11 @@ impl Automaton {
         self.edges.len()
     }
 
+    /// How many script positions there are (an edge may start at each).
+    pub(super) fn positions(&self) -> usize {
+        self.by_position.len()
+    }
+
     /// Edge `edge`.
     #[inline(always)]
     pub(super) fn edge(&self, edge: u32) -> Option<&Edge> {

@@ -27,7 +27,7 @@ use cnpi::exec::limits::POLL_EVERY;
 const CODE_CHECKS: u32 = 1 << 10;
 
 /// Where the edges go after one.
-enum Flow {
+pub(super) enum Flow {
     /// To edge `.0`.
     Edge(u32),
     /// Back to the scripted loop: true where the run's first activation
@@ -285,9 +285,9 @@ impl<'m> Machine<'m, '_, '_> {
     }
 
     /// Where the edges go after edge `e`, whose moves are done: its end
-    /// read.
+    /// read (the generated code asks this of the bits it does not read).
     #[inline(always)]
-    fn end(
+    pub(super) fn end(
         &mut self,
         scripts: &'m Scripts,
         automaton: &'m Automaton,

@@ -7,14 +7,17 @@
 //! a restart with its check that the loop changed something, a return to
 //! a held activation) as loads and stores, the rest (an ACT, a built-in,
 //! putting the held activations on the stack, the poll) through
-//! [`Helpers`], and its end: the next edge, or a laid-out diagram whose
+//! [`Helpers`], and its end: the next edge, a laid-out diagram whose
 //! nodes read their features' two sides from the pointers and the
-//! regions and branch on the relation to the next node or edge. Where an
-//! edge cannot run or its end is not written here (a bit read from the
-//! encoder, a return to the stack), the function returns ([`Exit`]) and
-//! the scripted loop goes on from there.
+//! regions and branch on the relation to the next node or edge, a bit
+//! read through the encoder by a helper, or a return that pops the stack
+//! and goes on at the edge that starts where the popped activation
+//! resumes (by a table of the script positions). Where an edge cannot
+//! run, or a return finds no edge (or the run's first activation
+//! returns), the function returns ([`Exit`]) and the scripted loop goes
+//! on from there.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::mem::offset_of;
 
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -46,9 +49,11 @@ pub(in crate::runtime) struct Code {
     /// The regions the code reads, by their slot in [`State::regions`].
     pub(super) regions: Vec<u32>,
     /// Per edge, its place in the function's jump table (past the edges
-    /// made into code, none), which the code reads.
+    /// made into code, none), and per script position the edge that
+    /// starts there in the empty context (else [`NONE`]): read by the
+    /// code.
     #[expect(dead_code, reason = "read by the code, through its address")]
-    slots: Box<[u32]>,
+    tables: [Box<[u32]>; 2],
 }
 
 // SAFETY: after `finalize_definitions` the module's memory is only read
@@ -94,10 +99,15 @@ pub(super) fn compile(automaton: &Automaton, chosen: &[u32], helpers: &Helpers) 
     for (slot, &e) in chosen.iter().enumerate() {
         slots[e as usize] = slot as u32;
     }
+    let positions: Box<[u32]> = (0..automaton.positions() as u32)
+        .map(|at| automaton.index_at(at).unwrap_or(NONE))
+        .collect();
     let mut functions = FunctionBuilderContext::new();
     let mut writer = Writer {
         chosen: &chosen,
         slots: &slots,
+        positions: &positions,
+        dispatch: Block::from_u32(0),
         b: FunctionBuilder::new(&mut context.func, &mut functions),
         automaton,
         helpers,
@@ -111,6 +121,7 @@ pub(super) fn compile(automaton: &Automaton, chosen: &[u32], helpers: &Helpers) 
         exit: Block::from_u32(0),
         step_sig: None,
         poll_sig: None,
+        next_sig: None,
         call_conv: module.isa().default_call_conv(),
     };
     writer.write();
@@ -131,7 +142,7 @@ pub(super) fn compile(automaton: &Automaton, chosen: &[u32], helpers: &Helpers) 
         entry,
         pointers,
         regions,
-        slots,
+        tables: [slots, positions],
     })
 }
 
@@ -161,6 +172,10 @@ struct Writer<'a, 'f> {
     /// The edges made into code, and each edge's place among them.
     chosen: &'a [u32],
     slots: &'a [u32],
+    /// Per script position, its edge ([`Code::tables`]).
+    positions: &'a [u32],
+    /// The block that goes to the edge its parameter names.
+    dispatch: Block,
     helpers: &'a Helpers,
     /// The block of each edge written (or to be).
     edges: HashMap<u32, Block>,
@@ -178,6 +193,7 @@ struct Writer<'a, 'f> {
     exit: Block,
     step_sig: Option<SigRef>,
     poll_sig: Option<SigRef>,
+    next_sig: Option<SigRef>,
     /// The helpers' calling convention (`extern "C"`).
     call_conv: CallConv,
 }
@@ -188,14 +204,14 @@ fn flags() -> MemFlagsData {
 }
 
 impl Writer<'_, '_> {
-    /// The whole function: the entry's jump table over every edge, each
-    /// edge, and the exit.
+    /// The whole function: the jump table over every edge, each edge, and
+    /// the exit.
     fn write(&mut self) {
         let start = self.b.create_block();
         self.b.append_block_params_for_function_params(start);
         self.b.switch_to_block(start);
         self.state = self.b.block_params(start)[0];
-        let edge = self.b.block_params(start)[1];
+        let first = self.b.block_params(start)[1];
         self.declare_vars();
         self.exit = self.b.create_block();
         self.b.append_block_param(self.exit, I64);
@@ -203,6 +219,10 @@ impl Writer<'_, '_> {
             let block = self.b.create_block();
             self.edges.insert(e, block);
         }
+        self.dispatch = self.b.create_block();
+        let edge = self.b.append_block_param(self.dispatch, I32);
+        self.b.ins().jump(self.dispatch, &[BlockArg::Value(first)]);
+        self.b.switch_to_block(self.dispatch);
         // The edge's slot, read from the table; past it, or past the
         // edges, leave.
         let unknown = self.b.create_block();
@@ -335,7 +355,7 @@ impl Writer<'_, '_> {
         }
         let room = self.load(offset_of!(State, room));
         let room_needed = i64::from(edge.room);
-        let full = (self.b.ins()).icmp_imm_u(IntCC::UnsignedLessThanOrEqual, room, room_needed);
+        let full = (self.b.ins()).icmp_imm_s(IntCC::SignedLessThanOrEqual, room, room_needed);
         self.branch(full, stop);
         let left = self.b.ins().iadd_imm_s(left, -steps);
         self.b.def_var(self.vars.left, left);
@@ -349,8 +369,70 @@ impl Writer<'_, '_> {
                 self.b.ins().jump(target, &[]);
             }
             End::Walk { root, .. } if self.walks(root) => self.hop(root),
-            End::Walk { .. } | End::Bit { .. } | End::Return => self.leave(Exit::End(e)),
+            End::Walk { .. } | End::Bit { .. } => self.read(e),
+            End::Return => self.pop(e),
         }
+    }
+
+    /// The end of edge `e` read by the helper: on at the edge it names,
+    /// leaving where it failed.
+    fn read(&mut self, e: u32) {
+        let sig = *self.next_sig.get_or_insert_with(|| {
+            let mut sig = Signature::new(self.call_conv);
+            sig.params.extend([AbiParam::new(I64), AbiParam::new(I32)]);
+            sig.returns.push(AbiParam::new(I32));
+            self.b.import_signature(sig)
+        });
+        let helper = self.b.ins().iconst(I64, self.helpers.next as usize as i64);
+        let ev = self.b.ins().iconst(I32, i64::from(e));
+        let call = (self.b.ins()).call_indirect(sig, helper, &[self.state, ev]);
+        let next = self.b.inst_results(call)[0];
+        let moves = self
+            .automaton
+            .edge(e)
+            .map_or(0, |edge| self.automaton.moves(edge).len() as u32);
+        let fail = self.exit_block(Exit::Fail(e, moves));
+        let failed = self.b.ins().icmp_imm_u(IntCC::Equal, next, i64::from(NONE));
+        self.branch(failed, fail);
+        self.b.ins().jump(self.dispatch, &[BlockArg::Value(next)]);
+    }
+
+    /// The return that ends edge `e`: the activation below the top popped
+    /// and on at the edge where it resumes; where the stack is empty or no
+    /// edge starts there, the loop reads the end.
+    fn pop(&mut self, e: u32) {
+        let out = self.exit_block(Exit::End(e));
+        let depth = self.load(offset_of!(State, depth));
+        let empty = self.b.ins().icmp_imm_u(IntCC::Equal, depth, 0);
+        self.branch(empty, out);
+        let depth = self.b.ins().iadd_imm_s(depth, -1);
+        let below = self.load(offset_of!(State, below));
+        let offset = self.b.ins().imul_imm_u(depth, size_of::<Running>() as i64);
+        let running = self.b.ins().iadd(below, offset);
+        let at = (self.b.ins()).load(I32, flags(), running, offset_of!(Running, at) as i32);
+        let count = self.positions.len() as i64;
+        let inside = (self.b.ins()).icmp_imm_u(IntCC::UnsignedLessThan, at, count);
+        let known = self.b.create_block();
+        self.b.ins().brif(inside, known, &[], out, &[]);
+        self.b.switch_to_block(known);
+        let table = self.b.ins().iconst(I64, self.positions.as_ptr() as i64);
+        let index = self.b.ins().uextend(I64, at);
+        let offset = self.b.ins().ishl_imm_u(index, 2);
+        let address = self.b.ins().iadd(table, offset);
+        let next = self.b.ins().load(I32, flags(), address, 0);
+        let none = self.b.ins().icmp_imm_u(IntCC::Equal, next, i64::from(NONE));
+        self.branch(none, out);
+        self.store(depth, offset_of!(State, depth));
+        let room = self.load(offset_of!(State, room));
+        let room = self.b.ins().iadd_imm_s(room, 1);
+        self.store(room, offset_of!(State, room));
+        let entry = (self.b.ins()).load(I32, flags(), running, offset_of!(Running, entry) as i32);
+        let version =
+            (self.b.ins()).load(I64, flags(), running, offset_of!(Running, version) as i32);
+        self.b.def_var(self.vars.top_entry, entry);
+        self.b.def_var(self.vars.top_version, version);
+        self.store(at, offset_of!(State, top) + offset_of!(Running, at));
+        self.b.ins().jump(self.dispatch, &[BlockArg::Value(next)]);
     }
 
     /// Goes on in a new block where `condition` is false, to `to` where
@@ -522,7 +604,7 @@ impl Writer<'_, '_> {
     /// reads (none reads a failable feature).
     fn walks(&self, root: u32) -> bool {
         let mut todo = vec![root];
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = HashSet::new();
         while let Some(at) = todo.pop() {
             if !seen.insert(at) {
                 continue;

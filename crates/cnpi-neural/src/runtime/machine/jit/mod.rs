@@ -13,14 +13,16 @@
 //! fills (the budget, the poll, the top activation and those held apart,
 //! where the pointers, the change counter and the regions lie) until an
 //! edge it does not run: one whose checks fail, one it does not hold, or
-//! an end it does not read (a bit through the encoder, a return to the
-//! stack). It then returns where it stopped ([`Exit`]) and the loop goes
-//! on from there, so every check, step count and error is the
-//! interpreter's: a check that fails is made again by the loop, which
-//! takes the steps one by one; a move that fails gives back the same
-//! steps. Nothing is decided by the code that the tables did not decide
-//! when the edges were made: a bit is a diagram's node, a next edge is the
-//! table's row for that bit.
+//! a return from the run's first activation or to a position that starts
+//! no edge (a return to the stack is popped in the code, and a bit read
+//! through the encoder is read by a helper as the interpreter reads it).
+//! It then returns where it stopped ([`Exit`]) and the loop goes on from
+//! there, so every check, step count and error is the interpreter's: a
+//! check that fails is made again by the loop, which takes the steps one
+//! by one; a move that fails gives back the same steps. Nothing is
+//! decided by the code that the tables did not decide when the edges were
+//! made: a bit is a diagram's node, a next edge is the table's row for
+//! that bit.
 
 #[cfg(target_arch = "x86_64")]
 mod codegen;
@@ -32,8 +34,9 @@ use std::ffi::{OsString, c_void};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::super::automaton::{Automaton, CONTEXT};
+use super::super::automaton::{Automaton, CONTEXT, NONE};
 use super::super::script::Scripts;
+use super::scripted::Flow;
 use super::{Diagnostic, Machine};
 use cnpi::env::RawRegion;
 use cnpi::exec::limits::POLL_EVERY;
@@ -56,7 +59,8 @@ pub(super) fn worth(entries: u32, steps: u64) -> bool {
 }
 
 /// The most edges made into code (the function's size, whose making grows
-/// faster than it).
+/// faster than it: at 256 edges, of which 48 with their diagrams laid
+/// out, making it took 6 to 9 times the instructions).
 const EDGES: usize = 48;
 
 /// How many edges the program's runs take through the interpreter before
@@ -198,6 +202,15 @@ pub(super) struct Stack {
     pub(super) below: Vec<Running>,
 }
 
+impl Stack {
+    /// The stack as the code left it in `state`: its top, and the
+    /// activations below that it popped gone.
+    fn sync(&mut self, state: &State) {
+        self.top = state.top;
+        self.below.truncate(state.depth as usize);
+    }
+}
+
 /// An activation on the scripts' stack (laid out for the generated code,
 /// which reads and writes it).
 #[derive(Clone, Copy)]
@@ -219,8 +232,14 @@ pub(super) struct State {
     pub(super) poll_at: u64,
     /// The combinators the core was found to have (as bits).
     pub(super) required: u64,
-    /// How many activations the stack can still take.
-    pub(super) room: u64,
+    /// How many activations the stack can still take (less than none
+    /// where it is past its depth limit).
+    pub(super) room: i64,
+    /// The activations on the stack below the top, and how many: the code
+    /// pops them (the loop's stack is cut to `depth` where it takes over
+    /// again, [`Stack::sync`]).
+    pub(super) below: *const Running,
+    pub(super) depth: u64,
     pub(super) pointers: *mut i64,
     /// The store's change counter.
     pub(super) version: *mut u64,
@@ -244,6 +263,8 @@ impl State {
             poll_at: 0,
             required: 0,
             room: 0,
+            below: std::ptr::null(),
+            depth: 0,
             pointers: std::ptr::null_mut(),
             version: std::ptr::null_mut(),
             regions: [RawRegion::NONE; REGIONS],
@@ -262,9 +283,13 @@ pub(super) struct Helpers {
     step: unsafe extern "C" fn(*mut State, u32, u32) -> u32,
     /// The poll: 1 where the run is to stop.
     poll: unsafe extern "C" fn(*mut State) -> u32,
+    /// The edge after edge `.1`, whose end reads a bit (through the
+    /// encoder, or a diagram the code does not lay out) as the interpreter
+    /// reads it: [`NONE`] where that fails.
+    next: unsafe extern "C" fn(*mut State, u32) -> u32,
 }
 
-static HELPERS: Helpers = Helpers { step, poll };
+static HELPERS: Helpers = Helpers { step, poll, next };
 
 /// What the helpers work with during a call of the code.
 struct Glue<'a, 'm, 'o, 'r> {
@@ -278,9 +303,9 @@ struct Glue<'a, 'm, 'o, 'r> {
 
 impl Glue<'_, '_, '_, '_> {
     /// Fills `state` with where the store's pointers, change counter and
-    /// regions are now, `_resume`, the combinators and the stack's room:
-    /// false where the code cannot run on them (fewer pointers than it
-    /// reads).
+    /// regions are now, `_resume`, the combinators and the stack below
+    /// the top: false where the code cannot run on them (fewer pointers
+    /// than it reads).
     fn refresh(&mut self, state: &mut State) -> bool {
         let machine = &mut *self.machine;
         let cells = machine.store.cells();
@@ -289,8 +314,9 @@ impl Glue<'_, '_, '_, '_> {
         }
         state.resume = machine.store.frames().resume();
         state.required = u64::from(machine.required);
-        let max_depth = machine.store.limits().max_depth;
-        state.room = max_depth.saturating_sub(self.stack.below.len()) as u64;
+        let (max_depth, depth) = (machine.store.limits().max_depth, self.stack.below.len());
+        state.room = i64::try_from(max_depth).unwrap_or(i64::MAX) - depth as i64;
+        (state.below, state.depth) = (self.stack.below.as_ptr(), depth as u64);
         let (pointers, version) = machine.store.pointers_and_version();
         state.pointers = pointers.as_mut_ptr();
         state.version = version;
@@ -311,7 +337,7 @@ unsafe extern "C" fn step(state: *mut State, edge: u32, m: u32) -> u32 {
         glue.error = Some(cnpi::env::internal("the code took a move no edge has"));
         return 1;
     };
-    glue.stack.top = state.top;
+    glue.stack.sync(state);
     let (scripts, automaton) = (glue.scripts, glue.automaton);
     let ran = (glue.machine).take(scripts, automaton, what, glue.stack, &mut state.held);
     state.top = glue.stack.top;
@@ -338,6 +364,26 @@ unsafe extern "C" fn poll(state: *mut State) -> u32 {
         Err(error) => {
             glue.error = Some(error);
             1
+        }
+    }
+}
+
+/// [`Helpers::next`].
+unsafe extern "C" fn next(state: *mut State, edge: u32) -> u32 {
+    // SAFETY: as in `step`.
+    let state = unsafe { &mut *state };
+    let glue = unsafe { &mut *(state.glue as *mut Glue) };
+    let (scripts, automaton) = (glue.scripts, glue.automaton);
+    // Not a return: the stack is not read.
+    match glue.machine.end(scripts, automaton, edge, glue.stack) {
+        Ok(Flow::Edge(next)) => next,
+        Ok(Flow::Out(_)) => {
+            glue.error = Some(cnpi::env::internal("the code read a return as a bit"));
+            NONE
+        }
+        Err(error) => {
+            glue.error = Some(error);
+            NONE
         }
     }
 }
@@ -387,12 +433,13 @@ impl<'m> Machine<'m, '_, '_> {
         // machine only through `glue`, which lives through the call.
         let exit = Exit::of(unsafe { (code.entry)(state, edge) });
         state.glue = std::ptr::null_mut();
+        glue.stack.sync(state);
         let error = glue.error.take();
         (self.code_entries, self.code_steps) = (
             self.code_entries.saturating_add(1),
             (self.code_steps).saturating_add(left.saturating_sub(state.left)),
         );
-        (*left, *poll_at, stack.top) = (state.left, state.poll_at, state.top);
+        (*left, *poll_at) = (state.left, state.poll_at);
         let (Exit::Fail(e, m) | Exit::Loops(e, m)) = exit else {
             return Ok(exit);
         };
