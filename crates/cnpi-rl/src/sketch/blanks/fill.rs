@@ -113,6 +113,14 @@ fn statement_text(stmt: &Stmt, program: &Program) -> String {
     }
 }
 
+/// `act` as a statement (written where its hole is: [`put`]).
+pub fn applied(act: Act) -> Stmt {
+    Stmt::Act(cnpi::program::ActApp {
+        act,
+        span: cnpi::span::Span::default(),
+    })
+}
+
 /// Puts `piece` where the hole `hole` (its index in
 /// [`Program::blanks`]) stands in `program` (which must hold its node, as
 /// the checked sketch does); whether it was found.

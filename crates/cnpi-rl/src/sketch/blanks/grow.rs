@@ -34,12 +34,12 @@ use cnpi::exec::limits::Interrupt;
 use cnpi::operators::{ArithOp, CompareOp};
 use cnpi::program::hidden::hidden;
 use cnpi::program::{
-    Act, ActApp, ActArg, BlankKind, Body, BoolExpr, Cell, DataKind, DefId, Operand, PosExpr,
-    PosKind, Program, Relation, Stmt, World,
+    Act, ActArg, BlankKind, Body, BoolExpr, Cell, DataKind, DefId, Operand, PosExpr, PosKind,
+    Program, Relation, Stmt, World,
 };
 use cnpi::span::Span;
 
-use super::fill::{Candidate, Piece};
+use super::fill::{Candidate, Piece, applied};
 use super::observed;
 use super::probe::Probes;
 
@@ -479,14 +479,6 @@ fn assign(program: &Program, target: &PosExpr, e: PosExpr) -> Option<Stmt> {
 /// The statement applying the environment's ACT `name` to `args`.
 fn act(program: &Program, name: &str, args: Vec<ActArg>) -> Option<Stmt> {
     cnpi::env::build_act(program.env, name, args).map(applied)
-}
-
-/// `act` as a statement (written where its hole is: [`super::fill::put`]).
-pub(super) fn applied(act: Act) -> Stmt {
-    Stmt::Act(ActApp {
-        act,
-        span: Span::default(),
-    })
 }
 
 /// Whether growing should stop: `stop` asked at every piece (a flag's
