@@ -37,7 +37,7 @@ use cnpi::env::State;
 use cnpi::env::View;
 use cnpi::exec::limits::Interrupt;
 use cnpi::exec::{Limits, Options, Outcome};
-use cnpi::program::{BlankKind, Body, DefId, Program, Stmt, World as _};
+use cnpi::program::{Act, ActArg, BlankKind, Body, DefId, PosExpr, Program, Stmt, World as _};
 use cnpi::symbolic::{self, Event};
 
 use super::fill::{Candidate, Piece};
@@ -343,13 +343,40 @@ fn gives(list: &[Candidate], index: u32, view: &View) -> Gives {
     match (candidate.piece.get(), &candidate.effect) {
         (Some(Some(Piece::Condition(c))), _) => Gives::Truth(c.eval(view).ok()),
         (Some(Some(Piece::Expression(e))), _) => Gives::Value(value(e, view)),
-        (_, Some(effect)) => {
-            let mut args = effect.args.iter().map(|e| value(e, view));
-            let first = args.next().unwrap_or(V::Num(0));
-            Gives::Effect(effect.shape, first, args.next().unwrap_or(V::Num(0)))
+        (Some(Some(Piece::Statement(Stmt::Act(app)))), Some(shape)) => {
+            let [first, second] = first_two(&app.act, view);
+            Gives::Effect(*shape, first, second)
         }
         _ => Gives::Itself(index),
     }
+}
+
+/// The values of the first two positions `act` evaluates (those of
+/// [`cnpi::program::calls::act_positions`], in order; 0 for one it does
+/// not have) on `view`, without allocating.
+fn first_two(act: &Act, view: &View) -> [V; 2] {
+    let mut values = [V::Num(0); 2];
+    let mut k = 0;
+    let mut take = |e: &PosExpr| {
+        if let Some(slot) = values.get_mut(k) {
+            *slot = value(e, view);
+        }
+        k += 1;
+    };
+    match act {
+        Act::Set(_, e) => take(e),
+        Act::Env(env) => {
+            for arg in &env.args {
+                match arg {
+                    ActArg::Position(e) => take(e),
+                    ActArg::Place(cell) => cell.at.iter().for_each(&mut take),
+                    _ => {}
+                }
+            }
+        }
+        _ => {}
+    }
+    values
 }
 
 /// The states at which the entry's `while` loops were tested, in its first

@@ -35,25 +35,18 @@ pub struct Candidate {
     pub piece: OnceLock<Option<Piece>>,
     /// An applier candidate's text, checked on first use.
     source: Option<String>,
-    /// What a statement does, known without running it (`None`: not
-    /// known, and the search compares it with no other statement).
-    pub effect: Option<Effect>,
-}
-
-/// What a statement candidate does to the world, as a shape and the
-/// positions it evaluates: two statements of one shape whose positions
-/// have the same values on a state do the same there (`X[t] = e`: the
-/// array `X` is the shape, `t` and `e` the positions).
-#[derive(Clone, Debug)]
-pub struct Effect {
-    pub shape: u32,
-    pub args: Vec<PosExpr>,
+    /// The shape of what a statement does (`None`: not known, and the
+    /// search compares it with no other statement): two statements of one
+    /// shape whose positions (its ACT's, in order: `X[t] = e` writes the
+    /// array `X`, its shape, at `t` the value `e`) have the same values on
+    /// a state do the same there.
+    pub effect: Option<u32>,
 }
 
 impl Candidate {
     /// A candidate that is the value `piece`, doing `effect` when it is a
     /// statement whose effect is known.
-    pub fn of(piece: Piece, effect: Option<Effect>) -> Candidate {
+    pub fn of(piece: Piece, effect: Option<u32>) -> Candidate {
         Candidate {
             piece: OnceLock::from(Some(piece)),
             source: None,
@@ -118,6 +111,14 @@ fn statement_text(stmt: &Stmt, program: &Program) -> String {
         Stmt::Call(def, _) => format!("{}()", program.defs[*def].name),
         _ => String::new(),
     }
+}
+
+/// `act` as a statement (written where its hole is: [`put`]).
+pub fn applied(act: Act) -> Stmt {
+    Stmt::Act(cnpi::program::ActApp {
+        act,
+        span: cnpi::span::Span::default(),
+    })
 }
 
 /// Puts `piece` where the hole `hole` (its index in

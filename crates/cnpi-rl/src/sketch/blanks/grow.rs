@@ -34,12 +34,12 @@ use cnpi::exec::limits::Interrupt;
 use cnpi::operators::{ArithOp, CompareOp};
 use cnpi::program::hidden::hidden;
 use cnpi::program::{
-    Act, ActApp, ActArg, BlankKind, Body, BoolExpr, Cell, DataKind, DefId, Operand, PosExpr,
-    PosKind, Program, Relation, Stmt, World,
+    Act, ActArg, BlankKind, Body, BoolExpr, Cell, DataKind, DefId, Operand, PosExpr, PosKind,
+    Program, Relation, Stmt, World,
 };
 use cnpi::span::Span;
 
-use super::fill::{Candidate, Effect, Piece};
+use super::fill::{Candidate, Piece, applied};
 use super::observed;
 use super::probe::Probes;
 
@@ -404,13 +404,13 @@ impl<'p> Grower<'p> {
             .filter(visible)
             .collect();
         // Registers and scalar inputs or vars, then each array's elements
-        // at each index term: (place, shape, index).
-        let mut targets: Vec<(PosExpr, u32, Option<PosExpr>)> = Vec::new();
+        // at each index term: (place, shape).
+        let mut targets: Vec<(PosExpr, u32)> = Vec::new();
         for e in &scalars {
             let size_of = matches!(&e.kind, PosKind::Read(cell)
                 if program.data[cell.data].kind == DataKind::Size);
             if !size_of {
-                targets.push((e.clone(), shape(targets.len()), None));
+                targets.push((e.clone(), shape(targets.len())));
             }
         }
         let mut elements = Vec::new();
@@ -418,14 +418,14 @@ impl<'p> Grower<'p> {
             if data.dims.len() == 1 {
                 for index in &scalars {
                     let place = read(program, id, vec![index.clone()]);
-                    elements.push((place, shape(targets.len() + id), Some(index.clone())));
+                    elements.push((place, shape(targets.len() + id)));
                 }
             }
         }
         let first_other = shape(targets.len() + program.data.len());
         targets.extend(elements.iter().cloned());
         let mut out = Vec::new();
-        'targets: for (target, shape, index) in &targets {
+        'targets: for (target, shape) in &targets {
             for e in &exprs {
                 if stopped(stop) {
                     break 'targets;
@@ -433,15 +433,9 @@ impl<'p> Grower<'p> {
                 if e == target {
                     continue;
                 }
-                let Some(stmt) = assign(program, target, e.clone()) else {
-                    continue;
-                };
-                let args = index.iter().chain([e]).cloned().collect();
-                let effect = Effect {
-                    shape: *shape,
-                    args,
-                };
-                out.push(Candidate::of(Piece::Statement(stmt), Some(effect)));
+                if let Some(stmt) = assign(program, target, e.clone()) {
+                    out.push(Candidate::of(Piece::Statement(stmt), Some(*shape)));
+                }
             }
         }
         if size == 1 {
@@ -450,24 +444,17 @@ impl<'p> Grower<'p> {
                 PosKind::Read(cell) => ActArg::Place((**cell).clone()),
                 _ => ActArg::Position(e.clone()),
             };
-            for (i, (a, _, t)) in elements.iter().enumerate() {
-                for (b, _, u) in &elements[i + 1..] {
-                    let Some(stmt) = act(program, "SWAP", vec![place(a), place(b)]) else {
-                        continue;
-                    };
-                    let args = t.iter().chain(u).cloned().collect();
-                    let effect = others.next().map(|shape| Effect { shape, args });
-                    out.push(Candidate::of(Piece::Statement(stmt), effect));
+            for (i, (a, _)) in elements.iter().enumerate() {
+                for (b, _) in &elements[i + 1..] {
+                    if let Some(stmt) = act(program, "SWAP", vec![place(a), place(b)]) {
+                        out.push(Candidate::of(Piece::Statement(stmt), others.next()));
+                    }
                 }
             }
-            let printed = others.next().unwrap_or(u32::MAX);
+            let printed = others.next();
             for e in &exprs {
                 if let Some(stmt) = act(program, "OUT", vec![ActArg::Position(e.clone())]) {
-                    let effect = Effect {
-                        shape: printed,
-                        args: vec![e.clone()],
-                    };
-                    out.push(Candidate::of(Piece::Statement(stmt), Some(effect)));
+                    out.push(Candidate::of(Piece::Statement(stmt), printed));
                 }
             }
             out.extend(calls(program).map(unknown));
@@ -492,14 +479,6 @@ fn assign(program: &Program, target: &PosExpr, e: PosExpr) -> Option<Stmt> {
 /// The statement applying the environment's ACT `name` to `args`.
 fn act(program: &Program, name: &str, args: Vec<ActArg>) -> Option<Stmt> {
     cnpi::env::build_act(program.env, name, args).map(applied)
-}
-
-/// `act` as a statement (written where its hole is: [`super::fill::put`]).
-pub(super) fn applied(act: Act) -> Stmt {
-    Stmt::Act(ActApp {
-        act,
-        span: Span::default(),
-    })
 }
 
 /// Whether growing should stop: `stop` asked at every piece (a flag's

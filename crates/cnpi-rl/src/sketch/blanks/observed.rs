@@ -165,7 +165,7 @@ pub fn statements(program: &Program, exprs: &[PosExpr], size: usize) -> Vec<Stmt
         out.extend(
             (args.into_iter())
                 .filter_map(|args| Act::build(decl, args))
-                .map(super::grow::applied),
+                .map(super::fill::applied),
         );
     }
     out
