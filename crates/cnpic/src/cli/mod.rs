@@ -102,8 +102,9 @@ enum Command {
     Fmt(fmt::FmtArgs),
     /// Run the language server on stdin and stdout, for editors.
     Lsp,
-    /// Fill the holes of a sketch (`def STEP: ?`) from input/output
-    /// examples, on the shipped core, and print the completed program.
+    /// Fill the holes of a sketch (`key = ?`, `while ?:`, `def STEP: ?`)
+    /// from input/output examples, on the shipped core, and print the
+    /// completed program.
     ///
     /// Exits with 1, and prints the best candidate and the examples it
     /// fails, when no filling gives every example's output.

@@ -19,8 +19,10 @@ use super::report::{command_line, exit_code, fail, print_diagnostics};
 
 #[derive(Args)]
 pub struct LearnArgs {
-    /// The sketch: a `.cnpi` file of appliers with one or two holes
-    /// (`def STEP: ?` or `def STEP: ?(COND?, ...)`).
+    /// The sketch: a `.cnpi` file with holes `?`: up to six in normal
+    /// programs (a condition `while ?:`, an expression `key = ?`, a
+    /// statement), or one or two applier holes (`def STEP: ?` or
+    /// `def STEP: ?(COND?, ...)`).
     sketch: PathBuf,
     /// The examples: a JSON array of {"input": INPUT, "output": {MEMBER:
     /// VALUE, ...}}, the members those of `cnpic run --format json`.
@@ -44,11 +46,13 @@ pub struct LearnArgs {
     /// does not depend on it.
     #[arg(long, value_name = "T", default_value_t = 0)]
     threads: usize,
-    /// How to search: every candidate in a fixed order, fewest distinct
-    /// definitions first (exact), or the paper's applier policy gradient.
-    /// Default: enumeration for one hole, the gradient for two (each
-    /// needed less work than the other there on every sketch measured,
-    /// docs/reproduction.md).
+    /// How to search applier holes: every candidate in a fixed order,
+    /// fewest distinct definitions first (exact), or the paper's applier
+    /// policy gradient. Default: enumeration for one hole, the gradient
+    /// for two (each needed less work than the other there on every
+    /// sketch measured, docs/reproduction.md). Holes in normal programs
+    /// are always searched by enumeration, angelically (docs/language.md,
+    /// "Holes").
     #[arg(long, value_enum)]
     search: Option<Search>,
     /// The most core steps of one run of one example.
