@@ -3,9 +3,18 @@ the package must give (target/release/cnpic, or $CNPIC), and running it."""
 
 import json
 import os
+import signal
 import subprocess
 
 import pytest
+
+# The Ctrl-C tests send SIGINT to this process and expect KeyboardInterrupt.
+# A process started in the background by a shell without job control
+# (`cmd &` in a script, `nohup`) inherits SIGINT ignored, and Python then
+# installs no handler: the signal would be dropped and the test would run
+# its endless program for ever. Put Python's own handler back.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 CNPIC = os.environ.get("CNPIC", os.path.join(ROOT, "target", "release", "cnpic"))
