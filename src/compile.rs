@@ -15,7 +15,7 @@ use crate::check;
 use crate::combinatorize::{Combinatorized, Origins, combinatorize, internal};
 use crate::diagnostic::{Diagnostic, Sources, codes, has_errors};
 use crate::program::{Body, Program};
-use crate::span::{SourceId, Span};
+use crate::span::SourceId;
 use crate::stdlib;
 use crate::syntax::{self, ast};
 
@@ -157,14 +157,6 @@ pub fn printed_agrees(converted: &Combinatorized, name: &str) -> Result<(), Diag
             )))
         }
     }
-}
-
-/// E1404 at a hole an engine reached: [`runnable`] keeps programs with
-/// holes from every engine, so only a caller that skipped it (the
-/// learner, running a sketch's filling) meets this.
-pub fn hole_reached(span: Span) -> Diagnostic {
-    Diagnostic::error(codes::E1404, "a hole cannot run")
-        .with_label(span, "to be learned from examples")
 }
 
 /// E1404 at the first hole of `program`: a program with holes checks, but

@@ -5,11 +5,13 @@
 //! (E0705), arithmetic on a read outside its array (E0706), a full output
 //! tape (E0707), and an ACT the environment does not implement (E0799, which the
 //! checker rules out). Each names the ACT, the pointer and its value, and
-//! labels the ACT in the source.
+//! labels the ACT in the source. Also E1404, a hole reached by a run of a
+//! sketch's filling.
 
 use super::ActContext;
 use crate::diagnostic::{Diagnostic, codes};
 use crate::program::{ActApp, EvalError, PointerId};
+use crate::span::Span;
 
 /// Where an environment's ACTs work, for E0702 messages.
 pub(super) struct Extent {
@@ -77,7 +79,7 @@ pub fn eval_error(error: EvalError) -> Diagnostic {
         )
         .with_label(span, "reads as END here")
         .with_help("END can only be compared; test the index first, as in `if i >= 0:`"),
-        EvalError::Hole(span) => crate::compile::hole_reached(span),
+        EvalError::Hole(span) => hole_reached(span),
         EvalError::Call(span) => {
             internal("a call inside an expression reached an engine that does not run calls")
                 .with_label(span, "this call")
@@ -109,4 +111,12 @@ pub(super) fn foreign_act(app: &ActApp, env: &str) -> Diagnostic {
 pub fn internal(message: impl std::fmt::Display) -> Diagnostic {
     Diagnostic::error(codes::E0799, format!("internal error: {message}"))
         .with_note("this is a bug in cnpic or in its stdlib; please report it with the program")
+}
+
+/// E1404 at a hole an engine reached: `compile::runnable` keeps programs
+/// with holes from every engine, so only a caller that skipped it (the
+/// learner, running a sketch's filling) meets this.
+pub fn hole_reached(span: Span) -> Diagnostic {
+    Diagnostic::error(codes::E1404, "a hole cannot run")
+        .with_label(span, "to be learned from examples")
 }

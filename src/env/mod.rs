@@ -24,7 +24,7 @@ mod picture;
 mod ram;
 
 pub use array::{ArrayState, Tape};
-pub use errors::{eval_error, internal};
+pub use errors::{eval_error, hole_reached, internal};
 pub use input::parse_strict;
 pub use picture::{Mark, Panel, Picture, Shape};
 pub use ram::{Cells, CompiledAct, MAX_SCRATCH, RawRegion};

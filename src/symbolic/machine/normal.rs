@@ -98,7 +98,7 @@ impl<'p> Machine<'p, '_> {
                 self.trace_stmt(&b, |_| "pass".into());
                 Ok(())
             }
-            Stmt::Hole(_, span) => Err(crate::compile::hole_reached(*span)),
+            Stmt::Hole(_, span) => Err(crate::env::hole_reached(*span)),
             Stmt::ParamCall(_) | Stmt::Return { .. } => Err(internal(
                 "a call or `return` was not run as a pending statement",
             )),
