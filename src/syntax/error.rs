@@ -13,6 +13,10 @@ use crate::diagnostic::{Diagnostic, Fix, codes};
 use crate::span::{SourceId, Span};
 use crate::syntax::lexer::Token;
 
+/// The help for a normal program's block written under `def NAME:`.
+const NORMAL_DEF: &str =
+    "`def NAME:` takes an applier; a normal program is written `def NAME():` with its block below";
+
 /// The item keywords only stdlib files use, left out of "expected" lists.
 const STDLIB_ITEMS: [&str; 3] = ["act", "observe", "combinator"];
 const OPERATORS: [&str; 13] = [
@@ -92,6 +96,19 @@ fn help(
             "write `def NAME: APPLIER` for a combinatory program, or `def NAME(): BLOCK` for a normal one"
         }
         Some(If) if expected == [":"] => "write `else:` followed by an indented `if`",
+        // A normal program's block under `def NAME:`, which takes an applier:
+        // a statement keyword where an applier's name goes, or an assignment
+        // after the name.
+        Some(If | While | For | Return | Pass | Break | Continue)
+            if expects("?") && !expects("pass") =>
+        {
+            NORMAL_DEF
+        }
+        Some(Assign | Compound(_) | Comma | LBracket)
+            if expects("(") && expects("Newline") && expected.len() == 2 =>
+        {
+            NORMAL_DEF
+        }
         Some(If | While) if expects("pass") => {
             "`if` and `while` start a line of their own: put them in an indented block"
         }
