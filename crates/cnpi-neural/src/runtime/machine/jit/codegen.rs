@@ -57,7 +57,7 @@ pub(in crate::runtime) struct Code {
 
 impl Code {
     /// Whether the code runs edge `e`.
-    pub(super) fn holds(&self, e: u32) -> bool {
+    pub(in crate::runtime) fn holds(&self, e: u32) -> bool {
         self.tables[0]
             .get(e as usize)
             .is_some_and(|&slot| slot != NONE)

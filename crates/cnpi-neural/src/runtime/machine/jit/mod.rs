@@ -51,6 +51,10 @@ const REGIONS: usize = 16;
 const JUDGED_AFTER: u32 = 1 << 10;
 const STEPS_PER_ENTRY: u64 = 16;
 
+/// How many edges the interpreter runs, after the code was judged not
+/// worth entering, before it is judged again.
+const JUDGED_AGAIN: u32 = 1 << 16;
+
 /// Whether a run that entered the code `entries` times and took `steps`
 /// steps there is to go on entering it.
 pub(super) fn worth(entries: u32, steps: u64) -> bool {
@@ -503,13 +507,28 @@ unsafe extern "C" fn next(state: *mut State, edge: u32) -> u32 {
 
 impl<'m> Machine<'m, '_, '_> {
     /// The code of `automaton`, if this run is to use it (made now if it
-    /// is due).
+    /// is due): where it was judged not worth entering, again once the
+    /// interpreter has run [`JUDGED_AGAIN`] edges since (the run may have
+    /// moved on to edges the code holds), judged afresh.
     #[inline]
-    pub(super) fn code(&self, automaton: &'m Automaton) -> Option<&'m Code> {
+    pub(super) fn code(&mut self, automaton: &'m Automaton) -> Option<&'m Code> {
         if !worth(self.code_entries, self.code_steps) {
-            return None;
+            if self.edges_run.wrapping_sub(self.code_off) < JUDGED_AGAIN {
+                return None;
+            }
+            (self.code_entries, self.code_steps) = (0, 0);
         }
         self.jit.code(automaton, self.edges_run, &self.counts)
+    }
+
+    /// Whether the code is still worth entering ([`worth`]); where not,
+    /// noted when.
+    pub(super) fn still_worth(&mut self) -> bool {
+        let worth = worth(self.code_entries, self.code_steps);
+        if !worth {
+            self.code_off = self.edges_run;
+        }
+        worth
     }
 
     /// Runs `code` from edge `edge`, `state` holding the activations held
