@@ -37,10 +37,10 @@ use cnpi::env::State;
 use cnpi::env::View;
 use cnpi::exec::limits::Interrupt;
 use cnpi::exec::{Limits, Options, Outcome};
-use cnpi::program::{Act, ActArg, BlankKind, Body, DefId, PosExpr, Program, Stmt, World as _};
+use cnpi::program::{BlankKind, Body, DefId, Program, Stmt, World as _};
 use cnpi::symbolic::{self, Event};
 
-use super::fill::{Candidate, Piece};
+use super::fill::Candidate;
 use super::grow::{V, value};
 use super::{BlankSketch, Walk};
 
@@ -339,44 +339,17 @@ fn calls_first(stmt: &Stmt) -> bool {
 /// What candidate `index` of `list` gives on `view` for a hole of kind
 /// `kind`.
 fn gives(list: &[Candidate], index: u32, view: &View) -> Gives {
-    let candidate = &list[index as usize];
-    match (candidate.piece.get(), &candidate.effect) {
-        (Some(Some(Piece::Condition(c))), _) => Gives::Truth(c.eval(view).ok()),
-        (Some(Some(Piece::Expression(e))), _) => Gives::Value(value(e, view)),
-        (Some(Some(Piece::Statement(Stmt::Act(app)))), Some(shape)) => {
-            let [first, second] = first_two(&app.act, view);
+    match &list[index as usize] {
+        Candidate::Condition(c) => Gives::Truth(c.eval(view).ok()),
+        Candidate::Expression(e) => Gives::Value(value(e, view)),
+        Candidate::Statement(does, shape) => {
+            let [first, second] = does
+                .positions()
+                .map(|e| e.map_or(V::Num(0), |e| value(e, view)));
             Gives::Effect(*shape, first, second)
         }
-        _ => Gives::Itself(index),
+        Candidate::Built(_) | Candidate::Applier(_) => Gives::Itself(index),
     }
-}
-
-/// The values of the first two positions `act` evaluates (those of
-/// [`cnpi::program::calls::act_positions`], in order; 0 for one it does
-/// not have) on `view`, without allocating.
-fn first_two(act: &Act, view: &View) -> [V; 2] {
-    let mut values = [V::Num(0); 2];
-    let mut k = 0;
-    let mut take = |e: &PosExpr| {
-        if let Some(slot) = values.get_mut(k) {
-            *slot = value(e, view);
-        }
-        k += 1;
-    };
-    match act {
-        Act::Set(_, e) => take(e),
-        Act::Env(env) => {
-            for arg in &env.args {
-                match arg {
-                    ActArg::Position(e) => take(e),
-                    ActArg::Place(cell) => cell.at.iter().for_each(&mut take),
-                    _ => {}
-                }
-            }
-        }
-        _ => {}
-    }
-    values
 }
 
 /// The states at which the entry's `while` loops were tested, in its first

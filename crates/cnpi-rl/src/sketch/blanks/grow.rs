@@ -29,17 +29,18 @@
 //! Statements are not pruned beyond their expressions.
 
 use std::collections::HashSet;
+use std::rc::Rc;
 
 use cnpi::exec::limits::Interrupt;
 use cnpi::operators::{ArithOp, CompareOp};
 use cnpi::program::hidden::hidden;
 use cnpi::program::{
-    Act, ActArg, BlankKind, Body, BoolExpr, Cell, DataKind, DefId, Operand, PosExpr, PosKind,
-    Program, Relation, Stmt, World,
+    ActArg, BlankKind, Body, BoolExpr, Cell, DataKind, DefId, Operand, PosExpr, PosKind, Program,
+    Relation, Stmt, World,
 };
 use cnpi::span::Span;
 
-use super::fill::{Candidate, Piece, applied};
+use super::fill::{Candidate, Does, act, assign, place};
 use super::observed;
 use super::probe::Probes;
 
@@ -61,14 +62,14 @@ pub(super) enum V {
 
 /// An expression and its values on the probe states.
 struct Valued {
-    expr: PosExpr,
+    expr: Rc<PosExpr>,
     values: Vec<V>,
 }
 
 /// A comparison (or `and`/`or`) and its values on the probe states: one
 /// bit per state, and one bit per state where it errs.
 struct Truth {
-    expr: BoolExpr,
+    expr: Rc<BoolExpr>,
     holds: u64,
     errs: u64,
 }
@@ -118,13 +119,13 @@ impl<'p> Grower<'p> {
         match kind {
             BlankKind::Expression => (self.exprs_of(size).iter())
                 .take_while(|_| going())
-                .map(|v| Candidate::of(Piece::Expression(v.expr.clone()), None))
+                .map(|v| Candidate::Expression(v.expr.clone()))
                 .collect(),
             BlankKind::Condition => self
                 .conditions_of(size)
                 .into_iter()
                 .take_while(|_| going())
-                .map(|c| Candidate::of(Piece::Condition(c), None))
+                .map(Candidate::Condition)
                 .collect(),
             BlankKind::Statement => self.statements_of(size, def),
         }
@@ -183,7 +184,10 @@ impl<'p> Grower<'p> {
                 continue;
             }
             if self.seen_values.insert(values.clone()) {
-                kept.push(Valued { expr, values });
+                kept.push(Valued {
+                    expr: Rc::new(expr),
+                    values,
+                });
             }
         }
         kept
@@ -229,10 +233,8 @@ impl<'p> Grower<'p> {
                 if !self.seen_values.insert(values.clone()) {
                     continue;
                 }
-                let expr = PosExpr {
-                    kind: PosKind::Arith(op, Box::new(a.expr.clone()), Box::new(b.expr.clone())),
-                    span: Span::default(),
-                };
+                let (a, b) = (Box::new((*a.expr).clone()), Box::new((*b.expr).clone()));
+                let expr = Rc::new(pos(PosKind::Arith(op, a, b)));
                 kept.push(Valued { expr, values });
             }
             self.exprs.push(kept);
@@ -279,11 +281,11 @@ impl<'p> Grower<'p> {
                                 continue;
                             }
                             if self.seen_truths.insert((holds, errs)) {
-                                let expr = BoolExpr::Compare(
+                                let expr = Rc::new(BoolExpr::Compare(
                                     op,
-                                    Operand::Pos(a.expr.clone()),
-                                    Operand::Pos(b.expr.clone()),
-                                );
+                                    Operand::Pos((*a.expr).clone()),
+                                    Operand::Pos((*b.expr).clone()),
+                                ));
                                 kept.push(Truth { expr, holds, errs });
                             }
                         }
@@ -298,6 +300,7 @@ impl<'p> Grower<'p> {
                     let (holds, errs) = self.truth(&expr);
                     if errs != all_bits(self.probes.len()) && self.seen_truths.insert((holds, errs))
                     {
+                        let expr = Rc::new(expr);
                         kept.push(Truth { expr, holds, errs });
                     }
                 }
@@ -325,9 +328,9 @@ impl<'p> Grower<'p> {
 
     /// The conditions of size `size`: comparisons, then `and`, then `or`
     /// of two comparisons whose sizes add up to it.
-    fn conditions_of(&mut self, size: usize) -> Vec<BoolExpr> {
+    fn conditions_of(&mut self, size: usize) -> Vec<Rc<BoolExpr>> {
         let stop = self.stop;
-        let mut out: Vec<BoolExpr> = (self.comparisons_of(size).iter())
+        let mut out: Vec<Rc<BoolExpr>> = (self.comparisons_of(size).iter())
             .map(|t| t.expr.clone())
             .collect();
         for smaller in 1..size {
@@ -361,12 +364,12 @@ impl<'p> Grower<'p> {
                         if !self.seen_truths.insert((holds, errs)) {
                             continue;
                         }
-                        let (a, b) = (Box::new(c.expr.clone()), Box::new(d.expr.clone()));
-                        joined.push(if and {
+                        let (a, b) = (Box::new((*c.expr).clone()), Box::new((*d.expr).clone()));
+                        joined.push(Rc::new(if and {
                             BoolExpr::And(a, b)
                         } else {
                             BoolExpr::Or(a, b)
-                        });
+                        }));
                     }
                 }
             }
@@ -376,22 +379,24 @@ impl<'p> Grower<'p> {
     }
 
     /// The statements of size `size` in the normal program `def` (a
-    /// register it may name: not another's local), each a value and, in
-    /// `ram`, what it does ([`Effect`]).
+    /// register it may name: not another's local): in `ram` each kept as
+    /// what it does ([`Does`]) and the shape of its effect, built when
+    /// put; elsewhere each a value.
     fn statements_of(&mut self, size: usize, def: DefId) -> Vec<Candidate> {
         let (program, stop) = (self.program, self.stop);
-        let exprs: Vec<PosExpr> = (self.exprs_of(size).iter())
+        let exprs: Vec<Rc<PosExpr>> = (self.exprs_of(size).iter())
             .take_while(|_| !stopped(stop))
             .map(|v| v.expr.clone())
             .collect();
-        let unknown = |stmt| Candidate::of(Piece::Statement(stmt), None);
+        let built = |stmt| Candidate::Built(Rc::new(stmt));
         if super::observed_applies(program) {
+            let exprs: Vec<PosExpr> = exprs.iter().map(|e| (**e).clone()).collect();
             let mut out: Vec<Candidate> = (observed::statements(program, &exprs, size))
                 .into_iter()
-                .map(unknown)
+                .map(built)
                 .collect();
             if size == 1 {
-                out.extend(calls(program).map(unknown));
+                out.extend(calls(program).map(built));
             }
             return out;
         }
@@ -405,12 +410,12 @@ impl<'p> Grower<'p> {
             .collect();
         // Registers and scalar inputs or vars, then each array's elements
         // at each index term: (place, shape).
-        let mut targets: Vec<(PosExpr, u32)> = Vec::new();
+        let mut targets: Vec<(Rc<PosExpr>, u32)> = Vec::new();
         for e in &scalars {
             let size_of = matches!(&e.kind, PosKind::Read(cell)
                 if program.data[cell.data].kind == DataKind::Size);
             if !size_of {
-                targets.push((e.clone(), shape(targets.len())));
+                targets.push((Rc::new(e.clone()), shape(targets.len())));
             }
         }
         let mut elements = Vec::new();
@@ -418,67 +423,50 @@ impl<'p> Grower<'p> {
             if data.dims.len() == 1 {
                 for index in &scalars {
                     let place = read(program, id, vec![index.clone()]);
-                    elements.push((place, shape(targets.len() + id)));
+                    elements.push((Rc::new(place), shape(targets.len() + id)));
                 }
             }
         }
         let first_other = shape(targets.len() + program.data.len());
         targets.extend(elements.iter().cloned());
+        // Whether the environment has the ACT does not depend on the value
+        // written: asked once per target.
+        let zero = pos(PosKind::Int(0));
+        targets.retain(|(target, _)| assign(program, target, zero.clone()).is_some());
         let mut out = Vec::new();
         'targets: for (target, shape) in &targets {
             for e in &exprs {
                 if stopped(stop) {
                     break 'targets;
                 }
-                if e == target {
-                    continue;
-                }
-                if let Some(stmt) = assign(program, target, e.clone()) {
-                    out.push(Candidate::of(Piece::Statement(stmt), Some(*shape)));
+                if **e != **target {
+                    let does = Does::Assign(target.clone(), e.clone());
+                    out.push(Candidate::Statement(does, *shape));
                 }
             }
         }
         if size == 1 {
             let mut others = first_other..;
-            let place = |e: &PosExpr| match &e.kind {
-                PosKind::Read(cell) => ActArg::Place((**cell).clone()),
-                _ => ActArg::Position(e.clone()),
-            };
             for (i, (a, _)) in elements.iter().enumerate() {
                 for (b, _) in &elements[i + 1..] {
-                    if let Some(stmt) = act(program, "SWAP", vec![place(a), place(b)]) {
-                        out.push(Candidate::of(Piece::Statement(stmt), others.next()));
+                    if act(program, "SWAP", vec![place(a), place(b)]).is_some() {
+                        let does = Does::Swap(a.clone(), b.clone());
+                        out.push(Candidate::Statement(
+                            does,
+                            others.next().unwrap_or(u32::MAX),
+                        ));
                     }
                 }
             }
-            let printed = others.next();
-            for e in &exprs {
-                if let Some(stmt) = act(program, "OUT", vec![ActArg::Position(e.clone())]) {
-                    out.push(Candidate::of(Piece::Statement(stmt), printed));
-                }
+            let printed = others.next().unwrap_or(u32::MAX);
+            if act(program, "OUT", vec![ActArg::Position(zero)]).is_some() {
+                let outs = exprs.iter().map(|e| Does::Out(e.clone()));
+                out.extend(outs.map(|does| Candidate::Statement(does, printed)));
             }
-            out.extend(calls(program).map(unknown));
+            out.extend(calls(program).map(built));
         }
         out
     }
-}
-
-/// The statement `target = e`: `SET` for a register, `WRITE` for a cell.
-fn assign(program: &Program, target: &PosExpr, e: PosExpr) -> Option<Stmt> {
-    match &target.kind {
-        PosKind::Pointer(p) => Some(applied(Act::Set(*p, e))),
-        PosKind::Read(cell) => act(
-            program,
-            "WRITE",
-            vec![ActArg::Place((**cell).clone()), ActArg::Position(e)],
-        ),
-        _ => None,
-    }
-}
-
-/// The statement applying the environment's ACT `name` to `args`.
-fn act(program: &Program, name: &str, args: Vec<ActArg>) -> Option<Stmt> {
-    cnpi::env::build_act(program.env, name, args).map(applied)
 }
 
 /// Whether growing should stop: `stop` asked at every piece (a flag's

@@ -548,17 +548,17 @@ impl BlankSketch {
         }
         let put =
             (chosen.iter().take(self.program.blanks.len()).enumerate()).all(|(hole, candidate)| {
-                (candidate.piece.get())
-                    .and_then(Option::as_ref)
-                    .is_some_and(|piece| fill::put(work, hole, piece))
+                (candidate.piece(&self.program)).is_some_and(|piece| fill::put(work, hole, &piece))
             });
         let applier_chosen = chosen.get(self.program.blanks.len()..).unwrap_or_default();
         put && (self.applier_holes().into_iter().zip(applier_chosen)).all(
             |((def, at), candidate)| {
-                let piece = (candidate.piece).get_or_init(|| {
-                    let text = candidate.source().unwrap_or_default();
-                    appliers::piece(&self.text, &self.entry, def, at, text)
-                });
+                let Candidate::Applier(applier) = candidate else {
+                    return false;
+                };
+                let (text, piece) = applier.as_ref();
+                let piece =
+                    piece.get_or_init(|| appliers::piece(&self.text, &self.entry, def, at, text));
                 piece
                     .as_ref()
                     .is_some_and(|piece| appliers::put(work, def, piece))
@@ -911,7 +911,7 @@ mod tests {
     fn passes_put(sketch: &BlankSketch, chosen: &[&Candidate]) -> Option<Vec<bool>> {
         let mut work = sketch.program.clone();
         for (hole, candidate) in chosen.iter().enumerate() {
-            if !fill::put(&mut work, hole, candidate.piece.get()?.as_ref()?) {
+            if !fill::put(&mut work, hole, &candidate.piece(&sketch.program)?) {
                 return None;
             }
         }
