@@ -309,6 +309,12 @@ impl Sites {
             }
         }
         alone.extend(sketch.applier_holes().iter().map(|_| true));
+        // A statement hole's second statement: read at the byte after the
+        // `?` ([`super::fill::put_after`]).
+        for (hole, blank) in sketch.seconds() {
+            at.push(((blank.def, blank.span.end), hole));
+            alone.push(false);
+        }
         Sites { at, alone }
     }
 }
@@ -348,7 +354,7 @@ fn gives(list: &[Candidate], index: u32, view: &View) -> Gives {
                 .map(|e| e.map_or(V::Num(0), |e| value(e, view)));
             Gives::Effect(*shape, first, second)
         }
-        Candidate::Built(_) | Candidate::Applier(_) => Gives::Itself(index),
+        Candidate::Built(_) | Candidate::Applier(_) | Candidate::Empty => Gives::Itself(index),
     }
 }
 

@@ -20,6 +20,7 @@ use std::sync::OnceLock;
 use cnpi::program::{
     Act, ActArg, Applier, BoolExpr, Operand, PosExpr, PosKind, Program, Stmt, SymExpr,
 };
+use cnpi::span::Span;
 
 /// A candidate put into the checked sketch: the value a hole's node is
 /// replaced by.
@@ -61,6 +62,8 @@ pub enum Candidate {
     /// sketch's text when first asked for (`None`: it does not check);
     /// boxed, so that every other candidate stays small.
     Applier(Box<(String, OnceLock<Option<Piece>>)>),
+    /// No statement: the second statement of a statement hole left out.
+    Empty,
 }
 
 impl Does {
@@ -109,6 +112,7 @@ impl Candidate {
             Candidate::Statement(does, _) => does.build(program).map(Piece::Statement),
             Candidate::Built(stmt) => Some(Piece::Statement((**stmt).clone())),
             Candidate::Applier(applier) => applier.1.get().cloned().flatten(),
+            Candidate::Empty => None,
         }
     }
 
@@ -124,6 +128,7 @@ impl Candidate {
                 .map(|stmt| statement_text(&stmt, program))
                 .unwrap_or_default(),
             Candidate::Built(stmt) => statement_text(stmt, program),
+            Candidate::Empty => String::new(),
         }
     }
 }
@@ -196,6 +201,41 @@ pub fn put(program: &mut Program, hole: usize, piece: &Piece) -> bool {
         return false;
     };
     Place { hole, piece }.block(body)
+}
+
+/// Puts the statement `second` after the one that fills the statement
+/// hole `hole` in `program` (put there first, at the `?`'s span), at the
+/// byte after the `?` (where the search reads what it does); whether the
+/// first was found.
+pub fn put_after(program: &mut Program, hole: usize, second: &Stmt) -> bool {
+    fn within(block: &mut Vec<Stmt>, at: Span, second: &Stmt) -> bool {
+        if let Some(k) = block.iter().position(|s| s.span() == at) {
+            let mut second = second.clone();
+            let after = Span::new(at.source, at.end, at.end);
+            match &mut second {
+                Stmt::Act(app) => app.span = after,
+                Stmt::Call(_, span) => *span = after,
+                _ => {}
+            }
+            block.insert(k + 1, second);
+            return true;
+        }
+        block.iter_mut().any(|stmt| match stmt {
+            Stmt::If {
+                then, otherwise, ..
+            } => within(then, at, second) || within(otherwise, at, second),
+            Stmt::While { body, .. } => within(body, at, second),
+            _ => false,
+        })
+    }
+    let Some(blank) = program.blanks.get(hole) else {
+        return false;
+    };
+    let (def, at) = (blank.def, blank.span);
+    match program.defs.get_mut(def).map(|d| &mut d.body) {
+        Some(cnpi::program::Body::Normal(body)) => within(body, at, second),
+        _ => false,
+    }
 }
 
 /// Where a piece goes: the node of hole `hole`.
