@@ -101,6 +101,12 @@ impl OnTheNetwork {
         self.jit = machine::Jit::new(mode);
     }
 
+    /// [`Self::set_jit`] with code of at most `most` edges.
+    #[cfg(test)]
+    pub(crate) fn set_jit_of(&mut self, mode: JitMode, most: usize) {
+        self.jit = machine::Jit::of_edges(mode, most);
+    }
+
     pub fn memory(&self) -> &Memory {
         &self.memory
     }

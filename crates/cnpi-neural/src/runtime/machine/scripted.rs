@@ -43,12 +43,6 @@ fn hold(held: &mut [Running; CONTEXT], depth: u32, running: Running) {
     }
 }
 
-/// Puts the activations `held` of a context that resume at `resumes` on
-/// the stack `below`.
-fn flush(below: &mut Vec<Running>, held: &[Running; CONTEXT], resumes: &[u32]) {
-    below.extend((held.iter().zip(resumes)).map(|(running, &at)| Running { at, ..*running }));
-}
-
 impl<'m> Machine<'m, '_, '_> {
     /// Runs the activation `entry` of `scripts` (an applier's) to its end.
     pub(super) fn run_scripted(
@@ -230,7 +224,16 @@ impl<'m> Machine<'m, '_, '_> {
                 let exit =
                     self.jitted(jitted, scripts, automaton, e, stack, state, left, poll_at)?;
                 match exit {
-                    Exit::Stop(stopped) => e = stopped,
+                    Exit::Stop(stopped) => {
+                        let held = &state.held;
+                        match jit::onto_code(jitted, automaton, stopped, stack, held) {
+                            Some(empty) => {
+                                e = empty;
+                                continue;
+                            }
+                            None => e = stopped,
+                        }
+                    }
                     Exit::End(ended) => {
                         match self.end(scripts, automaton, ended, stack)? {
                             Flow::Edge(next) => e = next,
@@ -263,7 +266,7 @@ impl<'m> Machine<'m, '_, '_> {
                 || u64::from(self.required) & edge.requires != edge.requires
                 || stack.below.len() + edge.room as usize >= max_depth
             {
-                flush(&mut stack.below, held, automaton.context(edge.context));
+                stack.flush(held, automaton.context(edge.context));
                 stack.top.at = edge.start;
                 return Ok(false);
             }
@@ -391,7 +394,7 @@ impl<'m> Machine<'m, '_, '_> {
                     *top = *back;
                 }
             }
-            Move::Flush(context) => flush(&mut stack.below, held, automaton.context(context)),
+            Move::Flush(context) => stack.flush(held, automaton.context(context)),
         }
         Ok(())
     }
@@ -541,8 +544,10 @@ mod tests {
     }
 
     /// [`ends_alike`] with the step budgets `budgets` and the limits
-    /// `limits`, the edges run by the interpreter alone and by the
-    /// generated code (made at the first edge, if an edge runs).
+    /// `limits`, the edges run by the interpreter alone, by the generated
+    /// code (made at the first edge, if an edge runs), and by code of the
+    /// edges of the empty context alone (where the others run on them,
+    /// their held activations pushed on the stack).
     fn ends_alike_within(
         program: &Program,
         network: &mut OnTheNetwork,
@@ -551,8 +556,18 @@ mod tests {
         limits: Limits,
     ) -> usize {
         let mut ends = 0;
-        for mode in [JitMode::Off, JitMode::Eager] {
-            network.set_jit(mode);
+        let (_, automaton) = network.plan.scripts().expect("scripts");
+        let edges = (0..automaton.len() as u32).filter_map(|e| automaton.edge(e));
+        let empty = edges.filter(|edge| edge.context == 0).count();
+        for (mode, most) in [
+            (JitMode::Off, None),
+            (JitMode::Eager, None),
+            (JitMode::Eager, Some(empty)),
+        ] {
+            match most {
+                Some(most) => network.set_jit_of(mode, most),
+                None => network.set_jit(mode),
+            }
             ends = 0;
             for max_steps in budgets.clone() {
                 let run = |symbolic: bool| {
@@ -573,7 +588,7 @@ mod tests {
                 assert_eq!(
                     run(false),
                     expected,
-                    "{input} in {max_steps} steps, {mode:?}"
+                    "{input} in {max_steps} steps, {mode:?}, {most:?} edges"
                 );
             }
             assert!(mode == JitMode::Eager || !network.jit.made());

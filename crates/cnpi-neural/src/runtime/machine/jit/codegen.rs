@@ -52,8 +52,16 @@ pub(in crate::runtime) struct Code {
     /// made into code, none), and per script position the edge that
     /// starts there in the empty context (else [`NONE`]): read by the
     /// code.
-    #[expect(dead_code, reason = "read by the code, through its address")]
     tables: [Box<[u32]>; 2],
+}
+
+impl Code {
+    /// Whether the code runs edge `e`.
+    pub(super) fn holds(&self, e: u32) -> bool {
+        self.tables[0]
+            .get(e as usize)
+            .is_some_and(|&slot| slot != NONE)
+    }
 }
 
 // SAFETY: after `finalize_definitions` the module's memory is only read
@@ -114,6 +122,7 @@ pub(super) fn compile(automaton: &Automaton, chosen: &[u32], helpers: &Helpers) 
         edges: HashMap::new(),
         stops: HashMap::new(),
         exits: Vec::new(),
+        onto: Vec::new(),
         regions: Vec::new(),
         pointers: 0,
         state: Value::from_u32(0),
@@ -183,6 +192,10 @@ struct Writer<'a, 'f> {
     stops: HashMap<u32, Block>,
     /// Blocks that leave, each with its exit (written last).
     exits: Vec<(Block, Exit)>,
+    /// Blocks that go on at an edge the code does not run, on the edge of
+    /// the empty context at its start: the edge and that one (written
+    /// after the edges).
+    onto: Vec<(Block, u32, u32)>,
     /// The regions read, by slot.
     regions: Vec<u32>,
     /// One past the highest pointer read or set.
@@ -251,6 +264,10 @@ impl Writer<'_, '_> {
         for e in runs {
             self.edge(e);
         }
+        for (block, e, empty) in std::mem::take(&mut self.onto) {
+            self.b.switch_to_block(block);
+            self.onto(e, empty);
+        }
         for (block, exit) in std::mem::take(&mut self.exits) {
             self.b.switch_to_block(block);
             self.leave(exit);
@@ -318,7 +335,9 @@ impl Writer<'_, '_> {
         block
     }
 
-    /// The block that runs edge `e`, or leaves to run it elsewhere.
+    /// The block that runs edge `e`, goes on on the edge of the empty
+    /// context that starts where it starts ([`Self::onto`]), or leaves to
+    /// run it elsewhere.
     fn target(&mut self, e: u32) -> Block {
         if let Some(&block) = self.edges.get(&e) {
             return block;
@@ -326,9 +345,57 @@ impl Writer<'_, '_> {
         if let Some(&block) = self.stops.get(&e) {
             return block;
         }
-        let block = self.exit_block(Exit::Stop(e));
+        let edge = self.automaton.edge(e);
+        let empty = (edge.filter(|edge| edge.context != 0))
+            .and_then(|edge| self.automaton.index_at(edge.start))
+            .filter(|s| self.edges.contains_key(s));
+        let block = match empty {
+            Some(empty) => {
+                let block = self.b.create_block();
+                self.onto.push((block, e, empty));
+                block
+            }
+            None => self.exit_block(Exit::Stop(e)),
+        };
         self.stops.insert(e, block);
         block
+    }
+
+    /// Edge `e`, which the code does not run, run as edge `empty` of the
+    /// empty context at its start: the activations `e`'s context holds
+    /// pushed on the stack below the top (as the interpreter puts them
+    /// there where an edge's checks fail), or where the stack has no room
+    /// for them, leaving at `e`.
+    fn onto(&mut self, e: u32, empty: u32) {
+        let context = self.automaton.edge(e).map_or(0, |edge| edge.context);
+        let resumes = self.automaton.context(context).to_vec();
+        let count = resumes.len() as i64;
+        let depth = self.load(offset_of!(State, depth));
+        let capacity = self.load(offset_of!(State, capacity));
+        let after = self.b.ins().iadd_imm_s(depth, count);
+        let full = (self.b.ins()).icmp(IntCC::UnsignedGreaterThan, after, capacity);
+        let stop = self.exit_block(Exit::Stop(e));
+        self.branch(full, stop);
+        let below = self.load(offset_of!(State, below));
+        let offset = self.b.ins().imul_imm_u(depth, size_of::<Running>() as i64);
+        let base = self.b.ins().iadd(below, offset);
+        for (i, &at) in resumes.iter().enumerate() {
+            let slot = (i * size_of::<Running>()) as i32;
+            let from = held(i as u32);
+            let entry = self.load32(from + offset_of!(Running, entry));
+            let version = self.load(from + offset_of!(Running, version));
+            let at = self.b.ins().iconst(I32, i64::from(at));
+            let ins = |field: usize| slot + field as i32;
+            (self.b.ins()).store(flags(), entry, base, ins(offset_of!(Running, entry)));
+            (self.b.ins()).store(flags(), at, base, ins(offset_of!(Running, at)));
+            (self.b.ins()).store(flags(), version, base, ins(offset_of!(Running, version)));
+        }
+        self.store(after, offset_of!(State, depth));
+        let room = self.load(offset_of!(State, room));
+        let room = self.b.ins().iadd_imm_s(room, -count);
+        self.store(room, offset_of!(State, room));
+        let block = self.edges[&empty];
+        self.b.ins().jump(block, &[]);
     }
 
     /// Edge `e`'s block: its checks, moves, poll and end.

@@ -34,7 +34,7 @@ use std::ffi::{OsString, c_void};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::super::automaton::{Automaton, CONTEXT, NONE};
+use super::super::automaton::{Automaton, CONTEXT, Move, NONE};
 use super::super::script::Scripts;
 use super::{Diagnostic, Machine};
 use cnpi::env::RawRegion;
@@ -96,6 +96,8 @@ impl JitMode {
 /// A program's code, made once when first asked for.
 pub(in crate::runtime) struct Jit {
     mode: JitMode,
+    /// The most edges made into code ([`EDGES`] but in tests).
+    most: usize,
     code: OnceLock<Option<Code>>,
     /// The edges the interpreter ran in the program's runs that ended.
     edges: AtomicU64,
@@ -103,8 +105,14 @@ pub(in crate::runtime) struct Jit {
 
 impl Jit {
     pub(in crate::runtime) fn new(mode: JitMode) -> Jit {
+        Jit::of_edges(mode, EDGES)
+    }
+
+    /// A program's code of at most `most` edges.
+    pub(in crate::runtime) fn of_edges(mode: JitMode, most: usize) -> Jit {
         Jit {
             mode,
+            most,
             code: OnceLock::new(),
             edges: AtomicU64::new(0),
         }
@@ -129,8 +137,7 @@ impl Jit {
 
     /// The code of `automaton`, made now if a run that has taken `edges`
     /// edges through the interpreter, each edge `e` `counts[e]` times,
-    /// asks for it in this mode: of the [`EDGES`] edges run most (without
-    /// counts, the first).
+    /// asks for it in this mode: of the edges [`chosen`] from the counts.
     #[inline]
     fn code(&self, automaton: &Automaton, edges: u32, counts: &[u32]) -> Option<&Code> {
         if let Some(code) = self.code.get() {
@@ -144,16 +151,78 @@ impl Jit {
         if !wanted {
             return None;
         }
-        let mut chosen: Vec<u32> = (0..automaton.len() as u32).collect();
-        if !counts.is_empty() {
-            chosen.retain(|&e| counts.get(e as usize).is_some_and(|&c| c > 0));
-            chosen.sort_by_key(|&e| std::cmp::Reverse(counts.get(e as usize).copied()));
-        }
-        chosen.truncate(EDGES);
+        let chosen = chosen(automaton, counts, self.most);
         (self.code)
             .get_or_init(|| codegen::compile(automaton, &chosen, &HELPERS))
             .as_ref()
     }
+}
+
+/// The at most `most` edges of `automaton` to make into code, where each
+/// edge `e` ran `counts[e]` times: by their runs, an edge of the empty
+/// context also counting the runs of the edges with activations held
+/// that start where it starts or return where it starts to one they hold
+/// (which the code runs on the edges of the empty context, those
+/// activations put on the stack: [`onto_code`]), so that a program whose
+/// runs spread over many contexts (a recursion, each depth its own) still
+/// has the positions it runs most in the code. Without counts, the edges
+/// of the empty context first, then the others, each in their order.
+fn chosen(automaton: &Automaton, counts: &[u32], most: usize) -> Vec<u32> {
+    let mut chosen: Vec<u32> = (0..automaton.len() as u32).collect();
+    let context = |e: u32| automaton.edge(e).map_or(NONE, |edge| edge.context);
+    if counts.is_empty() {
+        chosen.sort_by_key(|&e| context(e) != 0);
+    } else {
+        let mut runs = vec![0u64; automaton.len()];
+        let mut count_at = |e: Option<u32>, count: u32| {
+            if let Some(r) = e.and_then(|e| runs.get_mut(e as usize)) {
+                *r += u64::from(count);
+            }
+        };
+        for (e, &count) in counts.iter().enumerate() {
+            let Some(edge) = automaton.edge(e as u32).filter(|_| count > 0) else {
+                continue;
+            };
+            count_at(Some(e as u32), count);
+            if edge.context == 0 {
+                continue;
+            }
+            count_at(automaton.index_at(edge.start), count);
+            let resumes = automaton.context(edge.context);
+            for moved in automaton.moves(edge) {
+                if let Move::Pop { depth } = moved.what
+                    && let Some(&at) = resumes.get(depth as usize)
+                {
+                    count_at(automaton.index_at(at), count);
+                }
+            }
+        }
+        chosen.retain(|&e| runs[e as usize] > 0);
+        chosen.sort_by_key(|&e| (std::cmp::Reverse(runs[e as usize]), context(e) != 0));
+    }
+    chosen.truncate(most);
+    chosen
+}
+
+/// Where the code goes on at edge `e`, which it does not hold (`None`
+/// where it holds it, or cannot go on): the edge of the empty context
+/// that starts where `e` starts, if the code holds it, with the
+/// activations `held` in `e`'s context put on `stack`, as the
+/// interpreter puts them where an edge's checks fail.
+pub(super) fn onto_code(
+    code: &Code,
+    automaton: &Automaton,
+    e: u32,
+    stack: &mut Stack,
+    held: &[Running; CONTEXT],
+) -> Option<u32> {
+    let edge = automaton.edge(e)?;
+    if edge.context == 0 || code.holds(e) {
+        return None;
+    }
+    let empty = automaton.index_at(edge.start).filter(|&s| code.holds(s))?;
+    stack.flush(held, automaton.context(edge.context));
+    Some(empty)
 }
 
 /// Where the code stopped, and why (the edge `.0`; the move `.1`).
@@ -212,11 +281,30 @@ pub(super) struct Stack {
 }
 
 impl Stack {
-    /// The stack as the code left it in `state`: its top, and the
-    /// activations below that it popped gone.
+    /// The stack as the code left it in `state`: its top, the activations
+    /// below that it popped gone and those it pushed there.
     fn sync(&mut self, state: &State) {
         self.top = state.top;
-        self.below.truncate(state.depth as usize);
+        self.sync_below(state);
+    }
+
+    /// The activations below the top as the code left them in `state`.
+    fn sync_below(&mut self, state: &State) {
+        let depth = state.depth as usize;
+        if depth <= self.below.len() {
+            self.below.truncate(depth);
+        } else if depth <= self.below.capacity() {
+            // SAFETY: the code pushes only within the capacity `refresh`
+            // gave it, writing every activation up to `depth`.
+            unsafe { self.below.set_len(depth) };
+        }
+    }
+
+    /// Puts the activations `held` of a context that resume at `resumes`
+    /// below the top.
+    pub(super) fn flush(&mut self, held: &[Running; CONTEXT], resumes: &[u32]) {
+        let held = held.iter().zip(resumes);
+        (self.below).extend(held.map(|(running, &at)| Running { at, ..*running }));
     }
 }
 
@@ -244,11 +332,13 @@ pub(super) struct State {
     /// How many activations the stack can still take (less than none
     /// where it is past its depth limit).
     pub(super) room: i64,
-    /// The activations on the stack below the top, and how many: the code
-    /// pops them (the loop's stack is cut to `depth` where it takes over
-    /// again, [`Stack::sync`]).
-    pub(super) below: *const Running,
+    /// The activations on the stack below the top, how many, and how
+    /// many it has room for: the code pops them, and pushes them within
+    /// that room (the loop's stack is cut or grown to `depth` where it
+    /// takes over again, [`Stack::sync`]).
+    pub(super) below: *mut Running,
     pub(super) depth: u64,
+    pub(super) capacity: u64,
     pub(super) pointers: *mut i64,
     /// The store's change counter.
     pub(super) version: *mut u64,
@@ -272,8 +362,9 @@ impl State {
             poll_at: 0,
             required: 0,
             room: 0,
-            below: std::ptr::null(),
+            below: std::ptr::null_mut(),
             depth: 0,
+            capacity: 0,
             pointers: std::ptr::null_mut(),
             version: std::ptr::null_mut(),
             regions: [RawRegion::NONE; REGIONS],
@@ -325,7 +416,9 @@ impl Glue<'_, '_, '_, '_> {
         state.required = u64::from(machine.required);
         let (max_depth, depth) = (machine.store.limits().max_depth, self.stack.below.len());
         state.room = i64::try_from(max_depth).unwrap_or(i64::MAX) - depth as i64;
-        (state.below, state.depth) = (self.stack.below.as_ptr(), depth as u64);
+        let below = &mut self.stack.below;
+        (state.below, state.depth) = (below.as_mut_ptr(), depth as u64);
+        state.capacity = below.capacity() as u64;
         let (pointers, version) = machine.store.pointers_and_version();
         state.pointers = pointers.as_mut_ptr();
         state.version = version;
@@ -385,7 +478,18 @@ unsafe extern "C" fn next(state: *mut State, edge: u32) -> u32 {
     let (scripts, automaton) = (glue.scripts, glue.automaton);
     // Not a return: the stack is not read.
     match glue.machine.end(scripts, automaton, edge, glue.stack) {
-        Ok(Flow::Edge(next)) => next,
+        Ok(Flow::Edge(next)) => {
+            // The top is the code's (in its registers), the stack below
+            // it the state's.
+            glue.stack.sync_below(state);
+            match onto_code(glue.code, automaton, next, glue.stack, &state.held) {
+                Some(empty) => {
+                    glue.refresh(state);
+                    empty
+                }
+                None => next,
+            }
+        }
         Ok(Flow::Out(_)) => {
             glue.error = Some(cnpi::env::internal("the code read a return as a bit"));
             NONE
