@@ -22,6 +22,8 @@ use cnpi::program::{
 };
 use cnpi::span::Span;
 
+use super::grow::{Cond, Ref};
+
 /// A candidate put into the checked sketch: the value a hole's node is
 /// replaced by.
 #[derive(Clone, Debug)]
@@ -33,23 +35,36 @@ pub enum Piece {
     Applier(Box<Applier>),
 }
 
-/// What a statement candidate of `ram` does, kept as its parts.
+/// What a statement candidate of `ram` does, kept as its parts (an
+/// expression of the grower's lists with its place there).
 #[derive(Debug)]
 pub enum Does {
     /// `target = e`: `SET` of a register, `WRITE` of a cell (`X[t]`, or a
     /// scalar input or var).
-    Assign(Rc<PosExpr>, Rc<PosExpr>),
+    Assign(Rc<PosExpr>, Rc<PosExpr>, Ref),
     /// `SWAP(X[t], X[u])`, both cells.
     Swap(Rc<PosExpr>, Rc<PosExpr>),
     /// `OUT(e)`.
-    Out(Rc<PosExpr>),
+    Out(Rc<PosExpr>, Ref),
+}
+
+/// A position a statement evaluates ([`Does::positions`]).
+pub enum Position<'a> {
+    /// A cell's index term, evaluated as it is.
+    Index(&'a PosExpr),
+    /// An expression of the grower's lists.
+    Listed(Ref),
+    /// None (the statement has fewer).
+    Not,
 }
 
 /// A candidate for one hole.
 #[derive(Debug)]
 pub enum Candidate {
-    Condition(Rc<BoolExpr>),
-    Expression(Rc<PosExpr>),
+    /// A condition, and how it is computed from the grower's lists.
+    Condition(Rc<BoolExpr>, Cond),
+    /// An expression, and its place in the grower's lists.
+    Expression(Rc<PosExpr>, Ref),
     /// A statement of `ram`, built when put, and the shape of its effect:
     /// two statements of one shape whose positions ([`Does::positions`])
     /// have the same values on a state do the same there.
@@ -70,28 +85,28 @@ impl Does {
     /// The statement, or `None` when the environment has no such ACT.
     pub fn build(&self, program: &Program) -> Option<Stmt> {
         match self {
-            Does::Assign(target, e) => assign(program, target, (**e).clone()),
+            Does::Assign(target, e, _) => assign(program, target, (**e).clone()),
             Does::Swap(a, b) => act(program, "SWAP", vec![place(a), place(b)]),
-            Does::Out(e) => act(program, "OUT", vec![ActArg::Position((**e).clone())]),
+            Does::Out(e, _) => act(program, "OUT", vec![ActArg::Position((**e).clone())]),
         }
     }
 
     /// The positions the statement evaluates, in its ACT's order (a
     /// cell's indices, then the value written), at most two.
-    pub fn positions(&self) -> [Option<&PosExpr>; 2] {
-        fn at(cell: &PosExpr) -> Option<&PosExpr> {
+    pub fn positions(&self) -> [Position<'_>; 2] {
+        fn at(cell: &PosExpr) -> Position<'_> {
             match &cell.kind {
-                PosKind::Read(cell) => cell.at.first(),
-                _ => None,
+                PosKind::Read(cell) => cell.at.first().map_or(Position::Not, Position::Index),
+                _ => Position::Not,
             }
         }
         match self {
-            Does::Assign(target, e) => match at(target) {
-                Some(t) => [Some(t), Some(e)],
-                None => [Some(e), None],
+            Does::Assign(target, _, e) => match at(target) {
+                Position::Not => [Position::Listed(*e), Position::Not],
+                t => [t, Position::Listed(*e)],
             },
             Does::Swap(a, b) => [at(a), at(b)],
-            Does::Out(e) => [Some(e), None],
+            Does::Out(_, e) => [Position::Listed(*e), Position::Not],
         }
     }
 }
@@ -107,8 +122,8 @@ impl Candidate {
     /// statement the environment cannot build).
     pub fn piece(&self, program: &Program) -> Option<Piece> {
         match self {
-            Candidate::Condition(c) => Some(Piece::Condition((**c).clone())),
-            Candidate::Expression(e) => Some(Piece::Expression((**e).clone())),
+            Candidate::Condition(c, _) => Some(Piece::Condition((**c).clone())),
+            Candidate::Expression(e, _) => Some(Piece::Expression((**e).clone())),
             Candidate::Statement(does, _) => does.build(program).map(Piece::Statement),
             Candidate::Built(stmt) => Some(Piece::Statement((**stmt).clone())),
             Candidate::Applier(applier) => applier.1.get().cloned().flatten(),
@@ -122,8 +137,8 @@ impl Candidate {
         let pointers = &program.pointers;
         match self {
             Candidate::Applier(applier) => applier.0.clone(),
-            Candidate::Condition(c) => cnpi::program::print::condition(c, pointers),
-            Candidate::Expression(e) => cnpi::program::print::position(e, pointers),
+            Candidate::Condition(c, _) => cnpi::program::print::condition(c, pointers),
+            Candidate::Expression(e, _) => cnpi::program::print::position(e, pointers),
             Candidate::Statement(does, _) => (does.build(program))
                 .map(|stmt| statement_text(&stmt, program))
                 .unwrap_or_default(),
@@ -350,6 +365,6 @@ mod tests {
     /// few words, not a program value (the applier's piece is boxed).
     #[test]
     fn a_candidate_is_a_few_words() {
-        assert!(std::mem::size_of::<Candidate>() <= 32);
+        assert!(std::mem::size_of::<Candidate>() <= 40);
     }
 }

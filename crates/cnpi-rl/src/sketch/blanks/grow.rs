@@ -28,6 +28,7 @@
 //! as a value) equal an earlier one's on every probe state is dropped.
 //! Statements are not pruned beyond their expressions.
 
+use std::cell::{RefCell, RefMut};
 use std::collections::HashSet;
 use std::rc::Rc;
 
@@ -60,18 +61,81 @@ pub(super) enum V {
     Err,
 }
 
-/// An expression and its values on the probe states.
+/// Where an expression stands in the grower's lists: its size (1 to
+/// [`MAX_SIZE`]) and its index in that size's list (for a comparison: in
+/// the comparisons of that size).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ref {
+    size: u8,
+    index: u32,
+}
+
+impl Ref {
+    fn at(size: usize, index: usize) -> Ref {
+        Ref {
+            size: u8::try_from(size).unwrap_or(u8::MAX),
+            index: u32::try_from(index).unwrap_or(u32::MAX),
+        }
+    }
+}
+
+/// How an expression of the lists is computed from smaller ones.
+#[derive(Clone, Copy, Debug)]
+enum Recipe {
+    /// A term: its own tree is evaluated.
+    Term,
+    Arith(ArithOp, Ref, Ref),
+}
+
+/// How a condition candidate is computed from the lists on a state
+/// ([`Grower::truth_at`]), as the interpreter evaluates its tree.
+#[derive(Clone, Copy, Debug)]
+pub enum Cond {
+    /// `a op b` of two expressions of the lists.
+    Compare(CompareOp, Ref, Ref),
+    /// The comparison of the lists at this place.
+    Comparison(Ref),
+    /// `c and d` (true) or `c or d` (false) of two comparisons of the lists.
+    Joined(bool, Ref, Ref),
+    /// Any other (an observation's): its tree is evaluated.
+    Tree,
+}
+
+/// An expression, its values on the probe states, and how it is computed.
 struct Valued {
     expr: Rc<PosExpr>,
     values: Vec<V>,
+    recipe: Recipe,
 }
 
-/// A comparison (or `and`/`or`) and its values on the probe states: one
-/// bit per state, and one bit per state where it errs.
+/// A comparison and its values on the probe states: one bit per state,
+/// and one bit per state where it errs.
 struct Truth {
     expr: Rc<BoolExpr>,
+    cond: Cond,
     holds: u64,
     errs: u64,
+}
+
+/// The values of the lists' expressions on one state, each computed once
+/// ([`Grower::value_at`]): weighing a hole's thousands of candidates at a
+/// state reads the same few terms again and again. An entry holds for
+/// the state of its number ([`Memo::next_state`]).
+#[derive(Default)]
+pub(super) struct Memo {
+    state: u32,
+    values: Vec<Vec<(u32, V)>>,
+}
+
+impl Memo {
+    /// Forgets the values: the next are on another state.
+    pub fn next_state(&mut self) {
+        self.state = self.state.wrapping_add(1);
+        if self.state == 0 {
+            self.values.clear();
+            self.state = 1;
+        }
+    }
 }
 
 /// Everything the candidates of a program's holes are grown from.
@@ -87,6 +151,8 @@ pub struct Grower<'p> {
     /// Asked at every piece grown whether to stop (the lists
     /// are then cut short; the search is abandoned).
     stop: Option<&'p dyn Interrupt>,
+    /// The values of the lists' expressions on the state being weighed.
+    memo: RefCell<Memo>,
 }
 
 impl<'p> Grower<'p> {
@@ -99,11 +165,18 @@ impl<'p> Grower<'p> {
             comparisons: Vec::new(),
             seen_truths: HashSet::new(),
             stop: None,
+            memo: RefCell::default(),
         };
         let terms = grower.terms();
         let kept = grower.keep_exprs(terms);
         grower.exprs.push(together(kept));
         grower
+    }
+
+    /// The values of the lists' expressions on one state at a time, for
+    /// [`Self::value_at`] and [`Self::truth_at`].
+    pub(super) fn memo(&self) -> RefMut<'_, Memo> {
+        self.memo.borrow_mut()
     }
 
     /// The same, asking `stop` while it grows.
@@ -119,15 +192,84 @@ impl<'p> Grower<'p> {
         match kind {
             BlankKind::Expression => (self.exprs_of(size).iter())
                 .take_while(|_| going())
-                .map(|v| Candidate::Expression(v.expr.clone()))
+                .enumerate()
+                .map(|(k, v)| Candidate::Expression(v.expr.clone(), Ref::at(size, k)))
                 .collect(),
             BlankKind::Condition => self
                 .conditions_of(size)
                 .into_iter()
                 .take_while(|_| going())
-                .map(Candidate::Condition)
+                .map(|(expr, cond)| Candidate::Condition(expr, cond))
                 .collect(),
             BlankKind::Statement => self.statements_of(size, def),
+        }
+    }
+
+    /// The value on `world` of the expression at `at` in the lists, as
+    /// [`value`] gives it, computed once per state of `memo`.
+    pub(super) fn value_at(&self, at: Ref, world: &dyn World, memo: &mut Memo) -> V {
+        let (size, index) = (usize::from(at.size), at.index as usize);
+        let Some(valued) = self
+            .exprs
+            .get(size.wrapping_sub(1))
+            .and_then(|l| l.get(index))
+        else {
+            return V::Err;
+        };
+        if memo.values.len() < size {
+            memo.values.resize_with(size, Vec::new);
+        }
+        let known = &mut memo.values[size - 1];
+        if known.len() <= index {
+            known.resize(self.exprs[size - 1].len().max(index + 1), (0, V::Err));
+        }
+        if let (state, v) = known[index]
+            && state == memo.state
+        {
+            return v;
+        }
+        let v = match valued.recipe {
+            Recipe::Term => value(&valued.expr, world),
+            Recipe::Arith(op, a, b) => {
+                let a = self.value_at(a, world, memo);
+                arith(op, a, self.value_at(b, world, memo))
+            }
+        };
+        memo.values[size - 1][index] = (memo.state, v);
+        v
+    }
+
+    /// What the condition `expr`, computed as `cond` says, gives on
+    /// `world` (`None`: an error), as `BoolExpr::eval` gives it.
+    pub(super) fn truth_at(
+        &self,
+        cond: Cond,
+        expr: &BoolExpr,
+        world: &dyn World,
+        memo: &mut Memo,
+    ) -> Option<bool> {
+        let comparison = |at: Ref, memo: &mut Memo| {
+            let listed = (self.comparisons.get(usize::from(at.size).wrapping_sub(1)))
+                .and_then(|l| l.get(at.index as usize));
+            listed.and_then(|t| match t.cond {
+                Cond::Compare(op, a, b) => {
+                    let a = self.value_at(a, world, memo);
+                    compare(op, a, self.value_at(b, world, memo))
+                }
+                _ => t.expr.eval(world).ok(),
+            })
+        };
+        match cond {
+            Cond::Compare(op, a, b) => {
+                let a = self.value_at(a, world, memo);
+                compare(op, a, self.value_at(b, world, memo))
+            }
+            Cond::Comparison(at) => comparison(at, memo),
+            Cond::Joined(and, c, d) => match comparison(c, memo)? {
+                first if first != and => Some(first),
+                _ => comparison(d, memo),
+            },
+            Cond::Tree => expr.eval(world).ok(),
         }
     }
 
@@ -187,6 +329,7 @@ impl<'p> Grower<'p> {
                 kept.push(Valued {
                     expr: Rc::new(expr),
                     values,
+                    recipe: Recipe::Term,
                 });
             }
         }
@@ -201,8 +344,9 @@ impl<'p> Grower<'p> {
             let mut grown = Vec::new();
             'sizes: for left in 1..next {
                 let right = next - left;
-                for a in &self.exprs[left - 1] {
-                    for b in &self.exprs[right - 1] {
+                for (i, a) in self.exprs[left - 1].iter().enumerate() {
+                    for (j, b) in self.exprs[right - 1].iter().enumerate() {
+                        let (i, j) = (Ref::at(left, i), Ref::at(right, j));
                         for op in [
                             ArithOp::Add,
                             ArithOp::Sub,
@@ -213,14 +357,14 @@ impl<'p> Grower<'p> {
                             if grown.len() >= 8 * MAX_PER_SIZE {
                                 break 'sizes;
                             }
-                            grown.push((op, a, b));
+                            grown.push((op, a, b, Recipe::Arith(op, i, j)));
                         }
                     }
                 }
             }
             let mut kept = Vec::new();
             let stop = self.stop;
-            for (op, a, b) in grown {
+            for (op, a, b, recipe) in grown {
                 if kept.len() >= MAX_PER_SIZE || stopped(stop) {
                     break;
                 }
@@ -235,7 +379,11 @@ impl<'p> Grower<'p> {
                 }
                 let (a, b) = (Box::new((*a.expr).clone()), Box::new((*b.expr).clone()));
                 let expr = Rc::new(pos(PosKind::Arith(op, a, b)));
-                kept.push(Valued { expr, values });
+                kept.push(Valued {
+                    expr,
+                    values,
+                    recipe,
+                });
             }
             self.exprs.push(together(kept));
         }
@@ -260,8 +408,9 @@ impl<'p> Grower<'p> {
                 else {
                     continue;
                 };
-                for a in lhs {
-                    for b in rhs {
+                for (i, a) in lhs.iter().enumerate() {
+                    for (j, b) in rhs.iter().enumerate() {
+                        let (i, j) = (Ref::at(left, i), Ref::at(right, j));
                         if kept.len() >= MAX_PER_SIZE {
                             break;
                         }
@@ -286,7 +435,13 @@ impl<'p> Grower<'p> {
                                     Operand::Pos((*a.expr).clone()),
                                     Operand::Pos((*b.expr).clone()),
                                 ));
-                                kept.push(Truth { expr, holds, errs });
+                                let cond = Cond::Compare(op, i, j);
+                                kept.push(Truth {
+                                    expr,
+                                    cond,
+                                    holds,
+                                    errs,
+                                });
                             }
                         }
                     }
@@ -300,8 +455,13 @@ impl<'p> Grower<'p> {
                     let (holds, errs) = self.truth(&expr);
                     if errs != all_bits(self.probes.len()) && self.seen_truths.insert((holds, errs))
                     {
-                        let expr = Rc::new(expr);
-                        kept.push(Truth { expr, holds, errs });
+                        let (expr, cond) = (Rc::new(expr), Cond::Tree);
+                        kept.push(Truth {
+                            expr,
+                            cond,
+                            holds,
+                            errs,
+                        });
                     }
                 }
             }
@@ -328,10 +488,10 @@ impl<'p> Grower<'p> {
 
     /// The conditions of size `size`: comparisons, then `and`, then `or`
     /// of two comparisons whose sizes add up to it.
-    fn conditions_of(&mut self, size: usize) -> Vec<Rc<BoolExpr>> {
+    fn conditions_of(&mut self, size: usize) -> Vec<(Rc<BoolExpr>, Cond)> {
         let stop = self.stop;
-        let mut out: Vec<Rc<BoolExpr>> = (self.comparisons_of(size).iter())
-            .map(|t| t.expr.clone())
+        let mut out: Vec<(Rc<BoolExpr>, Cond)> = (self.comparisons_of(size).iter().enumerate())
+            .map(|(k, t)| (t.expr.clone(), Cond::Comparison(Ref::at(size, k))))
             .collect();
         for smaller in 1..size {
             self.comparisons_of(smaller);
@@ -365,11 +525,13 @@ impl<'p> Grower<'p> {
                             continue;
                         }
                         let (a, b) = (Box::new((*c.expr).clone()), Box::new((*d.expr).clone()));
-                        joined.push(Rc::new(if and {
+                        let expr = Rc::new(if and {
                             BoolExpr::And(a, b)
                         } else {
                             BoolExpr::Or(a, b)
-                        }));
+                        });
+                        let cond = Cond::Joined(and, Ref::at(left, i), Ref::at(right, j));
+                        joined.push((expr, cond));
                     }
                 }
             }
@@ -384,13 +546,13 @@ impl<'p> Grower<'p> {
     /// put; elsewhere each a value.
     fn statements_of(&mut self, size: usize, def: DefId) -> Vec<Candidate> {
         let (program, stop) = (self.program, self.stop);
-        let exprs: Vec<Rc<PosExpr>> = (self.exprs_of(size).iter())
+        let exprs: Vec<(Rc<PosExpr>, Ref)> = (self.exprs_of(size).iter().enumerate())
             .take_while(|_| !stopped(stop))
-            .map(|v| v.expr.clone())
+            .map(|(k, v)| (v.expr.clone(), Ref::at(size, k)))
             .collect();
         let built = |stmt| Candidate::Built(Rc::new(stmt));
         if super::observed_applies(program) {
-            let exprs: Vec<PosExpr> = exprs.iter().map(|e| (**e).clone()).collect();
+            let exprs: Vec<PosExpr> = exprs.iter().map(|(e, _)| (**e).clone()).collect();
             let mut out: Vec<Candidate> = (observed::statements(program, &exprs, size))
                 .into_iter()
                 .map(built)
@@ -435,12 +597,12 @@ impl<'p> Grower<'p> {
         targets.retain(|(target, _)| assign(program, target, zero.clone()).is_some());
         let mut out = Vec::new();
         'targets: for (target, shape) in &targets {
-            for e in &exprs {
+            for (e, at) in &exprs {
                 if stopped(stop) {
                     break 'targets;
                 }
                 if **e != **target {
-                    let does = Does::Assign(target.clone(), e.clone());
+                    let does = Does::Assign(target.clone(), e.clone(), *at);
                     out.push(Candidate::Statement(does, *shape));
                 }
             }
@@ -460,7 +622,7 @@ impl<'p> Grower<'p> {
             }
             let printed = others.next().unwrap_or(u32::MAX);
             if act(program, "OUT", vec![ActArg::Position(zero)]).is_some() {
-                let outs = exprs.iter().map(|e| Does::Out(e.clone()));
+                let outs = exprs.iter().map(|(e, at)| Does::Out(e.clone(), *at));
                 out.extend(outs.map(|does| Candidate::Statement(does, printed)));
             }
             out.extend(calls(program).map(built));

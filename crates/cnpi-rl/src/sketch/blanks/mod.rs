@@ -61,7 +61,7 @@ use cnpi_neural::load::{Request, plan_source};
 use fill::Candidate;
 
 use super::{Example, splits_among};
-use angelic::{Boxed, Queue, Set, Sites};
+use angelic::{Boxed, Lists, Queue, Set, Sites};
 use grow::{Grower, MAX_SIZE};
 use probe::Probes;
 
@@ -410,7 +410,11 @@ impl BlankSketch {
             let chosen: Vec<&[Candidate]> = (b.sizes.iter().enumerate())
                 .map(|(hole, size)| lists[&(hole, *size)].as_slice())
                 .collect();
-            let decided = self.decide(&mut work, &chosen, &b, &state, &state.budgets);
+            let lists = Lists {
+                of: &chosen,
+                grower: &grower,
+            };
+            let decided = self.decide(&mut work, lists, &b, &state, &state.budgets);
             let (inner, rest) = b.split(decided.narrowed);
             for rest in rest {
                 queue.push(rest);
@@ -419,7 +423,7 @@ impl BlankSketch {
                 &mut search,
                 &mut state,
                 &mut queue,
-                &chosen,
+                lists,
                 inner,
                 decided.fails,
             ) {
@@ -449,7 +453,7 @@ impl BlankSketch {
         search: &mut Search,
         state: &mut Walk,
         queue: &mut Queue,
-        lists: &[&[Candidate]],
+        lists: Lists,
         inner: Boxed,
         fails: Option<usize>,
     ) -> bool {
@@ -462,7 +466,7 @@ impl BlankSketch {
         }
         if search.found.is_none() {
             let Some(failed) = fails else {
-                let first = self.texts(lists, inner.first());
+                let first = self.texts(lists.of, inner.first());
                 // The answer is compiled from its text once, here.
                 let Some(program) = self.compiled(&first) else {
                     return false;
@@ -499,7 +503,7 @@ impl BlankSketch {
                 .as_ref()
                 .is_none_or(|(passed, _)| failed > *passed)
             {
-                state.best = Some((failed, self.texts(lists, inner.first())));
+                state.best = Some((failed, self.texts(lists.of, inner.first())));
             }
             return false;
         }
@@ -639,13 +643,7 @@ impl BlankSketch {
     /// input goes on to the next input narrowed to the fillings that ran
     /// as it did, the rest of it stays at that input; true (and
     /// `ambiguous` set) at the first filling that ends differently.
-    fn another(
-        &self,
-        search: &mut Search,
-        state: &mut Walk,
-        lists: &[&[Candidate]],
-        b: &Boxed,
-    ) -> bool {
+    fn another(&self, search: &mut Search, state: &mut Walk, lists: Lists, b: &Boxed) -> bool {
         let Some(teller) = &state.teller else {
             return false;
         };
@@ -661,8 +659,8 @@ impl BlankSketch {
                 return true;
             }
             search.checked_runs += 1;
-            let Some(mut narrowed) = self.first_put(&mut work, lists, &b, &state.sites) else {
-                let texts = self.texts(lists, b.first());
+            let Some(mut narrowed) = self.first_put(&mut work, lists.of, &b, &state.sites) else {
+                let texts = self.texts(lists.of, b.first());
                 if let Some(input) = self.compiled(&texts).and_then(|p| teller.differs(self, &p)) {
                     search.ambiguous = Some((texts, input));
                     return true;
@@ -685,7 +683,7 @@ impl BlankSketch {
                 return true;
             }
             if end_of(run, &teller.members) != *end {
-                search.ambiguous = Some((self.texts(lists, b.first()), json.clone()));
+                search.ambiguous = Some((self.texts(lists.of, b.first()), json.clone()));
                 return true;
             }
             let (inner, rest) = b.split(narrowed);
