@@ -17,12 +17,11 @@
 use std::rc::Rc;
 use std::sync::OnceLock;
 
+use cnpi::operators::CompareOp;
 use cnpi::program::{
     Act, ActArg, Applier, BoolExpr, Operand, PosExpr, PosKind, Program, Stmt, SymExpr,
 };
 use cnpi::span::Span;
-
-use super::grow::{Cond, Ref};
 
 /// A candidate put into the checked sketch: the value a hole's node is
 /// replaced by.
@@ -33,6 +32,38 @@ pub enum Piece {
     Statement(Stmt),
     /// The body of an applier hole ([`super::appliers`]).
     Applier(Box<Applier>),
+}
+
+/// Where an expression stands in the grower's lists: its size (1 to
+/// [`super::grow::MAX_SIZE`]) and its index in that size's list (for a comparison: in
+/// the comparisons of that size).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ref {
+    pub(super) size: u8,
+    pub(super) index: u32,
+}
+
+impl Ref {
+    pub(super) fn at(size: usize, index: usize) -> Ref {
+        Ref {
+            size: u8::try_from(size).unwrap_or(u8::MAX),
+            index: u32::try_from(index).unwrap_or(u32::MAX),
+        }
+    }
+}
+
+/// How a condition candidate is computed from the lists on a state
+/// ([`super::grow::Grower::truth_at`]), as the interpreter evaluates its tree.
+#[derive(Clone, Copy, Debug)]
+pub enum Cond {
+    /// `a op b` of two expressions of the lists.
+    Compare(CompareOp, Ref, Ref),
+    /// The comparison of the lists at this place.
+    Comparison(Ref),
+    /// `c and d` (true) or `c or d` (false) of two comparisons of the lists.
+    Joined(bool, Ref, Ref),
+    /// Any other (an observation's): its tree is evaluated.
+    Tree,
 }
 
 /// What a statement candidate of `ram` does, kept as its parts (an

@@ -41,7 +41,7 @@ use cnpi::program::{
 };
 use cnpi::span::Span;
 
-use super::fill::{Candidate, Does, act, assign, place};
+use super::fill::{Candidate, Cond, Does, Ref, act, assign, place};
 use super::observed;
 use super::probe::Probes;
 
@@ -61,44 +61,12 @@ pub(super) enum V {
     Err,
 }
 
-/// Where an expression stands in the grower's lists: its size (1 to
-/// [`MAX_SIZE`]) and its index in that size's list (for a comparison: in
-/// the comparisons of that size).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Ref {
-    size: u8,
-    index: u32,
-}
-
-impl Ref {
-    fn at(size: usize, index: usize) -> Ref {
-        Ref {
-            size: u8::try_from(size).unwrap_or(u8::MAX),
-            index: u32::try_from(index).unwrap_or(u32::MAX),
-        }
-    }
-}
-
 /// How an expression of the lists is computed from smaller ones.
 #[derive(Clone, Copy, Debug)]
 enum Recipe {
     /// A term: its own tree is evaluated.
     Term,
     Arith(ArithOp, Ref, Ref),
-}
-
-/// How a condition candidate is computed from the lists on a state
-/// ([`Grower::truth_at`]), as the interpreter evaluates its tree.
-#[derive(Clone, Copy, Debug)]
-pub enum Cond {
-    /// `a op b` of two expressions of the lists.
-    Compare(CompareOp, Ref, Ref),
-    /// The comparison of the lists at this place.
-    Comparison(Ref),
-    /// `c and d` (true) or `c or d` (false) of two comparisons of the lists.
-    Joined(bool, Ref, Ref),
-    /// Any other (an observation's): its tree is evaluated.
-    Tree,
 }
 
 /// An expression, its values on the probe states, and how it is computed.
