@@ -722,6 +722,38 @@ fn clrs_sketches_of_four_holes_pass_their_oracles_on_larger_inputs() {
     }
 }
 
+/// Issue 44: a statement hole is filled by one statement or two, searched
+/// as two holes of which the second may stay empty (empty first, so one
+/// statement comes before two). `prefix_statements` needs two (no one
+/// statement keeps a running sum): both are learned, the examples settle
+/// every filling of the answer's size class and the next, and the program
+/// gives prefix sums on fresh inputs on the network; `count_statement`
+/// needs one, and is answered with one.
+#[test]
+fn a_statement_hole_takes_two_statements_only_when_one_does_not_do() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let (program, summary) = learn(dir.path(), "prefix_statements", &["--threads", "1"]);
+    assert_eq!(
+        summary["holes"]["14:5"], "total = total + A[i]\n    A[i] = total",
+        "{summary}"
+    );
+    assert_eq!(summary["ambiguous"], serde_json::Value::Null, "{summary}");
+    assert_eq!(summary["ambiguity_checked"], true, "{summary}");
+    for input in fresh_inputs(46, 8) {
+        let run = run_on(&program, &input, true);
+        assert_eq!(run["engine"], "neural", "{run}");
+        let sums: Vec<i64> = (input.iter())
+            .scan(0, |t, x| {
+                *t += x;
+                Some(*t)
+            })
+            .collect();
+        assert_eq!(run["A"], serde_json::json!(sums), "{input:?}");
+    }
+    let (_, summary) = learn(dir.path(), "count_statement", &["--threads", "1"]);
+    assert_eq!(summary["holes"]["14:7"], "count = count + 1", "{summary}");
+}
+
 /// `text` with each hole `?` at `LINE:COLUMN` (1-based) replaced by the
 /// text `fills` gives it.
 fn filled(text: &str, fills: &serde_json::Map<String, serde_json::Value>) -> String {

@@ -55,20 +55,27 @@ pub const MAX_HOLES: usize = 2;
 /// first hole's share smallest first (the order both enumerations walk
 /// the sizes or counts of several holes in).
 pub(crate) fn splits(total: usize, holes: usize, shares: RangeInclusive<usize>) -> Vec<Vec<usize>> {
-    if holes == 0 {
+    let shares: Vec<usize> = shares.collect();
+    splits_among(total, &vec![shares.as_slice(); holes])
+}
+
+/// The ways to write `total` as one share per hole, hole `h`'s taken
+/// from `shares[h]` (ascending), the first hole's share smallest first.
+pub(crate) fn splits_among(total: usize, shares: &[&[usize]]) -> Vec<Vec<usize>> {
+    let Some((first, rest)) = shares.split_first() else {
         return if total == 0 {
             vec![Vec::new()]
         } else {
             Vec::new()
         };
-    }
-    (*shares.start()..=total.min(*shares.end()))
-        .flat_map(|first| {
-            splits(total - first, holes - 1, shares.clone())
+    };
+    (first.iter().take_while(|share| **share <= total))
+        .flat_map(|&share| {
+            splits_among(total - share, rest)
                 .into_iter()
-                .map(move |mut rest| {
-                    rest.insert(0, first);
-                    rest
+                .map(move |mut later| {
+                    later.insert(0, share);
+                    later
                 })
         })
         .collect()

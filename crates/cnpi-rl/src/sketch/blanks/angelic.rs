@@ -37,11 +37,11 @@ use cnpi::env::State;
 use cnpi::env::View;
 use cnpi::exec::limits::Interrupt;
 use cnpi::exec::{Limits, Options, Outcome};
-use cnpi::program::{Act, ActArg, BlankKind, Body, DefId, PosExpr, Program, Stmt, World as _};
+use cnpi::program::{BlankKind, Body, DefId, Program, Stmt, World as _};
 use cnpi::symbolic::{self, Event};
 
-use super::fill::{Candidate, Piece};
-use super::grow::{V, value};
+use super::fill::{Candidate, Position};
+use super::grow::{Grower, Memo, V, value};
 use super::{BlankSketch, Walk};
 
 /// A set of candidates of one hole: indices into its list of one size,
@@ -215,7 +215,7 @@ impl Narrowed {
 
     /// One evaluation of `hole`: keeps in its set the candidates whose
     /// `gives` equals the first's (unless the evaluation is known alike).
-    fn at(&mut self, hole: usize, gives: impl Fn(u32) -> Gives) {
+    fn at(&mut self, hole: usize, mut gives: impl FnMut(u32) -> Gives) {
         self.events += 1;
         if self.events <= self.known {
             return;
@@ -309,6 +309,12 @@ impl Sites {
             }
         }
         alone.extend(sketch.applier_holes().iter().map(|_| true));
+        // A statement hole's second statement: read at the byte after the
+        // `?` ([`super::fill::put_after`]).
+        for (hole, blank) in sketch.seconds() {
+            at.push(((blank.def, blank.span.end), hole));
+            alone.push(false);
+        }
         Sites { at, alone }
     }
 }
@@ -336,47 +342,22 @@ fn calls_first(stmt: &Stmt) -> bool {
     !found.is_empty() || matches!(stmt, Stmt::ParamCall(_) | Stmt::Return { .. })
 }
 
-/// What candidate `index` of `list` gives on `view` for a hole of kind
-/// `kind`.
-fn gives(list: &[Candidate], index: u32, view: &View) -> Gives {
-    let candidate = &list[index as usize];
-    match (candidate.piece.get(), &candidate.effect) {
-        (Some(Some(Piece::Condition(c))), _) => Gives::Truth(c.eval(view).ok()),
-        (Some(Some(Piece::Expression(e))), _) => Gives::Value(value(e, view)),
-        (Some(Some(Piece::Statement(Stmt::Act(app)))), Some(shape)) => {
-            let [first, second] = first_two(&app.act, view);
+/// What candidate `index` of `list` gives on `view`, its expressions'
+/// values read from `grower`'s lists through `memo`.
+fn gives(list: &[Candidate], index: u32, view: &View, grower: &Grower, memo: &mut Memo) -> Gives {
+    match &list[index as usize] {
+        Candidate::Condition(c, cond) => Gives::Truth(grower.truth_at(*cond, c, view, memo)),
+        Candidate::Expression(_, at) => Gives::Value(grower.value_at(*at, view, memo)),
+        Candidate::Statement(does, shape) => {
+            let [first, second] = does.positions().map(|p| match p {
+                Position::Index(e) => value(e, view),
+                Position::Listed(at) => grower.value_at(at, view, memo),
+                Position::Not => V::Num(0),
+            });
             Gives::Effect(*shape, first, second)
         }
-        _ => Gives::Itself(index),
+        Candidate::Built(_) | Candidate::Applier(_) | Candidate::Empty => Gives::Itself(index),
     }
-}
-
-/// The values of the first two positions `act` evaluates (those of
-/// [`cnpi::program::calls::act_positions`], in order; 0 for one it does
-/// not have) on `view`, without allocating.
-fn first_two(act: &Act, view: &View) -> [V; 2] {
-    let mut values = [V::Num(0); 2];
-    let mut k = 0;
-    let mut take = |e: &PosExpr| {
-        if let Some(slot) = values.get_mut(k) {
-            *slot = value(e, view);
-        }
-        k += 1;
-    };
-    match act {
-        Act::Set(_, e) => take(e),
-        Act::Env(env) => {
-            for arg in &env.args {
-                match arg {
-                    ActArg::Position(e) => take(e),
-                    ActArg::Place(cell) => cell.at.iter().for_each(&mut take),
-                    _ => {}
-                }
-            }
-        }
-        _ => {}
-    }
-    values
 }
 
 /// The states at which the entry's `while` loops were tested, in its first
@@ -500,6 +481,14 @@ pub(super) fn alone(b: &Boxed) -> Narrowed {
     narrowed
 }
 
+/// The candidates of a box's holes (`of[h]`: hole `h`'s at the box's
+/// size), and the grower whose lists their expressions stand in.
+#[derive(Clone, Copy)]
+pub(super) struct Lists<'a> {
+    pub of: &'a [&'a [Candidate]],
+    pub grower: &'a Grower<'a>,
+}
+
 /// How a box's first filling did on the examples.
 pub(super) struct Decided {
     /// The sets narrowed to the fillings that ran as the first did.
@@ -522,14 +511,14 @@ impl BlankSketch {
     pub(super) fn decide(
         &self,
         work: &mut Program,
-        lists: &[&[Candidate]],
+        lists: Lists,
         b: &Boxed,
         walk: &Walk,
         budgets: &[u64],
     ) -> Decided {
         let sites = &walk.sites;
-        let Some(mut narrowed) = self.first_put(work, lists, b, sites) else {
-            let texts = self.texts(lists, b.first());
+        let Some(mut narrowed) = self.first_put(work, lists.of, b, sites) else {
+            let texts = self.texts(lists.of, b.first());
             let fails = self.fails(&texts, true).first().copied();
             return Decided {
                 narrowed: alone(b),
@@ -582,7 +571,7 @@ impl BlankSketch {
     pub(super) fn narrowing(
         &self,
         work: &Program,
-        lists: &[&[Candidate]],
+        lists: Lists,
         narrowed: &mut Narrowed,
         sites: &Sites,
         input: State,
@@ -602,6 +591,7 @@ impl BlankSketch {
             },
         };
         let mut tested = Looping::default();
+        let mut memo = lists.grower.memo();
         let mut narrow = |event: Event| {
             let Event::Statement {
                 def,
@@ -613,7 +603,11 @@ impl BlankSketch {
                 return tested.held;
             };
             let at = (def, stmt.span().start);
-            for &(_, hole) in sites.at.iter().filter(|(site, _)| *site == at) {
+            let mut evaluated = sites.at.iter().filter(|(site, _)| *site == at).peekable();
+            if evaluated.peek().is_some() {
+                memo.next_state();
+            }
+            for &(_, hole) in evaluated {
                 // One step may evaluate thousands of candidates: the
                 // interrupt is asked before each hole's, and once it says
                 // stop nothing more is evaluated (the run ends at its own
@@ -621,7 +615,9 @@ impl BlankSketch {
                 if stop.outside.is_some_and(|i| i.interrupted()) {
                     break;
                 }
-                narrowed.at(hole, |c| gives(lists[hole], c, &view));
+                narrowed.at(hole, |c| {
+                    gives(lists.of[hole], c, &view, lists.grower, &mut memo)
+                });
             }
             if loops && tested.again(&self.program, def, depth, stmt, &view) {
                 stop.looping.store(true, AtomicOrdering::Relaxed);

@@ -1,21 +1,30 @@
 //! A filling put into the checked sketch without the front end: the
 //! sketch is checked once, each hole its own node there ([`Stmt::Hole`],
 //! [`BoolExpr::Hole`], [`PosKind::Hole`]), and each candidate of a hole
-//! in a normal program is a program value ([`Piece`]: conditions,
+//! in a normal program is a program value ([`Candidate`]: conditions,
 //! expressions and statements are grown as values by [`super::grow`],
 //! never written as text nor parsed; an applier hole's candidate is
 //! checked once in the sketch's text with only its hole filled). A
-//! filling is then the sketch's checked bodies with each hole's node
-//! replaced by its piece, ready for the reference interpreter; only the
-//! answer (and a message's filling) is printed ([`Candidate::text`]).
+//! condition or an expression is shared with the grower's lists (`Rc`),
+//! and a statement of `ram` is kept as its parts (its target and its
+//! expressions, shared the same way) and built only when it is put into
+//! the sketch ([`Candidate::piece`]): a statement hole has hundreds of
+//! thousands of candidates, of which a search puts a few thousand. A
+//! filling is the sketch's checked bodies with each hole's node replaced
+//! by its piece, ready for the reference interpreter; only the answer
+//! (and a message's filling) is printed ([`Candidate::text`]).
 
+use std::rc::Rc;
 use std::sync::OnceLock;
 
+use cnpi::operators::CompareOp;
 use cnpi::program::{
     Act, ActArg, Applier, BoolExpr, Operand, PosExpr, PosKind, Program, Stmt, SymExpr,
 };
+use cnpi::span::Span;
 
-/// A candidate for one hole, checked.
+/// A candidate put into the checked sketch: the value a hole's node is
+/// replaced by.
 #[derive(Clone, Debug)]
 pub enum Piece {
     Condition(BoolExpr),
@@ -25,69 +34,174 @@ pub enum Piece {
     Applier(Box<Applier>),
 }
 
-/// A candidate for one hole: its piece, a program value (set when first
-/// asked for only for an applier hole's candidate, which is checked in
-/// the sketch's text, `source`; `None`: it does not check there). No text
-/// is written for the others: [`Candidate::text`] prints one for the
-/// answer and the messages.
+/// Where an expression stands in the grower's lists: its size (1 to
+/// [`super::grow::MAX_SIZE`]) and its index in that size's list (for a comparison: in
+/// the comparisons of that size).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ref {
+    pub(super) size: u8,
+    pub(super) index: u32,
+}
+
+impl Ref {
+    pub(super) fn at(size: usize, index: usize) -> Ref {
+        Ref {
+            size: u8::try_from(size).unwrap_or(u8::MAX),
+            index: u32::try_from(index).unwrap_or(u32::MAX),
+        }
+    }
+}
+
+/// How a condition candidate is computed from the lists on a state
+/// ([`super::grow::Grower::truth_at`]), as the interpreter evaluates its tree.
+#[derive(Clone, Copy, Debug)]
+pub enum Cond {
+    /// `a op b` of two expressions of the lists.
+    Compare(CompareOp, Ref, Ref),
+    /// The comparison of the lists at this place.
+    Comparison(Ref),
+    /// `c and d` (true) or `c or d` (false) of two comparisons of the lists.
+    Joined(bool, Ref, Ref),
+    /// Any other (an observation's): its tree is evaluated.
+    Tree,
+}
+
+/// What a statement candidate of `ram` does, kept as its parts (an
+/// expression of the grower's lists with its place there).
 #[derive(Debug)]
-pub struct Candidate {
-    pub piece: OnceLock<Option<Piece>>,
-    /// An applier candidate's text, checked on first use.
-    source: Option<String>,
-    /// The shape of what a statement does (`None`: not known, and the
-    /// search compares it with no other statement): two statements of one
-    /// shape whose positions (its ACT's, in order: `X[t] = e` writes the
-    /// array `X`, its shape, at `t` the value `e`) have the same values on
-    /// a state do the same there.
-    pub effect: Option<u32>,
+pub enum Does {
+    /// `target = e`: `SET` of a register, `WRITE` of a cell (`X[t]`, or a
+    /// scalar input or var).
+    Assign(Rc<PosExpr>, Rc<PosExpr>, Ref),
+    /// `SWAP(X[t], X[u])`, both cells.
+    Swap(Rc<PosExpr>, Rc<PosExpr>),
+    /// `OUT(e)`.
+    Out(Rc<PosExpr>, Ref),
+}
+
+/// A position a statement evaluates ([`Does::positions`]).
+pub enum Position<'a> {
+    /// A cell's index term, evaluated as it is.
+    Index(&'a PosExpr),
+    /// An expression of the grower's lists.
+    Listed(Ref),
+    /// None (the statement has fewer).
+    Not,
+}
+
+/// A candidate for one hole.
+#[derive(Debug)]
+pub enum Candidate {
+    /// A condition, and how it is computed from the grower's lists.
+    Condition(Rc<BoolExpr>, Cond),
+    /// An expression, and its place in the grower's lists.
+    Expression(Rc<PosExpr>, Ref),
+    /// A statement of `ram`, built when put, and the shape of its effect:
+    /// two statements of one shape whose positions ([`Does::positions`])
+    /// have the same values on a state do the same there.
+    Statement(Does, u32),
+    /// A statement built as it is grown (a call, an ACT of an environment
+    /// without declared memory), whose effect is not known: the search
+    /// compares it with no other statement.
+    Built(Rc<Stmt>),
+    /// An applier candidate: its text, and its piece checked in the
+    /// sketch's text when first asked for (`None`: it does not check);
+    /// boxed, so that every other candidate stays small.
+    Applier(Box<(String, OnceLock<Option<Piece>>)>),
+    /// No statement: the second statement of a statement hole left out.
+    Empty,
+}
+
+impl Does {
+    /// The statement, or `None` when the environment has no such ACT.
+    pub fn build(&self, program: &Program) -> Option<Stmt> {
+        match self {
+            Does::Assign(target, e, _) => assign(program, target, (**e).clone()),
+            Does::Swap(a, b) => act(program, "SWAP", vec![place(a), place(b)]),
+            Does::Out(e, _) => act(program, "OUT", vec![ActArg::Position((**e).clone())]),
+        }
+    }
+
+    /// The positions the statement evaluates, in its ACT's order (a
+    /// cell's indices, then the value written), at most two.
+    pub fn positions(&self) -> [Position<'_>; 2] {
+        fn at(cell: &PosExpr) -> Position<'_> {
+            match &cell.kind {
+                PosKind::Read(cell) => cell.at.first().map_or(Position::Not, Position::Index),
+                _ => Position::Not,
+            }
+        }
+        match self {
+            Does::Assign(target, _, e) => match at(target) {
+                Position::Not => [Position::Listed(*e), Position::Not],
+                t => [t, Position::Listed(*e)],
+            },
+            Does::Swap(a, b) => [at(a), at(b)],
+            Does::Out(_, e) => [Position::Listed(*e), Position::Not],
+        }
+    }
 }
 
 impl Candidate {
-    /// A candidate that is the value `piece`, doing `effect` when it is a
-    /// statement whose effect is known.
-    pub fn of(piece: Piece, effect: Option<u32>) -> Candidate {
-        Candidate {
-            piece: OnceLock::from(Some(piece)),
-            source: None,
-            effect,
-        }
-    }
-
     /// An applier candidate written `text`, checked when first asked for.
     pub fn unchecked(text: String) -> Candidate {
-        Candidate {
-            piece: OnceLock::new(),
-            source: Some(text),
-            effect: None,
-        }
+        Candidate::Applier(Box::new((text, OnceLock::new())))
     }
 
-    /// The applier candidate's text (`None` for any other).
-    pub fn source(&self) -> Option<&str> {
-        self.source.as_deref()
+    /// The value put where the hole's node stands in `program` (`None`:
+    /// an applier candidate not checked yet or that does not check, or a
+    /// statement the environment cannot build).
+    pub fn piece(&self, program: &Program) -> Option<Piece> {
+        match self {
+            Candidate::Condition(c, _) => Some(Piece::Condition((**c).clone())),
+            Candidate::Expression(e, _) => Some(Piece::Expression((**e).clone())),
+            Candidate::Statement(does, _) => does.build(program).map(Piece::Statement),
+            Candidate::Built(stmt) => Some(Piece::Statement((**stmt).clone())),
+            Candidate::Applier(applier) => applier.1.get().cloned().flatten(),
+            Candidate::Empty => None,
+        }
     }
 
     /// The candidate as source text in `program`: an applier's own text,
     /// any other piece printed.
     pub fn text(&self, program: &Program) -> String {
-        match (&self.source, self.piece.get()) {
-            (Some(text), _) => text.clone(),
-            (None, Some(Some(piece))) => print(piece, program),
-            (None, _) => String::new(),
+        let pointers = &program.pointers;
+        match self {
+            Candidate::Applier(applier) => applier.0.clone(),
+            Candidate::Condition(c, _) => cnpi::program::print::condition(c, pointers),
+            Candidate::Expression(e, _) => cnpi::program::print::position(e, pointers),
+            Candidate::Statement(does, _) => (does.build(program))
+                .map(|stmt| statement_text(&stmt, program))
+                .unwrap_or_default(),
+            Candidate::Built(stmt) => statement_text(stmt, program),
+            Candidate::Empty => String::new(),
         }
     }
 }
 
-/// `piece` as source text in `program` (an applier's is never asked for:
-/// [`Candidate::text`] keeps its own).
-fn print(piece: &Piece, program: &Program) -> String {
-    let pointers = &program.pointers;
-    match piece {
-        Piece::Condition(c) => cnpi::program::print::condition(c, pointers),
-        Piece::Expression(e) => cnpi::program::print::position(e, pointers),
-        Piece::Statement(stmt) => statement_text(stmt, program),
-        Piece::Applier(_) => String::new(),
+/// The statement `target = e`: `SET` for a register, `WRITE` for a cell.
+pub fn assign(program: &Program, target: &PosExpr, e: PosExpr) -> Option<Stmt> {
+    match &target.kind {
+        PosKind::Pointer(p) => Some(applied(Act::Set(*p, e))),
+        PosKind::Read(cell) => act(
+            program,
+            "WRITE",
+            vec![ActArg::Place((**cell).clone()), ActArg::Position(e)],
+        ),
+        _ => None,
+    }
+}
+
+/// The statement applying the environment's ACT `name` to `args`.
+pub fn act(program: &Program, name: &str, args: Vec<ActArg>) -> Option<Stmt> {
+    cnpi::env::build_act(program.env, name, args).map(applied)
+}
+
+/// An ACT's argument naming the cell `e` reads (a position otherwise).
+pub fn place(e: &PosExpr) -> ActArg {
+    match &e.kind {
+        PosKind::Read(cell) => ActArg::Place((**cell).clone()),
+        _ => ActArg::Position(e.clone()),
     }
 }
 
@@ -133,6 +247,41 @@ pub fn put(program: &mut Program, hole: usize, piece: &Piece) -> bool {
         return false;
     };
     Place { hole, piece }.block(body)
+}
+
+/// Puts the statement `second` after the one that fills the statement
+/// hole `hole` in `program` (put there first, at the `?`'s span), at the
+/// byte after the `?` (where the search reads what it does); whether the
+/// first was found.
+pub fn put_after(program: &mut Program, hole: usize, second: &Stmt) -> bool {
+    fn within(block: &mut Vec<Stmt>, at: Span, second: &Stmt) -> bool {
+        if let Some(k) = block.iter().position(|s| s.span() == at) {
+            let mut second = second.clone();
+            let after = Span::new(at.source, at.end, at.end);
+            match &mut second {
+                Stmt::Act(app) => app.span = after,
+                Stmt::Call(_, span) => *span = after,
+                _ => {}
+            }
+            block.insert(k + 1, second);
+            return true;
+        }
+        block.iter_mut().any(|stmt| match stmt {
+            Stmt::If {
+                then, otherwise, ..
+            } => within(then, at, second) || within(otherwise, at, second),
+            Stmt::While { body, .. } => within(body, at, second),
+            _ => false,
+        })
+    }
+    let Some(blank) = program.blanks.get(hole) else {
+        return false;
+    };
+    let (def, at) = (blank.def, blank.span);
+    match program.defs.get_mut(def).map(|d| &mut d.body) {
+        Some(cnpi::program::Body::Normal(body)) => within(body, at, second),
+        _ => false,
+    }
 }
 
 /// Where a piece goes: the node of hole `hole`.
@@ -236,5 +385,17 @@ impl Place<'_> {
             PosKind::Read(cell) => cell.at.iter_mut().any(|e| self.pos(e)),
             PosKind::Call(call) => call.args.iter_mut().any(|e| self.pos(e)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A statement hole has hundreds of thousands of candidates: each is a
+    /// few words, not a program value (the applier's piece is boxed).
+    #[test]
+    fn a_candidate_is_a_few_words() {
+        assert!(std::mem::size_of::<Candidate>() <= 40);
     }
 }

@@ -28,18 +28,20 @@
 //! as a value) equal an earlier one's on every probe state is dropped.
 //! Statements are not pruned beyond their expressions.
 
+use std::cell::{RefCell, RefMut};
 use std::collections::HashSet;
+use std::rc::Rc;
 
 use cnpi::exec::limits::Interrupt;
 use cnpi::operators::{ArithOp, CompareOp};
 use cnpi::program::hidden::hidden;
 use cnpi::program::{
-    Act, ActArg, BlankKind, Body, BoolExpr, Cell, DataKind, DefId, Operand, PosExpr, PosKind,
-    Program, Relation, Stmt, World,
+    ActArg, BlankKind, Body, BoolExpr, Cell, DataKind, DefId, Operand, PosExpr, PosKind, Program,
+    Relation, Stmt, World,
 };
 use cnpi::span::Span;
 
-use super::fill::{Candidate, Piece, applied};
+use super::fill::{Candidate, Cond, Does, Ref, act, assign, place};
 use super::observed;
 use super::probe::Probes;
 
@@ -59,18 +61,49 @@ pub(super) enum V {
     Err,
 }
 
-/// An expression and its values on the probe states.
-struct Valued {
-    expr: PosExpr,
-    values: Vec<V>,
+/// How an expression of the lists is computed from smaller ones.
+#[derive(Clone, Copy, Debug)]
+enum Recipe {
+    /// A term: its own tree is evaluated.
+    Term,
+    Arith(ArithOp, Ref, Ref),
 }
 
-/// A comparison (or `and`/`or`) and its values on the probe states: one
-/// bit per state, and one bit per state where it errs.
+/// An expression, its values on the probe states, and how it is computed.
+struct Valued {
+    expr: Rc<PosExpr>,
+    values: Vec<V>,
+    recipe: Recipe,
+}
+
+/// A comparison and its values on the probe states: one bit per state,
+/// and one bit per state where it errs.
 struct Truth {
-    expr: BoolExpr,
+    expr: Rc<BoolExpr>,
+    cond: Cond,
     holds: u64,
     errs: u64,
+}
+
+/// The values of the lists' expressions on one state, each computed once
+/// ([`Grower::value_at`]): weighing a hole's thousands of candidates at a
+/// state reads the same few terms again and again. An entry holds for
+/// the state of its number ([`Memo::next_state`]).
+#[derive(Default)]
+pub(super) struct Memo {
+    state: u32,
+    values: Vec<Vec<(u32, V)>>,
+}
+
+impl Memo {
+    /// Forgets the values: the next are on another state.
+    pub fn next_state(&mut self) {
+        self.state = self.state.wrapping_add(1);
+        if self.state == 0 {
+            self.values.clear();
+            self.state = 1;
+        }
+    }
 }
 
 /// Everything the candidates of a program's holes are grown from.
@@ -86,6 +119,8 @@ pub struct Grower<'p> {
     /// Asked at every piece grown whether to stop (the lists
     /// are then cut short; the search is abandoned).
     stop: Option<&'p dyn Interrupt>,
+    /// The values of the lists' expressions on the state being weighed.
+    memo: RefCell<Memo>,
 }
 
 impl<'p> Grower<'p> {
@@ -98,11 +133,18 @@ impl<'p> Grower<'p> {
             comparisons: Vec::new(),
             seen_truths: HashSet::new(),
             stop: None,
+            memo: RefCell::default(),
         };
         let terms = grower.terms();
         let kept = grower.keep_exprs(terms);
-        grower.exprs.push(kept);
+        grower.exprs.push(together(kept));
         grower
+    }
+
+    /// The values of the lists' expressions on one state at a time, for
+    /// [`Self::value_at`] and [`Self::truth_at`].
+    pub(super) fn memo(&self) -> RefMut<'_, Memo> {
+        self.memo.borrow_mut()
     }
 
     /// The same, asking `stop` while it grows.
@@ -118,15 +160,84 @@ impl<'p> Grower<'p> {
         match kind {
             BlankKind::Expression => (self.exprs_of(size).iter())
                 .take_while(|_| going())
-                .map(|v| Candidate::of(Piece::Expression(v.expr.clone()), None))
+                .enumerate()
+                .map(|(k, v)| Candidate::Expression(v.expr.clone(), Ref::at(size, k)))
                 .collect(),
             BlankKind::Condition => self
                 .conditions_of(size)
                 .into_iter()
                 .take_while(|_| going())
-                .map(|c| Candidate::of(Piece::Condition(c), None))
+                .map(|(expr, cond)| Candidate::Condition(expr, cond))
                 .collect(),
             BlankKind::Statement => self.statements_of(size, def),
+        }
+    }
+
+    /// The value on `world` of the expression at `at` in the lists, as
+    /// [`value`] gives it, computed once per state of `memo`.
+    pub(super) fn value_at(&self, at: Ref, world: &dyn World, memo: &mut Memo) -> V {
+        let (size, index) = (usize::from(at.size), at.index as usize);
+        let Some(valued) = self
+            .exprs
+            .get(size.wrapping_sub(1))
+            .and_then(|l| l.get(index))
+        else {
+            return V::Err;
+        };
+        if memo.values.len() < size {
+            memo.values.resize_with(size, Vec::new);
+        }
+        let known = &mut memo.values[size - 1];
+        if known.len() <= index {
+            known.resize(self.exprs[size - 1].len().max(index + 1), (0, V::Err));
+        }
+        if let (state, v) = known[index]
+            && state == memo.state
+        {
+            return v;
+        }
+        let v = match valued.recipe {
+            Recipe::Term => value(&valued.expr, world),
+            Recipe::Arith(op, a, b) => {
+                let a = self.value_at(a, world, memo);
+                arith(op, a, self.value_at(b, world, memo))
+            }
+        };
+        memo.values[size - 1][index] = (memo.state, v);
+        v
+    }
+
+    /// What the condition `expr`, computed as `cond` says, gives on
+    /// `world` (`None`: an error), as `BoolExpr::eval` gives it.
+    pub(super) fn truth_at(
+        &self,
+        cond: Cond,
+        expr: &BoolExpr,
+        world: &dyn World,
+        memo: &mut Memo,
+    ) -> Option<bool> {
+        let comparison = |at: Ref, memo: &mut Memo| {
+            let listed = (self.comparisons.get(usize::from(at.size).wrapping_sub(1)))
+                .and_then(|l| l.get(at.index as usize));
+            listed.and_then(|t| match t.cond {
+                Cond::Compare(op, a, b) => {
+                    let a = self.value_at(a, world, memo);
+                    compare(op, a, self.value_at(b, world, memo))
+                }
+                _ => t.expr.eval(world).ok(),
+            })
+        };
+        match cond {
+            Cond::Compare(op, a, b) => {
+                let a = self.value_at(a, world, memo);
+                compare(op, a, self.value_at(b, world, memo))
+            }
+            Cond::Comparison(at) => comparison(at, memo),
+            Cond::Joined(and, c, d) => match comparison(c, memo)? {
+                first if first != and => Some(first),
+                _ => comparison(d, memo),
+            },
+            Cond::Tree => expr.eval(world).ok(),
         }
     }
 
@@ -183,7 +294,11 @@ impl<'p> Grower<'p> {
                 continue;
             }
             if self.seen_values.insert(values.clone()) {
-                kept.push(Valued { expr, values });
+                kept.push(Valued {
+                    expr: Rc::new(expr),
+                    values,
+                    recipe: Recipe::Term,
+                });
             }
         }
         kept
@@ -197,8 +312,9 @@ impl<'p> Grower<'p> {
             let mut grown = Vec::new();
             'sizes: for left in 1..next {
                 let right = next - left;
-                for a in &self.exprs[left - 1] {
-                    for b in &self.exprs[right - 1] {
+                for (i, a) in self.exprs[left - 1].iter().enumerate() {
+                    for (j, b) in self.exprs[right - 1].iter().enumerate() {
+                        let (i, j) = (Ref::at(left, i), Ref::at(right, j));
                         for op in [
                             ArithOp::Add,
                             ArithOp::Sub,
@@ -209,14 +325,14 @@ impl<'p> Grower<'p> {
                             if grown.len() >= 8 * MAX_PER_SIZE {
                                 break 'sizes;
                             }
-                            grown.push((op, a, b));
+                            grown.push((op, a, b, Recipe::Arith(op, i, j)));
                         }
                     }
                 }
             }
             let mut kept = Vec::new();
             let stop = self.stop;
-            for (op, a, b) in grown {
+            for (op, a, b, recipe) in grown {
                 if kept.len() >= MAX_PER_SIZE || stopped(stop) {
                     break;
                 }
@@ -229,13 +345,15 @@ impl<'p> Grower<'p> {
                 if !self.seen_values.insert(values.clone()) {
                     continue;
                 }
-                let expr = PosExpr {
-                    kind: PosKind::Arith(op, Box::new(a.expr.clone()), Box::new(b.expr.clone())),
-                    span: Span::default(),
-                };
-                kept.push(Valued { expr, values });
+                let (a, b) = (Box::new((*a.expr).clone()), Box::new((*b.expr).clone()));
+                let expr = Rc::new(pos(PosKind::Arith(op, a, b)));
+                kept.push(Valued {
+                    expr,
+                    values,
+                    recipe,
+                });
             }
-            self.exprs.push(kept);
+            self.exprs.push(together(kept));
         }
         self.exprs
             .get(size.wrapping_sub(1))
@@ -258,8 +376,9 @@ impl<'p> Grower<'p> {
                 else {
                     continue;
                 };
-                for a in lhs {
-                    for b in rhs {
+                for (i, a) in lhs.iter().enumerate() {
+                    for (j, b) in rhs.iter().enumerate() {
+                        let (i, j) = (Ref::at(left, i), Ref::at(right, j));
                         if kept.len() >= MAX_PER_SIZE {
                             break;
                         }
@@ -279,12 +398,18 @@ impl<'p> Grower<'p> {
                                 continue;
                             }
                             if self.seen_truths.insert((holds, errs)) {
-                                let expr = BoolExpr::Compare(
+                                let expr = Rc::new(BoolExpr::Compare(
                                     op,
-                                    Operand::Pos(a.expr.clone()),
-                                    Operand::Pos(b.expr.clone()),
-                                );
-                                kept.push(Truth { expr, holds, errs });
+                                    Operand::Pos((*a.expr).clone()),
+                                    Operand::Pos((*b.expr).clone()),
+                                ));
+                                let cond = Cond::Compare(op, i, j);
+                                kept.push(Truth {
+                                    expr,
+                                    cond,
+                                    holds,
+                                    errs,
+                                });
                             }
                         }
                     }
@@ -298,7 +423,13 @@ impl<'p> Grower<'p> {
                     let (holds, errs) = self.truth(&expr);
                     if errs != all_bits(self.probes.len()) && self.seen_truths.insert((holds, errs))
                     {
-                        kept.push(Truth { expr, holds, errs });
+                        let (expr, cond) = (Rc::new(expr), Cond::Tree);
+                        kept.push(Truth {
+                            expr,
+                            cond,
+                            holds,
+                            errs,
+                        });
                     }
                 }
             }
@@ -325,10 +456,10 @@ impl<'p> Grower<'p> {
 
     /// The conditions of size `size`: comparisons, then `and`, then `or`
     /// of two comparisons whose sizes add up to it.
-    fn conditions_of(&mut self, size: usize) -> Vec<BoolExpr> {
+    fn conditions_of(&mut self, size: usize) -> Vec<(Rc<BoolExpr>, Cond)> {
         let stop = self.stop;
-        let mut out: Vec<BoolExpr> = (self.comparisons_of(size).iter())
-            .map(|t| t.expr.clone())
+        let mut out: Vec<(Rc<BoolExpr>, Cond)> = (self.comparisons_of(size).iter().enumerate())
+            .map(|(k, t)| (t.expr.clone(), Cond::Comparison(Ref::at(size, k))))
             .collect();
         for smaller in 1..size {
             self.comparisons_of(smaller);
@@ -361,12 +492,14 @@ impl<'p> Grower<'p> {
                         if !self.seen_truths.insert((holds, errs)) {
                             continue;
                         }
-                        let (a, b) = (Box::new(c.expr.clone()), Box::new(d.expr.clone()));
-                        joined.push(if and {
+                        let (a, b) = (Box::new((*c.expr).clone()), Box::new((*d.expr).clone()));
+                        let expr = Rc::new(if and {
                             BoolExpr::And(a, b)
                         } else {
                             BoolExpr::Or(a, b)
                         });
+                        let cond = Cond::Joined(and, Ref::at(left, i), Ref::at(right, j));
+                        joined.push((expr, cond));
                     }
                 }
             }
@@ -376,22 +509,24 @@ impl<'p> Grower<'p> {
     }
 
     /// The statements of size `size` in the normal program `def` (a
-    /// register it may name: not another's local), each a value and, in
-    /// `ram`, what it does ([`Effect`]).
+    /// register it may name: not another's local): in `ram` each kept as
+    /// what it does ([`Does`]) and the shape of its effect, built when
+    /// put; elsewhere each a value.
     fn statements_of(&mut self, size: usize, def: DefId) -> Vec<Candidate> {
         let (program, stop) = (self.program, self.stop);
-        let exprs: Vec<PosExpr> = (self.exprs_of(size).iter())
+        let exprs: Vec<(Rc<PosExpr>, Ref)> = (self.exprs_of(size).iter().enumerate())
             .take_while(|_| !stopped(stop))
-            .map(|v| v.expr.clone())
+            .map(|(k, v)| (v.expr.clone(), Ref::at(size, k)))
             .collect();
-        let unknown = |stmt| Candidate::of(Piece::Statement(stmt), None);
+        let built = |stmt| Candidate::Built(Rc::new(stmt));
         if super::observed_applies(program) {
+            let exprs: Vec<PosExpr> = exprs.iter().map(|(e, _)| (**e).clone()).collect();
             let mut out: Vec<Candidate> = (observed::statements(program, &exprs, size))
                 .into_iter()
-                .map(unknown)
+                .map(built)
                 .collect();
             if size == 1 {
-                out.extend(calls(program).map(unknown));
+                out.extend(calls(program).map(built));
             }
             return out;
         }
@@ -405,12 +540,12 @@ impl<'p> Grower<'p> {
             .collect();
         // Registers and scalar inputs or vars, then each array's elements
         // at each index term: (place, shape).
-        let mut targets: Vec<(PosExpr, u32)> = Vec::new();
+        let mut targets: Vec<(Rc<PosExpr>, u32)> = Vec::new();
         for e in &scalars {
             let size_of = matches!(&e.kind, PosKind::Read(cell)
                 if program.data[cell.data].kind == DataKind::Size);
             if !size_of {
-                targets.push((e.clone(), shape(targets.len())));
+                targets.push((Rc::new(e.clone()), shape(targets.len())));
             }
         }
         let mut elements = Vec::new();
@@ -418,67 +553,62 @@ impl<'p> Grower<'p> {
             if data.dims.len() == 1 {
                 for index in &scalars {
                     let place = read(program, id, vec![index.clone()]);
-                    elements.push((place, shape(targets.len() + id)));
+                    elements.push((Rc::new(place), shape(targets.len() + id)));
                 }
             }
         }
         let first_other = shape(targets.len() + program.data.len());
         targets.extend(elements.iter().cloned());
+        // Whether the environment has the ACT does not depend on the value
+        // written: asked once per target.
+        let zero = pos(PosKind::Int(0));
+        targets.retain(|(target, _)| assign(program, target, zero.clone()).is_some());
         let mut out = Vec::new();
         'targets: for (target, shape) in &targets {
-            for e in &exprs {
+            for (e, at) in &exprs {
                 if stopped(stop) {
                     break 'targets;
                 }
-                if e == target {
-                    continue;
-                }
-                if let Some(stmt) = assign(program, target, e.clone()) {
-                    out.push(Candidate::of(Piece::Statement(stmt), Some(*shape)));
+                if **e != **target {
+                    let does = Does::Assign(target.clone(), e.clone(), *at);
+                    out.push(Candidate::Statement(does, *shape));
                 }
             }
         }
         if size == 1 {
             let mut others = first_other..;
-            let place = |e: &PosExpr| match &e.kind {
-                PosKind::Read(cell) => ActArg::Place((**cell).clone()),
-                _ => ActArg::Position(e.clone()),
-            };
             for (i, (a, _)) in elements.iter().enumerate() {
                 for (b, _) in &elements[i + 1..] {
-                    if let Some(stmt) = act(program, "SWAP", vec![place(a), place(b)]) {
-                        out.push(Candidate::of(Piece::Statement(stmt), others.next()));
+                    if act(program, "SWAP", vec![place(a), place(b)]).is_some() {
+                        let does = Does::Swap(a.clone(), b.clone());
+                        out.push(Candidate::Statement(
+                            does,
+                            others.next().unwrap_or(u32::MAX),
+                        ));
                     }
                 }
             }
-            let printed = others.next();
-            for e in &exprs {
-                if let Some(stmt) = act(program, "OUT", vec![ActArg::Position(e.clone())]) {
-                    out.push(Candidate::of(Piece::Statement(stmt), printed));
-                }
+            let printed = others.next().unwrap_or(u32::MAX);
+            if act(program, "OUT", vec![ActArg::Position(zero)]).is_some() {
+                let outs = exprs.iter().map(|(e, at)| Does::Out(e.clone(), *at));
+                out.extend(outs.map(|does| Candidate::Statement(does, printed)));
             }
-            out.extend(calls(program).map(unknown));
+            out.extend(calls(program).map(built));
         }
         out
     }
 }
 
-/// The statement `target = e`: `SET` for a register, `WRITE` for a cell.
-fn assign(program: &Program, target: &PosExpr, e: PosExpr) -> Option<Stmt> {
-    match &target.kind {
-        PosKind::Pointer(p) => Some(applied(Act::Set(*p, e))),
-        PosKind::Read(cell) => act(
-            program,
-            "WRITE",
-            vec![ActArg::Place((**cell).clone()), ActArg::Position(e)],
-        ),
-        _ => None,
-    }
-}
-
-/// The statement applying the environment's ACT `name` to `args`.
-fn act(program: &Program, name: &str, args: Vec<ActArg>) -> Option<Stmt> {
-    cnpi::env::build_act(program.env, name, args).map(applied)
+/// `kept` with each expression built again, one after the other: grown
+/// between their values' vectors, the expressions lay a kilobyte apart,
+/// and weighing a hole's candidates at a state (every expression of a
+/// list read in order, [`super::angelic`]) missed the cache at each one
+/// (`prefix_sums` took twice the time).
+fn together(kept: Vec<Valued>) -> Vec<Valued> {
+    let exprs: Vec<Rc<PosExpr>> = kept.iter().map(|v| Rc::new((*v.expr).clone())).collect();
+    (kept.into_iter().zip(exprs))
+        .map(|(v, expr)| Valued { expr, ..v })
+        .collect()
 }
 
 /// Whether growing should stop: `stop` asked at every piece (a flag's

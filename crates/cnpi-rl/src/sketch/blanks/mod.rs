@@ -54,14 +54,14 @@ use cnpi::env::{self, Declarations, State, internal};
 use cnpi::exec::limits::Interrupt;
 use cnpi::exec::{Limits, Options, Outcome};
 use cnpi::plan::{Engines, RunOptions};
-use cnpi::program::{BlankKind, DataKind, PosKind, Program};
+use cnpi::program::{Blank, BlankKind, DataKind, PosKind, Program};
 use cnpi::symbolic;
 use cnpi_neural::detector::Cache;
 use cnpi_neural::load::{Request, plan_source};
 use fill::Candidate;
 
-use super::{Example, splits};
-use angelic::{Boxed, Queue, Set, Sites};
+use super::{Example, splits_among};
+use angelic::{Boxed, Lists, Queue, Set, Sites};
 use grow::{Grower, MAX_SIZE};
 use probe::Probes;
 
@@ -350,7 +350,10 @@ impl BlankSketch {
         let probes = Probes::new(&self.program, &self.examples, seed);
         let stop = self.interrupt.as_deref().map(|i| i as &dyn Interrupt);
         let mut grower = Grower::new(&self.program, &probes).stopped_by(stop);
-        let holes = self.program.blanks.len() + self.applier_holes().len();
+        let holes = self.holes();
+        let shares: Vec<Vec<usize>> = (0..holes).map(|hole| self.shares(hole)).collect();
+        let shares: Vec<&[usize]> = shares.iter().map(Vec::as_slice).collect();
+        let largest: usize = shares.iter().filter_map(|s| s.last()).sum();
         // The candidates of each hole at each size, checked once.
         let mut lists: HashMap<(usize, usize), Vec<Candidate>> = HashMap::new();
         let mut search = Search {
@@ -369,14 +372,14 @@ impl BlankSketch {
         };
         let mut queue = Queue::default();
         let mut work = self.program.clone();
-        let mut next = holes;
+        let mut next: usize = shares.iter().filter_map(|s| s.first()).sum();
         loop {
-            let last = (state.answer_total).map_or(holes * MAX_SIZE, |t| t + 1);
-            while next <= last.min(holes * MAX_SIZE)
+            let last = (state.answer_total).map_or(largest, |t| t + 1);
+            while next <= last.min(largest)
                 && queue.next_total().is_none_or(|total| total >= next)
                 && !self.interrupted()
             {
-                for split in splits(next, holes, 1..=MAX_SIZE) {
+                for split in splits_among(next, &shares) {
                     for (hole, size) in split.iter().enumerate() {
                         if let std::collections::hash_map::Entry::Vacant(entry) =
                             lists.entry((hole, *size))
@@ -407,7 +410,11 @@ impl BlankSketch {
             let chosen: Vec<&[Candidate]> = (b.sizes.iter().enumerate())
                 .map(|(hole, size)| lists[&(hole, *size)].as_slice())
                 .collect();
-            let decided = self.decide(&mut work, &chosen, &b, &state, &state.budgets);
+            let lists = Lists {
+                of: &chosen,
+                grower: &grower,
+            };
+            let decided = self.decide(&mut work, lists, &b, &state, &state.budgets);
             let (inner, rest) = b.split(decided.narrowed);
             for rest in rest {
                 queue.push(rest);
@@ -416,7 +423,7 @@ impl BlankSketch {
                 &mut search,
                 &mut state,
                 &mut queue,
-                &chosen,
+                lists,
                 inner,
                 decided.fails,
             ) {
@@ -446,7 +453,7 @@ impl BlankSketch {
         search: &mut Search,
         state: &mut Walk,
         queue: &mut Queue,
-        lists: &[&[Candidate]],
+        lists: Lists,
         inner: Boxed,
         fails: Option<usize>,
     ) -> bool {
@@ -459,7 +466,7 @@ impl BlankSketch {
         }
         if search.found.is_none() {
             let Some(failed) = fails else {
-                let first = self.texts(lists, inner.first());
+                let first = self.texts(lists.of, inner.first());
                 // The answer is compiled from its text once, here.
                 let Some(program) = self.compiled(&first) else {
                     return false;
@@ -496,7 +503,7 @@ impl BlankSketch {
                 .as_ref()
                 .is_none_or(|(passed, _)| failed > *passed)
             {
-                state.best = Some((failed, self.texts(lists, inner.first())));
+                state.best = Some((failed, self.texts(lists.of, inner.first())));
             }
             return false;
         }
@@ -508,15 +515,64 @@ impl BlankSketch {
     }
 
     /// The filling taking candidate `picks[h]` of each `lists[h]`, printed
-    /// (for the answer and the messages only).
+    /// (for the answer and the messages only): a statement hole's second
+    /// statement on a line of its own after its first, as indented.
     pub(super) fn texts(
         &self,
         lists: &[&[Candidate]],
         picks: impl IntoIterator<Item = u32>,
     ) -> Filling {
-        (lists.iter().zip(picks))
+        let mut texts: Filling = (lists.iter().zip(picks))
             .map(|(list, c)| list[c as usize].text(&self.program))
-            .collect()
+            .collect();
+        let seconds = texts.split_off(self.program.blanks.len() + self.applier_holes().len());
+        for ((_, blank), second) in self.seconds().zip(seconds) {
+            if !second.is_empty() {
+                let line = self.text[..blank.span.start]
+                    .rfind('\n')
+                    .map_or(0, |k| k + 1);
+                let indent = &self.text[line..blank.span.start];
+                texts[blank_index(&self.program, blank)] += &format!("\n{indent}{second}");
+            }
+        }
+        texts
+    }
+
+    /// The holes of the search: those in normal programs, the applier
+    /// holes, then a second statement of each statement hole
+    /// ([`Self::seconds`]).
+    fn holes(&self) -> usize {
+        self.program.blanks.len() + self.applier_holes().len() + self.seconds().count()
+    }
+
+    /// The search's holes that are a statement hole's second statement
+    /// (after the others, in the order of their statement holes), each
+    /// with its statement hole: a statement hole is filled by one
+    /// statement or two, searched as two holes of which the second may be
+    /// empty.
+    pub(super) fn seconds(&self) -> impl Iterator<Item = (usize, &Blank)> {
+        let first = self.program.blanks.len() + self.applier_holes().len();
+        (self.program.blanks.iter())
+            .filter(|blank| blank.kind == BlankKind::Statement)
+            .enumerate()
+            .map(move |(k, blank)| (first + k, blank))
+    }
+
+    /// The sizes hole `hole` of the search may take, ascending: 1 to
+    /// [`MAX_SIZE`]; for a second statement 0 (none, so that one statement
+    /// comes before two of the same sizes) or one more than the size of
+    /// the statement (2 to [`MAX_SIZE`] + 1).
+    fn shares(&self, hole: usize) -> Vec<usize> {
+        match self.second_of(hole) {
+            Some(_) => std::iter::once(0).chain(2..=MAX_SIZE + 1).collect(),
+            None => (1..=MAX_SIZE).collect(),
+        }
+    }
+
+    /// The statement hole whose second statement hole `hole` of the search
+    /// is.
+    fn second_of(&self, hole: usize) -> Option<&Blank> {
+        self.seconds().find(|(h, _)| *h == hole).map(|(_, b)| b)
     }
 
     /// The applier holes (`def X: ?`), in file order: each definition and
@@ -530,6 +586,12 @@ impl BlankSketch {
     /// The candidates of hole `hole` (the holes in normal programs first,
     /// then the applier holes) at `size`.
     fn candidates(&self, grower: &mut Grower, hole: usize, size: usize) -> Vec<Candidate> {
+        if let Some(blank) = self.second_of(hole) {
+            return match size {
+                0 => vec![Candidate::Empty],
+                _ => grower.candidates(BlankKind::Statement, size - 1, blank.def),
+            };
+        }
         match hole.checked_sub(self.program.blanks.len()) {
             None => grower.candidates(self.kind(hole), size, self.program.blanks[hole].def),
             Some(a) => match self.program.holes().nth(a) {
@@ -548,22 +610,31 @@ impl BlankSketch {
         }
         let put =
             (chosen.iter().take(self.program.blanks.len()).enumerate()).all(|(hole, candidate)| {
-                (candidate.piece.get())
-                    .and_then(Option::as_ref)
-                    .is_some_and(|piece| fill::put(work, hole, piece))
+                (candidate.piece(&self.program)).is_some_and(|piece| fill::put(work, hole, &piece))
             });
+        let appliers = self.applier_holes();
         let applier_chosen = chosen.get(self.program.blanks.len()..).unwrap_or_default();
-        put && (self.applier_holes().into_iter().zip(applier_chosen)).all(
-            |((def, at), candidate)| {
-                let piece = (candidate.piece).get_or_init(|| {
-                    let text = candidate.source().unwrap_or_default();
-                    appliers::piece(&self.text, &self.entry, def, at, text)
-                });
-                piece
-                    .as_ref()
-                    .is_some_and(|piece| appliers::put(work, def, piece))
-            },
-        )
+        let seconds = applier_chosen.get(appliers.len()..).unwrap_or_default();
+        let put = put
+            && (self.seconds().zip(seconds)).all(|((_, blank), candidate)| {
+                match candidate.piece(&self.program) {
+                    Some(fill::Piece::Statement(stmt)) => {
+                        fill::put_after(work, blank_index(&self.program, blank), &stmt)
+                    }
+                    _ => matches!(candidate, Candidate::Empty),
+                }
+            });
+        put && (appliers.into_iter().zip(applier_chosen)).all(|((def, at), candidate)| {
+            let Candidate::Applier(applier) = candidate else {
+                return false;
+            };
+            let (text, piece) = applier.as_ref();
+            let piece =
+                piece.get_or_init(|| appliers::piece(&self.text, &self.entry, def, at, text));
+            piece
+                .as_ref()
+                .is_some_and(|piece| appliers::put(work, def, piece))
+        })
     }
 
     /// Compares each filling of `b` (all pass every example) with the
@@ -572,13 +643,7 @@ impl BlankSketch {
     /// input goes on to the next input narrowed to the fillings that ran
     /// as it did, the rest of it stays at that input; true (and
     /// `ambiguous` set) at the first filling that ends differently.
-    fn another(
-        &self,
-        search: &mut Search,
-        state: &mut Walk,
-        lists: &[&[Candidate]],
-        b: &Boxed,
-    ) -> bool {
+    fn another(&self, search: &mut Search, state: &mut Walk, lists: Lists, b: &Boxed) -> bool {
         let Some(teller) = &state.teller else {
             return false;
         };
@@ -594,8 +659,8 @@ impl BlankSketch {
                 return true;
             }
             search.checked_runs += 1;
-            let Some(mut narrowed) = self.first_put(&mut work, lists, &b, &state.sites) else {
-                let texts = self.texts(lists, b.first());
+            let Some(mut narrowed) = self.first_put(&mut work, lists.of, &b, &state.sites) else {
+                let texts = self.texts(lists.of, b.first());
                 if let Some(input) = self.compiled(&texts).and_then(|p| teller.differs(self, &p)) {
                     search.ambiguous = Some((texts, input));
                     return true;
@@ -618,7 +683,7 @@ impl BlankSketch {
                 return true;
             }
             if end_of(run, &teller.members) != *end {
-                search.ambiguous = Some((self.texts(lists, b.first()), json.clone()));
+                search.ambiguous = Some((self.texts(lists.of, b.first()), json.clone()));
                 return true;
             }
             let (inner, rest) = b.split(narrowed);
@@ -751,6 +816,13 @@ impl Teller {
     }
 }
 
+/// The index of `blank` in `program`'s blanks.
+fn blank_index(program: &Program, blank: &Blank) -> usize {
+    (program.blanks.iter())
+        .position(|b| std::ptr::eq(b, blank))
+        .unwrap_or_default()
+}
+
 /// The box of the one filling `picks`.
 fn one(picks: &[u32]) -> Vec<Set> {
     picks.iter().map(|c| Set::from([*c])).collect()
@@ -875,6 +947,7 @@ fn range(json: &Value) -> (i64, i64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sketch::splits;
 
     /// The `n`-th filling taking one candidate from each list, the last
     /// list fastest.
@@ -906,12 +979,24 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_second_statement_comes_after_one_statement_of_the_same_sizes() {
+        let (one, second): (Vec<usize>, Vec<usize>) = (
+            (1..=MAX_SIZE).collect(),
+            std::iter::once(0).chain(2..=MAX_SIZE + 1).collect(),
+        );
+        let shares = [one.as_slice(), second.as_slice()];
+        assert_eq!(splits_among(1, &shares), vec![vec![1, 0]]);
+        assert_eq!(splits_among(2, &shares), vec![vec![2, 0]]);
+        assert_eq!(splits_among(3, &shares), vec![vec![1, 2], vec![3, 0]]);
+    }
+
     /// Whether each example passes, the filling's pieces put into the
     /// checked sketch (`None`: a piece has no place).
     fn passes_put(sketch: &BlankSketch, chosen: &[&Candidate]) -> Option<Vec<bool>> {
         let mut work = sketch.program.clone();
         for (hole, candidate) in chosen.iter().enumerate() {
-            if !fill::put(&mut work, hole, candidate.piece.get()?.as_ref()?) {
+            if !fill::put(&mut work, hole, &candidate.piece(&sketch.program)?) {
                 return None;
             }
         }
