@@ -264,7 +264,8 @@ impl<'m> Machine<'m, '_, '_> {
                 if let Some(count) = self.counts.get_mut(e as usize) {
                     *count = count.wrapping_add(1);
                 }
-                if code.is_none() && self.edges_run.is_multiple_of(CODE_CHECKS) {
+                let counting = !self.counts.is_empty();
+                if (code.is_none() || counting) && self.edges_run.is_multiple_of(CODE_CHECKS) {
                     code = self.code(automaton);
                 }
             }

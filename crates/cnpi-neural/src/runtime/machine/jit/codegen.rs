@@ -62,6 +62,16 @@ impl Code {
             .get(e as usize)
             .is_some_and(|&slot| slot != NONE)
     }
+
+    /// The edges the code runs, in their order in it.
+    pub(super) fn chosen(&self) -> Vec<u32> {
+        let slots = self.tables[0].iter().enumerate();
+        let mut held: Vec<(u32, u32)> = (slots.filter(|&(_, &slot)| slot != NONE))
+            .map(|(e, &slot)| (slot, e as u32))
+            .collect();
+        held.sort_unstable();
+        held.into_iter().map(|(_, e)| e).collect()
+    }
 }
 
 // SAFETY: after `finalize_definitions` the module's memory is only read

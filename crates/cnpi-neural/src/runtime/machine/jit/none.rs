@@ -19,6 +19,11 @@ impl Code {
     pub(in crate::runtime) fn holds(&self, _: u32) -> bool {
         false
     }
+
+    /// The edges the code runs: none.
+    pub(super) fn chosen(&self) -> Vec<u32> {
+        Vec::new()
+    }
 }
 
 /// No code on this target.
