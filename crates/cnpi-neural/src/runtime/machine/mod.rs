@@ -88,9 +88,11 @@ pub(super) struct Machine<'m, 'o, 'r> {
     counts: Vec<u32>,
     /// How often this run entered the generated code, and the steps it
     /// took there (where it takes too few an entry, the run stops
-    /// entering it: [`jit::worth`]).
+    /// entering it for a while: [`jit::worth`]), and `edges_run` when it
+    /// stopped last.
     code_entries: u32,
     code_steps: u64,
+    code_off: u32,
 }
 
 impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
@@ -125,6 +127,7 @@ impl<'m, 'o, 'r> Machine<'m, 'o, 'r> {
             counts: Vec::new(),
             code_entries: 0,
             code_steps: 0,
+            code_off: 0,
         }
     }
 

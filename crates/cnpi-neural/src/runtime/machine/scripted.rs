@@ -22,8 +22,8 @@ use crate::runtime::row::Op;
 use cnpi::env::internal;
 use cnpi::exec::limits::POLL_EVERY;
 
-/// How often (in edges the interpreter runs, while it counts them) the
-/// loop asks whether the generated code is due: at the multiples of it
+/// How often (in edges the interpreter runs) the loop asks whether the
+/// generated code is due, or to be entered again: at the multiples of it
 /// that are [`sampled`], one in 8 on average.
 const CODE_CHECKS: u32 = 1 << 10;
 
@@ -220,9 +220,17 @@ impl<'m> Machine<'m, '_, '_> {
         let max_depth = self.store.limits().max_depth;
         let mut code = self.code(automaton);
         loop {
-            if let Some(jitted) = code {
-                let exit =
-                    self.jitted(jitted, scripts, automaton, e, stack, state, left, poll_at)?;
+            // The code entered at an edge it runs (or runs on: the edge of
+            // the empty context where `e` starts), not to stop at once.
+            let entry = code.and_then(|jitted| match jitted.holds(e) {
+                true => Some((jitted, e)),
+                false => jit::onto_code(jitted, automaton, e, stack, &state.held)
+                    .map(|empty| (jitted, empty)),
+            });
+            if let Some((jitted, entry)) = entry {
+                let exit = self.jitted(
+                    jitted, scripts, automaton, entry, stack, state, left, poll_at,
+                )?;
                 match exit {
                     Exit::Stop(stopped) => {
                         let held = &state.held;
@@ -244,7 +252,7 @@ impl<'m> Machine<'m, '_, '_> {
                     // Errors, returned by `jitted`.
                     Exit::Fail(..) | Exit::Loops(..) => {}
                 }
-                if !jit::worth(self.code_entries, self.code_steps) {
+                if !self.still_worth() {
                     code = None;
                 }
             }
@@ -252,11 +260,12 @@ impl<'m> Machine<'m, '_, '_> {
                 return Err(internal("an edge leads to no edge"));
             };
             self.edges_run = self.edges_run.saturating_add(1);
-            if sampled(self.edges_run)
-                && let Some(count) = self.counts.get_mut(e as usize)
-            {
-                *count = count.wrapping_add(1);
-                if self.edges_run.is_multiple_of(CODE_CHECKS) {
+            if sampled(self.edges_run) {
+                if let Some(count) = self.counts.get_mut(e as usize) {
+                    *count = count.wrapping_add(1);
+                }
+                let counting = !self.counts.is_empty();
+                if (code.is_none() || counting) && self.edges_run.is_multiple_of(CODE_CHECKS) {
                     code = self.code(automaton);
                 }
             }

@@ -57,10 +57,20 @@ pub(in crate::runtime) struct Code {
 
 impl Code {
     /// Whether the code runs edge `e`.
-    pub(super) fn holds(&self, e: u32) -> bool {
+    pub(in crate::runtime) fn holds(&self, e: u32) -> bool {
         self.tables[0]
             .get(e as usize)
             .is_some_and(|&slot| slot != NONE)
+    }
+
+    /// The edges the code runs, in their order in it.
+    pub(super) fn chosen(&self) -> Vec<u32> {
+        let slots = self.tables[0].iter().enumerate();
+        let mut held: Vec<(u32, u32)> = (slots.filter(|&(_, &slot)| slot != NONE))
+            .map(|(e, &slot)| (slot, e as u32))
+            .collect();
+        held.sort_unstable();
+        held.into_iter().map(|(_, e)| e).collect()
     }
 }
 

@@ -3,7 +3,9 @@
 //! from the verified tables, run by the scripted loop where it can.
 //!
 //! The code ([`codegen`]) is made once per program put on the network,
-//! when a run has taken [`LAZY_EDGES`] edges through the interpreter (so
+//! when a run has taken [`LAZY_EDGES`] edges through the interpreter, and
+//! made again once, with the edges the interpreter ran most since, when
+//! the runs have taken as many again outside it (so
 //! a short run pays nothing for it), or at the first edge in
 //! [`JitMode::Eager`]; [`JitMode::Off`] never makes it. The mode is a
 //! value handed in ([`OnTheNetwork::set_jit`](crate::runtime::OnTheNetwork::set_jit),
@@ -51,6 +53,10 @@ const REGIONS: usize = 16;
 const JUDGED_AFTER: u32 = 1 << 10;
 const STEPS_PER_ENTRY: u64 = 16;
 
+/// How many edges the interpreter runs, after the code was judged not
+/// worth entering, before it is judged again.
+const JUDGED_AGAIN: u32 = 1 << 16;
+
 /// Whether a run that entered the code `entries` times and took `steps`
 /// steps there is to go on entering it.
 pub(super) fn worth(entries: u32, steps: u64) -> bool {
@@ -93,14 +99,21 @@ impl JitMode {
     }
 }
 
-/// A program's code, made once when first asked for.
+/// A program's code, made once when first asked for, and again once
+/// where the runs leave it often.
 pub(in crate::runtime) struct Jit {
     mode: JitMode,
-    /// The most edges made into code ([`EDGES`] but in tests).
+    /// The most edges made into code ([`EDGES`] but in tests), each time.
     most: usize,
     code: OnceLock<Option<Code>>,
+    /// The code made again: the first's edges and those the interpreter
+    /// ran most after the first was made.
+    again: OnceLock<Option<Code>>,
     /// The edges the interpreter ran in the program's runs that ended.
     edges: AtomicU64,
+    /// The edges the interpreter had run (the runs that ended and the
+    /// one that made it) when the first code was made.
+    made_at: AtomicU64,
 }
 
 impl Jit {
@@ -114,14 +127,16 @@ impl Jit {
             mode,
             most,
             code: OnceLock::new(),
+            again: OnceLock::new(),
             edges: AtomicU64::new(0),
+            made_at: AtomicU64::new(0),
         }
     }
 
     /// Whether a run is to count how often it runs each edge (the code is
     /// to be made from those it runs most).
     pub(super) fn counts(&self) -> bool {
-        self.mode == JitMode::Lazy && self.code.get().is_none()
+        self.mode == JitMode::Lazy && self.again.get().is_none()
     }
 
     /// Counts the `edges` a run took through the interpreter.
@@ -137,23 +152,59 @@ impl Jit {
 
     /// The code of `automaton`, made now if a run that has taken `edges`
     /// edges through the interpreter, each edge `e` `counts[e]` times,
-    /// asks for it in this mode: of the edges [`chosen`] from the counts.
+    /// asks for it in this mode: of the edges [`chosen`] from the counts
+    /// (which then start again from nothing); made again
+    /// ([`Self::again`]) where the runs have since taken [`LAZY_EDGES`]
+    /// more edges through the interpreter.
     #[inline]
-    fn code(&self, automaton: &Automaton, edges: u32, counts: &[u32]) -> Option<&Code> {
+    fn code(&self, automaton: &Automaton, edges: u32, counts: &mut [u32]) -> Option<&Code> {
+        if let Some(again) = self.again.get() {
+            return again.as_ref().or_else(|| self.code.get()?.as_ref());
+        }
+        let ran = u64::from(edges) + self.edges.load(Ordering::Relaxed);
         if let Some(code) = self.code.get() {
-            return code.as_ref();
+            let first = code.as_ref()?;
+            let due = ran
+                >= self
+                    .made_at
+                    .load(Ordering::Relaxed)
+                    .saturating_add(LAZY_EDGES);
+            if self.mode != JitMode::Lazy || counts.is_empty() || !due {
+                return Some(first);
+            }
+            return self.again(automaton, first, counts).or(Some(first));
         }
         let wanted = match self.mode {
             JitMode::Off => false,
-            JitMode::Lazy => u64::from(edges) + self.edges.load(Ordering::Relaxed) >= LAZY_EDGES,
+            JitMode::Lazy => ran >= LAZY_EDGES,
             JitMode::Eager => true,
         };
         if !wanted {
             return None;
         }
         let chosen = chosen(automaton, counts, self.most);
+        counts.fill(0);
+        self.made_at.store(ran, Ordering::Relaxed);
         (self.code)
             .get_or_init(|| codegen::compile(automaton, &chosen, &HELPERS))
+            .as_ref()
+    }
+
+    /// The code made again from the edges of `first` and those [`chosen`]
+    /// from `counts` (the runs' since `first` was made) that it does not
+    /// hold: a program whose runs go on to other loops (a second pass,
+    /// another phase) than those it ran when the first was made.
+    #[cold]
+    fn again(&self, automaton: &Automaton, first: &Code, counts: &[u32]) -> Option<&Code> {
+        let mut edges = first.chosen();
+        let more = chosen(automaton, counts, automaton.len());
+        edges.extend(
+            more.into_iter()
+                .filter(|&e| !first.holds(e))
+                .take(self.most),
+        );
+        (self.again)
+            .get_or_init(|| codegen::compile(automaton, &edges, &HELPERS))
             .as_ref()
     }
 }
@@ -503,13 +554,28 @@ unsafe extern "C" fn next(state: *mut State, edge: u32) -> u32 {
 
 impl<'m> Machine<'m, '_, '_> {
     /// The code of `automaton`, if this run is to use it (made now if it
-    /// is due).
+    /// is due): where it was judged not worth entering, again once the
+    /// interpreter has run [`JUDGED_AGAIN`] edges since (the run may have
+    /// moved on to edges the code holds), judged afresh.
     #[inline]
-    pub(super) fn code(&self, automaton: &'m Automaton) -> Option<&'m Code> {
+    pub(super) fn code(&mut self, automaton: &'m Automaton) -> Option<&'m Code> {
         if !worth(self.code_entries, self.code_steps) {
-            return None;
+            if self.edges_run.wrapping_sub(self.code_off) < JUDGED_AGAIN {
+                return None;
+            }
+            (self.code_entries, self.code_steps) = (0, 0);
         }
-        self.jit.code(automaton, self.edges_run, &self.counts)
+        self.jit.code(automaton, self.edges_run, &mut self.counts)
+    }
+
+    /// Whether the code is still worth entering ([`worth`]); where not,
+    /// noted when.
+    pub(super) fn still_worth(&mut self) -> bool {
+        let worth = worth(self.code_entries, self.code_steps);
+        if !worth {
+            self.code_off = self.edges_run;
+        }
+        worth
     }
 
     /// Runs `code` from edge `edge`, `state` holding the activations held

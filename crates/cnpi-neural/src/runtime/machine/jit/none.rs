@@ -14,6 +14,18 @@ pub(in crate::runtime) struct Code {
     pub(super) regions: Vec<u32>,
 }
 
+impl Code {
+    /// Whether the code runs edge `e`: none here.
+    pub(in crate::runtime) fn holds(&self, _: u32) -> bool {
+        false
+    }
+
+    /// The edges the code runs: none.
+    pub(super) fn chosen(&self) -> Vec<u32> {
+        Vec::new()
+    }
+}
+
 /// No code on this target.
 pub(super) fn compile(_: &Automaton, _: &[u32], _: &Helpers) -> Option<Code> {
     None
