@@ -754,6 +754,30 @@ fn a_statement_hole_takes_two_statements_only_when_one_does_not_do() {
     assert_eq!(summary["holes"]["14:7"], "count = count + 1", "{summary}");
 }
 
+/// Issue 44: insertion sort with six holes (the outer loop's start, the
+/// key, the inner test, the shift, i's step and the insertion) is learned
+/// on one thread and sorts fresh inputs of up to 20 elements on the
+/// network. The check of its size class and the next does not end within
+/// the default budget (docs/reproduction.md): the summary says so.
+#[test]
+fn insertion_sort_of_six_holes_is_learned_and_sorts_larger_inputs() {
+    use rand::{RngExt, SeedableRng};
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let (program, summary) = learn(dir.path(), "insertion_six", &["--threads", "1"]);
+    assert_eq!(summary["holes"].as_object().map(|h| h.len()), Some(6));
+    assert_eq!(summary["ambiguity_checked"], false, "{summary}");
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(6);
+    for _ in 0..6 {
+        let n = rng.random_range(10..=20);
+        let input: Vec<i64> = (0..n).map(|_| rng.random_range(-50..=50)).collect();
+        let run = run_on(&program, &input, true);
+        assert_eq!(run["engine"], "neural", "{run}");
+        let mut sorted = input.clone();
+        sorted.sort();
+        assert_eq!(run["A"], serde_json::json!(sorted), "{input:?}");
+    }
+}
+
 /// `text` with each hole `?` at `LINE:COLUMN` (1-based) replaced by the
 /// text `fills` gives it.
 fn filled(text: &str, fills: &serde_json::Map<String, serde_json::Value>) -> String {

@@ -40,7 +40,7 @@ use cnpi::exec::{Limits, Options, Outcome};
 use cnpi::program::{BlankKind, Body, DefId, Program, Stmt, World as _};
 use cnpi::symbolic::{self, Event};
 
-use super::fill::{Candidate, Position};
+use super::fill::{self, Candidate, Position};
 use super::grow::{Grower, Memo, V, value};
 use super::{BlankSketch, Walk};
 
@@ -61,6 +61,20 @@ pub(super) struct Boxed {
     /// parent's first filling up to there, so its run narrows nothing
     /// before it.
     pub known: usize,
+    /// Where its run starts ([`Start`]).
+    pub start: Start,
+}
+
+/// Where a box's run on the examples starts: the position (in the order
+/// the examples run in) of the example at which it was lost, and the hole
+/// evaluations its parent's run made before that example. Every filling
+/// of a box lost there ran as its parent's first filling through the
+/// examples before it, which that filling passed: they are not run again
+/// (until the examples' step budgets change, [`Queue::restart`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Start {
+    pub example: usize,
+    events: usize,
 }
 
 impl Boxed {
@@ -78,6 +92,7 @@ impl Boxed {
             sizes: sizes.to_vec(),
             sets,
             known: 0,
+            start: Start::default(),
         })
     }
 
@@ -96,6 +111,7 @@ impl Boxed {
         Boxed {
             sets,
             known: 0,
+            start: Start::default(),
             ..self.clone()
         }
     }
@@ -128,8 +144,9 @@ impl Boxed {
     /// ([`Narrowed::lost`]).
     pub fn split(&self, narrowed: Narrowed) -> (Boxed, Vec<Boxed>) {
         let rest = (narrowed.lost.into_iter())
-            .map(|(sets, known)| Boxed {
+            .map(|(sets, known, start)| Boxed {
                 known,
+                start,
                 ..self.with(sets)
             })
             .collect();
@@ -182,6 +199,21 @@ impl Queue {
     pub fn next_total(&self) -> Option<usize> {
         self.0.peek().map(|Reverse(b)| b.total)
     }
+
+    /// Every box waiting runs from the first example again: the examples'
+    /// step budgets changed, and what passed an example before may not
+    /// now.
+    pub fn restart(&mut self) {
+        let boxes = std::mem::take(&mut self.0).into_vec();
+        self.0 = (boxes.into_iter())
+            .map(|Reverse(b)| {
+                Reverse(Boxed {
+                    start: Start::default(),
+                    ..b
+                })
+            })
+            .collect();
+    }
 }
 
 /// Each hole's candidates still running as the first filling did, and
@@ -192,14 +224,16 @@ impl Queue {
 /// and a box of one group is likely to run as one).
 pub(super) struct Narrowed {
     pub sets: Vec<Set>,
-    /// The fillings lost: each box's sets, and how many evaluations its
-    /// fillings make alike ([`Boxed::known`]).
-    pub lost: Vec<(Vec<Set>, usize)>,
+    /// The fillings lost: each box's sets, how many evaluations its
+    /// fillings make alike ([`Boxed::known`]) and where its run starts.
+    pub lost: Vec<(Vec<Set>, usize, Start)>,
     /// The hole evaluations so far.
     events: usize,
     /// The evaluations known to be alike for every filling of the box,
     /// not narrowed at.
     known: usize,
+    /// The example being run, and the evaluations before it.
+    start: Start,
 }
 
 impl Narrowed {
@@ -208,9 +242,18 @@ impl Narrowed {
         Narrowed {
             sets: b.sets.clone(),
             lost: Vec::new(),
-            events: 0,
+            events: b.start.events,
             known: b.known,
+            start: b.start,
         }
+    }
+
+    /// The run goes on to the example at `position` of the order.
+    fn begin(&mut self, position: usize) {
+        self.start = Start {
+            example: position,
+            events: self.events,
+        };
     }
 
     /// One evaluation of `hole`: keeps in its set the candidates whose
@@ -242,7 +285,7 @@ impl Narrowed {
         let mut groups: Vec<Vec<u32>> = lost.into_values().collect();
         groups.sort_unstable_by_key(|g| g[0]);
         for group in groups {
-            self.lose(hole, group.into(), self.events);
+            self.lose(hole, group.into(), self.events, self.start);
         }
         self.sets[hole] = kept.into();
     }
@@ -252,17 +295,18 @@ impl Narrowed {
     fn first_only(&mut self, hole: usize) {
         if self.sets[hole].len() > 1 {
             let first = self.sets[hole][0];
-            self.lose(hole, self.sets[hole][1..].into(), 0);
+            self.lose(hole, self.sets[hole][1..].into(), 0, Start::default());
             self.sets[hole] = Set::from([first]);
         }
     }
 
     /// Records the fillings of the box so far with `hole`'s set `group`
-    /// as lost, alike for their first `known` evaluations.
-    fn lose(&mut self, hole: usize, group: Set, known: usize) {
+    /// as lost, alike for their first `known` evaluations, run from
+    /// `start`.
+    fn lose(&mut self, hole: usize, group: Set, known: usize, start: Start) {
         let mut sets = self.sets.clone();
         sets[hole] = group;
-        self.lost.push((sets, known));
+        self.lost.push((sets, known, start));
     }
 }
 
@@ -299,7 +343,7 @@ impl Sites {
             };
             let site = match blank.kind {
                 BlankKind::Statement => Some(blank.span.start),
-                _ => own_statement(body, blank.span.start)
+                _ => site(body, hole)
                     .filter(|stmt| !calls_first(stmt))
                     .map(|stmt| stmt.span().start),
             };
@@ -319,20 +363,26 @@ impl Sites {
     }
 }
 
-/// The statement of `block` (at any depth) whose own expressions hold the
-/// byte `at` (not those of a statement inside it).
-fn own_statement(block: &[Stmt], at: usize) -> Option<&Stmt> {
-    let stmt = block
-        .iter()
-        .find(|s| (s.span().start..s.span().end).contains(&at))?;
-    let inner = match stmt {
-        Stmt::If {
-            then, otherwise, ..
-        } => own_statement(then, at).or_else(|| own_statement(otherwise, at)),
-        Stmt::While { body, .. } => own_statement(body, at),
-        _ => None,
-    };
-    inner.or(Some(stmt))
+/// The statement of `block` (at any depth) whose own expressions hold
+/// the node of hole `hole` (not those of a statement inside it): where it
+/// is evaluated. Found by the node, not by the `?`'s place: a `for`
+/// loop's start is evaluated by the statement setting its variable,
+/// written at the variable, before the loop's `while`, which the place
+/// of the `?` lies in (so read there, the start's candidates were weighed
+/// after the first of them had set the variable).
+fn site(block: &[Stmt], hole: usize) -> Option<&Stmt> {
+    block.iter().find_map(|stmt| {
+        if fill::holds(stmt, hole) {
+            return Some(stmt);
+        }
+        match stmt {
+            Stmt::If {
+                then, otherwise, ..
+            } => site(then, hole).or_else(|| site(otherwise, hole)),
+            Stmt::While { body, .. } => site(body, hole),
+            _ => None,
+        }
+    })
 }
 
 /// Whether `stmt` runs its calls before it evaluates its expressions.
@@ -525,7 +575,9 @@ impl BlankSketch {
                 fails,
             };
         };
-        let fails = walk.order.iter().position(|&i| {
+        let from = b.start.example;
+        let fails = (walk.order.iter().enumerate().skip(from)).position(|(k, &i)| {
+            narrowed.begin(k);
             let example = &self.examples[i];
             let run = self.narrowing(
                 work,
@@ -537,6 +589,7 @@ impl BlankSketch {
             );
             !run.is_ok_and(|outcome| example.matches(&outcome))
         });
+        let fails = fails.map(|k| k + from);
         Decided { narrowed, fails }
     }
 

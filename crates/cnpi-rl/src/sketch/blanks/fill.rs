@@ -246,7 +246,24 @@ pub fn put(program: &mut Program, hole: usize, piece: &Piece) -> bool {
     else {
         return false;
     };
-    Place { hole, piece }.block(body)
+    let place = Place {
+        hole,
+        piece: Some(piece),
+        nested: true,
+    };
+    place.block(body)
+}
+
+/// Whether the node of hole `hole` stands among the own expressions of
+/// `stmt` (its condition, its ACT's or call's arguments: not in a
+/// statement inside it), where the statement evaluates it.
+pub fn holds(stmt: &Stmt, hole: usize) -> bool {
+    let place = Place {
+        hole,
+        piece: None,
+        nested: false,
+    };
+    place.stmt(&mut stmt.clone())
 }
 
 /// Puts the statement `second` after the one that fills the statement
@@ -284,10 +301,13 @@ pub fn put_after(program: &mut Program, hole: usize, second: &Stmt) -> bool {
     }
 }
 
-/// Where a piece goes: the node of hole `hole`.
+/// Where a piece goes: the node of hole `hole` (`piece` `None`: the node
+/// is only looked for), in the statements inside others too or not
+/// (`nested`).
 struct Place<'a> {
     hole: usize,
-    piece: &'a Piece,
+    piece: Option<&'a Piece>,
+    nested: bool,
 }
 
 impl Place<'_> {
@@ -296,9 +316,12 @@ impl Place<'_> {
     }
 
     fn stmt(&self, stmt: &mut Stmt) -> bool {
-        if let (Stmt::Hole(hole, span), Piece::Statement(new)) = (&*stmt, self.piece)
+        if let Stmt::Hole(hole, span) = &*stmt
             && *hole == self.hole
         {
+            let Some(Piece::Statement(new)) = self.piece else {
+                return self.piece.is_none();
+            };
             // Written where the `?` is: the search reads the hole's value
             // at the statement starting there.
             let span = *span;
@@ -320,10 +343,13 @@ impl Place<'_> {
                 then,
                 otherwise,
                 ..
-            } => self.condition(condition) || self.block(then) || self.block(otherwise),
+            } => {
+                self.condition(condition)
+                    || (self.nested && (self.block(then) || self.block(otherwise)))
+            }
             Stmt::While {
                 condition, body, ..
-            } => self.condition(condition) || self.block(body),
+            } => self.condition(condition) || (self.nested && self.block(body)),
             Stmt::Return { value, .. } => value.as_mut().is_some_and(|e| self.pos(e)),
         }
     }
@@ -342,11 +368,16 @@ impl Place<'_> {
     }
 
     fn condition(&self, condition: &mut BoolExpr) -> bool {
-        if let (BoolExpr::Hole(hole, _), Piece::Condition(new)) = (&*condition, self.piece)
+        if let BoolExpr::Hole(hole, _) = &*condition
             && *hole == self.hole
         {
-            *condition = new.clone();
-            return true;
+            return match self.piece {
+                Some(Piece::Condition(new)) => {
+                    *condition = new.clone();
+                    true
+                }
+                piece => piece.is_none(),
+            };
         }
         match condition {
             BoolExpr::Compare(_, a, b) => self.operand(a) || self.operand(b),
@@ -367,11 +398,16 @@ impl Place<'_> {
     }
 
     fn pos(&self, e: &mut PosExpr) -> bool {
-        if let (PosKind::Hole(hole), Piece::Expression(new)) = (&e.kind, self.piece)
+        if let PosKind::Hole(hole) = &e.kind
             && *hole == self.hole
         {
-            *e = new.clone();
-            return true;
+            return match self.piece {
+                Some(Piece::Expression(new)) => {
+                    *e = new.clone();
+                    true
+                }
+                piece => piece.is_none(),
+            };
         }
         match &mut e.kind {
             PosKind::Int(_)
