@@ -165,12 +165,16 @@ pub(super) fn compile(automaton: &Automaton, chosen: &[u32], helpers: &Helpers) 
     })
 }
 
-/// The variables held in registers between exits.
+/// The variables held in registers between exits (the addresses of the
+/// pointers and of the change counter read again after each helper,
+/// which may move them).
 #[derive(Clone, Copy)]
 struct Vars {
     left: Variable,
     top_entry: Variable,
     top_version: Variable,
+    pointers: Variable,
+    counter: Variable,
 }
 
 impl Default for Vars {
@@ -180,6 +184,8 @@ impl Default for Vars {
             left: v,
             top_entry: v,
             top_version: v,
+            pointers: v,
+            counter: v,
         }
     }
 }
@@ -291,13 +297,25 @@ impl Writer<'_, '_> {
             left: b.declare_var(I64),
             top_entry: b.declare_var(I32),
             top_version: b.declare_var(I64),
+            pointers: b.declare_var(I64),
+            counter: b.declare_var(I64),
         };
+        self.reload();
         let left = self.load(offset_of!(State, left));
         self.b.def_var(self.vars.left, left);
         let entry = self.load32(offset_of!(State, top) + offset_of!(Running, entry));
         self.b.def_var(self.vars.top_entry, entry);
         let version = self.load(offset_of!(State, top) + offset_of!(Running, version));
         self.b.def_var(self.vars.top_version, version);
+    }
+
+    /// The addresses of the pointers and of the change counter, read from
+    /// the state (where a helper may have moved them).
+    fn reload(&mut self) {
+        let pointers = self.load(offset_of!(State, pointers));
+        self.b.def_var(self.vars.pointers, pointers);
+        let counter = self.load(offset_of!(State, version));
+        self.b.def_var(self.vars.counter, counter);
     }
 
     /// Stores the budget and the top activation in the state.
@@ -464,6 +482,7 @@ impl Writer<'_, '_> {
         let ev = self.b.ins().iconst(I32, i64::from(e));
         let call = (self.b.ins()).call_indirect(sig, helper, &[self.state, ev]);
         let next = self.b.inst_results(call)[0];
+        self.reload();
         let moves = self
             .automaton
             .edge(e)
@@ -539,6 +558,7 @@ impl Writer<'_, '_> {
         let helper = self.b.ins().iconst(I64, self.helpers.poll as usize as i64);
         let call_inst = self.b.ins().call_indirect(sig, helper, &[self.state]);
         let failed = self.b.inst_results(call_inst)[0];
+        self.reload();
         let fail = self.exit_block(Exit::Fail(e, moves));
         self.b.ins().brif(failed, fail, &[], next, &[]);
         self.b.switch_to_block(next);
@@ -581,7 +601,7 @@ impl Writer<'_, '_> {
 
     /// The store's change counter now.
     fn version(&mut self) -> Value {
-        let at = self.load(offset_of!(State, version));
+        let at = self.b.use_var(self.vars.counter);
         self.b.ins().load(I64, flags(), at, 0)
     }
 
@@ -625,7 +645,7 @@ impl Writer<'_, '_> {
         self.b.ins().store(flags(), value, at, 0);
         let changed = self.b.ins().icmp(IntCC::NotEqual, old, value);
         let changed = self.b.ins().uextend(I64, changed);
-        let counter = self.load(offset_of!(State, version));
+        let counter = self.b.use_var(self.vars.counter);
         let version = self.b.ins().load(I64, flags(), counter, 0);
         let version = self.b.ins().iadd(version, changed);
         self.b.ins().store(flags(), version, counter, 0);
@@ -656,6 +676,7 @@ impl Writer<'_, '_> {
             .ins()
             .call_indirect(sig, helper, &[self.state, ev, mv]);
         let failed = self.b.inst_results(call)[0];
+        self.reload();
         let entry = self.load32(offset_of!(State, top) + offset_of!(Running, entry));
         self.b.def_var(self.vars.top_entry, entry);
         let version = self.load(offset_of!(State, top) + offset_of!(Running, version));
@@ -667,7 +688,7 @@ impl Writer<'_, '_> {
     /// The address of pointer `p`.
     fn pointer_address(&mut self, p: u32) -> Value {
         self.pointers = self.pointers.max(p as usize + 1);
-        let base = self.load(offset_of!(State, pointers));
+        let base = self.b.use_var(self.vars.pointers);
         self.b.ins().iadd_imm_s(base, i64::from(p) * 8)
     }
 
