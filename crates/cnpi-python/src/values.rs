@@ -162,14 +162,16 @@ pub fn from_json_text<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, P
 pub fn given(value: &Bound<'_, PyAny>, layout: &Declarations) -> Option<Vec<(String, Given)>> {
     let dict = value.cast_exact::<PyDict>().ok()?;
     let mut members = Vec::with_capacity(dict.len());
+    let small = Small::find(value.py());
+    let small = small.as_ref();
     for (key, item) in dict.iter() {
         let key = key.cast_exact::<PyString>().ok()?;
         let key = key.to_cow().ok()?;
         let data = (layout.data.iter()).find(|d| d.kind == DataKind::Input && d.name == *key)?;
         let member = match data.dims.len() {
             0 => Given::Integer(int(&item)?),
-            1 => Given::List(ints(&item)?),
-            2 => rows(&item)?,
+            1 => Given::List(ints(&item, small)?),
+            2 => rows(&item, small)?,
             _ => return None,
         };
         members.push((key.into_owned(), member));
@@ -184,15 +186,15 @@ fn int(value: &Bound<'_, PyAny>) -> Option<i64> {
 }
 
 /// An exact `list` of such ints.
-fn ints(value: &Bound<'_, PyAny>) -> Option<Vec<i64>> {
+fn ints(value: &Bound<'_, PyAny>, small: Option<&Small>) -> Option<Vec<i64>> {
     let list = value.cast_exact::<PyList>().ok()?;
     let mut values = Vec::with_capacity(list.len());
-    push_ints(list, &mut values)?;
+    push_ints(list, &mut values, small)?;
     Some(values)
 }
 
 /// An exact `list` of rows of such ints, all of one length, row-major.
-fn rows(value: &Bound<'_, PyAny>) -> Option<Given> {
+fn rows(value: &Bound<'_, PyAny>, small: Option<&Small>) -> Option<Given> {
     let list = value.cast_exact::<PyList>().ok()?;
     let (mut rows, mut cols, mut values) = (0, 0, Vec::new());
     for row in list.iter() {
@@ -202,7 +204,7 @@ fn rows(value: &Bound<'_, PyAny>) -> Option<Given> {
             values.reserve(cols * list.len());
         }
         (row.len() == cols).then_some(())?;
-        push_ints(row, &mut values)?;
+        push_ints(row, &mut values, small)?;
         rows += 1;
     }
     Some(Given::Rows { rows, cols, values })
@@ -212,8 +214,9 @@ fn rows(value: &Bound<'_, PyAny>) -> Option<Given> {
 /// `values`; `None` at the first that is not one. Read through the C API
 /// a matrix's million items at a time: each item borrowed from the list
 /// (pyo3's iterator takes and drops a reference per item, two calls in
-/// the stable ABI) and read by `PyLong_AsLongLong`.
-fn push_ints(list: &Bound<'_, PyList>, values: &mut Vec<i64>) -> Option<()> {
+/// the stable ABI) and read by `PyLong_AsLongLong`, or where it is one of
+/// Python's cached small ints, by its address (`small`).
+fn push_ints(list: &Bound<'_, PyList>, values: &mut Vec<i64>, small: Option<&Small>) -> Option<()> {
     let len = ffi::Py_ssize_t::try_from(list.len()).ok()?;
     for i in 0..len {
         // SAFETY: the GIL is held and no Python code runs while the list
@@ -224,7 +227,9 @@ fn push_ints(list: &Bound<'_, PyList>, values: &mut Vec<i64>) -> Option<()> {
                 prefetch(ffi::PyList_GetItem(list.as_ptr(), i + AHEAD));
             }
             let item = ffi::PyList_GetItem(list.as_ptr(), i);
-            if item.is_null() || ffi::PyLong_CheckExact(item) == 0 {
+            if let Some(k) = small.and_then(|small| small.value(item)) {
+                Some(k)
+            } else if item.is_null() || ffi::PyLong_CheckExact(item) == 0 {
                 None
             } else {
                 Some(ffi::PyLong_AsLongLong(item))
@@ -241,6 +246,56 @@ fn push_ints(list: &Bound<'_, PyList>, values: &mut Vec<i64>) -> Option<()> {
         }
     }
     Some(())
+}
+
+/// Python's small ints, -5 to 256, held while a run's input is read,
+/// where they lie one after another at one stride that is a power of two
+/// (as CPython keeps them, cached: one object each, the result of every
+/// `int` operation that gives one of them): an item that is one of these
+/// objects is read from its address, with no call. Each is checked when
+/// the input is read; elsewhere (another layout, another Python) there is
+/// none and every item is read by the call.
+struct Small<'py> {
+    base: usize,
+    /// The stride's log2.
+    shift: u32,
+    /// The objects, alive (so no other object has their addresses).
+    _held: Vec<Bound<'py, PyInt>>,
+}
+
+/// The small ints' range.
+const SMALLEST: i64 = -5;
+const SMALL: usize = 262;
+
+impl<'py> Small<'py> {
+    fn find(py: Python<'py>) -> Option<Small<'py>> {
+        let held: Vec<Bound<'py, PyInt>> = (0..SMALL as i64)
+            .map(|i| {
+                (SMALLEST + i)
+                    .into_pyobject(py)
+                    .unwrap_or_else(|never| match never {})
+            })
+            .collect();
+        let at = |i: usize| held.get(i).map_or(0, |int| int.as_ptr() as usize);
+        let base = at(0);
+        let stride = at(1).checked_sub(base)?;
+        (stride.is_power_of_two()).then_some(())?;
+        let shift = stride.trailing_zeros();
+        let laid_out = (0..SMALL).all(|i| at(i) == base + (i << shift));
+        laid_out.then_some(Small {
+            base,
+            shift,
+            _held: held,
+        })
+    }
+
+    /// The value of the int at `item` if it is one of them.
+    #[inline(always)]
+    fn value(&self, item: *mut ffi::PyObject) -> Option<i64> {
+        let offset = (item as usize).wrapping_sub(self.base);
+        let i = offset >> self.shift;
+        (i < SMALL && offset & ((1 << self.shift) - 1) == 0).then(|| SMALLEST + i as i64)
+    }
 }
 
 /// How many items ahead [`push_ints`] asks for an item's memory: each

@@ -233,6 +233,9 @@ def MAIN: seq(; SET(i, x), WRITE(C[0], A[0][0]), NOP)
 RAM_INPUTS = [
     {"A": [[1, -2, 3], [4, 5, 2**63 - 1]], "B": [7, -(2**63)], "x": 0},
     {"A": [[9]], "B": [0], "x": -5, "unused": [[1.5], "s"]},
+    # Every int Python keeps cached (-5 to 256, read by its address) and
+    # those just past them.
+    {"A": [list(range(-7, 130)), list(range(130, 267))], "B": [-6, 257], "x": 256},
     {"A": [[True]], "B": [1], "x": 1},
     {"A": [[1]], "B": [1], "x": 1.0},
     {"A": [[1]], "B": [1], "x": 2**64},

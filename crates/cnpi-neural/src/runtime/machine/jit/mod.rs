@@ -214,40 +214,48 @@ impl Jit {
 /// context also counting the runs of the edges with activations held
 /// that start where it starts or return where it starts to one they hold
 /// (which the code runs on the edges of the empty context, those
-/// activations put on the stack: [`onto_code`]), so that a program whose
-/// runs spread over many contexts (a recursion, each depth its own) still
-/// has the positions it runs most in the code. Without counts, the edges
-/// of the empty context first, then the others, each in their order.
+/// activations put on the stack: [`onto_code`]) but the most of one such
+/// edge (which, chosen itself, runs them), so that a program whose runs
+/// spread over many contexts (a recursion, each depth its own) still has
+/// the positions it runs most in the code, and a loop that runs in one
+/// context has its own edges there. Without counts, the edges of the
+/// empty context first, then the others, each in their order.
 fn chosen(automaton: &Automaton, counts: &[u32], most: usize) -> Vec<u32> {
     let mut chosen: Vec<u32> = (0..automaton.len() as u32).collect();
     let context = |e: u32| automaton.edge(e).map_or(NONE, |edge| edge.context);
     if counts.is_empty() {
         chosen.sort_by_key(|&e| context(e) != 0);
     } else {
-        let mut runs = vec![0u64; automaton.len()];
-        let mut count_at = |e: Option<u32>, count: u32| {
-            if let Some(r) = e.and_then(|e| runs.get_mut(e as usize)) {
-                *r += u64::from(count);
+        // Per edge, its runs with those counted on it, and the most of one
+        // edge counted on it.
+        let mut runs = vec![(0u64, 0u64); automaton.len()];
+        let mut count_at = |e: Option<u32>, count: u32, own: bool| {
+            if let Some((sum, most)) = e.and_then(|e| runs.get_mut(e as usize)) {
+                *sum += u64::from(count);
+                if !own {
+                    *most = (*most).max(u64::from(count));
+                }
             }
         };
         for (e, &count) in counts.iter().enumerate() {
             let Some(edge) = automaton.edge(e as u32).filter(|_| count > 0) else {
                 continue;
             };
-            count_at(Some(e as u32), count);
+            count_at(Some(e as u32), count, true);
             if edge.context == 0 {
                 continue;
             }
-            count_at(automaton.index_at(edge.start), count);
+            count_at(automaton.index_at(edge.start), count, false);
             let resumes = automaton.context(edge.context);
             for moved in automaton.moves(edge) {
                 if let Move::Pop { depth } = moved.what
                     && let Some(&at) = resumes.get(depth as usize)
                 {
-                    count_at(automaton.index_at(at), count);
+                    count_at(automaton.index_at(at), count, false);
                 }
             }
         }
+        let runs: Vec<u64> = runs.into_iter().map(|(sum, most)| sum - most).collect();
         chosen.retain(|&e| runs[e as usize] > 0);
         chosen.sort_by_key(|&e| (std::cmp::Reverse(runs[e as usize]), context(e) != 0));
     }
