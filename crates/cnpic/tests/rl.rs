@@ -765,6 +765,10 @@ fn insertion_sort_of_six_holes_is_learned_and_sorts_larger_inputs() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let (program, summary) = learn(dir.path(), "insertion_six", &["--threads", "1"]);
     assert_eq!(summary["holes"].as_object().map(|h| h.len()), Some(6));
+    // `for j = i` (and `j`, `key`) runs as `for j = 0` does, but the front
+    // end refuses it (a local read before it is set): it is dropped alone,
+    // and `0`, which its box held too, is the answer.
+    assert_eq!(summary["holes"]["12:11"], "0", "{summary}");
     assert_eq!(summary["ambiguity_checked"], false, "{summary}");
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(6);
     for _ in 0..6 {

@@ -37,7 +37,7 @@ use cnpi::env::State;
 use cnpi::env::View;
 use cnpi::exec::limits::Interrupt;
 use cnpi::exec::{Limits, Options, Outcome};
-use cnpi::program::{BlankKind, Body, DefId, Program, Stmt, World as _};
+use cnpi::program::{Act, BlankKind, Body, DefId, Program, Stmt, World as _};
 use cnpi::symbolic::{self, Event};
 
 use super::fill::{self, Candidate, Position};
@@ -195,6 +195,10 @@ impl Queue {
         self.0.extend(b.map(Reverse));
     }
 
+    pub fn extend_all(&mut self, boxes: Vec<Boxed>) {
+        self.0.extend(boxes.into_iter().map(Reverse));
+    }
+
     /// The total size of the first box waiting.
     pub fn next_total(&self) -> Option<usize> {
         self.0.peek().map(|Reverse(b)| b.total)
@@ -326,6 +330,12 @@ enum Gives {
 pub(super) struct Sites {
     /// Each hole with a site, and its statement.
     at: Vec<((DefId, usize), usize)>,
+    /// Whether each hole's site starts where another statement of its
+    /// definition starts too (a `for` loop's start: the statement setting
+    /// the variable and the one stepping it are both written at the
+    /// variable): there it is weighed only at the `SET` that writes its
+    /// first candidate ([`Sites::weighs`]).
+    shared: Vec<bool>,
     /// Whether each hole (applier holes too) is narrowed to its first
     /// candidate alone.
     alone: Vec<bool>,
@@ -336,6 +346,7 @@ impl Sites {
         let program = &sketch.program;
         let mut at = Vec::new();
         let mut alone = Vec::new();
+        let mut shared = vec![false; sketch.holes()];
         for (hole, blank) in program.blanks.iter().enumerate() {
             let Some(Body::Normal(body)) = program.defs.get(blank.def).map(|d| &d.body) else {
                 alone.push(true);
@@ -350,6 +361,7 @@ impl Sites {
             alone.push(site.is_none());
             if let Some(start) = site {
                 at.push(((blank.def, start), hole));
+                shared[hole] = starting_at(body, start) > 1;
             }
         }
         alone.extend(sketch.applier_holes().iter().map(|_| true));
@@ -359,8 +371,40 @@ impl Sites {
             at.push(((blank.def, blank.span.end), hole));
             alone.push(false);
         }
-        Sites { at, alone }
+        Sites { at, alone, shared }
     }
+
+    /// Whether `hole` is weighed at `stmt`, a statement at its site:
+    /// always, unless the site is shared and `stmt` is a `SET` whose value
+    /// is not the hole's first candidate `first`.
+    fn weighs(&self, hole: usize, stmt: &Stmt, first: &Candidate) -> bool {
+        if !self.shared.get(hole).copied().unwrap_or(false) {
+            return true;
+        }
+        match (stmt, first) {
+            (Stmt::Act(app), Candidate::Expression(e, _)) => match &app.act {
+                Act::Set(_, value) => value == &**e,
+                _ => true,
+            },
+            _ => true,
+        }
+    }
+}
+
+/// How many statements of `block` (at any depth) start at the byte `start`.
+fn starting_at(block: &[Stmt], start: usize) -> usize {
+    (block.iter())
+        .map(|stmt| {
+            let inner = match stmt {
+                Stmt::If {
+                    then, otherwise, ..
+                } => starting_at(then, start) + starting_at(otherwise, start),
+                Stmt::While { body, .. } => starting_at(body, start),
+                _ => 0,
+            };
+            inner + usize::from(stmt.span().start == start)
+        })
+        .sum()
 }
 
 /// The statement of `block` (at any depth) whose own expressions hold
@@ -661,6 +705,10 @@ impl BlankSketch {
                 memo.next_state();
             }
             for &(_, hole) in evaluated {
+                let set = &narrowed.sets[hole];
+                if !sites.weighs(hole, stmt, &lists.of[hole][set[0] as usize]) {
+                    continue;
+                }
                 // One step may evaluate thousands of candidates: the
                 // interrupt is asked before each hole's, and once it says
                 // stop nothing more is evaluated (the run ends at its own

@@ -467,13 +467,17 @@ impl BlankSketch {
         if search.found.is_none() {
             let Some(failed) = fails else {
                 let first = self.texts(lists.of, inner.first());
-                // The answer is compiled from its text once, here.
-                let Some(program) = self.compiled(&first) else {
+                // The answer is compiled from its text once, here. One that
+                // the front end refuses (a local read before it is set,
+                // which a run of the checked sketch does not see) or that
+                // fails that way is dropped alone: the rest of its box
+                // goes back to the queue.
+                let program = self.compiled(&first);
+                let Some(program) = program.filter(|p| self.fails_compiled(p, true).is_empty())
+                else {
+                    queue.extend_all(inner.without(&one(&inner.first())));
                     return false;
                 };
-                if !self.fails_compiled(&program, true).is_empty() {
-                    return false;
-                }
                 match self.on_network(&first) {
                     Ok(true) => {
                         state.budgets = self.second_budgets(&program);
@@ -487,10 +491,7 @@ impl BlankSketch {
                     }
                     Ok(false) => {
                         search.refused_by_network += 1;
-                        inner
-                            .without(&one(&inner.first()))
-                            .into_iter()
-                            .for_each(|b| queue.push(b));
+                        queue.extend_all(inner.without(&one(&inner.first())));
                     }
                     Err(diagnostic) => {
                         search.unrunnable = Some((first, diagnostic));
@@ -542,7 +543,7 @@ impl BlankSketch {
     /// The holes of the search: those in normal programs, the applier
     /// holes, then a second statement of each statement hole
     /// ([`Self::seconds`]).
-    fn holes(&self) -> usize {
+    pub(super) fn holes(&self) -> usize {
         self.program.blanks.len() + self.applier_holes().len() + self.seconds().count()
     }
 
