@@ -27,7 +27,7 @@ pub use array::{ArrayState, Tape};
 pub use errors::{eval_error, hole_reached, internal};
 pub use input::parse_strict;
 pub use picture::{Mark, Panel, Picture, Shape};
-pub use ram::{Cells, CompiledAct, MAX_SCRATCH, RawRegion};
+pub use ram::{Affine, ArrayStore, Cells, CompiledAct, MAX_SCRATCH, RawRegion};
 
 use std::any::Any;
 
@@ -567,6 +567,15 @@ impl State {
             source,
             pointers,
             resume: 0,
+        }
+    }
+
+    /// Region `data` as generated code reads and writes it (no region
+    /// outside `ram`).
+    pub fn raw_region(&mut self, data: u32) -> RawRegion {
+        match &mut self.inner {
+            Inner::Ram(ram) => ram.raw(data),
+            Inner::Other(_) => RawRegion::NONE,
         }
     }
 

@@ -12,7 +12,7 @@
 use super::limits::{self, POLL_EVERY};
 use super::{FrameStack, Limits, Options, Outcome, StateStack, Trace, errors};
 use crate::diagnostic::Diagnostic;
-use crate::env::{Cells, CompiledAct, State, View, eval_error, internal};
+use crate::env::{Cells, CompiledAct, RawRegion, State, View, eval_error, internal};
 use crate::program::{Act, ActApp, BoolExpr, EnvKind, FrameAct, Pointer, PosExpr};
 use crate::span::Span;
 
@@ -164,6 +164,13 @@ impl<'o> Store<'o> {
             self.version += 1;
         }
         true
+    }
+
+    /// Region `data` for code generated from a program, which reads it
+    /// and writes an array's cells as [`Self::apply_compiled`] writes them
+    /// (the counter moved on exactly where a value differs).
+    pub fn raw_region(&mut self, data: u32) -> RawRegion {
+        self.state.raw_region(data)
     }
 
     /// The pointers and the change counter, for code generated from a

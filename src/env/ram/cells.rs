@@ -20,13 +20,14 @@ use crate::program::flat::FastSide;
 /// where the region is not of that kind, so that a read of that kind there
 /// is outside (END) as [`Cells::at`], [`Cells::at2`] and [`Cells::scalar`]
 /// read it. The values stay where they are until the memory is changed by
-/// other than a cell's write.
+/// other than a cell's write; the code writes an array's cells in place
+/// ([`crate::exec::Store::raw_region`]).
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct RawRegion {
-    pub array: *const i64,
+    pub array: *mut i64,
     pub len: u64,
-    pub matrix: *const i64,
+    pub matrix: *mut i64,
     pub rows: u64,
     pub cols: u64,
     pub scalar: i64,
@@ -36,14 +37,35 @@ pub struct RawRegion {
 impl RawRegion {
     /// A region the code reads nothing in: every read is outside.
     pub const NONE: RawRegion = RawRegion {
-        array: std::ptr::null(),
+        array: std::ptr::null_mut(),
         len: 0,
-        matrix: std::ptr::null(),
+        matrix: std::ptr::null_mut(),
         rows: 0,
         cols: 0,
         scalar: 0,
         has_scalar: 0,
     };
+}
+
+/// `region` as generated code reads and writes it (see [`RawRegion`]):
+/// its values' addresses taken from a mutable borrow, for the code writes
+/// an array's cells.
+pub(super) fn raw(region: Option<&mut Region>) -> RawRegion {
+    let mut raw = RawRegion::NONE;
+    match region {
+        Some(Region::Scalar(k)) => (raw.scalar, raw.has_scalar) = (*k, 1),
+        Some(Region::Array(values)) => {
+            (raw.array, raw.len) = (values.as_mut_ptr(), values.len() as u64)
+        }
+        // A matrix holds `rows × cols` values (else none is read).
+        Some(Region::Matrix { rows, cols, values })
+            if rows.checked_mul(*cols) == Some(values.len()) =>
+        {
+            (raw.matrix, raw.rows, raw.cols) = (values.as_mut_ptr(), *rows as u64, *cols as u64);
+        }
+        _ => {}
+    }
+    raw
 }
 
 /// See the module documentation.
@@ -112,25 +134,6 @@ impl<'a> Cells<'a> {
             Some(Region::Array(values)) => values.get(i as u64 as usize).copied(),
             _ => None,
         }
-    }
-
-    /// Region `data` as generated code reads it (see [`RawRegion`]).
-    pub fn raw(self, data: u32) -> RawRegion {
-        let mut raw = RawRegion::NONE;
-        match self.regions.get(data as usize) {
-            Some(Region::Scalar(k)) => (raw.scalar, raw.has_scalar) = (*k, 1),
-            Some(Region::Array(values)) => {
-                (raw.array, raw.len) = (values.as_ptr(), values.len() as u64)
-            }
-            // A matrix holds `rows × cols` values (else none is read).
-            Some(Region::Matrix { rows, cols, values })
-                if rows.checked_mul(*cols) == Some(values.len()) =>
-            {
-                (raw.matrix, raw.rows, raw.cols) = (values.as_ptr(), *rows as u64, *cols as u64);
-            }
-            _ => {}
-        }
-        raw
     }
 
     /// The cell of the matrix `data` at `i, j`.

@@ -13,7 +13,7 @@
 use super::{RamState, Region, cell_offset};
 use crate::env::{Inner, State};
 use crate::program::flat::Flat;
-use crate::program::{ActArg, Cell, EnvAct, World};
+use crate::program::{ActArg, Cell, EnvAct, PointerId, World};
 
 /// A cell: its data and its indices (at most two).
 #[derive(Clone, Debug)]
@@ -44,6 +44,33 @@ impl Place {
         let offset = cell_offset(memory, self.data, &at[..self.at.len()])?;
         Some((self.data, offset))
     }
+
+    /// The cell as an array's at one index of a flat form `P[q] + k`.
+    fn affine(&self) -> Option<(u32, Affine)> {
+        match &*self.at {
+            [i] => Some((u32::try_from(self.data).ok()?, i.affine()?)),
+            _ => None,
+        }
+    }
+}
+
+/// A number `P[q] + k` (`k` where `q` is none), as [`Flat::affine`] gives it.
+pub type Affine = (Option<PointerId>, i64);
+
+/// A `WRITE` or `SWAP` of cells of arrays, each at one index `P[q] + k`
+/// (a `WRITE`'s value too), for code generated from a program: it does
+/// what [`CompiledAct::apply`] does where the indices (and value) do not
+/// overflow and the cells lie in arrays, and leaves the rest to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArrayStore {
+    /// `WRITE(data[at], value)`.
+    Write {
+        data: u32,
+        at: Affine,
+        value: Affine,
+    },
+    /// `SWAP(a.0[a.1], b.0[b.1])`.
+    Swap { a: (u32, Affine), b: (u32, Affine) },
 }
 
 /// A ram ACT compiled (see the module documentation).
@@ -71,6 +98,21 @@ impl CompiledAct {
             _ => return None,
         };
         Some(CompiledAct(compiled))
+    }
+
+    /// The ACT as a store of array cells at affine indices, if it is one.
+    pub fn array_store(&self) -> Option<ArrayStore> {
+        Some(match &self.0 {
+            Compiled::Write(place, value) => {
+                let (data, at) = place.affine()?;
+                let value = value.affine()?;
+                ArrayStore::Write { data, at, value }
+            }
+            Compiled::Swap(a, b) => ArrayStore::Swap {
+                a: a.affine()?,
+                b: b.affine()?,
+            },
+        })
     }
 
     /// Applies the ACT to `state` (a ram state) with the pointers

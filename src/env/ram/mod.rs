@@ -34,7 +34,7 @@ mod read;
 mod typed;
 
 pub use cells::{Cells, RawRegion};
-pub use compiled::CompiledAct;
+pub use compiled::{Affine, ArrayStore, CompiledAct};
 
 /// The most integers all scratch data of a run may hold together (256 MiB).
 pub const MAX_SCRATCH: usize = 1 << 25;
@@ -355,6 +355,11 @@ impl RamState {
     #[inline]
     pub(super) fn regions(&self) -> &[Region] {
         &self.memory
+    }
+
+    /// Region `data` as generated code reads and writes it.
+    pub(super) fn raw(&mut self, data: u32) -> RawRegion {
+        cells::raw(self.memory.get_mut(data as usize))
     }
 
     /// The memory and `pointers` as a compiled detector reads them.

@@ -518,8 +518,10 @@ mod tests {
     use super::super::super::{JitMode, OnTheNetwork};
     use crate::core::Core;
     use crate::detector::Cache;
+    use crate::memory::RowId;
     use crate::memory::{Entry, Memory};
-    use crate::runtime::row::Probe;
+    use crate::runtime::automaton::Move;
+    use crate::runtime::row::{Op, Probe};
     use cnpi::exec::Options;
     use cnpi::exec::limits::Limits;
     use cnpi::plan::NetworkEngine;
@@ -635,6 +637,72 @@ mod tests {
                 text.contains("MOVE(j"),
                 "{text}: some budget is enough"
             );
+        }
+    }
+
+    /// `WRITE` and `SWAP` of array cells, done in the generated code: a
+    /// loop whose only change is a store goes on (the change counter
+    /// moved on), one whose store writes the value already there never
+    /// finishes (not moved on), and a store outside the array, or whose
+    /// index or value overflows, fails; at every budget the run ends as
+    /// the reference interpreter's (the same cells and steps, or the same
+    /// error at the same step).
+    #[test]
+    fn array_stores_in_the_code_end_as_the_reference() {
+        let cases = [
+            (
+                "env ram()\ninput A[n]\n\
+                 def BODY: seq(; SWAP(A[0], A[1]), SWAP(A[1], A[2]), NOP)\n\
+                 def LOOP: linrec(A[0] != 9?; BODY, NOP, NOP)\n",
+                r#"{"A": [1, 5, 9]}"#,
+                true,
+            ),
+            (
+                "env ram(i = 0, j = 2)\ninput A[n]\n\
+                 def BODY: seq(; WRITE(A[i], j + 3), SET(j, j - 1), SET(i, i + 1))\n\
+                 def LOOP: linrec(i < n?; BODY, NOP, NOP)\n",
+                r#"{"A": [4, 1, 8, 2]}"#,
+                true,
+            ),
+            (
+                "env ram(i = 1)\ninput A[n]\n\
+                 def BODY: seq(; WRITE(A[i], 7), NOP, NOP)\n\
+                 def LOOP: linrec(A[i] == 7?; BODY, NOP, NOP)\n",
+                r#"{"A": [1, 7, 9]}"#,
+                false,
+            ),
+            (
+                "env ram(i = 0, j = 2)\ninput A[n]\n\
+                 def BODY: seq(; WRITE(A[i], j + 3), SWAP(A[i], A[i + 1]), SET(i, i + 1))\n\
+                 def LOOP: linrec(i < n?; BODY, NOP, NOP)\n",
+                r#"{"A": [4, 1, 8, 2]}"#,
+                false,
+            ),
+            (
+                "env ram(i = 3, j = 9223372036854775806)\ninput A[n]\n\
+                 def BODY: seq(; WRITE(A[i - 1], i), SET(i, i - 1), WRITE(A[i], j + i))\n\
+                 def LOOP: linrec(i >= 0?; BODY, NOP, NOP)\n",
+                r#"{"A": [4, 1, 8, 2]}"#,
+                false,
+            ),
+        ];
+        for (text, input, finishes) in cases {
+            let (program, mut network) = on_the_network(text);
+            let (_, automaton) = network.plan.scripts().expect("scripts");
+            let edges = (0..automaton.len() as u32).filter_map(|e| automaton.edge(e));
+            let stores = (edges.flat_map(|edge| automaton.moves(edge)))
+                .filter(|moved| match moved.what {
+                    Move::Act(row) => match network.plan.op(row as RowId) {
+                        Op::Act(act) => act.compiled.as_ref().and_then(|c| c.array_store()),
+                        _ => None,
+                    }
+                    .is_some(),
+                    _ => false,
+                })
+                .count();
+            assert!(stores > 0, "{text}: an edge stores array cells");
+            let ends = ends_alike_within(&program, &mut network, input, 0..60, Limits::default());
+            assert_eq!(ends > 0, finishes, "{text}");
         }
     }
 

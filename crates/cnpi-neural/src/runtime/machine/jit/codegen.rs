@@ -3,9 +3,11 @@
 //! One function holds every edge the code handles, each a block entered
 //! by a jump table on the edge's number: the edge's checks (the step
 //! budget, the combinators it starts, the stack's room) against
-//! [`State`], its moves (a `SET` from the pointers, a call, a tail call,
-//! a restart with its check that the loop changed something, a return to
-//! a held activation) as loads and stores, the rest (an ACT, a built-in,
+//! [`State`], its moves (a `SET` from the pointers, a `WRITE` or `SWAP`
+//! of array cells at indices `P[q] + k` with its bounds checked, a call, a
+//! tail call, a restart with its check that the loop changed something, a
+//! return to a held activation) as loads and stores, the rest (any other
+//! ACT, a store whose check fails, a built-in,
 //! putting the held activations on the stack, the poll) through
 //! [`Helpers`], and its end: the next edge, a laid-out diagram whose
 //! nodes read their features' two sides from the pointers and the
@@ -21,7 +23,7 @@ use std::collections::{HashMap, HashSet};
 use std::mem::offset_of;
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::types::{I32, I64};
+use cranelift_codegen::ir::types::{I8, I32, I64};
 use cranelift_codegen::ir::{
     AbiParam, Block, BlockArg, InstBuilder, JumpTableData, MemFlagsData, SigRef, Signature, Value,
 };
@@ -34,7 +36,8 @@ use cranelift_module::{Module, default_libcall_names};
 use super::super::super::automaton::{Automaton, CONTEXT, End, LEAF, Move, NONE};
 use super::{Exit, Helpers, REGIONS, Running, State};
 use crate::detector::Feature;
-use cnpi::env::RawRegion;
+use cnpi::env::{Affine, ArrayStore, RawRegion};
+use cnpi::program::PointerId;
 use cnpi::program::flat::FastSide;
 
 /// The generated function: from edge `.1` with `.0`.
@@ -89,9 +92,15 @@ impl Drop for Code {
     }
 }
 
-/// The code of the edges `chosen` of `automaton` calling `helpers`;
-/// `None` where Cranelift gives none (an error).
-pub(super) fn compile(automaton: &Automaton, chosen: &[u32], helpers: &Helpers) -> Option<Code> {
+/// The code of the edges `chosen` of `automaton` calling `helpers`, the
+/// ACT of each applier row that `stores` gives done in the code; `None`
+/// where Cranelift gives none (an error).
+pub(super) fn compile(
+    automaton: &Automaton,
+    chosen: &[u32],
+    helpers: &Helpers,
+    stores: &dyn Fn(u32) -> Option<ArrayStore>,
+) -> Option<Code> {
     let mut flags = settings::builder();
     // Cranelift's optimizer made the code of `dijkstra` at n = 256 take
     // more instructions (13.8 M against 12.7 M) and its making 41 % more;
@@ -129,6 +138,7 @@ pub(super) fn compile(automaton: &Automaton, chosen: &[u32], helpers: &Helpers) 
         b: FunctionBuilder::new(&mut context.func, &mut functions),
         automaton,
         helpers,
+        stores,
         edges: HashMap::new(),
         stops: HashMap::new(),
         exits: Vec::new(),
@@ -202,6 +212,8 @@ struct Writer<'a, 'f> {
     /// The block that goes to the edge its parameter names.
     dispatch: Block,
     helpers: &'a Helpers,
+    /// The array store of each applier row's ACT the code does itself.
+    stores: &'a dyn Fn(u32) -> Option<ArrayStore>,
     /// The block of each edge written (or to be).
     edges: HashMap<u32, Block>,
     /// The block that leaves at each edge the code does not run.
@@ -568,7 +580,11 @@ impl Writer<'_, '_> {
     fn take(&mut self, e: u32, m: u32, what: Move) {
         match what {
             Move::Set { p, q, k, .. } => self.set(e, m, p, q, k),
-            Move::Act(_) | Move::Builtin(_) | Move::Flush(_) => self.step(e, m),
+            Move::Act(row) => match (self.stores)(row) {
+                Some(store) => self.array_store(e, m, store),
+                None => self.step(e, m),
+            },
+            Move::Builtin(_) | Move::Flush(_) => self.step(e, m),
             Move::Call { next, depth } => {
                 self.hold(depth);
                 self.begin(next);
@@ -627,12 +643,7 @@ impl Writer<'_, '_> {
     /// `SET(p, P[q] + k)` from the pointers, or where the sum overflows
     /// the move's ACT through the helper.
     fn set(&mut self, e: u32, m: u32, p: u32, q: u32, k: i64) {
-        let base = match q {
-            NONE => self.b.ins().iconst(I64, 0),
-            q => self.pointer(q),
-        };
-        let kv = self.b.ins().iconst(I64, k);
-        let (value, overflow) = self.b.ins().sadd_overflow(base, kv);
+        let (value, overflow) = self.affine(((q != NONE).then_some(q as PointerId), k));
         let (slow, fast, next) = (
             self.b.create_block(),
             self.b.create_block(),
@@ -643,12 +654,88 @@ impl Writer<'_, '_> {
         let at = self.pointer_address(p);
         let old = self.b.ins().load(I64, flags(), at, 0);
         self.b.ins().store(flags(), value, at, 0);
-        let changed = self.b.ins().icmp(IntCC::NotEqual, old, value);
+        self.count_change(old, value);
+        self.b.ins().jump(next, &[]);
+        self.b.switch_to_block(slow);
+        self.step(e, m);
+        self.b.ins().jump(next, &[]);
+        self.b.switch_to_block(next);
+    }
+
+    /// `P[q] + k` (`k` without `q`) and whether the sum overflows.
+    fn affine(&mut self, (q, k): Affine) -> (Value, Value) {
+        match q {
+            Some(q) => {
+                let base = self.pointer(q as u32);
+                let kv = self.b.ins().iconst(I64, k);
+                self.b.ins().sadd_overflow(base, kv)
+            }
+            None => (self.b.ins().iconst(I64, k), self.b.ins().iconst(I8, 0)),
+        }
+    }
+
+    /// Moves the change counter on where `old` and `new` differ, as the
+    /// store counts a change.
+    fn count_change(&mut self, old: Value, new: Value) {
+        let changed = self.b.ins().icmp(IntCC::NotEqual, old, new);
         let changed = self.b.ins().uextend(I64, changed);
         let counter = self.b.use_var(self.vars.counter);
         let version = self.b.ins().load(I64, flags(), counter, 0);
         let version = self.b.ins().iadd(version, changed);
         self.b.ins().store(flags(), version, counter, 0);
+    }
+
+    /// The address of the cell of array `data` at `at`, and whether it
+    /// is there (the index does not overflow and lies inside the array's
+    /// length; a region that is not an array has none).
+    fn cell(&mut self, (data, at): (u32, Affine)) -> (Value, Value) {
+        let (i, overflow) = self.affine(at);
+        let region = self.region(data);
+        let len = self.load(region + offset_of!(RawRegion, len));
+        let inside = self.b.ins().icmp(IntCC::UnsignedLessThan, i, len);
+        let no_overflow = self.b.ins().bxor_imm_u(overflow, 1);
+        let ok = self.b.ins().band(inside, no_overflow);
+        let base = self.load(region + offset_of!(RawRegion, array));
+        let offset = self.b.ins().ishl_imm_u(i, 3);
+        (self.b.ins().iadd(base, offset), ok)
+    }
+
+    /// Move `m` of edge `e`, a `WRITE` or `SWAP` of array cells, done in
+    /// the code as the store's compiled ACT does it (the counter moved on
+    /// where a value changes); where an index or the value overflows or a
+    /// cell lies outside, through the helper, which gives the
+    /// interpreter's result or error.
+    fn array_store(&mut self, e: u32, m: u32, store: ArrayStore) {
+        let (slow, fast, next) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        match store {
+            ArrayStore::Write { data, at, value } => {
+                let (address, inside) = self.cell((data, at));
+                let (value, overflow) = self.affine(value);
+                let no_overflow = self.b.ins().bxor_imm_u(overflow, 1);
+                let ok = self.b.ins().band(inside, no_overflow);
+                self.b.ins().brif(ok, fast, &[], slow, &[]);
+                self.b.switch_to_block(fast);
+                let old = self.b.ins().load(I64, flags(), address, 0);
+                self.b.ins().store(flags(), value, address, 0);
+                self.count_change(old, value);
+            }
+            ArrayStore::Swap { a, b } => {
+                let (at_a, in_a) = self.cell(a);
+                let (at_b, in_b) = self.cell(b);
+                let ok = self.b.ins().band(in_a, in_b);
+                self.b.ins().brif(ok, fast, &[], slow, &[]);
+                self.b.switch_to_block(fast);
+                let x = self.b.ins().load(I64, flags(), at_a, 0);
+                let y = self.b.ins().load(I64, flags(), at_b, 0);
+                self.b.ins().store(flags(), y, at_a, 0);
+                self.b.ins().store(flags(), x, at_b, 0);
+                self.count_change(x, y);
+            }
+        }
         self.b.ins().jump(next, &[]);
         self.b.switch_to_block(slow);
         self.step(e, m);

@@ -37,8 +37,11 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::super::automaton::{Automaton, CONTEXT, Move, NONE};
+use super::super::compiled::Compiled;
+use super::super::row::Op;
 use super::super::script::Scripts;
 use super::{Diagnostic, Machine};
+use crate::memory::RowId;
 use cnpi::env::RawRegion;
 use cnpi::exec::limits::POLL_EVERY;
 pub(in crate::runtime) use codegen::Code;
@@ -157,7 +160,13 @@ impl Jit {
     /// ([`Self::again`]) where the runs have since taken [`LAZY_EDGES`]
     /// more edges through the interpreter.
     #[inline]
-    fn code(&self, automaton: &Automaton, edges: u32, counts: &mut [u32]) -> Option<&Code> {
+    fn code(
+        &self,
+        automaton: &Automaton,
+        plan: &Compiled,
+        edges: u32,
+        counts: &mut [u32],
+    ) -> Option<&Code> {
         if let Some(again) = self.again.get() {
             return again.as_ref().or_else(|| self.code.get()?.as_ref());
         }
@@ -172,7 +181,7 @@ impl Jit {
             if self.mode != JitMode::Lazy || counts.is_empty() || !due {
                 return Some(first);
             }
-            return self.again(automaton, first, counts).or(Some(first));
+            return (self.again(automaton, plan, first, counts)).or(Some(first));
         }
         let wanted = match self.mode {
             JitMode::Off => false,
@@ -186,7 +195,7 @@ impl Jit {
         counts.fill(0);
         self.made_at.store(ran, Ordering::Relaxed);
         (self.code)
-            .get_or_init(|| codegen::compile(automaton, &chosen, &HELPERS))
+            .get_or_init(|| compile(automaton, plan, &chosen))
             .as_ref()
     }
 
@@ -195,7 +204,13 @@ impl Jit {
     /// hold: a program whose runs go on to other loops (a second pass,
     /// another phase) than those it ran when the first was made.
     #[cold]
-    fn again(&self, automaton: &Automaton, first: &Code, counts: &[u32]) -> Option<&Code> {
+    fn again(
+        &self,
+        automaton: &Automaton,
+        plan: &Compiled,
+        first: &Code,
+        counts: &[u32],
+    ) -> Option<&Code> {
         let mut edges = first.chosen();
         let more = chosen(automaton, counts, automaton.len());
         edges.extend(
@@ -204,9 +219,19 @@ impl Jit {
                 .take(self.most),
         );
         (self.again)
-            .get_or_init(|| codegen::compile(automaton, &edges, &HELPERS))
+            .get_or_init(|| compile(automaton, plan, &edges))
             .as_ref()
     }
+}
+
+/// The code of the edges `chosen` of `automaton`, the ACTs of `plan`
+/// that store array cells ([`cnpi::env::ArrayStore`]) done in it.
+fn compile(automaton: &Automaton, plan: &Compiled, chosen: &[u32]) -> Option<Code> {
+    let stores = |row: u32| match plan.op(row as RowId) {
+        Op::Act(act) => act.compiled.as_ref()?.array_store(),
+        _ => None,
+    };
+    codegen::compile(automaton, chosen, &HELPERS, &stores)
 }
 
 /// The at most `most` edges of `automaton` to make into code, where each
@@ -467,9 +492,8 @@ impl Glue<'_, '_, '_, '_> {
     /// than it reads).
     fn refresh(&mut self, state: &mut State) -> bool {
         let machine = &mut *self.machine;
-        let cells = machine.store.cells();
         for (raw, &data) in state.regions.iter_mut().zip(&self.code.regions) {
-            *raw = cells.raw(data);
+            *raw = machine.store.raw_region(data);
         }
         state.resume = machine.store.frames().resume();
         state.required = u64::from(machine.required);
@@ -573,7 +597,7 @@ impl<'m> Machine<'m, '_, '_> {
             }
             (self.code_entries, self.code_steps) = (0, 0);
         }
-        self.jit.code(automaton, self.edges_run, &mut self.counts)
+        (self.jit).code(automaton, self.plan, self.edges_run, &mut self.counts)
     }
 
     /// Whether the code is still worth entering ([`worth`]); where not,

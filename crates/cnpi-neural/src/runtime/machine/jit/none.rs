@@ -3,6 +3,7 @@
 
 use super::super::super::automaton::Automaton;
 use super::{Helpers, State};
+use cnpi::env::ArrayStore;
 
 /// The generated function (never made here).
 pub(super) type Entry = unsafe extern "C" fn(*mut State, u32) -> u64;
@@ -27,6 +28,11 @@ impl Code {
 }
 
 /// No code on this target.
-pub(super) fn compile(_: &Automaton, _: &[u32], _: &Helpers) -> Option<Code> {
+pub(super) fn compile(
+    _: &Automaton,
+    _: &[u32],
+    _: &Helpers,
+    _: &dyn Fn(u32) -> Option<ArrayStore>,
+) -> Option<Code> {
     None
 }
