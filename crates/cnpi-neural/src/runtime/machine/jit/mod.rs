@@ -640,7 +640,9 @@ impl<'m> Machine<'m, '_, '_> {
         state.glue = (&mut glue as *mut Glue).cast();
         // SAFETY: the code reads and writes `state` and what it points to
         // (the store's pointers, counter and regions as `refresh` found
-        // them, again after each helper), and the helpers reach the
+        // them from the store borrowed mutably, again after each helper;
+        // it writes an array's cells only inside its length), and the
+        // helpers reach the
         // machine only through `glue`, which lives through the call.
         let exit = Exit::of(unsafe { (code.entry)(state, edge) });
         state.glue = std::ptr::null_mut();
