@@ -685,8 +685,15 @@ impl BlankSketch {
                 return true;
             }
             if end_of(run, &teller.members) != *end {
-                search.ambiguous = Some((self.texts(lists.of, b.first()), json.clone()));
-                return true;
+                let texts = self.texts(lists.of, b.first());
+                if self.compiled(&texts).is_some() {
+                    search.ambiguous = Some((texts, json.clone()));
+                    return true;
+                }
+                // The front end refuses it (a local read before it is
+                // set): dropped alone, the rest of the box stays here.
+                waiting.extend(b.without(&one(&b.first())).into_iter().map(|b| (b, k)));
+                continue;
             }
             let (inner, rest) = b.split(narrowed);
             waiting.extend(rest.into_iter().map(|b| (b, k)));
