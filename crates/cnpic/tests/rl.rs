@@ -782,6 +782,39 @@ fn insertion_sort_of_six_holes_is_learned_and_sorts_larger_inputs() {
     }
 }
 
+/// Issue 44: Lomuto's partition with four holes (the loop's test, i's
+/// step, the swap in the loop and the answer) is learned on one thread and
+/// partitions fresh inputs of up to 20 elements on the network as the
+/// textbook does (the same array, the same `q`); its examples leave a
+/// filling open that errs where the pivot is 0, and learn says so.
+#[test]
+fn lomuto_partition_of_four_holes_is_learned_and_partitions_larger_inputs() {
+    use rand::{RngExt, SeedableRng};
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let (program, summary) = learn(dir.path(), "partition_four", &["--threads", "1"]);
+    assert_eq!(summary["holes"].as_object().map(|h| h.len()), Some(4));
+    assert_ne!(summary["ambiguous"], serde_json::Value::Null, "{summary}");
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    for _ in 0..6 {
+        let n = rng.random_range(1..=20);
+        let input: Vec<i64> = (0..n).map(|_| rng.random_range(-50..=50)).collect();
+        let mut a = input.clone();
+        let x = a[n - 1];
+        let mut i = 0;
+        for j in 0..n - 1 {
+            if a[j] <= x {
+                a.swap(i, j);
+                i += 1;
+            }
+        }
+        a.swap(i, n - 1);
+        let run = run_on(&program, &input, true);
+        assert_eq!(run["engine"], "neural", "{run}");
+        assert_eq!(run["A"], serde_json::json!(a), "{input:?}");
+        assert_eq!(run["q"], serde_json::json!(i), "{input:?}");
+    }
+}
+
 /// `text` with each hole `?` at `LINE:COLUMN` (1-based) replaced by the
 /// text `fills` gives it.
 fn filled(text: &str, fills: &serde_json::Map<String, serde_json::Value>) -> String {

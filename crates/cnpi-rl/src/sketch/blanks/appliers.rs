@@ -3,24 +3,26 @@
 //! normal programs").
 //!
 //! Beside holes in normal programs, an applier hole is one more hole of
-//! the enumeration, its candidates written as source text (unlike the
-//! holes in normal programs, whose candidates are values): an applier `COMB(COND?; X, Y, Z)` of size 1 plus the number of
-//! distinct definitions it calls (so size 1 is `seq(; NOP, NOP, NOP)`).
-//! Within a size the order is: the combinators `seq`, `cond`, `linrec`;
-//! for `cond` and `linrec` each condition the file's appliers write, then
-//! each the hole lists (in order, once each); the arguments `X, Y, Z` in
-//! the order of [`arguments`], the last fastest. An argument is `NOP` or
-//! an applier of the file that is not a hole and does not call the hole
-//! (directly or not), so the appliers stay acyclic. Each candidate is
-//! checked once, in the sketch's text with only that hole filled
-//! ([`piece`]), and put into the checked sketch as the hole's body.
+//! the enumeration, its candidates program values like theirs (issue 44:
+//! nothing is written as text nor parsed per candidate): an applier
+//! `COMB(COND?; X, Y, Z)` of size 1 plus the number of distinct
+//! definitions it calls (so size 1 is `seq(; NOP, NOP, NOP)`). Within a
+//! size the order is: the combinators `seq`, `cond`, `linrec`; for `cond`
+//! and `linrec` each condition the file's appliers write, then each the
+//! hole lists (in order, once each; two conditions that print alike are
+//! one); the arguments `X, Y, Z` in the order of [`arguments`], the last
+//! fastest. An argument is `NOP` or an applier of the file that is not a
+//! hole and does not call the hole (directly or not), so the appliers stay
+//! acyclic; the conditions are checked values of the sketch, so every
+//! candidate is an applier the checker would accept, and it is put into
+//! the checked sketch as the hole's body. Only the answer is printed
+//! ([`Candidate::text`]).
 
-use cnpi::check;
-use cnpi::diagnostic::has_errors;
 use cnpi::program::print::condition;
-use cnpi::program::{Applier, Body, DefId, Hole, Program};
-use cnpi::span::SourceId;
-use cnpi::syntax;
+use cnpi::program::{
+    Act, ActApp, Applier, Body, BoolExpr, Callee, Combinator, DefId, Hole, Program,
+};
+use cnpi::span::Span;
 
 use super::fill::{Candidate, Piece};
 use crate::sketch::space::reaching;
@@ -35,7 +37,7 @@ pub fn candidates(program: &Program, def: DefId, hole: &Hole, size: usize) -> Ve
         return Vec::new();
     }
     let arguments = arguments(program, def);
-    let mut conditions: Vec<String> = Vec::new();
+    let mut conditions: Vec<(String, &BoolExpr)> = Vec::new();
     let written = program.defs.iter().filter_map(|d| match &d.body {
         Body::Applier(Applier::Combinator {
             detector: Some(c), ..
@@ -44,8 +46,8 @@ pub fn candidates(program: &Program, def: DefId, hole: &Hole, size: usize) -> Ve
     });
     for c in written.chain(&hole.conditions) {
         let text = condition(c, &program.pointers);
-        if !conditions.contains(&text) {
-            conditions.push(text);
+        if !conditions.iter().any(|(seen, _)| *seen == text) {
+            conditions.push((text, c));
         }
     }
     let n = arguments.len();
@@ -53,19 +55,21 @@ pub fn candidates(program: &Program, def: DefId, hole: &Hole, size: usize) -> Ve
         .map(|k| [k / (n * n), k / n % n, k % n])
         .filter(|triple| distinct(triple) == size - 1)
         .collect();
-    let mut out = Vec::new();
-    let heads = std::iter::once("seq(".to_string()).chain(
-        ["cond", "linrec"]
-            .iter()
-            .flat_map(|comb| conditions.iter().map(move |c| format!("{comb}({c}?"))),
+    let heads = std::iter::once((Combinator::Seq, None)).chain(
+        [Combinator::Cond, Combinator::Linrec]
+            .into_iter()
+            .flat_map(|comb| conditions.iter().map(move |(_, c)| (comb, Some(*c)))),
     );
-    for head in heads {
-        for [a, b, c] in &triples {
-            let text = format!(
-                "{head}; {}, {}, {})",
-                arguments[*a], arguments[*b], arguments[*c]
-            );
-            out.push(Candidate::unchecked(text));
+    let mut out = Vec::new();
+    for (combinator, detector) in heads {
+        for triple in &triples {
+            let applier = Applier::Combinator {
+                combinator,
+                detector: detector.cloned(),
+                args: triple.map(|a| arguments[a].clone()),
+                span: Span::default(),
+            };
+            out.push(Candidate::Applier(Box::new(applier)));
         }
     }
     out
@@ -82,37 +86,18 @@ fn distinct(triple: &[usize; 3]) -> usize {
 
 /// What an applier hole `def` may call: `NOP`, then in file order each
 /// applier that is not a hole and does not reach `def`.
-pub fn arguments(program: &Program, def: DefId) -> Vec<String> {
+pub fn arguments(program: &Program, def: DefId) -> Vec<Callee> {
     let reaches = reaching(program);
+    let nop = Callee::Act(ActApp {
+        act: Act::Nop,
+        span: Span::default(),
+    });
     let allowed = (program.defs.iter().enumerate())
         .filter(|(d, other)| {
             *d != def && !reaches[*d][def] && matches!(other.body, Body::Applier(_))
         })
-        .map(|(_, other)| other.name.clone());
-    std::iter::once("NOP".to_string()).chain(allowed).collect()
-}
-
-/// The applier `text` checked as the body of the applier hole `def` of
-/// `sketch` (the sketch's text, entry `entry`; the hole written at
-/// `at`), the other holes left as they are; `None` when it does not check.
-pub fn piece(
-    sketch: &str,
-    entry: &str,
-    def: DefId,
-    at: std::ops::Range<usize>,
-    text: &str,
-) -> Option<Piece> {
-    let mut filled = sketch.to_string();
-    filled.replace_range(at, text);
-    let (tree, diagnostics) = syntax::parse(&filled, SourceId::USER);
-    if has_errors(&diagnostics) {
-        return None;
-    }
-    let program = check::check(&tree, Some(entry)).0?;
-    match program.defs.get(def).map(|d| &d.body) {
-        Some(Body::Applier(applier)) => Some(Piece::Applier(Box::new(applier.clone()))),
-        _ => None,
-    }
+        .map(|(d, _)| Callee::Def(d, Span::default()));
+    std::iter::once(nop).chain(allowed).collect()
 }
 
 /// Puts the applier `piece` into `program` as the body of `def`; whether

@@ -1,10 +1,9 @@
 //! A filling put into the checked sketch without the front end: the
 //! sketch is checked once, each hole its own node there ([`Stmt::Hole`],
 //! [`BoolExpr::Hole`], [`PosKind::Hole`]), and each candidate of a hole
-//! in a normal program is a program value ([`Candidate`]: conditions,
-//! expressions and statements are grown as values by [`super::grow`],
-//! never written as text nor parsed; an applier hole's candidate is
-//! checked once in the sketch's text with only its hole filled). A
+//! is a program value ([`Candidate`]: conditions, expressions and
+//! statements are grown as values by [`super::grow`], appliers built by
+//! [`super::appliers`], never written as text nor parsed). A
 //! condition or an expression is shared with the grower's lists (`Rc`),
 //! and a statement of `ram` is kept as its parts (its target and its
 //! expressions, shared the same way) and built only when it is put into
@@ -15,11 +14,11 @@
 //! (and a message's filling) is printed ([`Candidate::text`]).
 
 use std::rc::Rc;
-use std::sync::OnceLock;
 
 use cnpi::operators::CompareOp;
 use cnpi::program::{
-    Act, ActArg, Applier, BoolExpr, Operand, PosExpr, PosKind, Program, Stmt, SymExpr,
+    Act, ActArg, Applier, BoolExpr, Callee, CombinatorKind, Operand, PosExpr, PosKind, Program,
+    Stmt, SymExpr, print,
 };
 use cnpi::span::Span;
 
@@ -104,10 +103,9 @@ pub enum Candidate {
     /// without declared memory), whose effect is not known: the search
     /// compares it with no other statement.
     Built(Rc<Stmt>),
-    /// An applier candidate: its text, and its piece checked in the
-    /// sketch's text when first asked for (`None`: it does not check);
-    /// boxed, so that every other candidate stays small.
-    Applier(Box<(String, OnceLock<Option<Piece>>)>),
+    /// An applier candidate ([`super::appliers`]), boxed so that every
+    /// other candidate stays small.
+    Applier(Box<Applier>),
     /// No statement: the second statement of a statement hole left out.
     Empty,
 }
@@ -143,31 +141,24 @@ impl Does {
 }
 
 impl Candidate {
-    /// An applier candidate written `text`, checked when first asked for.
-    pub fn unchecked(text: String) -> Candidate {
-        Candidate::Applier(Box::new((text, OnceLock::new())))
-    }
-
     /// The value put where the hole's node stands in `program` (`None`:
-    /// an applier candidate not checked yet or that does not check, or a
-    /// statement the environment cannot build).
+    /// no statement, or a statement the environment cannot build).
     pub fn piece(&self, program: &Program) -> Option<Piece> {
         match self {
             Candidate::Condition(c, _) => Some(Piece::Condition((**c).clone())),
             Candidate::Expression(e, _) => Some(Piece::Expression((**e).clone())),
             Candidate::Statement(does, _) => does.build(program).map(Piece::Statement),
             Candidate::Built(stmt) => Some(Piece::Statement((**stmt).clone())),
-            Candidate::Applier(applier) => applier.1.get().cloned().flatten(),
+            Candidate::Applier(applier) => Some(Piece::Applier(applier.clone())),
             Candidate::Empty => None,
         }
     }
 
-    /// The candidate as source text in `program`: an applier's own text,
-    /// any other piece printed.
+    /// The candidate as source text in `program`.
     pub fn text(&self, program: &Program) -> String {
         let pointers = &program.pointers;
         match self {
-            Candidate::Applier(applier) => applier.0.clone(),
+            Candidate::Applier(applier) => applier_text(applier, program),
             Candidate::Condition(c, _) => cnpi::program::print::condition(c, pointers),
             Candidate::Expression(e, _) => cnpi::program::print::position(e, pointers),
             Candidate::Statement(does, _) => (does.build(program))
@@ -422,6 +413,30 @@ impl Place<'_> {
             PosKind::Call(call) => call.args.iter_mut().any(|e| self.pos(e)),
         }
     }
+}
+
+/// An applier candidate as the sketch's text writes it:
+/// `COMB(COND?; X, Y, Z)`, `seq(; X, Y, Z)`.
+fn applier_text(applier: &Applier, program: &Program) -> String {
+    let Applier::Combinator {
+        combinator,
+        detector,
+        args,
+        ..
+    } = applier
+    else {
+        return String::new();
+    };
+    let name = |callee: &Callee| match callee {
+        Callee::Def(d, _) => program.defs[*d].name.clone(),
+        Callee::Act(app) => print::act(&app.act, &program.pointers),
+    };
+    let detector = (detector.as_ref()).map_or(String::new(), |c| {
+        format!("{}?", print::condition(c, &program.pointers))
+    });
+    let [a, b, c] = args.each_ref().map(name);
+    let comb = print::combinator_name(CombinatorKind::User(*combinator));
+    format!("{comb}({detector}; {a}, {b}, {c})")
 }
 
 #[cfg(test)]

@@ -604,8 +604,8 @@ impl BlankSketch {
     }
 
     /// Puts the pieces of `chosen` (one candidate per hole) into `work`, a
-    /// copy of the checked sketch; false when one does not check or has no
-    /// place (the filling is then compiled from its text).
+    /// copy of the checked sketch; false when a statement cannot be built
+    /// or has no place (the filling is then compiled from its text).
     fn put_all(&self, work: &mut Program, chosen: &[&Candidate]) -> bool {
         for blank in &self.program.blanks {
             work.defs[blank.def].body = self.program.defs[blank.def].body.clone();
@@ -626,16 +626,8 @@ impl BlankSketch {
                     _ => matches!(candidate, Candidate::Empty),
                 }
             });
-        put && (appliers.into_iter().zip(applier_chosen)).all(|((def, at), candidate)| {
-            let Candidate::Applier(applier) = candidate else {
-                return false;
-            };
-            let (text, piece) = applier.as_ref();
-            let piece =
-                piece.get_or_init(|| appliers::piece(&self.text, &self.entry, def, at, text));
-            piece
-                .as_ref()
-                .is_some_and(|piece| appliers::put(work, def, piece))
+        put && (appliers.into_iter().zip(applier_chosen)).all(|((def, _), candidate)| {
+            (candidate.piece(&self.program)).is_some_and(|piece| appliers::put(work, def, &piece))
         })
     }
 
@@ -685,8 +677,15 @@ impl BlankSketch {
                 return true;
             }
             if end_of(run, &teller.members) != *end {
-                search.ambiguous = Some((self.texts(lists.of, b.first()), json.clone()));
-                return true;
+                let texts = self.texts(lists.of, b.first());
+                if self.compiled(&texts).is_some() {
+                    search.ambiguous = Some((texts, json.clone()));
+                    return true;
+                }
+                // The front end refuses it (a local read before it is
+                // set): dropped alone, the rest of the box stays here.
+                waiting.extend(b.without(&one(&b.first())).into_iter().map(|b| (b, k)));
+                continue;
             }
             let (inner, rest) = b.split(narrowed);
             waiting.extend(rest.into_iter().map(|b| (b, k)));
