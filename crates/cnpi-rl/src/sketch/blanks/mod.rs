@@ -1015,19 +1015,7 @@ mod tests {
     /// filling's values put into the checked sketch and with it printed
     /// into the sketch's text and compiled by the front end.
     fn put_agrees_with_written(text: &str, examples: &str, sizes: &[&[usize]]) {
-        let program = compile("s.cnpi", text, None).program.expect("checks");
-        let layout = Declarations::of(&program);
-        let examples = crate::sketch::examples::read("ex.json", examples, &layout).expect("reads");
-        let sketch = BlankSketch {
-            entry: program.defs[program.entry].name.clone(),
-            name: "s.cnpi".into(),
-            text: text.into(),
-            program,
-            examples,
-            max_steps: 2_000,
-            cache: Cache::none(),
-            interrupt: None,
-        };
+        let sketch = sketch_of(text, examples);
         let probes = Probes::new(&sketch.program, &sketch.examples, 1);
         let mut grower = Grower::new(&sketch.program, &probes);
         let (mut compared, mut passed) = (0, 0);
