@@ -267,16 +267,7 @@ impl Writer<'_, '_> {
         // The edge's slot, read from the table; past it, or past the
         // edges, leave.
         let unknown = self.b.create_block();
-        let lookup = self.b.create_block();
-        let count = self.slots.len() as i64;
-        let inside = (self.b.ins()).icmp_imm_u(IntCC::UnsignedLessThan, edge, count);
-        self.b.ins().brif(inside, lookup, &[], unknown, &[]);
-        self.b.switch_to_block(lookup);
-        let table = self.b.ins().iconst(I64, self.slots.as_ptr() as i64);
-        let index = self.b.ins().uextend(I64, edge);
-        let offset = self.b.ins().ishl_imm_u(index, 2);
-        let at = self.b.ins().iadd(table, offset);
-        let slot = self.b.ins().load(I32, flags(), at, 0);
+        let slot = self.entry(self.slots, edge, unknown);
         let calls: Vec<_> = (self.chosen.iter())
             .map(|e| self.b.func.dfg.block_call(self.edges[e], &[]))
             .collect();
@@ -356,6 +347,21 @@ impl Writer<'_, '_> {
 
     fn load32(&mut self, offset: usize) -> Value {
         (self.b.ins()).load(I32, flags(), self.state, offset as i32)
+    }
+
+    /// Entry `index` (an `I32`) of `table`, read from its memory, which
+    /// outlives the code; past its end, a jump to `outside`.
+    fn entry(&mut self, table: &[u32], index: Value, outside: Block) -> Value {
+        let count = table.len() as i64;
+        let inside = (self.b.ins()).icmp_imm_u(IntCC::UnsignedLessThan, index, count);
+        let within = self.b.create_block();
+        self.b.ins().brif(inside, within, &[], outside, &[]);
+        self.b.switch_to_block(within);
+        let base = self.b.ins().iconst(I64, table.as_ptr() as i64);
+        let index = self.b.ins().uextend(I64, index);
+        let offset = self.b.ins().ishl_imm_u(index, 2);
+        let address = self.b.ins().iadd(base, offset);
+        self.b.ins().load(I32, flags(), address, 0)
     }
 
     fn store(&mut self, value: Value, offset: usize) {
@@ -518,16 +524,7 @@ impl Writer<'_, '_> {
         let offset = self.b.ins().imul_imm_u(depth, size_of::<Running>() as i64);
         let running = self.b.ins().iadd(below, offset);
         let at = (self.b.ins()).load(I32, flags(), running, offset_of!(Running, at) as i32);
-        let count = self.positions.len() as i64;
-        let inside = (self.b.ins()).icmp_imm_u(IntCC::UnsignedLessThan, at, count);
-        let known = self.b.create_block();
-        self.b.ins().brif(inside, known, &[], out, &[]);
-        self.b.switch_to_block(known);
-        let table = self.b.ins().iconst(I64, self.positions.as_ptr() as i64);
-        let index = self.b.ins().uextend(I64, at);
-        let offset = self.b.ins().ishl_imm_u(index, 2);
-        let address = self.b.ins().iadd(table, offset);
-        let next = self.b.ins().load(I32, flags(), address, 0);
+        let next = self.entry(self.positions, at, out);
         let none = self.b.ins().icmp_imm_u(IntCC::Equal, next, i64::from(NONE));
         self.branch(none, out);
         self.store(depth, offset_of!(State, depth));
