@@ -321,17 +321,75 @@ fn depth(ops: &[Op]) -> Option<usize> {
     Some(most)
 }
 
+/// A number `P[q] + k` (`k` where `q` is none), as [`Flat::affine`] gives it.
+pub type Affine = (Option<PointerId>, i64);
+
+/// Where a cell lies, for an engine that compiles flat forms further: an
+/// array's one index or a matrix's two, each `P[q] + k` (failing where the
+/// sum overflows).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CellAt {
+    One(Affine),
+    Two(Affine, Affine),
+}
+
+/// A term of a value, for an engine that compiles flat forms further: a
+/// number `P[q] + k`, or the cell of data `.0` at `.1` (END outside, where
+/// the flat form fails).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Term {
+    Number(Affine),
+    Cell(u32, CellAt),
+}
+
+/// The number an operation that pops nothing pushes, if it is `P[q] + k`.
+fn number(op: Op) -> Option<Affine> {
+    match op {
+        Op::Int(k) => Some((None, k)),
+        Op::Pointer(p) if p != NO_POINTER => Some((Some(p as PointerId), 0)),
+        Op::PointerPlus(p, k) if p != NO_POINTER => Some((Some(p as PointerId), k)),
+        _ => None,
+    }
+}
+
+/// The term `ops` computes, if it is one.
+fn term_of(ops: &[Op]) -> Option<Term> {
+    let data = |d: DataId| u32::try_from(d).ok();
+    let pointer = |p: u32| number(Op::Pointer(p));
+    Some(match *ops {
+        [Op::ReadAt(d, p)] => Term::Cell(data(d)?, CellAt::One(pointer(p)?)),
+        [Op::ReadAt2(d, p, q)] => Term::Cell(data(d)?, CellAt::Two(pointer(p)?, pointer(q)?)),
+        [i, Op::Read(d, 1)] => Term::Cell(data(d)?, CellAt::One(number(i)?)),
+        [i, j, Op::Read(d, 2)] => Term::Cell(data(d)?, CellAt::Two(number(i)?, number(j)?)),
+        [n] => Term::Number(number(n)?),
+        _ => return None,
+    })
+}
+
 impl Flat {
     /// `(Some(p), k)` for `P[p] + k` or `P[p]` (`k` 0), `(None, k)` for the
     /// integer `k`: the expressions that read only the pointers, and fail
     /// only where the sum overflows.
-    pub fn affine(&self) -> Option<(Option<PointerId>, i64)> {
+    pub fn affine(&self) -> Option<Affine> {
         match *self.ops {
             [Op::Int(k)] => Some((None, k)),
             [Op::Pointer(p)] => Some((Some(p as PointerId), 0)),
             [Op::PointerPlus(p, k)] => Some((Some(p as PointerId), k)),
             _ => None,
         }
+    }
+
+    /// The expression as one [`Term`] or the sum of two (`c[i - 1][j - 1]
+    /// + 1`, `D[i][k] + D[k][j]`), if it is one: the flat form fails
+    /// exactly where an index or the sum overflows or a cell is END.
+    pub fn terms(&self) -> Option<(Term, Option<Term>)> {
+        if let Some(term) = term_of(&self.ops) {
+            return Some((term, None));
+        }
+        let (Op::Arith(ArithOp::Add), ops) = self.ops.split_last()? else {
+            return None;
+        };
+        (1..ops.len()).find_map(|cut| Some((term_of(&ops[..cut])?, Some(term_of(&ops[cut..])?))))
     }
 
     /// The flat form of `e`, if it has one.
