@@ -706,7 +706,10 @@ impl Writer<'_, '_> {
                 let no_overflow = self.b.ins().bxor_imm_u(over, 1);
                 let inside = self.b.ins().band(in_rows, in_cols);
                 let row = self.b.ins().imul(i, cols);
-                (self.b.ins().iadd(row, j), self.b.ins().band(inside, no_overflow))
+                (
+                    self.b.ins().iadd(row, j),
+                    self.b.ins().band(inside, no_overflow),
+                )
             }
         };
         let base = match at {
