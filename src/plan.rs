@@ -23,7 +23,7 @@ use crate::diagnostic::{Diagnostic, Sources, codes};
 use crate::env::{self, Declarations, State};
 use crate::exec::compare::{Run, agrees_with_written, both_stopped, cross_check};
 use crate::exec::{Limits, Options, Returns, Trace};
-use crate::program::hidden::{Local, hidden};
+use crate::program::hidden::register_shown;
 use crate::program::{EnvKind, Pointer, Program};
 use crate::span::Span;
 use crate::symbolic;
@@ -129,14 +129,9 @@ impl AsWritten {
         let program = self.program_at(span)?;
         let name = self.programs.get(program)?;
         let locals: Vec<String> = (registers.iter().zip(values))
+            .filter(|(register, _)| register.owner == Some(program))
             .filter_map(|(register, value)| {
-                let shown = match Local::parse(&register.name) {
-                    Some(local) if local.register() => local.written,
-                    Some(_) => return None,
-                    None => &register.name,
-                };
-                (register.owner == Some(program) && !hidden(shown))
-                    .then(|| format!("{shown} = {value}"))
+                register_shown(&register.name).map(|shown| format!("{shown} = {value}"))
             })
             .collect();
         Some(match locals.is_empty() {

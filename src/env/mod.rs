@@ -27,7 +27,7 @@ pub use array::{ArrayState, Tape};
 pub use errors::{eval_error, hole_reached, internal};
 pub use input::parse_strict;
 pub use picture::{Mark, Panel, Picture, Shape};
-pub use ram::{Affine, ArrayStore, Cells, CompiledAct, MAX_SCRATCH, RawRegion};
+pub use ram::{ArrayStore, Cells, CompiledAct, MAX_SCRATCH, RawRegion};
 
 use std::any::Any;
 

@@ -321,17 +321,75 @@ fn depth(ops: &[Op]) -> Option<usize> {
     Some(most)
 }
 
+/// A number `P[q] + k` (`k` where `q` is none), as [`Flat::affine`] gives it.
+pub type Affine = (Option<PointerId>, i64);
+
+/// Where a cell lies, for an engine that compiles flat forms further: an
+/// array's one index or a matrix's two, each `P[q] + k` (failing where the
+/// sum overflows).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CellAt {
+    One(Affine),
+    Two(Affine, Affine),
+}
+
+/// A term of a value, for an engine that compiles flat forms further: a
+/// number `P[q] + k`, or the cell of data `.0` at `.1` (END outside, where
+/// the flat form fails).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Term {
+    Number(Affine),
+    Cell(u32, CellAt),
+}
+
+/// The number an operation that pops nothing pushes, if it is `P[q] + k`.
+fn number(op: Op) -> Option<Affine> {
+    match op {
+        Op::Int(k) => Some((None, k)),
+        Op::Pointer(p) if p != NO_POINTER => Some((Some(p as PointerId), 0)),
+        Op::PointerPlus(p, k) if p != NO_POINTER => Some((Some(p as PointerId), k)),
+        _ => None,
+    }
+}
+
+/// The term `ops` computes, if it is one.
+fn term_of(ops: &[Op]) -> Option<Term> {
+    let data = |d: DataId| u32::try_from(d).ok();
+    let pointer = |p: u32| number(Op::Pointer(p));
+    Some(match *ops {
+        [Op::ReadAt(d, p)] => Term::Cell(data(d)?, CellAt::One(pointer(p)?)),
+        [Op::ReadAt2(d, p, q)] => Term::Cell(data(d)?, CellAt::Two(pointer(p)?, pointer(q)?)),
+        [i, Op::Read(d, 1)] => Term::Cell(data(d)?, CellAt::One(number(i)?)),
+        [i, j, Op::Read(d, 2)] => Term::Cell(data(d)?, CellAt::Two(number(i)?, number(j)?)),
+        [n] => Term::Number(number(n)?),
+        _ => return None,
+    })
+}
+
 impl Flat {
     /// `(Some(p), k)` for `P[p] + k` or `P[p]` (`k` 0), `(None, k)` for the
     /// integer `k`: the expressions that read only the pointers, and fail
     /// only where the sum overflows.
-    pub fn affine(&self) -> Option<(Option<PointerId>, i64)> {
+    pub fn affine(&self) -> Option<Affine> {
         match *self.ops {
             [Op::Int(k)] => Some((None, k)),
             [Op::Pointer(p)] => Some((Some(p as PointerId), 0)),
             [Op::PointerPlus(p, k)] => Some((Some(p as PointerId), k)),
             _ => None,
         }
+    }
+
+    /// The expression as one [`Term`] or the sum of two (`D[i][k] +
+    /// D[k][j]`, `c[i - 1][j - 1] + 1`), if it is one: the flat form fails
+    /// exactly where an index or the sum overflows or a cell is END.
+    pub fn terms(&self) -> Option<(Term, Option<Term>)> {
+        if let Some(term) = term_of(&self.ops) {
+            return Some((term, None));
+        }
+        let (Op::Arith(ArithOp::Add), ops) = self.ops.split_last()? else {
+            return None;
+        };
+        (1..ops.len()).find_map(|cut| Some((term_of(&ops[..cut])?, Some(term_of(&ops[cut..])?))))
     }
 
     /// The flat form of `e`, if it has one.
@@ -585,6 +643,76 @@ mod tests {
             BoolExpr::Not(a) => sides(a, out),
             BoolExpr::Test(..) | BoolExpr::Hole(..) => {}
         }
+    }
+
+    /// The value of `terms` computed term by term from `world`, `None`
+    /// where an index or the sum overflows or a cell is END.
+    fn by_terms<W: World + ?Sized>(terms: (Term, Option<Term>), world: &W) -> Option<i64> {
+        let number = |(q, k): Affine| match q {
+            Some(q) => world.pointer(q).checked_add(k),
+            None => Some(k),
+        };
+        let term = |term: Term| match term {
+            Term::Number(a) => number(a),
+            Term::Cell(data, CellAt::One(i)) => world.cell(data as DataId, &[number(i)?]),
+            Term::Cell(data, CellAt::Two(i, j)) => {
+                world.cell(data as DataId, &[number(i)?, number(j)?])
+            }
+        };
+        match terms {
+            (a, None) => term(a),
+            (a, Some(b)) => term(a)?.checked_add(term(b)?),
+        }
+    }
+
+    /// The values written as one term or the sum of two have their terms,
+    /// which compute what the flat form computes (and fail where it
+    /// does); other values have none.
+    #[test]
+    fn terms_compute_what_the_flat_form_computes() {
+        let text = "env ram(i = 0, j = 0)\ninput A[n][n]\ninput B[n]\n\
+                    def ONE: seq(; WRITE(B[0], A[i - 1][j - 1] + 1), \
+                    WRITE(B[0], B[i] + A[i][j + 1]), WRITE(B[0], j - 2))\n\
+                    def TWO: seq(; WRITE(B[0], A[0][i]), WRITE(B[0], 2 * B[i]), \
+                    WRITE(B[0], B[B[i]]))\n\
+                    def MAIN: seq(; ONE, TWO, WRITE(B[0], i + j + 1))\n";
+        let compiled = crate::compile::compile("p.cnpi", text, None).program;
+        let program = compiled.expect("the program compiles");
+        let args = (program.defs.iter()).flat_map(|def| match &def.body {
+            Body::Applier(Applier::Combinator { args, .. }) => args.as_slice(),
+            _ => &[],
+        });
+        let values: Vec<Flat> = args
+            .filter_map(|callee| match callee {
+                crate::program::Callee::Act(app) => match &app.act {
+                    crate::program::Act::Env(act) => match act.args.as_slice() {
+                        [_, crate::program::ActArg::Position(e)] => Flat::new(e),
+                        _ => None,
+                    },
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect();
+        let has: Vec<bool> = values.iter().map(|f| f.terms().is_some()).collect();
+        assert_eq!(has, [true, true, true, true, false, false, false]);
+        let layout = Declarations::of(&program);
+        let json = r#"{"A": [[1, 5, -2], [3, 9223372036854775807, 0], [7, 1, 2]], "B": [3, 0, 2]}"#;
+        let state = read_input(&layout, json).expect("reads");
+        let mut computed = 0;
+        for i in [-1, 0, 1, 2, 3, i64::MIN, i64::MAX] {
+            for j in [-1, 0, 1, 2, 3, i64::MIN, i64::MAX] {
+                let pointers = [i, j];
+                let view = state.view(&pointers);
+                for flat in values.iter().filter(|f| f.terms().is_some()) {
+                    let terms = flat.terms().expect("terms");
+                    let value = by_terms(terms, &view);
+                    assert_eq!(value, flat.eval(&view).ok(), "i = {i}, j = {j}");
+                    computed += usize::from(value.is_some());
+                }
+            }
+        }
+        assert!(computed > 40, "{computed} values computed");
     }
 
     #[test]

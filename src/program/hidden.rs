@@ -125,6 +125,18 @@ pub fn written(name: &str) -> &str {
     Local::parse(name).map_or(name, |local| local.written)
 }
 
+/// How a register of a program reads in a trace's `locals`: a local or
+/// a parameter as written, any other name not hidden as it is; `None` for
+/// what the program does not write (a hidden name, an array's length).
+pub fn register_shown(name: &str) -> Option<&str> {
+    let shown = match Local::parse(name) {
+        Some(local) if local.register() => local.written,
+        Some(_) => return None,
+        None => name,
+    };
+    (!hidden(shown)).then_some(shown)
+}
+
 /// `text` (a line of `--trace`) with each hidden name of a local as the
 /// program writes it ([`Local::shown`]); every other name, hidden or not,
 /// as it is.

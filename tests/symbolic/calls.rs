@@ -392,6 +392,31 @@ fn the_trace_shows_parameters_returned_values_and_locals() {
 }
 
 #[test]
+fn a_call_that_ends_without_return_traces_its_locals_where_it_ends() {
+    let text = "
+env ram()
+input x
+var r = 0
+
+def F(k):
+  if k > 0:
+    F(k - 1)
+  r = r + k
+
+def MAIN():
+  F(x)
+";
+    let mut trace = Vec::new();
+    try_run(text, json!({ "x": 1 }), Some(&mut trace)).expect("runs");
+    let trace = String::from_utf8(trace).expect("text");
+    let ends: Vec<&str> = trace.lines().filter(|l| l.contains("returns")).collect();
+    // The inner call ends first, each at its own depth; MAIN, which has no
+    // locals, traces no end.
+    let expected = ["    F returns · locals k = 0", "  F returns · locals k = 1"];
+    assert_eq!(ends, expected, "{trace}");
+}
+
+#[test]
 fn a_round_that_writes_what_is_there_never_finishes() {
     // `j = 0` and `total = total + 0` write, but change nothing: the loop
     // is stopped at its second test, not after the step budget.

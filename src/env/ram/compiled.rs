@@ -12,8 +12,8 @@
 
 use super::{RamState, Region, cell_offset};
 use crate::env::{Inner, State};
-use crate::program::flat::Flat;
-use crate::program::{ActArg, Cell, EnvAct, PointerId, World};
+use crate::program::flat::{CellAt, Flat, Term};
+use crate::program::{ActArg, Cell, EnvAct, World};
 
 /// A cell: its data and its indices (at most two).
 #[derive(Clone, Debug)]
@@ -45,32 +45,34 @@ impl Place {
         Some((self.data, offset))
     }
 
-    /// The cell as an array's at one index of a flat form `P[q] + k`.
-    fn affine(&self) -> Option<(u32, Affine)> {
-        match &*self.at {
-            [i] => Some((u32::try_from(self.data).ok()?, i.affine()?)),
-            _ => None,
-        }
+    /// The cell as an array's at one index, or a matrix's at two, each a
+    /// flat form `P[q] + k`.
+    fn cell_at(&self) -> Option<(u32, CellAt)> {
+        let at = match &*self.at {
+            [i] => CellAt::One(i.affine()?),
+            [i, j] => CellAt::Two(i.affine()?, j.affine()?),
+            _ => return None,
+        };
+        Some((u32::try_from(self.data).ok()?, at))
     }
 }
 
-/// A number `P[q] + k` (`k` where `q` is none), as [`Flat::affine`] gives it.
-pub type Affine = (Option<PointerId>, i64);
-
-/// A `WRITE` or `SWAP` of cells of arrays, each at one index `P[q] + k`
-/// (a `WRITE`'s value too), for code generated from a program: it does
-/// what [`CompiledAct::apply`] does where the indices (and value) do not
-/// overflow and the cells lie in arrays, and leaves the rest to it.
+/// A `WRITE` or `SWAP` of cells of arrays or matrices, each at indices
+/// `P[q] + k` (a `WRITE`'s value such a number, such a cell, or the sum of
+/// two of them), for code generated from a program: it does what
+/// [`CompiledAct::apply`] does where the indices (and value) do not
+/// overflow and the cells lie inside their arrays or matrices, and leaves
+/// the rest to it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ArrayStore {
-    /// `WRITE(data[at], value)`.
+    /// `WRITE(data[at], value)`, the value one term or the sum of two.
     Write {
         data: u32,
-        at: Affine,
-        value: Affine,
+        at: CellAt,
+        value: (Term, Option<Term>),
     },
     /// `SWAP(a.0[a.1], b.0[b.1])`.
-    Swap { a: (u32, Affine), b: (u32, Affine) },
+    Swap { a: (u32, CellAt), b: (u32, CellAt) },
 }
 
 /// A ram ACT compiled (see the module documentation).
@@ -100,17 +102,17 @@ impl CompiledAct {
         Some(CompiledAct(compiled))
     }
 
-    /// The ACT as a store of array cells at affine indices, if it is one.
+    /// The ACT as a store of cells at affine indices, if it is one.
     pub fn array_store(&self) -> Option<ArrayStore> {
         Some(match &self.0 {
             Compiled::Write(place, value) => {
-                let (data, at) = place.affine()?;
-                let value = value.affine()?;
+                let (data, at) = place.cell_at()?;
+                let value = value.terms()?;
                 ArrayStore::Write { data, at, value }
             }
             Compiled::Swap(a, b) => ArrayStore::Swap {
-                a: a.affine()?,
-                b: b.affine()?,
+                a: a.cell_at()?,
+                b: b.cell_at()?,
             },
         })
     }

@@ -34,7 +34,7 @@ mod read;
 mod typed;
 
 pub use cells::{Cells, RawRegion};
-pub use compiled::{Affine, ArrayStore, CompiledAct};
+pub use compiled::{ArrayStore, CompiledAct};
 
 /// The most integers all scratch data of a run may hold together (256 MiB).
 pub const MAX_SCRATCH: usize = 1 << 25;

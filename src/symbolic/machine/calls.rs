@@ -24,7 +24,7 @@ use super::{Block, Ends, Loop, Machine, Task};
 use crate::diagnostic::Diagnostic;
 use crate::env::{View, eval_error, internal};
 use crate::program::calls::{act_positions, map_positions};
-use crate::program::hidden::hidden;
+use crate::program::hidden::register_shown;
 use crate::program::{
     Act, ActApp, Body, CallExpr, DataId, DefId, EvalError, Observation, PointerId, PosExpr,
     PosKind, Program, Stmt, World,
@@ -485,6 +485,47 @@ impl<'p> Machine<'p, '_> {
         Ok(())
     }
 
+    /// Traces the end of a call of `def` at `depth`, with `value` or
+    /// without, and the call's locals.
+    pub(super) fn trace_return(&mut self, def: DefId, depth: u32, value: Option<i64>) {
+        let name = &self.def(def).name;
+        let mut line = match value {
+            Some(value) => format!("{name} returns {value}"),
+            None => format!("{name} returns"),
+        };
+        let pointers = &self.program.pointers;
+        let locals: Vec<String> = (pointers.iter().zip(self.store.pointers()))
+            .filter(|(p, _)| p.owner == Some(def))
+            .filter_map(|(p, value)| {
+                register_shown(&p.name).map(|shown| format!("{shown} = {value}"))
+            })
+            .collect();
+        if !locals.is_empty() {
+            line = format!("{line} · locals {}", locals.join(", "));
+        }
+        self.store.trace(depth, &line);
+    }
+
+    /// The frame at `frame` on the task stack has ended, with `value` or
+    /// without: traces the locals of each traced call that ended with it
+    /// (a call and the tail calls that shared its frame), but `returned`,
+    /// the call whose `return` ended it, traced already.
+    pub(super) fn trace_frame_end(
+        &mut self,
+        frame: usize,
+        returned: Option<(DefId, u32)>,
+        value: Option<i64>,
+    ) {
+        while let Some(&call) = self.traced.last()
+            && call.frame >= frame
+        {
+            self.traced.pop();
+            if returned != Some((call.def, call.depth)) {
+                self.trace_return(call.def, call.depth, value);
+            }
+        }
+    }
+
     /// `return` in `def` at `depth`, with `value` or without: ends the running
     /// call of its definition, up to its [`Ends::FRAME`], leaving what
     /// else the call's end does to run next.
@@ -495,24 +536,13 @@ impl<'p> Machine<'p, '_> {
         value: Option<i64>,
     ) -> Result<(), Diagnostic> {
         if self.store.tracing() {
-            let name = &self.def(def).name;
-            let mut line = match value {
-                Some(value) => format!("{name} returns {value}"),
-                None => format!("{name} returns"),
-            };
-            let pointers = &self.program.pointers;
-            let locals: Vec<String> = (pointers.iter().zip(self.store.pointers()))
-                .filter(|(p, _)| p.owner == Some(def) && !hidden(&p.name))
-                .map(|(p, value)| format!("{} = {value}", p.name))
-                .collect();
-            if !locals.is_empty() {
-                line = format!("{line} · locals {}", locals.join(", "));
-            }
-            self.store.trace(depth, &line);
+            self.trace_return(def, depth, value);
         }
         loop {
             match self.tasks.pop() {
                 Some(Task::Ends(ends)) if ends.has(Ends::FRAME) => {
+                    let frame = self.tasks.kinds.len();
+                    self.trace_frame_end(frame, Some((def, depth)), value);
                     let rest = Ends(ends.0 & !Ends::FRAME);
                     if rest.0 != 0 {
                         self.tasks.push(Task::Ends(rest));

@@ -25,6 +25,7 @@ use super::{Event, trace};
 use crate::diagnostic::Diagnostic;
 use crate::env::internal;
 use crate::exec::{self, Store};
+use crate::program::hidden::register_shown;
 use crate::program::locals::Keeps;
 use crate::program::{
     ActApp, Applier, Body, BoolExpr, Callee, Combinator, CombinatorKind, Def, DefId, Program, Slot,
@@ -82,6 +83,15 @@ struct Loop<'p> {
     version: u64,
     /// The version at the last test that held.
     tested: Option<u64>,
+}
+
+/// A call whose locals the trace shows where it ends.
+#[derive(Clone, Copy)]
+struct Traced {
+    def: DefId,
+    depth: u32,
+    /// The place on the task stack of the [`Ends::FRAME`] it ends with.
+    frame: usize,
 }
 
 /// What is left to do when a call ends, in this order: end its frame
@@ -216,6 +226,14 @@ pub(super) struct Machine<'p, 'o> {
     returns: Vec<bool>,
     /// Which calls without arguments keep their caller's locals.
     keeps: Keeps,
+    /// Per definition: whether it has locals a trace shows. While
+    /// tracing, each call of such a definition runs above an
+    /// [`Ends::FRAME`] (its own, or the one its tail call shares), so that
+    /// it traces its locals where it ends, with `return` or without.
+    shows_locals: Vec<bool>,
+    /// While tracing, each such call: its definition, depth and the place
+    /// of its frame on the task stack.
+    traced: Vec<Traced>,
     /// The statements whose own expressions call definitions, by
     /// address, sorted (a binary search is quicker than hashing here).
     sites: Vec<calls::Site<'p>>,
@@ -243,6 +261,8 @@ impl<'p, 'o> Machine<'p, 'o> {
             returned: None,
             returns: program.defs.iter().map(has_return).collect(),
             keeps: Keeps::of(program),
+            shows_locals: shows_locals(program),
+            traced: Vec::new(),
             sites: calls::sites(program),
         }
     }
@@ -322,6 +342,7 @@ impl<'p, 'o> Machine<'p, 'o> {
         if ends.has(Ends::FRAME) {
             // It ended without `return`.
             self.returned = None;
+            self.trace_frame_end(self.tasks.kinds.len(), None, None);
         }
         if ends.has(Ends::RESTORE_LOCALS) {
             self.restore(true)?;
@@ -405,8 +426,15 @@ impl<'p, 'o> Machine<'p, 'o> {
                 // A frame on top already ends with this call (a tail call):
                 // `return` may unwind to it.
                 let framed = self.tasks.top_ends().is_some_and(|e| e.has(Ends::FRAME));
-                if self.returns.get(def).copied().unwrap_or(false) && !framed {
+                let traced = self.store.tracing() && self.shows_locals[def];
+                if (traced || self.returns[def]) && !framed {
                     self.push_end(Ends::FRAME, def)?;
+                }
+                if traced {
+                    let span = self.def(def).span;
+                    self.store.make_room(&mut self.traced, 1, span)?;
+                    let frame = self.tasks.kinds.len() - 1;
+                    self.traced.push(Traced { def, depth, frame });
                 }
                 let block = Block {
                     def,
@@ -558,4 +586,18 @@ fn has_return(def: &Def) -> bool {
         })
     }
     matches!(&def.body, Body::Normal(stmts) if block(stmts))
+}
+
+/// Per definition of `program`: whether it owns a register a trace
+/// shows among its locals.
+fn shows_locals(program: &Program) -> Vec<bool> {
+    let mut shows = vec![false; program.defs.len()];
+    for pointer in &program.pointers {
+        if let Some(def) = pointer.owner
+            && register_shown(&pointer.name).is_some()
+        {
+            shows[def] = true;
+        }
+    }
+    shows
 }

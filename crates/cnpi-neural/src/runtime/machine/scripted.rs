@@ -685,6 +685,38 @@ mod tests {
                 r#"{"A": [4, 1, 8, 2]}"#,
                 false,
             ),
+            // A matrix: cells at pointers plus constants, values read from
+            // cells, summed with a number or a cell (the walk along the
+            // row leaves the matrix at its end, the sum overflows at the
+            // last cell, a store writes what is there).
+            (
+                "env ram(i = 1, j = 1)\ninput M[n][n]\n\
+                 def BODY: seq(; WRITE(M[i][j], M[i - 1][j - 1] + 1), SET(j, j + 1), NOP)\n\
+                 def LOOP: linrec(j < n?; BODY, NOP, NOP)\n",
+                r#"{"M": [[1, 2, 3], [4, 5, 6], [7, 8, 9]]}"#,
+                true,
+            ),
+            (
+                "env ram(i = 1, j = 0)\ninput M[n][n]\n\
+                 def BODY: seq(; WRITE(M[i][j], M[i - 1][j] + M[i][j + 1]), SET(j, j + 1), NOP)\n\
+                 def LOOP: linrec(j <= n?; BODY, NOP, NOP)\n",
+                r#"{"M": [[1, 2, 3], [4, 5, 6], [7, 8, 9]]}"#,
+                false,
+            ),
+            (
+                "env ram(i = 0, j = 0)\ninput M[n][n]\n\
+                 def BODY: seq(; WRITE(M[i + 1][j], M[i][j] + M[i][j]), SET(j, j + 1), NOP)\n\
+                 def LOOP: linrec(j < n?; BODY, NOP, NOP)\n",
+                r#"{"M": [[1, 4611686018427387904, 3], [4, 5, 6], [7, 8, 9]]}"#,
+                false,
+            ),
+            (
+                "env ram(i = 1, j = 2)\ninput M[n][n]\n\
+                 def BODY: seq(; WRITE(M[i][0], M[0][j]), SWAP(M[i][j], M[j][i]), NOP)\n\
+                 def LOOP: linrec(M[i][0] != 0?; BODY, NOP, NOP)\n",
+                r#"{"M": [[1, 2, 3], [4, 5, 6], [7, 8, 9]]}"#,
+                false,
+            ),
         ];
         for (text, input, finishes) in cases {
             let (program, mut network) = on_the_network(text);

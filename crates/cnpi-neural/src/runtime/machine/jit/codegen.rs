@@ -36,9 +36,9 @@ use cranelift_module::{Module, default_libcall_names};
 use super::super::super::automaton::{Automaton, CONTEXT, End, LEAF, Move, NONE};
 use super::{Exit, Helpers, REGIONS, Running, State};
 use crate::detector::Feature;
-use cnpi::env::{Affine, ArrayStore, RawRegion};
+use cnpi::env::{ArrayStore, RawRegion};
 use cnpi::program::PointerId;
-use cnpi::program::flat::FastSide;
+use cnpi::program::flat::{Affine, CellAt, FastSide, Term};
 
 /// The generated function: from edge `.1` with `.0`.
 pub(super) type Entry = unsafe extern "C" fn(*mut State, u32) -> u64;
@@ -682,26 +682,65 @@ impl Writer<'_, '_> {
         self.b.ins().store(flags(), version, counter, 0);
     }
 
-    /// The address of the cell of array `data` at `at`, and whether it
-    /// is there (the index does not overflow and lies inside the array's
-    /// length; a region that is not an array has none).
-    fn cell(&mut self, (data, at): (u32, Affine)) -> (Value, Value) {
-        let (i, overflow) = self.affine(at);
+    /// The address of the cell of data `data` at `at` (an array's or a
+    /// matrix's), and whether it is there (no index overflows and each
+    /// lies inside its length; a region of another shape has none).
+    fn cell(&mut self, (data, at): (u32, CellAt)) -> (Value, Value) {
         let region = self.region(data);
-        let len = self.load(region + offset_of!(RawRegion, len));
-        let inside = self.b.ins().icmp(IntCC::UnsignedLessThan, i, len);
-        let no_overflow = self.b.ins().bxor_imm_u(overflow, 1);
-        let ok = self.b.ins().band(inside, no_overflow);
-        let base = self.load(region + offset_of!(RawRegion, array));
-        let offset = self.b.ins().ishl_imm_u(i, 3);
-        (self.b.ins().iadd(base, offset), ok)
+        let (index, inside) = match at {
+            CellAt::One(i) => {
+                let (i, overflow) = self.affine(i);
+                let len = self.load(region + offset_of!(RawRegion, len));
+                let inside = self.b.ins().icmp(IntCC::UnsignedLessThan, i, len);
+                let no_overflow = self.b.ins().bxor_imm_u(overflow, 1);
+                (i, self.b.ins().band(inside, no_overflow))
+            }
+            CellAt::Two(i, j) => {
+                let (i, i_over) = self.affine(i);
+                let (j, j_over) = self.affine(j);
+                let rows = self.load(region + offset_of!(RawRegion, rows));
+                let cols = self.load(region + offset_of!(RawRegion, cols));
+                let in_rows = self.b.ins().icmp(IntCC::UnsignedLessThan, i, rows);
+                let in_cols = self.b.ins().icmp(IntCC::UnsignedLessThan, j, cols);
+                let over = self.b.ins().bor(i_over, j_over);
+                let no_overflow = self.b.ins().bxor_imm_u(over, 1);
+                let inside = self.b.ins().band(in_rows, in_cols);
+                let row = self.b.ins().imul(i, cols);
+                (
+                    self.b.ins().iadd(row, j),
+                    self.b.ins().band(inside, no_overflow),
+                )
+            }
+        };
+        let base = match at {
+            CellAt::One(_) => self.load(region + offset_of!(RawRegion, array)),
+            CellAt::Two(..) => self.load(region + offset_of!(RawRegion, matrix)),
+        };
+        let offset = self.b.ins().ishl_imm_u(index, 3);
+        (self.b.ins().iadd(base, offset), inside)
     }
 
-    /// Move `m` of edge `e`, a `WRITE` or `SWAP` of array cells, done in
-    /// the code as the store's compiled ACT does it (the counter moved on
-    /// where a value changes); where an index or the value overflows or a
-    /// cell lies outside, through the helper, which gives the
-    /// interpreter's result or error.
+    /// A term of a `WRITE`'s value: where it is there (a number that does
+    /// not overflow, a cell inside), and its value or the address to load
+    /// it from once it is known to be there.
+    fn term(&mut self, term: Term) -> (Value, Read) {
+        match term {
+            Term::Number(number) => {
+                let (value, overflow) = self.affine(number);
+                (self.b.ins().bxor_imm_u(overflow, 1), Read::Value(value))
+            }
+            Term::Cell(data, at) => {
+                let (address, inside) = self.cell((data, at));
+                (inside, Read::At(address))
+            }
+        }
+    }
+
+    /// Move `m` of edge `e`, a `WRITE` or `SWAP` of cells of arrays or
+    /// matrices, done in the code as the store's compiled ACT does it (the
+    /// counter moved on where a value changes); where an index or the
+    /// value overflows or a cell lies outside, through the helper, which
+    /// gives the interpreter's result or error.
     fn array_store(&mut self, e: u32, m: u32, store: ArrayStore) {
         let (slow, fast, next) = (
             self.b.create_block(),
@@ -711,10 +750,25 @@ impl Writer<'_, '_> {
         match store {
             ArrayStore::Write { data, at, value } => {
                 let (address, inside) = self.cell((data, at));
-                let (value, overflow) = self.affine(value);
-                let no_overflow = self.b.ins().bxor_imm_u(overflow, 1);
-                let ok = self.b.ins().band(inside, no_overflow);
-                self.b.ins().brif(ok, fast, &[], slow, &[]);
+                let (first_ok, first) = self.term(value.0);
+                let mut ok = self.b.ins().band(inside, first_ok);
+                let second = value.1.map(|term| self.term(term));
+                if let Some((second_ok, _)) = second {
+                    ok = self.b.ins().band(ok, second_ok);
+                }
+                let there = self.b.create_block();
+                self.b.ins().brif(ok, there, &[], slow, &[]);
+                self.b.switch_to_block(there);
+                let mut value = self.value(first);
+                if let Some((_, second)) = second {
+                    let second = self.value(second);
+                    let (sum, overflow) = self.b.ins().sadd_overflow(value, second);
+                    let summed = self.b.create_block();
+                    self.b.ins().brif(overflow, slow, &[], summed, &[]);
+                    self.b.switch_to_block(summed);
+                    value = sum;
+                }
+                self.b.ins().jump(fast, &[]);
                 self.b.switch_to_block(fast);
                 let old = self.b.ins().load(I64, flags(), address, 0);
                 self.b.ins().store(flags(), value, address, 0);
