@@ -1035,4 +1035,9 @@ fn every_shipped_sketch_is_checked_to_the_end() {
         checked += 1;
     }
     assert!(checked >= 20, "{checked} sketches checked");
+    // Its own budget, cut short: the answer still goes out, and the
+    // summary says the check is incomplete.
+    let (_, summary) = learn(dir.path(), "insertion_condition", &["--check-runs", "1"]);
+    assert_eq!(summary["ambiguity_checked"], false, "{summary}");
+    assert_eq!(summary["checked_runs"], 1, "{summary}");
 }
