@@ -11,6 +11,7 @@ use cnpi::compile::Compiled;
 use cnpi::env::Declarations;
 use cnpi::exec::limits::Interrupt;
 use cnpi::plan::{Source, compile_reporting};
+use cnpi_rl::sketch::blanks::CHECK_RUNS;
 use cnpi_rl::sketch::driver::{self, Request};
 use cnpi_rl::sketch::examples;
 use cnpi_rl::sketch::learn::Method;
@@ -84,7 +85,7 @@ pub fn compiled(py: Python, name: &str, text: &str, entry: Option<&str>) -> PyRe
 /// VALUE}}` (INPUT as `run` takes it; the members those of `run`'s
 /// result). `search` is `"enumerate"` or `"gradient"` (default: enumeration
 /// for one hole, the gradient for two); `seed`, `trials`, `episodes`,
-/// `threads` and `max_steps` are `cnpic learn`'s options. Raises
+/// `threads`, `max_steps` and `check_runs` are `cnpic learn`'s options. Raises
 /// CompileError for a sketch that does not compile or that learn refuses
 /// (E1402: too many holes, a normal program beside applier holes only),
 /// RunError (E1401) for examples that do not read, E1403 when no fill is
@@ -94,7 +95,7 @@ pub fn compiled(py: Python, name: &str, text: &str, entry: Option<&str>) -> PyRe
 #[pyfunction]
 #[pyo3(signature = (
     sketch_source_or_path, examples, *, seed=1, search=None, trials=100, episodes=2000,
-    threads=0, max_steps=100_000
+    threads=0, max_steps=100_000, check_runs=CHECK_RUNS
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn learn(
@@ -107,6 +108,7 @@ pub fn learn(
     episodes: usize,
     threads: usize,
     max_steps: u64,
+    check_runs: usize,
 ) -> PyResult<String> {
     guarded(|| {
         let method = match search {
@@ -134,6 +136,7 @@ pub fn learn(
             episodes,
             threads,
             max_steps,
+            check_runs,
             made_by: format!("cnpi.learn (Python), seed {seed}"),
         };
         // Ctrl-C stops the search and raises KeyboardInterrupt, as it

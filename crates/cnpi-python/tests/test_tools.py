@@ -143,6 +143,10 @@ def test_learn_fills_holes_in_normal_programs_as_cnpic_learn():
     with pytest.raises(cnpi.RunError) as raised:
         cnpi.learn(sketch, impossible, trials=1, episodes=50)
     assert raised.value.code == "E1403"
+    # The check after the answer has a budget of its own: cut short, learn
+    # answers and says the check is incomplete.
+    with pytest.warns(UserWarning, match="check's budget ran out after 1 more runs"):
+        assert cnpi.learn(sketch, cases, check_runs=1) == learned
     # Holes of both kinds in one file are filled together, as `cnpic learn`
     # fills them.
     learns_as_cnpic_learn("learn/bubble_mixed")

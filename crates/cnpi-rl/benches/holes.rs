@@ -15,7 +15,7 @@ use std::hint::black_box;
 
 use cnpi::env::Declarations;
 use cnpi_neural::detector::Cache;
-use cnpi_rl::sketch::blanks::BlankSketch;
+use cnpi_rl::sketch::blanks::{BlankSketch, Budget, CHECK_RUNS};
 use cnpi_rl::sketch::examples;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
@@ -55,10 +55,14 @@ fn holes(c: &mut Criterion) {
     group.sample_size(10);
     for name in SKETCHES {
         let sketch = sketch(name);
-        let search = sketch.search(200_000, 1);
+        let budget = Budget {
+            search: 200_000,
+            check: CHECK_RUNS,
+        };
+        let search = sketch.search(budget, 1);
         assert!(search.found.is_some(), "{name} is learned");
         group.throughput(Throughput::Elements(search.candidates as u64));
-        group.bench_function(name, |b| b.iter(|| black_box(&sketch).search(200_000, 1)));
+        group.bench_function(name, |b| b.iter(|| black_box(&sketch).search(budget, 1)));
     }
     group.finish();
 }

@@ -100,6 +100,7 @@ proptest! {
             episodes: 1_000,
             threads: 1,
             max_steps: 1000,
+            check_runs: 20_000,
             made_by: "the test".into(),
         };
         let cache = Cache::located(|name| std::env::var_os(name));

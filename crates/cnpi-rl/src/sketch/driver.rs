@@ -16,7 +16,7 @@ use cnpi::exec::limits::Interrupt;
 use cnpi_neural::detector::Cache;
 use serde_json::{Map, Value, json};
 
-use super::blanks::{BlankSketch, Filling};
+use super::blanks::{BlankSketch, Budget, Filling};
 use super::gradient::Settings;
 use super::learn::{Method, learn as search_appliers};
 use super::{Example, Sketch};
@@ -33,6 +33,9 @@ pub struct Request {
     pub threads: usize,
     /// The most steps of one run of one example.
     pub max_steps: u64,
+    /// With holes in normal programs: the most fillings run after the
+    /// answer to check it ([`super::blanks::CHECK_RUNS`] by default).
+    pub check_runs: usize,
     /// What the completed program's header names as its maker.
     pub made_by: String,
 }
@@ -166,7 +169,10 @@ fn appliers(sketch: &Sketch, request: &Request) -> Report {
 /// The report of a sketch with holes in normal programs.
 fn blanks(sketch: &BlankSketch, request: &Request) -> Report {
     let start = Instant::now();
-    let budget = request.trials.saturating_mul(request.episodes);
+    let budget = Budget {
+        search: request.trials.saturating_mul(request.episodes),
+        check: request.check_runs,
+    };
     let search = sketch.search(budget, request.seed);
     let seconds = start.elapsed().as_secs_f64();
     let program = (search.found.as_ref()).map(|filling| sketch.answer(filling, &request.made_by));

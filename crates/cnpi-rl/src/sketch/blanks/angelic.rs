@@ -37,7 +37,7 @@ use cnpi::env::State;
 use cnpi::env::View;
 use cnpi::exec::limits::Interrupt;
 use cnpi::exec::{Limits, Options, Outcome};
-use cnpi::program::{Act, BlankKind, Body, DefId, Program, Stmt, World as _};
+use cnpi::program::{BlankKind, Body, DefId, Program, Stmt, World as _};
 use cnpi::symbolic::{self, Event};
 
 use super::fill::{self, Candidate, Position};
@@ -333,8 +333,8 @@ pub(super) struct Sites {
     /// Whether each hole's site starts where another statement of its
     /// definition starts too (a `for` loop's start: the statement setting
     /// the variable and the one stepping it are both written at the
-    /// variable): there it is weighed only at the `SET` that writes its
-    /// first candidate ([`Sites::weighs`]).
+    /// variable): there it is weighed only at the first of them
+    /// ([`Sites::starts`]).
     shared: Vec<bool>,
     /// Whether each hole (applier holes too) is narrowed to its first
     /// candidate alone.
@@ -374,21 +374,50 @@ impl Sites {
         Sites { at, alone, shared }
     }
 
-    /// Whether `hole` is weighed at `stmt`, a statement at its site:
-    /// always, unless the site is shared and `stmt` is a `SET` whose value
-    /// is not the hole's first candidate `first`.
-    fn weighs(&self, hole: usize, stmt: &Stmt, first: &Candidate) -> bool {
-        if !self.shared.get(hole).copied().unwrap_or(false) {
-            return true;
+    /// For each hole whose site is shared, the statement of `work` (the
+    /// checked sketch with a filling put in) that evaluates it: the
+    /// first, in the order statements are written, that starts at the
+    /// site (a `for` loop's `SET` of its variable, before the loop; the
+    /// step, written at the same place, is inside the loop, and is not
+    /// weighed even when it is written as the start's candidate, as
+    /// `j + 1`).
+    pub(super) fn starts<'w>(&self, work: &'w Program) -> Vec<Option<&'w Stmt>> {
+        let mut starts = vec![None; self.shared.len()];
+        for &((def, start), hole) in &self.at {
+            if self.shared.get(hole).copied().unwrap_or(false)
+                && let Some(Body::Normal(body)) = work.defs.get(def).map(|d| &d.body)
+            {
+                starts[hole] = first_at(body, start);
+            }
         }
-        match (stmt, first) {
-            (Stmt::Act(app), Candidate::Expression(e, _)) => match &app.act {
-                Act::Set(_, value) => value == &**e,
-                _ => true,
-            },
-            _ => true,
-        }
+        starts
     }
+}
+
+/// Whether `hole` is weighed at `stmt`, a statement at its site: always,
+/// unless `starts` ([`Sites::starts`]) names another statement for it.
+pub(super) fn weighs(starts: &[Option<&Stmt>], hole: usize, stmt: &Stmt) -> bool {
+    match starts.get(hole).copied().flatten() {
+        Some(evaluates) => std::ptr::eq(evaluates, stmt),
+        None => true,
+    }
+}
+
+/// The first statement of `block` (a statement before those inside it)
+/// that starts at the byte `start`.
+fn first_at(block: &[Stmt], start: usize) -> Option<&Stmt> {
+    block.iter().find_map(|stmt| {
+        if stmt.span().start == start {
+            return Some(stmt);
+        }
+        match stmt {
+            Stmt::If {
+                then, otherwise, ..
+            } => first_at(then, start).or_else(|| first_at(otherwise, start)),
+            Stmt::While { body, .. } => first_at(body, start),
+            _ => None,
+        }
+    })
 }
 
 /// How many statements of `block` (at any depth) start at the byte `start`.
@@ -688,6 +717,7 @@ impl BlankSketch {
             },
         };
         let mut tested = Looping::default();
+        let starts = sites.starts(work);
         let mut memo = lists.grower.memo();
         let mut narrow = |event: Event| {
             let Event::Statement {
@@ -705,8 +735,7 @@ impl BlankSketch {
                 memo.next_state();
             }
             for &(_, hole) in evaluated {
-                let set = &narrowed.sets[hole];
-                if !sites.weighs(hole, stmt, &lists.of[hole][set[0] as usize]) {
+                if !weighs(&starts, hole, stmt) {
                     continue;
                 }
                 // One step may evaluate thousands of candidates: the

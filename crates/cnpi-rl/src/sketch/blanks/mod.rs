@@ -83,6 +83,19 @@ const SECOND_STEPS: u64 = 1_000;
 pub const SEARCH_STEPS: u64 = 5_000;
 /// Random inputs tried to tell two fillings apart.
 const TELL_APART: usize = 500;
+/// The most fillings run after the answer to check it (`--check-runs`'s
+/// default): the check of the six-hole insertion sort takes 205,013.
+pub const CHECK_RUNS: usize = 1_000_000;
+
+/// How many fillings a search may run.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    /// Runs to find the answer (`--trials` × `--episodes`).
+    pub search: usize,
+    /// Runs after it, to check that the examples pin it down
+    /// (`--check-runs`).
+    pub check: usize,
+}
 
 /// A sketch whose holes stand in normal programs.
 pub struct BlankSketch {
@@ -171,7 +184,7 @@ struct Walk {
     /// Where each hole is evaluated.
     sites: Sites,
     /// The most fillings run after the answer.
-    budget: usize,
+    check: usize,
     seed: u64,
 }
 
@@ -321,12 +334,12 @@ impl BlankSketch {
         Ok(true)
     }
 
-    /// Fills the holes, running at most `budget` fillings to find the
-    /// answer, and then at most `budget` more to check that no other
-    /// filling of its size class or the next ends differently: first with
-    /// at most [`SEARCH_STEPS`] steps per example, then, when nothing
+    /// Fills the holes, running at most `budget.search` fillings to find
+    /// the answer, and then at most `budget.check` more to check that no
+    /// other filling of its size class or the next ends differently: first
+    /// with at most [`SEARCH_STEPS`] steps per example, then, when nothing
     /// passes that way, with `--max-steps`.
-    pub fn search(&self, budget: usize, seed: u64) -> Search {
+    pub fn search(&self, budget: Budget, seed: u64) -> Search {
         let short = self.max_steps.min(SEARCH_STEPS);
         let first = self.search_within(budget, seed, short);
         if first.found.is_some()
@@ -346,7 +359,7 @@ impl BlankSketch {
 
     /// [`Self::search`] with at most `steps` steps per example until the
     /// answer.
-    fn search_within(&self, budget: usize, seed: u64, steps: u64) -> Search {
+    fn search_within(&self, budget: Budget, seed: u64, steps: u64) -> Search {
         let probes = Probes::new(&self.program, &self.examples, seed);
         let stop = self.interrupt.as_deref().map(|i| i as &dyn Interrupt);
         let mut grower = Grower::new(&self.program, &probes).stopped_by(stop);
@@ -361,7 +374,7 @@ impl BlankSketch {
             ..Search::default()
         };
         let mut state = Walk {
-            budget,
+            check: budget.check,
             seed,
             budgets: vec![steps; self.examples.len()],
             order: self.smallest_first(),
@@ -399,11 +412,11 @@ impl BlankSketch {
                 search.exhausted = false;
                 break;
             }
-            let spent = match search.found {
-                Some(_) => search.checked_runs,
-                None => search.runs,
+            let (spent, allowed) = match search.found {
+                Some(_) => (search.checked_runs, budget.check),
+                None => (search.runs, budget.search),
             };
-            if spent >= budget {
+            if spent >= allowed {
                 search.exhausted = false;
                 break;
             }
@@ -647,7 +660,7 @@ impl BlankSketch {
             let Some((json, input, end)) = teller.inputs.get(k) else {
                 continue;
             };
-            if search.checked_runs >= state.budget || self.interrupted() {
+            if search.checked_runs >= state.check || self.interrupted() {
                 search.interrupted = self.interrupted();
                 search.exhausted = false;
                 return true;
@@ -1094,7 +1107,7 @@ mod tests {
             grower: &grower,
         };
         let walk = Walk {
-            budget: 0,
+            check: 0,
             seed: 1,
             budgets: vec![SEARCH_STEPS; sketch.examples.len()],
             order: sketch.smallest_first(),
@@ -1142,6 +1155,62 @@ mod tests {
         assert_eq!(boxes, 400);
         assert!(started_later > 50, "{started_later} boxes started later");
         assert!(fillings > 1_000, "{fillings} fillings");
+    }
+
+    /// Every statement of `block` starting at the byte `start`, a
+    /// statement before those inside it.
+    fn all_at(block: &[cnpi::program::Stmt], start: usize) -> Vec<&cnpi::program::Stmt> {
+        use cnpi::program::Stmt;
+        let mut found = Vec::new();
+        for stmt in block {
+            if stmt.span().start == start {
+                found.push(stmt);
+            }
+            match stmt {
+                Stmt::If {
+                    then, otherwise, ..
+                } => found.extend(
+                    all_at(then, start)
+                        .into_iter()
+                        .chain(all_at(otherwise, start)),
+                ),
+                Stmt::While { body, .. } => found.extend(all_at(body, start)),
+                _ => {}
+            }
+        }
+        found
+    }
+
+    /// A `for` loop's start and step are both written at its variable:
+    /// the start is weighed where the variable is set, and not where it
+    /// is stepped, even when its candidate is written as the step is
+    /// (`i + 1`).
+    #[test]
+    fn a_for_loop_start_written_as_its_step_is_weighed_where_it_is_set() {
+        let text = "env ram()\ninput A[n]\nvar total = 0\n\ndef F():\n  \
+                    for i = ? to n - 1:\n    total = total + A[i]\n";
+        let sums = r#"[{"input": {"A": [1, 2]}, "output": {"total": 2}}]"#;
+        let sketch = sketch_of(text, sums);
+        let probes = Probes::new(&sketch.program, &sketch.examples, 1);
+        let mut grower = Grower::new(&sketch.program, &probes);
+        let list = grower.candidates(sketch.kind(0), 2, sketch.program.blanks[0].def);
+        let step = (list.iter())
+            .find(|c| c.text(&sketch.program) == "i + 1")
+            .expect("`i + 1` is a candidate");
+        let mut work = sketch.program.clone();
+        assert!(sketch.put_all(&mut work, &[step]));
+        let sites = Sites::of(&sketch);
+        let starts = sites.starts(&work);
+        let cnpi::program::Body::Normal(body) = &work.defs[sketch.program.blanks[0].def].body
+        else {
+            panic!("a normal program");
+        };
+        let at = text.find("i = ?").expect("the variable");
+        let [set, stepped] = all_at(body, at)[..] else {
+            panic!("the start and the step are written at the variable");
+        };
+        assert!(angelic::weighs(&starts, 0, set));
+        assert!(!angelic::weighs(&starts, 0, stepped));
     }
 
     #[test]

@@ -94,10 +94,10 @@ impl Search {
         }
         if self.unchecked() {
             warnings.push(format!(
-                "the budget ran out after {} more fillings, before every filling as small as \
-                 the answer or one larger was checked against it; the examples may not pin \
-                 the holes down (raise the budget, trials × episodes)",
-                self.checked
+                "the check's budget ran out after {} more runs ({} fillings), before every \
+                 filling as small as the answer or one larger was checked against it; the \
+                 examples may not pin the holes down (raise --check-runs)",
+                self.checked_runs, self.checked
             ));
         }
         warnings

@@ -10,6 +10,7 @@ use cnpi::diagnostic::{Diagnostic, codes};
 use cnpi::env::Declarations;
 use cnpi::files::{refuse_overwriting, write_atomic};
 use cnpi_neural::load::compile_file;
+use cnpi_rl::sketch::blanks::CHECK_RUNS;
 use cnpi_rl::sketch::driver::{self, Request};
 use cnpi_rl::sketch::examples;
 use cnpi_rl::sketch::learn::Method;
@@ -36,7 +37,8 @@ pub struct LearnArgs {
     #[arg(long, value_name = "S", default_value_t = 1)]
     seed: u64,
     /// The most trials of the gradient (with `--search enumerate`, the
-    /// budget is trials × episodes candidates).
+    /// budget is trials × episodes candidates; with holes in normal
+    /// programs, trials × episodes fillings run to find the answer).
     #[arg(long, value_name = "N", default_value_t = 100)]
     trials: usize,
     /// The most episodes of one trial.
@@ -58,9 +60,16 @@ pub struct LearnArgs {
     /// The most core steps of one run of one example.
     #[arg(long, value_name = "N", default_value_t = 100_000)]
     max_steps: u64,
+    /// With holes in normal programs: the most fillings run after the
+    /// answer (its own budget, not trials × episodes) to check that no
+    /// other filling as small as the answer or one larger passes every
+    /// example and ends differently; when it runs out first, learn says
+    /// the check is incomplete.
+    #[arg(long, value_name = "N", default_value_t = CHECK_RUNS)]
+    check_runs: usize,
     /// With holes in normal programs: exit 1 (after printing the answer)
-    /// when the examples do not pin the holes down, or when the budget
-    /// ran out before that was checked.
+    /// when the examples do not pin the holes down, or when the check's
+    /// budget (--check-runs) ran out before that was checked.
     #[arg(long)]
     strict: bool,
     /// Output format of the summary (the program is always `.cnpi`).
@@ -103,6 +112,7 @@ pub fn learn(args: &LearnArgs) -> ExitCode {
         episodes: args.episodes,
         threads: args.threads,
         max_steps: args.max_steps,
+        check_runs: args.check_runs,
         made_by: command_line(),
     };
     let name = args.sketch.display().to_string();
