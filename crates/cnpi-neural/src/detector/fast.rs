@@ -39,7 +39,7 @@ const MAX_FAILABLE: usize = 4;
 /// A side a compiled detector reads: one of [`FastSide`]'s shapes, or the
 /// sum of two (which fails where either is END or the sum overflows).
 #[derive(Clone, Copy, Debug)]
-pub(super) enum Term {
+pub(crate) enum Term {
     Side(FastSide),
     Sum(FastSide, FastSide),
     /// The array `.0` at `P[.1] + .2` (`A[j - 1]`), which fails where the
@@ -289,6 +289,16 @@ impl FastDetector {
             (true, true) => Some(Err(self.constant)),
             (true, false) => Some(Ok(&self.nodes)),
         }
+    }
+
+    /// The detector for a caller that computes it itself: its diagram's
+    /// nodes from the root (read as [`Self::bit`] reads them, a
+    /// [`Feature::Failable`] node by the state of that feature), the bit of
+    /// a table without nodes, and the two sides of each feature that can
+    /// fail, which [`Self::bit`] computes first (where one fails, it gives
+    /// no bit).
+    pub(crate) fn parts(&self) -> (&[Node], bool, &[[Term; 2]]) {
+        (&self.nodes, self.constant, &self.failable)
     }
 
     /// Whether the detector reads `_resume`, which its cells must then

@@ -19,7 +19,7 @@ pub use cache::{Cache, FORMAT as CACHE_FORMAT, read_classifier, write_classifier
 pub use classifier::{BETA, Classifier};
 pub use encoder::{Condition, Encoder, MAX_DOMAIN, TooLarge};
 pub use fast::FastDetector;
-pub(crate) use fast::{Feature, Node as DiagramNode};
+pub(crate) use fast::{Feature, Node as DiagramNode, Term as DetectorTerm};
 
 use cnpi::program::{EvalError, World};
 use smallvec::SmallVec;

@@ -789,12 +789,30 @@ mod tests {
                  def LOOP: linrec(A[j - 1] < 100 or j < 1?; BODY, NOP, NOP)\n",
                 false,
             ),
+            (
+                "env ram(i = 1, j = 0)\ninput A[n]\ninput M[n][n]\n\
+                 def BODY: seq(; SET(j, j + 1), NOP, NOP)\n\
+                 def LOOP: linrec(M[i][j] < M[i - 1][j - 1] or j < n?; BODY, NOP, NOP)\n",
+                true,
+            ),
+            (
+                "env ram(i = 0, j = 0)\ninput A[n]\ninput M[n][n]\n\
+                 def BODY: seq(; SET(j, j - 4611686018427387904), NOP, NOP)\n\
+                 def LOOP: linrec(M[i][j - 1] < 100 or j < 1?; BODY, NOP, NOP)\n",
+                false,
+            ),
         ];
         for (text, finishes) in cases {
             let (program, mut network) = on_the_network(text);
             let compiled = compiled_detectors(&network);
             assert_eq!(compiled, 1, "{text}: the offset's detector is compiled");
-            let ends = ends_alike(&program, &mut network, r#"{"A": [3, 1, 4, 1]}"#);
+            let input = match text.contains("M[n][n]") {
+                true => {
+                    r#"{"A": [3, 1, 4, 1], "M": [[3, 1, 4, 1], [5, 9, 2, 6], [5, 3, 5, 8], [9, 7, 9, 3]]}"#
+                }
+                false => r#"{"A": [3, 1, 4, 1]}"#,
+            };
+            let ends = ends_alike(&program, &mut network, input);
             assert_eq!(ends > 0, finishes, "{text}");
         }
     }

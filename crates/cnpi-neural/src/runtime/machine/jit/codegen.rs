@@ -4,15 +4,18 @@
 //! by a jump table on the edge's number: the edge's checks (the step
 //! budget, the combinators it starts, the stack's room) against
 //! [`State`], its moves (a `SET` from the pointers, a `WRITE` or `SWAP`
-//! of array cells at indices `P[q] + k` with its bounds checked, a call, a
-//! tail call, a restart with its check that the loop changed something, a
-//! return to a held activation) as loads and stores, the rest (any other
-//! ACT, a store whose check fails, a built-in,
-//! putting the held activations on the stack, the poll) through
-//! [`Helpers`], and its end: the next edge, a laid-out diagram whose
-//! nodes read their features' two sides from the pointers and the
-//! regions and branch on the relation to the next node or edge, a bit
-//! read through the encoder by a helper, or a return that pops the stack
+//! of array or matrix cells at indices `P[q] + k` with its bounds
+//! checked, a `WRITE`'s value such a number, cell or sum of two, a call,
+//! a tail call, a restart with its check that the loop changed
+//! something, a return to a held activation) as loads and stores, the
+//! rest (any other ACT, a store whose check fails, a built-in, putting
+//! the held activations on the stack, the poll) through [`Helpers`], and
+//! its end: the next edge, a laid-out diagram whose nodes read their
+//! features' two sides from the pointers and the regions and branch on
+//! the relation to the next node or edge, a compiled detector's diagram
+//! likewise after the features that can fail (sums, offset indices) are
+//! computed, a bit read through the encoder by a helper (or where such
+//! a feature fails), or a return that pops the stack
 //! and goes on at the edge that starts where the popped activation
 //! resumes (by a table of the script positions). Where an edge cannot
 //! run, or a return finds no edge (or the run's first activation
@@ -35,7 +38,7 @@ use cranelift_module::{Module, default_libcall_names};
 
 use super::super::super::automaton::{Automaton, CONTEXT, End, LEAF, Move, NONE};
 use super::{Exit, Helpers, REGIONS, Running, State};
-use crate::detector::Feature;
+use crate::detector::{DetectorTerm, DiagramNode, FastDetector, Feature};
 use cnpi::env::{ArrayStore, RawRegion};
 use cnpi::program::PointerId;
 use cnpi::program::flat::{Affine, CellAt, FastSide, Term};
@@ -93,13 +96,15 @@ impl Drop for Code {
 }
 
 /// The code of the edges `chosen` of `automaton` calling `helpers`, the
-/// ACT of each applier row that `stores` gives done in the code; `None`
-/// where Cranelift gives none (an error).
-pub(super) fn compile(
+/// ACT of each applier row that `stores` gives done in the code, and the
+/// bit of each compiled detector that `detectors` gives (by its number in
+/// the scripts) read in it; `None` where Cranelift gives none (an error).
+pub(super) fn compile<'d>(
     automaton: &Automaton,
     chosen: &[u32],
     helpers: &Helpers,
     stores: &dyn Fn(u32) -> Option<ArrayStore>,
+    detectors: &dyn Fn(u32) -> Option<&'d FastDetector>,
 ) -> Option<Code> {
     let mut flags = settings::builder();
     // Cranelift's optimizer made the code of `dijkstra` at n = 256 take
@@ -139,6 +144,7 @@ pub(super) fn compile(
         automaton,
         helpers,
         stores,
+        detectors,
         edges: HashMap::new(),
         stops: HashMap::new(),
         exits: Vec::new(),
@@ -201,7 +207,7 @@ impl Default for Vars {
 }
 
 /// What writing the function keeps track of.
-struct Writer<'a, 'f> {
+struct Writer<'a, 'd, 'f> {
     b: FunctionBuilder<'f>,
     automaton: &'a Automaton,
     /// The edges made into code, and each edge's place among them.
@@ -214,6 +220,9 @@ struct Writer<'a, 'f> {
     helpers: &'a Helpers,
     /// The array store of each applier row's ACT the code does itself.
     stores: &'a dyn Fn(u32) -> Option<ArrayStore>,
+    /// The compiled detectors whose bits the code reads, by their number
+    /// in the scripts.
+    detectors: &'a dyn Fn(u32) -> Option<&'d FastDetector>,
     /// The block of each edge written (or to be).
     edges: HashMap<u32, Block>,
     /// The block that leaves at each edge the code does not run.
@@ -244,7 +253,7 @@ fn flags() -> MemFlagsData {
     MemFlagsData::trusted()
 }
 
-impl Writer<'_, '_> {
+impl Writer<'_, '_, '_> {
     /// The whole function: the jump table over every edge, each edge, and
     /// the exit.
     fn write(&mut self) {
@@ -476,14 +485,162 @@ impl Writer<'_, '_> {
             self.take(e, m as u32, moved.what);
         }
         self.poll(e, self.automaton.moves(&edge).len() as u32);
-        match edge.end {
-            End::Next(next) => {
+        let detector = match edge.end {
+            End::Bit { fast, .. } => (self.detectors)(fast).map(FastDetector::parts),
+            _ => None,
+        };
+        match (edge.end, detector) {
+            (End::Bit { next, .. }, Some(detector)) => self.detect(e, detector, next),
+            (End::Next(next), _) => {
                 let target = self.target(next);
                 self.b.ins().jump(target, &[]);
             }
-            End::Walk { root, .. } if self.walks(root) => self.hop(root),
-            End::Walk { .. } | End::Bit { .. } => self.read(e),
-            End::Return => self.pop(e),
+            (End::Walk { root, .. }, _) if self.walks(root) => self.hop(root),
+            (End::Walk { .. } | End::Bit { .. }, _) => self.read(e),
+            (End::Return, _) => self.pop(e),
+        }
+    }
+
+    /// The end of edge `e`, the first bit of an activation read from
+    /// its compiled detector `(nodes, constant, failable)` (see
+    /// [`FastDetector::parts`]): the features that can fail computed
+    /// first, then the diagram from its root to the edge `next` of the
+    /// bit; where a feature fails, the end read by the helper (through
+    /// the encoder, as the interpreter reads it).
+    fn detect(&mut self, e: u32, parts: Parts, next: [u32; 2]) {
+        let (nodes, constant, failable) = parts;
+        let helper = self.b.create_block();
+        let states: Vec<Value> = (failable.iter())
+            .map(|&[lhs, rhs]| {
+                let lhs = self.failable_side(lhs, helper);
+                let rhs = self.failable_side(rhs, helper);
+                self.relation(lhs, rhs)
+            })
+            .collect();
+        match nodes.is_empty() {
+            true => {
+                let target = self.target(next[usize::from(constant)]);
+                self.b.ins().jump(target, &[]);
+            }
+            false => self.nodes(nodes, &states, next, helper),
+        }
+        self.b.switch_to_block(helper);
+        self.read(e);
+    }
+
+    /// A side of a feature that can fail, as [`Self::side`] gives it;
+    /// where it fails (an index or a sum that overflows, END in a sum), a
+    /// jump to `fail`.
+    fn failable_side(&mut self, term: DetectorTerm, fail: Block) -> (Option<Value>, Read) {
+        match term {
+            DetectorTerm::Side(side) => self.side(side),
+            DetectorTerm::Sum(a, b) => {
+                let (a_ok, a) = self.side(a);
+                let (b_ok, b) = self.side(b);
+                for ok in [a_ok, b_ok].into_iter().flatten() {
+                    let there = self.b.create_block();
+                    self.b.ins().brif(ok, there, &[], fail, &[]);
+                    self.b.switch_to_block(there);
+                }
+                let (a, b) = (self.value(a), self.value(b));
+                let (sum, overflow) = self.b.ins().sadd_overflow(a, b);
+                self.branch(overflow, fail);
+                (None, Read::Value(sum))
+            }
+            DetectorTerm::Offset(data, p, k) => {
+                let at = CellAt::One((Some(p as PointerId), k));
+                self.offset_cell(data, at, fail)
+            }
+            DetectorTerm::Offset2(data, [(p, k), (q, l)]) => {
+                let at = CellAt::Two((Some(p as PointerId), k), (Some(q as PointerId), l));
+                self.offset_cell(data, at, fail)
+            }
+        }
+    }
+
+    /// The cell of data `data` at `at`, END outside (as [`Self::side`]
+    /// gives a cell); where an index overflows, a jump to `fail`.
+    fn offset_cell(&mut self, data: u32, at: CellAt, fail: Block) -> (Option<Value>, Read) {
+        let indices = match at {
+            CellAt::One(i) => [Some(i), None],
+            CellAt::Two(i, j) => [Some(i), Some(j)],
+        };
+        for index in indices.into_iter().flatten() {
+            let (_, overflow) = self.affine(index);
+            self.branch(overflow, fail);
+        }
+        let (address, inside) = self.cell((data, at));
+        (Some(inside), Read::At(address))
+    }
+
+    /// The state of the relation of two sides (as [`Self::side`] gives
+    /// them), the index of [`cnpi::program::Relation`]: less, equal,
+    /// greater, both END, one END.
+    fn relation(
+        &mut self,
+        (a_ok, a): (Option<Value>, Read),
+        (b_ok, b): (Option<Value>, Read),
+    ) -> Value {
+        let join = self.b.create_block();
+        let state = self.b.append_block_param(join, I32);
+        let (both, not_both) = (self.b.create_block(), self.b.create_block());
+        let a_ok = a_ok.unwrap_or_else(|| self.b.ins().iconst(I8, 1));
+        let b_ok = b_ok.unwrap_or_else(|| self.b.ins().iconst(I8, 1));
+        let both_ok = self.b.ins().band(a_ok, b_ok);
+        self.b.ins().brif(both_ok, both, &[], not_both, &[]);
+        self.b.switch_to_block(both);
+        let (a, b) = (self.value(a), self.value(b));
+        let less = self.b.ins().icmp(IntCC::SignedLessThan, a, b);
+        let equal = self.b.ins().icmp(IntCC::Equal, a, b);
+        let [lt, eq, gt] = [0, 1, 2].map(|s| self.b.ins().iconst(I32, s));
+        let order = self.b.ins().select(equal, eq, gt);
+        let order = self.b.ins().select(less, lt, order);
+        self.b.ins().jump(join, &[BlockArg::Value(order)]);
+        self.b.switch_to_block(not_both);
+        let one = self.b.ins().bor(a_ok, b_ok);
+        let [same, different] = [3, 4].map(|s| self.b.ins().iconst(I32, s));
+        let end = self.b.ins().select(one, different, same);
+        self.b.ins().jump(join, &[BlockArg::Value(end)]);
+        self.b.switch_to_block(join);
+        state
+    }
+
+    /// A compiled detector's diagram `nodes` from the current block on:
+    /// each node's feature (one that can fail by its state in `states`)
+    /// and its branch to the next node or to the edge `next` of its bit;
+    /// a state no node has goes to `other`.
+    fn nodes(&mut self, nodes: &[DiagramNode], states: &[Value], next: [u32; 2], other: Block) {
+        let mut blocks = HashMap::new();
+        let first = self.b.create_block();
+        self.b.ins().jump(first, &[]);
+        blocks.insert(0usize, first);
+        let mut todo = vec![0usize];
+        while let Some(at) = todo.pop() {
+            let node = nodes[at];
+            let to: [Block; 5] = std::array::from_fn(|s| {
+                let child = node.children as usize + s;
+                match node.leaves >> s & 1 {
+                    1 => self.target(next[usize::from(node.ones >> s & 1 == 1)]),
+                    _ if child < nodes.len() => *blocks.entry(child).or_insert_with(|| {
+                        todo.push(child);
+                        self.b.create_block()
+                    }),
+                    _ => other,
+                }
+            });
+            self.b.switch_to_block(blocks[&at]);
+            match (node.feature, sides(node.feature)) {
+                (_, Some((lhs, rhs))) => self.relate(lhs, rhs, to),
+                (Feature::Failable(slot), None) if slot < states.len() => {
+                    let calls = to.map(|block| self.b.func.dfg.block_call(block, &[]));
+                    let default = self.b.func.dfg.block_call(other, &[]);
+                    let table = (self.b).create_jump_table(JumpTableData::new(default, &calls));
+                    self.b.ins().br_table(states[slot], table);
+                }
+                _ => {
+                    self.b.ins().jump(other, &[]);
+                }
+            }
         }
     }
 
@@ -1000,6 +1157,9 @@ impl Writer<'_, '_> {
         offset_of!(State, regions) + slot * std::mem::size_of::<RawRegion>()
     }
 }
+
+/// A compiled detector as [`FastDetector::parts`] gives it.
+type Parts<'d> = (&'d [DiagramNode], bool, &'d [[DetectorTerm; 2]]);
 
 /// A side's value, or where to load it from.
 #[derive(Clone, Copy)]

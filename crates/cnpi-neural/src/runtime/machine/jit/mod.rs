@@ -225,13 +225,16 @@ impl Jit {
 }
 
 /// The code of the edges `chosen` of `automaton`, the ACTs of `plan`
-/// that store array cells ([`cnpi::env::ArrayStore`]) done in it.
+/// that store cells ([`cnpi::env::ArrayStore`]) and its compiled
+/// detectors done in it.
 fn compile(automaton: &Automaton, plan: &Compiled, chosen: &[u32]) -> Option<Code> {
     let stores = |row: u32| match plan.op(row as RowId) {
         Op::Act(act) => act.compiled.as_ref()?.array_store(),
         _ => None,
     };
-    codegen::compile(automaton, chosen, &HELPERS, &stores)
+    let scripts = plan.scripts().map(|(scripts, _)| scripts);
+    let detectors = |fast: u32| scripts?.fast_at(fast);
+    codegen::compile(automaton, chosen, &HELPERS, &stores, &detectors)
 }
 
 /// The at most `most` edges of `automaton` to make into code, where each

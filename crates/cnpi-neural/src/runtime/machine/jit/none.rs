@@ -3,6 +3,7 @@
 
 use super::super::super::automaton::Automaton;
 use super::{Helpers, State};
+use crate::detector::FastDetector;
 use cnpi::env::ArrayStore;
 
 /// The generated function (never made here).
@@ -33,6 +34,7 @@ pub(super) fn compile(
     _: &[u32],
     _: &Helpers,
     _: &dyn Fn(u32) -> Option<ArrayStore>,
+    _: &dyn Fn(u32) -> Option<&FastDetector>,
 ) -> Option<Code> {
     None
 }
