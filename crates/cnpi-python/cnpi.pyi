@@ -176,7 +176,7 @@ def learn(
     episodes: int = 2000,
     threads: int = 0,
     max_steps: int = 100000,
-    check_runs: int = 1000000,
+    check_runs: int = 2000000,
 ) -> str:
     """Fills a sketch's holes from examples; the completed program's text.
 

@@ -40,7 +40,7 @@ use cnpi::exec::{Limits, Options, Outcome};
 use cnpi::program::{BlankKind, Body, DefId, Program, Stmt, World as _};
 use cnpi::symbolic::{self, Event};
 
-use super::fill::{self, Candidate, Position};
+use super::fill::{self, Candidate, Does, Position};
 use super::grow::{Grower, Memo, V, value};
 use super::{BlankSketch, Walk};
 
@@ -339,6 +339,10 @@ pub(super) struct Sites {
     /// Whether each hole (applier holes too) is narrowed to its first
     /// candidate alone.
     alone: Vec<bool>,
+    /// Whether no example asks for the output tape: then every `OUT(e)`
+    /// does the same as far as the examples (and the check) can see,
+    /// whatever `e`'s value (unless it is END or an error).
+    unseen_tape: bool,
 }
 
 impl Sites {
@@ -371,7 +375,13 @@ impl Sites {
             at.push(((blank.def, blank.span.end), hole));
             alone.push(false);
         }
-        Sites { at, alone, shared }
+        let unseen_tape = !sketch.members().iter().any(|m| m == "output");
+        Sites {
+            at,
+            alone,
+            shared,
+            unseen_tape,
+        }
     }
 
     /// For each hole whose site is shared, the statement of `work` (the
@@ -466,8 +476,15 @@ fn calls_first(stmt: &Stmt) -> bool {
 }
 
 /// What candidate `index` of `list` gives on `view`, its expressions'
-/// values read from `grower`'s lists through `memo`.
-fn gives(list: &[Candidate], index: u32, view: &View, grower: &Grower, memo: &mut Memo) -> Gives {
+/// values read from `grower`'s lists through `memo` (an `OUT` as
+/// [`Sites::unseen_tape`] says).
+fn gives(
+    list: &[Candidate],
+    index: u32,
+    view: &View,
+    (grower, memo): (&Grower, &mut Memo),
+    unseen_tape: bool,
+) -> Gives {
     match &list[index as usize] {
         Candidate::Condition(c, cond) => Gives::Truth(grower.truth_at(*cond, c, view, memo)),
         Candidate::Expression(_, at) => Gives::Value(grower.value_at(*at, view, memo)),
@@ -477,7 +494,12 @@ fn gives(list: &[Candidate], index: u32, view: &View, grower: &Grower, memo: &mu
                 Position::Listed(at) => grower.value_at(at, view, memo),
                 Position::Not => V::Num(0),
             });
-            Gives::Effect(*shape, first, second)
+            match (does, first) {
+                (Does::Out(..), V::Num(_)) if unseen_tape => {
+                    Gives::Effect(*shape, V::Num(0), second)
+                }
+                _ => Gives::Effect(*shape, first, second),
+            }
         }
         Candidate::Built(_) | Candidate::Applier(_) | Candidate::Empty => Gives::Itself(index),
     }
@@ -746,7 +768,13 @@ impl BlankSketch {
                     break;
                 }
                 narrowed.at(hole, |c| {
-                    gives(lists.of[hole], c, &view, lists.grower, &mut memo)
+                    gives(
+                        lists.of[hole],
+                        c,
+                        &view,
+                        (lists.grower, &mut memo),
+                        sites.unseen_tape,
+                    )
                 });
             }
             if loops && tested.again(&self.program, def, depth, stmt, &view) {

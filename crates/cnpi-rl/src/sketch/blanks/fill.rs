@@ -57,8 +57,6 @@ impl Ref {
 pub enum Cond {
     /// `a op b` of two expressions of the lists.
     Compare(CompareOp, Ref, Ref),
-    /// The comparison of the lists at this place.
-    Comparison(Ref),
     /// `c and d` (true) or `c or d` (false) of two comparisons of the lists.
     Joined(bool, Ref, Ref),
     /// Any other (an observation's): its tree is evaluated.

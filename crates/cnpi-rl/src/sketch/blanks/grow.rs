@@ -87,12 +87,15 @@ struct Truth {
 
 /// The values of the lists' expressions on one state, each computed once
 /// ([`Grower::value_at`]): weighing a hole's thousands of candidates at a
-/// state reads the same few terms again and again. An entry holds for
-/// the state of its number ([`Memo::next_state`]).
+/// state reads the same few terms again and again; and the truths of the
+/// comparisons that `and` and `or` join (each joined with hundreds of
+/// others). An entry holds for the state of its number
+/// ([`Memo::next_state`]).
 #[derive(Default)]
 pub(super) struct Memo {
     state: u32,
     values: Vec<Vec<(u32, V)>>,
+    truths: Vec<Vec<(u32, Option<bool>)>>,
 }
 
 impl Memo {
@@ -101,6 +104,7 @@ impl Memo {
         self.state = self.state.wrapping_add(1);
         if self.state == 0 {
             self.values.clear();
+            self.truths.clear();
             self.state = 1;
         }
     }
@@ -177,6 +181,13 @@ impl<'p> Grower<'p> {
     /// [`value`] gives it, computed once per state of `memo`.
     pub(super) fn value_at(&self, at: Ref, world: &dyn World, memo: &mut Memo) -> V {
         let (size, index) = (usize::from(at.size), at.index as usize);
+        // Most reads find the value computed already on this state.
+        if let Some(&(state, v)) =
+            (memo.values.get(size.wrapping_sub(1))).and_then(|known| known.get(index))
+            && state == memo.state
+        {
+            return v;
+        }
         let Some(valued) = self
             .exprs
             .get(size.wrapping_sub(1))
@@ -217,22 +228,39 @@ impl<'p> Grower<'p> {
         memo: &mut Memo,
     ) -> Option<bool> {
         let comparison = |at: Ref, memo: &mut Memo| {
-            let listed = (self.comparisons.get(usize::from(at.size).wrapping_sub(1)))
-                .and_then(|l| l.get(at.index as usize));
-            listed.and_then(|t| match t.cond {
+            let (size, index) = (usize::from(at.size).wrapping_sub(1), at.index as usize);
+            if let Some(&(state, truth)) = memo.truths.get(size).and_then(|t| t.get(index))
+                && state == memo.state
+            {
+                return truth;
+            }
+            let listed = self.comparisons.get(size).and_then(|l| l.get(index));
+            let truth = listed.and_then(|t| match t.cond {
                 Cond::Compare(op, a, b) => {
                     let a = self.value_at(a, world, memo);
                     compare(op, a, self.value_at(b, world, memo))
                 }
                 _ => t.expr.eval(world).ok(),
-            })
+            });
+            if let Some(list) = self.comparisons.get(size) {
+                if memo.truths.len() <= size {
+                    memo.truths.resize_with(size + 1, Vec::new);
+                }
+                let known = &mut memo.truths[size];
+                if known.len() < list.len() {
+                    known.resize(list.len(), (0, None));
+                }
+                if let Some(entry) = known.get_mut(index) {
+                    *entry = (memo.state, truth);
+                }
+            }
+            truth
         };
         match cond {
             Cond::Compare(op, a, b) => {
                 let a = self.value_at(a, world, memo);
                 compare(op, a, self.value_at(b, world, memo))
             }
-            Cond::Comparison(at) => comparison(at, memo),
             Cond::Joined(and, c, d) => match comparison(c, memo)? {
                 first if first != and => Some(first),
                 _ => comparison(d, memo),
@@ -458,8 +486,11 @@ impl<'p> Grower<'p> {
     /// of two comparisons whose sizes add up to it.
     fn conditions_of(&mut self, size: usize) -> Vec<(Rc<BoolExpr>, Cond)> {
         let stop = self.stop;
-        let mut out: Vec<(Rc<BoolExpr>, Cond)> = (self.comparisons_of(size).iter().enumerate())
-            .map(|(k, t)| (t.expr.clone(), Cond::Comparison(Ref::at(size, k))))
+        // Each comparison is weighed as it is computed (two expressions of
+        // the lists), not through the comparisons' list: on the five-hole
+        // partition, looking it up there took a fifth of the search.
+        let mut out: Vec<(Rc<BoolExpr>, Cond)> = (self.comparisons_of(size).iter())
+            .map(|t| (t.expr.clone(), t.cond))
             .collect();
         for smaller in 1..size {
             self.comparisons_of(smaller);

@@ -84,8 +84,9 @@ pub const SEARCH_STEPS: u64 = 5_000;
 /// Random inputs tried to tell two fillings apart.
 const TELL_APART: usize = 500;
 /// The most fillings run after the answer to check it (`--check-runs`'s
-/// default): the check of the six-hole insertion sort takes 205,013.
-pub const CHECK_RUNS: usize = 1_000_000;
+/// default): the check of the five-hole partition takes 1,164,609, about
+/// 20 s.
+pub const CHECK_RUNS: usize = 2_000_000;
 
 /// How many fillings a search may run.
 #[derive(Clone, Copy, Debug)]
@@ -1009,10 +1010,8 @@ mod tests {
     /// checked sketch (`None`: a piece has no place).
     fn passes_put(sketch: &BlankSketch, chosen: &[&Candidate]) -> Option<Vec<bool>> {
         let mut work = sketch.program.clone();
-        for (hole, candidate) in chosen.iter().enumerate() {
-            if !fill::put(&mut work, hole, &candidate.piece(&sketch.program)?) {
-                return None;
-            }
+        if !sketch.put_all(&mut work, chosen) {
+            return None;
         }
         let passes = (sketch.examples.iter())
             .map(|e| {
@@ -1094,12 +1093,44 @@ mod tests {
             {"input": {"A": []}, "output": {"A": [], "total": 0}},
             {"input": {"A": [2, -1, 4]}, "output": {"A": [2, 1, 5], "total": 5}}
         ]"#;
-        let sketch = sketch_of(text, sums);
+        let (boxes, started_later) = decided_boxes_run_as_their_first(text, sums, &[1, 2, 1, 1]);
+        assert_eq!(boxes, 400);
+        assert!(started_later > 50, "{started_later} boxes started later");
+    }
+
+    /// The same for a statement hole whose examples do not ask for the
+    /// output tape: every `OUT(e)` is weighed as one effect there, whatever
+    /// `e` gives, and still runs as the box's first filling does.
+    #[test]
+    fn every_out_of_a_decided_box_runs_as_its_first_when_the_tape_is_not_asked() {
+        let text = "env ram(i = 0)\ninput A[n]\nvar count = 0\n\ndef COUNT():\n  \
+                    while i < n:\n    if ?:\n      ?\n    i = i + 1\n";
+        let counts = r#"[
+            {"input": {"A": [3, -1, 2]}, "output": {"count": 2}},
+            {"input": {"A": [0, 5]}, "output": {"count": 1}},
+            {"input": {"A": [1, 1, -4, 2]}, "output": {"count": 3}}
+        ]"#;
+        for sizes in [[1, 1, 0], [2, 1, 0]] {
+            let (boxes, _) = decided_boxes_run_as_their_first(text, counts, &sizes);
+            assert!(boxes > 100, "{boxes} boxes");
+        }
+    }
+
+    /// Decides up to 400 boxes of `text`'s holes at `sizes` on `examples`
+    /// and runs up to 12 fillings of each alone (more than the boxes in
+    /// all): each fails first where its box's first filling did. How many
+    /// boxes were decided, and how many of them started at a later
+    /// example.
+    fn decided_boxes_run_as_their_first(
+        text: &str,
+        examples: &str,
+        sizes: &[usize],
+    ) -> (usize, usize) {
+        let sketch = sketch_of(text, examples);
         let probes = Probes::new(&sketch.program, &sketch.examples, 1);
         let mut grower = Grower::new(&sketch.program, &probes);
-        let sizes = [1, 2, 1, 1];
         let lists: Vec<Vec<Candidate>> = (sizes.iter().enumerate())
-            .map(|(hole, size)| grower.candidates(sketch.kind(hole), *size, 0))
+            .map(|(hole, size)| sketch.candidates(&mut grower, hole, *size))
             .collect();
         let of: Vec<&[Candidate]> = lists.iter().map(Vec::as_slice).collect();
         let lists = Lists {
@@ -1117,7 +1148,7 @@ mod tests {
             teller: None,
         };
         let mut queue = Queue::default();
-        queue.extend(Boxed::whole(&sizes, |h, _| of[h].len()));
+        queue.extend(Boxed::whole(sizes, |h, _| of[h].len()));
         let mut work = sketch.program.clone();
         let (mut boxes, mut fillings, mut started_later) = (0, 0, 0);
         while let Some(b) = queue.pop().filter(|_| boxes < 400) {
@@ -1152,9 +1183,8 @@ mod tests {
                 fillings += 1;
             }
         }
-        assert_eq!(boxes, 400);
-        assert!(started_later > 50, "{started_later} boxes started later");
-        assert!(fillings > 1_000, "{fillings} fillings");
+        assert!(fillings > boxes, "{fillings} fillings");
+        (boxes, started_later)
     }
 
     /// Every statement of `block` starting at the byte `start`, a
