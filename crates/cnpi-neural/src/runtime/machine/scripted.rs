@@ -516,12 +516,12 @@ impl<'m> Machine<'m, '_, '_> {
 #[cfg(test)]
 mod tests {
     use super::super::super::{JitMode, OnTheNetwork};
+    use super::super::jit;
     use crate::core::Core;
     use crate::detector::Cache;
-    use crate::memory::RowId;
     use crate::memory::{Entry, Memory};
     use crate::runtime::automaton::Move;
-    use crate::runtime::row::{Op, Probe};
+    use crate::runtime::row::Probe;
     use cnpi::exec::Options;
     use cnpi::exec::limits::Limits;
     use cnpi::plan::NetworkEngine;
@@ -717,6 +717,38 @@ mod tests {
                 r#"{"M": [[1, 2, 3], [4, 5, 6], [7, 8, 9]]}"#,
                 false,
             ),
+            // `SET`s of values read from cells: to the end of the array
+            // (then END), past a sum that overflows, a loop whose only
+            // change is the `SET`, and one that sets what is there (a
+            // loop that never finishes).
+            (
+                "env ram(i = 0, x = 0)\ninput A[n]\n\
+                 def BODY: seq(; SET(x, A[i] + x), SET(i, i + 1), NOP)\n\
+                 def LOOP: linrec(i < n?; BODY, NOP, NOP)\n",
+                r#"{"A": [4, 1, 8, 2]}"#,
+                true,
+            ),
+            (
+                "env ram(i = 0, x = 0)\ninput A[n]\n\
+                 def BODY: seq(; SET(x, A[i] + x), SET(i, i + 1), SET(x, A[i + 1]))\n\
+                 def LOOP: linrec(i <= n?; BODY, NOP, NOP)\n",
+                r#"{"A": [4, 9223372036854775806, 8, 2]}"#,
+                false,
+            ),
+            (
+                "env ram(i = 0, x = 0)\ninput A[n]\n\
+                 def BODY: seq(; SET(x, A[i] + x), NOP, NOP)\n\
+                 def LOOP: linrec(x < 5?; BODY, NOP, NOP)\n",
+                r#"{"A": [1, 1, 8, 2]}"#,
+                true,
+            ),
+            (
+                "env ram(i = 0, x = 0)\ninput A[n]\n\
+                 def BODY: seq(; SET(x, A[i] + x), NOP, NOP)\n\
+                 def LOOP: linrec(x < 5?; BODY, NOP, NOP)\n",
+                r#"{"A": [0, 1, 8, 2]}"#,
+                false,
+            ),
         ];
         for (text, input, finishes) in cases {
             let (program, mut network) = on_the_network(text);
@@ -724,11 +756,7 @@ mod tests {
             let edges = (0..automaton.len() as u32).filter_map(|e| automaton.edge(e));
             let stores = (edges.flat_map(|edge| automaton.moves(edge)))
                 .filter(|moved| match moved.what {
-                    Move::Act(row) => match network.plan.op(row as RowId) {
-                        Op::Act(act) => act.compiled.as_ref().and_then(|c| c.array_store()),
-                        _ => None,
-                    }
-                    .is_some(),
+                    Move::Act(row) => jit::code_act(&network.plan, row).is_some(),
                     _ => false,
                 })
                 .count();

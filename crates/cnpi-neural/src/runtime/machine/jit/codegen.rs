@@ -37,7 +37,7 @@ use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{Module, default_libcall_names};
 
 use super::super::super::automaton::{Automaton, CONTEXT, End, LEAF, Move, NONE};
-use super::{Exit, Helpers, REGIONS, Running, State};
+use super::{CodeAct, Exit, Helpers, REGIONS, Running, State};
 use crate::detector::{DetectorTerm, DiagramNode, FastDetector, Feature};
 use cnpi::env::{ArrayStore, RawRegion};
 use cnpi::program::PointerId;
@@ -96,14 +96,14 @@ impl Drop for Code {
 }
 
 /// The code of the edges `chosen` of `automaton` calling `helpers`, the
-/// ACT of each applier row that `stores` gives done in the code, and the
+/// ACT of each applier row that `acts` gives done in the code, and the
 /// bit of each compiled detector that `detectors` gives (by its number in
 /// the scripts) read in it; `None` where Cranelift gives none (an error).
 pub(super) fn compile<'d>(
     automaton: &Automaton,
     chosen: &[u32],
     helpers: &Helpers,
-    stores: &dyn Fn(u32) -> Option<ArrayStore>,
+    acts: &dyn Fn(u32) -> Option<CodeAct>,
     detectors: &dyn Fn(u32) -> Option<&'d FastDetector>,
 ) -> Option<Code> {
     let mut flags = settings::builder();
@@ -143,7 +143,7 @@ pub(super) fn compile<'d>(
         b: FunctionBuilder::new(&mut context.func, &mut functions),
         automaton,
         helpers,
-        stores,
+        acts,
         detectors,
         edges: HashMap::new(),
         stops: HashMap::new(),
@@ -219,7 +219,7 @@ struct Writer<'a, 'd, 'f> {
     dispatch: Block,
     helpers: &'a Helpers,
     /// The array store of each applier row's ACT the code does itself.
-    stores: &'a dyn Fn(u32) -> Option<ArrayStore>,
+    acts: &'a dyn Fn(u32) -> Option<CodeAct>,
     /// The compiled detectors whose bits the code reads, by their number
     /// in the scripts.
     detectors: &'a dyn Fn(u32) -> Option<&'d FastDetector>,
@@ -734,8 +734,9 @@ impl Writer<'_, '_, '_> {
     fn take(&mut self, e: u32, m: u32, what: Move) {
         match what {
             Move::Set { p, q, k, .. } => self.set(e, m, p, q, k),
-            Move::Act(row) => match (self.stores)(row) {
-                Some(store) => self.array_store(e, m, store),
+            Move::Act(row) => match (self.acts)(row) {
+                Some(CodeAct::Store(store)) => self.array_store(e, m, store),
+                Some(CodeAct::Set(p, value)) => self.set_terms(e, m, p, value),
                 None => self.step(e, m),
             },
             Move::Builtin(_) | Move::Flush(_) => self.step(e, m),
@@ -907,24 +908,10 @@ impl Writer<'_, '_, '_> {
         match store {
             ArrayStore::Write { data, at, value } => {
                 let (address, inside) = self.cell((data, at));
-                let (first_ok, first) = self.term(value.0);
-                let mut ok = self.b.ins().band(inside, first_ok);
-                let second = value.1.map(|term| self.term(term));
-                if let Some((second_ok, _)) = second {
-                    ok = self.b.ins().band(ok, second_ok);
-                }
                 let there = self.b.create_block();
-                self.b.ins().brif(ok, there, &[], slow, &[]);
+                self.b.ins().brif(inside, there, &[], slow, &[]);
                 self.b.switch_to_block(there);
-                let mut value = self.value(first);
-                if let Some((_, second)) = second {
-                    let second = self.value(second);
-                    let (sum, overflow) = self.b.ins().sadd_overflow(value, second);
-                    let summed = self.b.create_block();
-                    self.b.ins().brif(overflow, slow, &[], summed, &[]);
-                    self.b.switch_to_block(summed);
-                    value = sum;
-                }
+                let value = self.terms(value, slow);
                 self.b.ins().jump(fast, &[]);
                 self.b.switch_to_block(fast);
                 let old = self.b.ins().load(I64, flags(), address, 0);
@@ -944,6 +931,46 @@ impl Writer<'_, '_, '_> {
                 self.count_change(x, y);
             }
         }
+        self.b.ins().jump(next, &[]);
+        self.b.switch_to_block(slow);
+        self.step(e, m);
+        self.b.ins().jump(next, &[]);
+        self.b.switch_to_block(next);
+    }
+
+    /// The value of one term or the sum of two, in the current block;
+    /// where a term is not there or the sum overflows, a jump to `slow`.
+    fn terms(&mut self, (first, second): (Term, Option<Term>), slow: Block) -> Value {
+        let (first_ok, first) = self.term(first);
+        let second = second.map(|term| self.term(term));
+        let ok = match second {
+            Some((second_ok, _)) => self.b.ins().band(first_ok, second_ok),
+            None => first_ok,
+        };
+        let there = self.b.create_block();
+        self.b.ins().brif(ok, there, &[], slow, &[]);
+        self.b.switch_to_block(there);
+        let value = self.value(first);
+        let Some((_, second)) = second else {
+            return value;
+        };
+        let second = self.value(second);
+        let (sum, overflow) = self.b.ins().sadd_overflow(value, second);
+        self.branch(overflow, slow);
+        sum
+    }
+
+    /// Move `m` of edge `e`, `SET(p, value)` of a value in terms, done in
+    /// the code as the machine sets a pointer (the counter moved on
+    /// where the value changes); where a term is not there or the sum
+    /// overflows, through the helper.
+    fn set_terms(&mut self, e: u32, m: u32, p: u32, value: (Term, Option<Term>)) {
+        let (slow, next) = (self.b.create_block(), self.b.create_block());
+        let value = self.terms(value, slow);
+        let at = self.pointer_address(p);
+        let old = self.b.ins().load(I64, flags(), at, 0);
+        self.b.ins().store(flags(), value, at, 0);
+        self.count_change(old, value);
         self.b.ins().jump(next, &[]);
         self.b.switch_to_block(slow);
         self.step(e, m);

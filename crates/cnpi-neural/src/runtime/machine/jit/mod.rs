@@ -42,8 +42,9 @@ use super::super::row::Op;
 use super::super::script::Scripts;
 use super::{Diagnostic, Machine};
 use crate::memory::RowId;
-use cnpi::env::RawRegion;
+use cnpi::env::{ArrayStore, RawRegion};
 use cnpi::exec::limits::POLL_EVERY;
+use cnpi::program::flat::Term;
 pub(in crate::runtime) use codegen::Code;
 
 /// The most regions the code reads.
@@ -225,16 +226,39 @@ impl Jit {
 }
 
 /// The code of the edges `chosen` of `automaton`, the ACTs of `plan`
-/// that store cells ([`cnpi::env::ArrayStore`]) and its compiled
-/// detectors done in it.
+/// that it does itself ([`code_act`]) and its compiled detectors done in
+/// it.
 fn compile(automaton: &Automaton, plan: &Compiled, chosen: &[u32]) -> Option<Code> {
-    let stores = |row: u32| match plan.op(row as RowId) {
-        Op::Act(act) => act.compiled.as_ref()?.array_store(),
-        _ => None,
-    };
+    let acts = |row: u32| code_act(plan, row);
     let scripts = plan.scripts().map(|(scripts, _)| scripts);
     let detectors = |fast: u32| scripts?.fast_at(fast);
-    codegen::compile(automaton, chosen, &HELPERS, &stores, &detectors)
+    codegen::compile(automaton, chosen, &HELPERS, &acts, &detectors)
+}
+
+/// An ACT the code does itself (where its checks pass; else the helper
+/// applies it as the interpreter does).
+#[derive(Clone, Copy, Debug)]
+pub(super) enum CodeAct {
+    /// A store of array or matrix cells.
+    Store(ArrayStore),
+    /// `SET(p, value)`, the value one term or the sum of two.
+    Set(u32, (Term, Option<Term>)),
+}
+
+/// What the code does itself of the ACT of applier row `row` of `plan`,
+/// if anything: a `SET` of a value in terms
+/// ([`cnpi::program::flat::Flat::terms`]), which
+/// [`Machine::apply`] evaluates before anything else but the affine form
+/// (the same value), or a compiled store of cells.
+pub(super) fn code_act(plan: &Compiled, row: u32) -> Option<CodeAct> {
+    let Op::Act(act) = plan.op(row as RowId) else {
+        return None;
+    };
+    match (&act.set, &act.compiled) {
+        (Some((p, value)), _) => Some(CodeAct::Set(u32::try_from(*p).ok()?, value.terms()?)),
+        (None, Some(compiled)) => compiled.array_store().map(CodeAct::Store),
+        (None, None) => None,
+    }
 }
 
 /// The at most `most` edges of `automaton` to make into code, where each

@@ -2,9 +2,9 @@
 //! every edge.
 
 use super::super::super::automaton::Automaton;
+use super::CodeAct;
 use super::{Helpers, State};
 use crate::detector::FastDetector;
-use cnpi::env::ArrayStore;
 
 /// The generated function (never made here).
 pub(super) type Entry = unsafe extern "C" fn(*mut State, u32) -> u64;
@@ -33,7 +33,7 @@ pub(super) fn compile(
     _: &Automaton,
     _: &[u32],
     _: &Helpers,
-    _: &dyn Fn(u32) -> Option<ArrayStore>,
+    _: &dyn Fn(u32) -> Option<CodeAct>,
     _: &dyn Fn(u32) -> Option<&FastDetector>,
 ) -> Option<Code> {
     None
