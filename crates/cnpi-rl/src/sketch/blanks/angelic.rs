@@ -153,14 +153,18 @@ impl Boxed {
         (self.with(narrowed.sets), rest)
     }
 
-    fn key(&self) -> (usize, &[usize], Vec<u32>) {
-        (self.total, &self.sizes, self.first())
+    /// The order of the queue: its first filling's, compared without
+    /// collecting it (the heap compares boxes at every push and pop).
+    fn order(&self, other: &Boxed) -> Ordering {
+        (self.total, &self.sizes)
+            .cmp(&(other.total, &other.sizes))
+            .then_with(|| (self.sets.iter().map(|s| s[0])).cmp(other.sets.iter().map(|s| s[0])))
     }
 }
 
 impl PartialEq for Boxed {
     fn eq(&self, other: &Boxed) -> bool {
-        self.key() == other.key()
+        self.order(other) == Ordering::Equal
     }
 }
 
@@ -174,7 +178,7 @@ impl PartialOrd for Boxed {
 
 impl Ord for Boxed {
     fn cmp(&self, other: &Boxed) -> Ordering {
-        self.key().cmp(&other.key())
+        self.order(other)
     }
 }
 

@@ -179,15 +179,24 @@ impl<'p> Grower<'p> {
 
     /// The value on `world` of the expression at `at` in the lists, as
     /// [`value`] gives it, computed once per state of `memo`.
+    /// Inlined where candidates are weighed: most reads find the value
+    /// computed already on this state.
+    #[inline]
     pub(super) fn value_at(&self, at: Ref, world: &dyn World, memo: &mut Memo) -> V {
         let (size, index) = (usize::from(at.size), at.index as usize);
-        // Most reads find the value computed already on this state.
         if let Some(&(state, v)) =
             (memo.values.get(size.wrapping_sub(1))).and_then(|known| known.get(index))
             && state == memo.state
         {
             return v;
         }
+        self.value_computed(at, world, memo)
+    }
+
+    /// [`Self::value_at`] of a value not computed yet on this state.
+    #[inline(never)]
+    fn value_computed(&self, at: Ref, world: &dyn World, memo: &mut Memo) -> V {
+        let (size, index) = (usize::from(at.size), at.index as usize);
         let Some(valued) = self
             .exprs
             .get(size.wrapping_sub(1))
@@ -220,6 +229,7 @@ impl<'p> Grower<'p> {
 
     /// What the condition `expr`, computed as `cond` says, gives on
     /// `world` (`None`: an error), as `BoolExpr::eval` gives it.
+    #[inline]
     pub(super) fn truth_at(
         &self,
         cond: Cond,
