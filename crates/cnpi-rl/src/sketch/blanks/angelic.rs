@@ -278,7 +278,7 @@ impl Narrowed {
             return;
         };
         let mut kept = set[..=differs].to_vec();
-        let mut lost: HashMap<Gives, Vec<u32>> = HashMap::new();
+        let mut lost: HashMap<Gives, Vec<u32>, BuildHasherDefault<Mix>> = HashMap::default();
         for &c in &set[differs + 1..] {
             let given = gives(c);
             match given == wanted {
@@ -551,7 +551,8 @@ impl Looping {
 /// A fast hash of [`Looping`]'s states (whole words mixed by one
 /// multiplication each, as rustc's FxHash does): the states are hashed at
 /// every loop test, where the standard SipHash took a twentieth of the
-/// search's time.
+/// search's time; and of what candidates give where a hole's set splits
+/// ([`Narrowed::at`]), where it took a fiftieth.
 #[derive(Default)]
 struct Mix(u64);
 
