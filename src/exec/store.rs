@@ -23,6 +23,9 @@ pub struct Store<'o> {
     frames: FrameStack,
     /// The `state(...)` pointers, which `_call` sets.
     state_pointers: Option<Vec<usize>>,
+    /// A frame ACT's values as [`Self::frame`] evaluates them, kept so
+    /// that a frame ACT does not allocate.
+    frame_values: Vec<i64>,
     steps: u64,
     max_steps: u64,
     version: u64,
@@ -76,6 +79,7 @@ impl<'o> Store<'o> {
             states: StateStack::default(),
             frames: FrameStack::default(),
             state_pointers: None,
+            frame_values: Vec::new(),
             steps: 0,
             max_steps: options.max_steps,
             version: 0,
@@ -364,10 +368,19 @@ impl<'o> Store<'o> {
     /// the resume point, the rest a state call's positions. A `_goto` to
     /// where the top frame already resumes changes nothing.
     fn frame(&mut self, op: FrameAct, exprs: &[PosExpr], span: Span) -> Result<(), Diagnostic> {
+        let mut values = std::mem::take(&mut self.frame_values);
+        values.clear();
         let view = self.view();
-        let values = (exprs.iter().map(|e| e.eval(&view)))
-            .collect::<Result<Vec<i64>, _>>()
-            .map_err(eval_error)?;
+        let evaluated = (exprs.iter()).try_for_each(|e| e.eval(&view).map(|v| values.push(v)));
+        let done = evaluated
+            .map_err(eval_error)
+            .and_then(|()| self.frame_with(op, &values, span));
+        self.frame_values = values;
+        done
+    }
+
+    /// [`Self::frame`] with its expressions' `values`.
+    fn frame_with(&mut self, op: FrameAct, values: &[i64], span: Span) -> Result<(), Diagnostic> {
         let (resume, state) = match values.split_first() {
             Some((&resume, state)) => (resume, state),
             None => (0, &[][..]),
