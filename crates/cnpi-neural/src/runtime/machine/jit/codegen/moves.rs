@@ -87,13 +87,17 @@ impl Writer<'_, '_, '_> {
     /// the move's ACT through the helper.
     pub(super) fn set(&mut self, e: u32, m: u32, p: u32, q: u32, k: i64) {
         let (value, overflow) = self.affine(((q != NONE).then_some(q as PointerId), k));
-        let (slow, fast, next) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
-        self.b.ins().brif(overflow, slow, &[], fast, &[]);
-        self.b.switch_to_block(fast);
+        let slow = self.b.create_block();
+        self.branch(overflow, slow);
+        self.set_pointer(e, m, p, value, slow);
+    }
+
+    /// Pointer `p` set to `value` as the machine sets it (the counter
+    /// moved on where the value changes), and at `slow`, where the value
+    /// could not be had, move `m` of edge `e` through the helper; both
+    /// go on at one block.
+    fn set_pointer(&mut self, e: u32, m: u32, p: u32, value: Value, slow: Block) {
+        let next = self.b.create_block();
         let at = self.pointer_address(p);
         let old = self.b.ins().load(I64, flags(), at, 0);
         self.b.ins().store(flags(), value, at, 0);
@@ -253,17 +257,9 @@ impl Writer<'_, '_, '_> {
     /// where the value changes); where a term is not there or the sum
     /// overflows, through the helper.
     pub(super) fn set_terms(&mut self, e: u32, m: u32, p: u32, value: (Term, Option<Term>)) {
-        let (slow, next) = (self.b.create_block(), self.b.create_block());
+        let slow = self.b.create_block();
         let value = self.terms(value, slow);
-        let at = self.pointer_address(p);
-        let old = self.b.ins().load(I64, flags(), at, 0);
-        self.b.ins().store(flags(), value, at, 0);
-        self.count_change(old, value);
-        self.b.ins().jump(next, &[]);
-        self.b.switch_to_block(slow);
-        self.step(e, m);
-        self.b.ins().jump(next, &[]);
-        self.b.switch_to_block(next);
+        self.set_pointer(e, m, p, value, slow);
     }
 
     /// Move `m` of edge `e` through the helper; leaves where it fails.
