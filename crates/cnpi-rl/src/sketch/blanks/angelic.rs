@@ -401,7 +401,7 @@ impl Sites {
             if self.shared.get(hole).copied().unwrap_or(false)
                 && let Some(Body::Normal(body)) = work.defs.get(def).map(|d| &d.body)
             {
-                starts[hole] = first_at(body, start);
+                starts[hole] = first(body, &|stmt| stmt.span().start == start);
             }
         }
         starts
@@ -417,18 +417,18 @@ pub(super) fn weighs(starts: &[Option<&Stmt>], hole: usize, stmt: &Stmt) -> bool
     }
 }
 
-/// The first statement of `block` (a statement before those inside it)
-/// that starts at the byte `start`.
-fn first_at(block: &[Stmt], start: usize) -> Option<&Stmt> {
+/// The first statement of `block` (at any depth, a statement before
+/// those inside it) for which `wanted` holds.
+fn first<'b>(block: &'b [Stmt], wanted: &dyn Fn(&Stmt) -> bool) -> Option<&'b Stmt> {
     block.iter().find_map(|stmt| {
-        if stmt.span().start == start {
+        if wanted(stmt) {
             return Some(stmt);
         }
         match stmt {
             Stmt::If {
                 then, otherwise, ..
-            } => first_at(then, start).or_else(|| first_at(otherwise, start)),
-            Stmt::While { body, .. } => first_at(body, start),
+            } => first(then, wanted).or_else(|| first(otherwise, wanted)),
+            Stmt::While { body, .. } => first(body, wanted),
             _ => None,
         }
     })
@@ -450,26 +450,15 @@ fn starting_at(block: &[Stmt], start: usize) -> usize {
         .sum()
 }
 
-/// The statement of `block` (at any depth) whose own expressions hold
-/// the node of hole `hole` (not those of a statement inside it): where it
-/// is evaluated. Found by the node, not by the `?`'s place: a `for`
+/// Of the statements of `block` (at any depth), the one whose own
+/// expressions hold the node of hole `hole` (not those of a statement
+/// inside it): where it is evaluated. Found by the node, not by the `?`'s place: a `for`
 /// loop's start is evaluated by the statement setting its variable,
 /// written at the variable, before the loop's `while`, which the place
 /// of the `?` lies in (so read there, the start's candidates were weighed
 /// after the first of them had set the variable).
 fn site(block: &[Stmt], hole: usize) -> Option<&Stmt> {
-    block.iter().find_map(|stmt| {
-        if fill::holds(stmt, hole) {
-            return Some(stmt);
-        }
-        match stmt {
-            Stmt::If {
-                then, otherwise, ..
-            } => site(then, hole).or_else(|| site(otherwise, hole)),
-            Stmt::While { body, .. } => site(body, hole),
-            _ => None,
-        }
-    })
+    first(block, &|stmt| fill::holds(stmt, hole))
 }
 
 /// Whether `stmt` runs its calls before it evaluates its expressions.
